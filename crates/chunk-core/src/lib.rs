@@ -1,0 +1,13 @@
+//! The core of the RAG Chunk Calculator: chunking arithmetic, exact BPE tokenizers, chunk
+//! windows and the invariants that check them. No web dependency: everything here runs and is
+//! tested natively (`cargo test -p chunk-core`), and the page calls it through wasm.
+//!
+//! Units are explicit everywhere: tokens, bytes (UTF-8) or chars (Unicode scalar values).
+
+#![deny(missing_docs)]
+
+pub mod formula;
+pub mod reconstruct;
+pub mod text_view;
+pub mod tokenizer;
+pub mod windows;

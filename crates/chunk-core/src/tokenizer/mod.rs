@@ -1,0 +1,264 @@
+//! OpenAI's byte-pair-encoding tokenizers (cl100k_base, o200k_base), exact to the token, with the
+//! byte span of every token in the original text.
+//!
+//! Design (see ARCHITECTURE.md): the tables come from tiktoken-rs at build time (`build.rs`) in a
+//! compact form embedded in the binary; the lookup is built on first use of an encoding only.
+//! The split step is a linear-time rewrite of tiktoken's regex ([`pretokenize`]); the merge is
+//! tiktoken's rank merge with a heap path for long pieces ([`merge`]). Strings such as
+//! `<|endoftext|>` are ordinary text, as on OpenAI's public tokenizer page
+//! (tiktoken's `encode_ordinary`). Token ids are checked equal to tiktoken-rs in the tests.
+
+mod merge;
+mod pretokenize;
+
+use merge::Ranks;
+use regex::Regex;
+use std::fmt;
+use std::sync::LazyLock;
+
+/// A BPE encoding shipped with the page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Encoding {
+    /// `cl100k_base`: OpenAI text-embedding-3-*, text-embedding-ada-002, GPT-4, GPT-3.5.
+    /// 100,256 ordinary tokens.
+    #[default]
+    Cl100kBase,
+    /// `o200k_base`: GPT-4o and later. 199,998 ordinary tokens.
+    O200kBase,
+}
+
+impl Encoding {
+    /// Every encoding, default first.
+    pub const ALL: [Encoding; 2] = [Encoding::Cl100kBase, Encoding::O200kBase];
+
+    /// The encoding's standard name, e.g. `"cl100k_base"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Encoding::Cl100kBase => "cl100k_base",
+            Encoding::O200kBase => "o200k_base",
+        }
+    }
+
+    /// Parses a standard name such as `"o200k_base"`; `None` for any other string.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|e| e.name() == name)
+    }
+
+    /// The tokenizer for this encoding, built on first call (tables and regex), then shared.
+    pub fn tokenizer(self) -> &'static Bpe {
+        static CL100K: LazyLock<Bpe> = LazyLock::new(|| {
+            Bpe::new(
+                include_bytes!(concat!(env!("OUT_DIR"), "/cl100k_base.bin")),
+                pretokenize::CL100K_PATTERN,
+            )
+        });
+        static O200K: LazyLock<Bpe> = LazyLock::new(|| {
+            Bpe::new(
+                include_bytes!(concat!(env!("OUT_DIR"), "/o200k_base.bin")),
+                pretokenize::O200K_PATTERN,
+            )
+        });
+        match self {
+            Encoding::Cl100kBase => &CL100K,
+            Encoding::O200kBase => &O200K,
+        }
+    }
+}
+
+impl fmt::Display for Encoding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Special-token strings of cl100k_base and o200k_base. They are tokenized as ordinary text;
+/// [`find_special_tokens`] reports where they occur so the page can flag them.
+pub const SPECIAL_TOKENS: [&str; 5] = [
+    "<|endoftext|>",
+    "<|fim_prefix|>",
+    "<|fim_middle|>",
+    "<|fim_suffix|>",
+    "<|endofprompt|>",
+];
+
+/// Byte offsets and strings of every special-token string in `text`, in order.
+pub fn find_special_tokens(text: &str) -> Vec<(usize, &'static str)> {
+    let mut out = Vec::new();
+    for (at, _) in text.match_indices("<|") {
+        if let Some(s) = SPECIAL_TOKENS.iter().find(|s| text[at..].starts_with(**s)) {
+            out.push((at, *s));
+        }
+    }
+    out
+}
+
+/// A tokenized text: token ids and the byte span of each token in the original text.
+///
+/// Invariant: `offsets.len() == ids.len() + 1`, `offsets[0] == 0`, offsets strictly increase,
+/// and the last equals the text's length in bytes. Token `i` is
+/// `text.as_bytes()[offsets[i]..offsets[i + 1]]`. An offset may fall inside a multi-byte
+/// character (one character can be several tokens).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Encoded {
+    /// Token ids (ranks), in text order.
+    pub ids: Vec<u32>,
+    /// Byte offsets of token boundaries (see the type's invariant).
+    pub offsets: Vec<usize>,
+}
+
+impl Encoded {
+    /// Number of tokens.
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    /// True for an empty text.
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    /// Byte range `[start, end)` of the tokens `[first, last)` (token indices, `first ≤ last ≤
+    /// len`); `None` if out of range.
+    pub fn byte_range(&self, first: usize, last: usize) -> Option<(usize, usize)> {
+        if first > last || last > self.len() {
+            return None;
+        }
+        Some((self.offsets[first], self.offsets[last]))
+    }
+}
+
+/// Returned by [`Bpe::decode_bytes`] for an id that is not an ordinary token of the encoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnknownToken(pub u32);
+
+impl fmt::Display for UnknownToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "token id {} is not in this encoding", self.0)
+    }
+}
+
+impl std::error::Error for UnknownToken {}
+
+/// One encoding's tokenizer: rank table, reverse table and split pattern.
+pub struct Bpe {
+    /// token bytes → rank; keys borrow the embedded table.
+    ranks: Ranks,
+    /// rank → token bytes (ranks are contiguous from 0).
+    tokens: Vec<&'static [u8]>,
+    /// The split pattern (see `pretokenize`).
+    split: Regex,
+}
+
+impl Bpe {
+    fn new(table: &'static [u8], pattern: &str) -> Self {
+        let mut tokens = Vec::with_capacity(table.len() / 6);
+        let mut at = 0;
+        while at < table.len() {
+            let len = usize::from(table[at]);
+            tokens.push(&table[at + 1..at + 1 + len]);
+            at += 1 + len;
+        }
+        let mut ranks = Ranks::with_capacity_and_hasher(tokens.len(), Default::default());
+        for (rank, bytes) in tokens.iter().enumerate() {
+            ranks.insert(*bytes, rank as u32);
+        }
+        // The pattern is a compile-time constant tested natively; failing here is a build bug.
+        let split = Regex::new(pattern).expect("split pattern compiles");
+        Bpe {
+            ranks,
+            tokens,
+            split,
+        }
+    }
+
+    /// Number of ordinary tokens (ids `0..vocab_size()`).
+    pub fn vocab_size(&self) -> usize {
+        self.tokens.len()
+    }
+
+    /// Tokenizes `text` (special-token strings as ordinary text).
+    pub fn encode(&self, text: &str) -> Encoded {
+        let mut enc = Encoded {
+            ids: Vec::with_capacity(text.len() / 3),
+            offsets: vec![0],
+        };
+        self.encode_from(text, 0, usize::MAX, &mut enc);
+        enc
+    }
+
+    /// Number of tokens in `text`.
+    pub fn count(&self, text: &str) -> usize {
+        let mut ids = Vec::new();
+        let mut ends = Vec::new();
+        let mut n = 0;
+        for (s, e) in pretokenize::pieces(&self.split, text, 0) {
+            merge::encode_piece(&self.ranks, &text.as_bytes()[s..e], s, &mut ids, &mut ends);
+            n += ids.len();
+            ids.clear();
+            ends.clear();
+        }
+        n
+    }
+
+    /// Tokenizes `text[from..]` in whole pieces until at least `budget` bytes are done (or the
+    /// text ends), appending to `out`; returns the byte offset where it stopped, a point at which
+    /// a later call resumes with exactly the tokens a single pass would give. `from` must be 0 or
+    /// an offset returned by an earlier call on the same text. Used to tokenize in slices with
+    /// progress.
+    pub fn encode_from(&self, text: &str, from: usize, budget: usize, out: &mut Encoded) -> usize {
+        let mut done = from;
+        for (s, e) in pretokenize::pieces(&self.split, text, from) {
+            merge::encode_piece(
+                &self.ranks,
+                &text.as_bytes()[s..e],
+                s,
+                &mut out.ids,
+                &mut out.offsets,
+            );
+            done = e;
+            if done - from >= budget {
+                break;
+            }
+        }
+        done
+    }
+
+    /// The bytes of one token, or `None` for an id outside the encoding.
+    pub fn token_bytes(&self, id: u32) -> Option<&'static [u8]> {
+        self.tokens.get(id as usize).copied()
+    }
+
+    /// Concatenated bytes of `ids`.
+    ///
+    /// # Errors
+    /// [`UnknownToken`] with the first id that is not an ordinary token.
+    pub fn decode_bytes(&self, ids: &[u32]) -> Result<Vec<u8>, UnknownToken> {
+        let mut out = Vec::with_capacity(ids.len() * 4);
+        for &id in ids {
+            out.extend_from_slice(self.token_bytes(id).ok_or(UnknownToken(id))?);
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for e in Encoding::ALL {
+            assert_eq!(Encoding::from_name(e.name()), Some(e));
+        }
+        assert_eq!(Encoding::from_name("gpt2"), None);
+    }
+
+    #[test]
+    fn special_strings_are_found() {
+        let t = "Docs end with <|endoftext|> here. <|x|> <|endofprompt|>";
+        assert_eq!(
+            find_special_tokens(t),
+            vec![(14, "<|endoftext|>"), (40, "<|endofprompt|>")]
+        );
+    }
+}
