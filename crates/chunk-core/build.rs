@@ -1,9 +1,16 @@
-//! Precomputes the BPE tables at build time: for each encoding, every ordinary token's bytes in
-//! rank order, written to `OUT_DIR/<encoding>.bin` as `[len: u8][bytes; len]` records (the
-//! longest token is 128 bytes). tiktoken-rs defines the tables; this turns them into a compact
-//! form that the wasm embeds with `include_bytes!` instead of base64 text to parse at start-up.
+//! Build-time tables of the tokenizers, written to `OUT_DIR`:
+//! - `<encoding>.bin`: every ordinary token's bytes in rank order, as `[len: u8][bytes; len]`
+//!   records (the longest token is 128 bytes). tiktoken-rs defines the tables; this compact form
+//!   is embedded with `include_bytes!` instead of base64 text to parse at start-up.
+//! - `unicode_classes.rs`: the Unicode classes that the split patterns use (`\p{L}`, `\p{N}`,
+//!   `\s`, `\p{Lu}` …), as sorted code-point intervals with a bit set per interval, read from
+//!   regex-syntax — the same Unicode data as tiktoken-rs's regexes.
 
-use std::{env, fs, path::Path};
+use std::{env, fmt::Write as _, fs, path::Path};
+
+fn out_path(name: &str) -> std::path::PathBuf {
+    Path::new(&env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join(name)
+}
 
 fn write_table(name: &str, bpe: &tiktoken_rs::CoreBPE, expected: u32) {
     let mut out = Vec::with_capacity(expected as usize * 8);
@@ -16,13 +23,133 @@ fn write_table(name: &str, bpe: &tiktoken_rs::CoreBPE, expected: u32) {
         out.extend_from_slice(&bytes);
         rank += 1;
     }
-    assert_eq!(rank, expected, "{name}: unexpected number of ordinary tokens");
-    let path = Path::new(&env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join(format!("{name}.bin"));
-    fs::write(path, out).expect("write table");
+    assert_eq!(
+        rank, expected,
+        "{name}: unexpected number of ordinary tokens"
+    );
+    fs::write(out_path(&format!("{name}.bin")), out).expect("write table");
+}
+
+/// The classes, in bit order; must match the `class` constants in `tokenizer/classes.rs`.
+const CLASSES: [&str; 9] = [
+    r"\p{L}", r"\p{N}", r"\s", r"\p{Lu}", r"\p{Lt}", r"\p{Lm}", r"\p{Lo}", r"\p{Ll}", r"\p{M}",
+];
+
+fn class_ranges(pattern: &str) -> Vec<(u32, u32)> {
+    let hir = regex_syntax::parse(pattern).expect("class parses");
+    match hir.kind() {
+        regex_syntax::hir::HirKind::Class(regex_syntax::hir::Class::Unicode(c)) => c
+            .ranges()
+            .iter()
+            .map(|r| (r.start() as u32, r.end() as u32))
+            .collect(),
+        other => panic!("{pattern} is not a Unicode class: {other:?}"),
+    }
+}
+
+fn write_classes() {
+    // Every point where some class starts or stops, then the bit set of each interval.
+    let sets: Vec<Vec<(u32, u32)>> = CLASSES.iter().map(|p| class_ranges(p)).collect();
+    let mut cuts = vec![0u32];
+    for set in &sets {
+        for &(s, e) in set {
+            cuts.push(s);
+            cuts.push(e + 1);
+        }
+    }
+    cuts.sort_unstable();
+    cuts.dedup();
+    let mut starts = Vec::new();
+    let mut bits = Vec::new();
+    for &cut in &cuts {
+        let mut b = 0u16;
+        for (i, set) in sets.iter().enumerate() {
+            let after = set.partition_point(|&(s, _)| s <= cut);
+            if after > 0 && set[after - 1].1 >= cut {
+                b |= 1 << i;
+            }
+        }
+        if bits.last() != Some(&b) {
+            starts.push(cut);
+            bits.push(b);
+        }
+    }
+    let ascii: Vec<u16> = (0u32..128)
+        .map(|cp| bits[starts.partition_point(|&s| s <= cp) - 1])
+        .collect();
+    // A two-level table for the Basic Multilingual Plane: 512 blocks of 128 code points, equal
+    // blocks stored once; each entry is the bit set itself.
+    let bits_of = |cp: u32| bits[starts.partition_point(|&s| s <= cp) - 1];
+    let mut blocks: Vec<Vec<u16>> = Vec::new();
+    let mut block_index = Vec::with_capacity(512);
+    for block in 0u32..512 {
+        let entries: Vec<u16> = (block * 128..block * 128 + 128).map(bits_of).collect();
+        let id = match blocks.iter().position(|b| *b == entries) {
+            Some(id) => id,
+            None => {
+                blocks.push(entries);
+                blocks.len() - 1
+            }
+        };
+        block_index.push(u16::try_from(id).expect("fewer than 65536 blocks"));
+    }
+    let flat: Vec<u16> = blocks.concat();
+    let mut src = String::new();
+    writeln!(
+        src,
+        "/// Block number of each 128-code-point block of the BMP."
+    )
+    .ok();
+    writeln!(
+        src,
+        "pub(crate) static BMP_INDEX: [u16; 512] = {:?};",
+        block_index
+    )
+    .ok();
+    writeln!(
+        src,
+        "/// Class bits of the distinct BMP blocks, 128 entries each."
+    )
+    .ok();
+    writeln!(
+        src,
+        "pub(crate) static BMP_BLOCKS: [u16; {}] = {:?};",
+        flat.len(),
+        flat
+    )
+    .ok();
+    writeln!(src, "/// Class bits of each ASCII code point.").ok();
+    writeln!(src, "pub(crate) static ASCII: [u16; 128] = {:?};", ascii).ok();
+    writeln!(src, "/// First code point of each interval (sorted).").ok();
+    writeln!(
+        src,
+        "pub(crate) static STARTS: [u32; {}] = {:?};",
+        starts.len(),
+        starts
+    )
+    .ok();
+    writeln!(src, "/// Class bits of each interval.").ok();
+    writeln!(
+        src,
+        "pub(crate) static BITS: [u16; {}] = {:?};",
+        bits.len(),
+        bits
+    )
+    .ok();
+    fs::write(out_path("unicode_classes.rs"), src).expect("write classes");
 }
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
-    write_table("cl100k_base", &tiktoken_rs::cl100k_base().expect("cl100k_base"), 100_256);
-    write_table("o200k_base", &tiktoken_rs::o200k_base().expect("o200k_base"), 199_998);
+    write_table(
+        "cl100k_base",
+        &tiktoken_rs::cl100k_base().expect("cl100k_base"),
+        100_256,
+    );
+    write_table(
+        "o200k_base",
+        &tiktoken_rs::o200k_base().expect("o200k_base"),
+        199_998,
+    );
+    write_classes();
 }

@@ -97,19 +97,103 @@ impl Gen {
 
 /// Characters that exercise every branch of the split patterns.
 const ALPHABET: &[&str] = &[
-    " ", " ", " ", "  ", "\t", "\n", "\r\n", "\r", "\u{A0}", "\u{3000}", "\u{2028}", "a", "b", "Z",
-    "Q", "é", "É", "ß", "ǅ", "ʰ", "\u{301}", "'", "'s", "'T", "'ll", "'RE", "'Ve", "'m", "'D",
-    "0", "7", "42", "٣", "²", ".", ",", "!", "?", "/", "//", "-", "_", "(", ")", "<|", "|>", "\"",
-    "猫", "語", "한", "ไ", "Ж", "ж", "ệ", "ạ", "🐈", "👩🏽‍💻", "\u{FEFF}", "\u{10FFFD}", "\u{E000}",
-    "\u{1D400}", "\u{0}", "\u{7F}",
+    " ",
+    " ",
+    " ",
+    "  ",
+    "\t",
+    "\n",
+    "\r\n",
+    "\r",
+    "\u{A0}",
+    "\u{3000}",
+    "\u{2028}",
+    "a",
+    "b",
+    "Z",
+    "Q",
+    "é",
+    "É",
+    "ß",
+    "ǅ",
+    "ʰ",
+    "\u{301}",
+    "'",
+    "'s",
+    "'T",
+    "'ll",
+    "'RE",
+    "'Ve",
+    "'m",
+    "'D",
+    "0",
+    "7",
+    "42",
+    "٣",
+    "²",
+    ".",
+    ",",
+    "!",
+    "?",
+    "/",
+    "//",
+    "-",
+    "_",
+    "(",
+    ")",
+    "<|",
+    "|>",
+    "\"",
+    "猫",
+    "語",
+    "한",
+    "ไ",
+    "Ж",
+    "ж",
+    "ệ",
+    "ạ",
+    "🐈",
+    "👩🏽‍💻",
+    "\u{FEFF}",
+    "\u{10FFFD}",
+    "\u{E000}",
+    "\u{1D400}",
+    "\u{0}",
+    "\u{7F}",
+    "'ſ",
+    "ſ",
+    "\u{2C6}",
+    "ǈ",
+    "Ⅻ",
+    "ﬁ",
+    "İ",
+    "\u{345}",
+    "\u{212A}",
+    "'\u{212A}",
+    "\u{20DD}",
+    "ǅ\u{301}",
+    "A\u{301}b",
+    "'Ll",
+    "/\n",
+    "\r\n/",
 ];
+
+/// Generated cases per test; raise it for a longer run, e.g. `CHUNK_CORE_CASES=200000`.
+fn cases(default: usize) -> usize {
+    std::env::var("CHUNK_CORE_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
 
 #[test]
 fn generated_text_matches_tiktoken() {
     let mut g = Gen(0x9E37_79B9_7F4A_7C15);
-    for case in 0..1500 {
+    for case in 0..cases(1500) {
         let len = 1 + g.below(40);
-        let text: String = (0..len).map(|_| ALPHABET[g.below(ALPHABET.len())]).collect();
+        let text: String = (0..len)
+            .map(|_| ALPHABET[g.below(ALPHABET.len())])
+            .collect();
         for e in Encoding::ALL {
             let ours = e.tokenizer().encode(&text);
             let theirs = reference(e).encode_ordinary(&text);
@@ -122,7 +206,7 @@ fn generated_text_matches_tiktoken() {
 #[test]
 fn random_code_points_from_every_plane_match_tiktoken() {
     let mut g = Gen(0xDEAD_BEEF_CAFE_F00D);
-    for case in 0..400 {
+    for case in 0..cases(400) {
         let len = 1 + g.below(24);
         let text: String = (0..len)
             .filter_map(|_| {

@@ -16,32 +16,72 @@ pub(crate) type Ranks = FxHashMap<&'static [u8], u32>;
 /// Pieces at least this long (in bytes) take the heap path.
 const HEAP_THRESHOLD: usize = 128;
 
-/// Appends the token ids of `piece` to `ids`, and for each token its end offset (relative to
-/// the piece start plus `base`) to `ends`.
-///
-/// Every single byte is a token in cl100k_base and o200k_base, so the merge always ends in
-/// tokens; a byte that is not (impossible for these tables) is reported as rank `u32::MAX`.
-pub(crate) fn encode_piece(
-    ranks: &Ranks,
-    piece: &[u8],
-    base: usize,
-    ids: &mut Vec<u32>,
-    ends: &mut Vec<usize>,
-) {
-    if let Some(&rank) = ranks.get(piece) {
-        ids.push(rank);
-        ends.push(base + piece.len());
-        return;
+/// Most distinct pieces remembered by one [`PieceEncoder`]; past it, new pieces are merged
+/// without being remembered (memory stays bounded on any input).
+const CACHE_LIMIT: usize = 1 << 16;
+
+/// Encodes pieces of one text, remembering the merge of each piece that is not a token itself:
+/// in real text the same words recur (Zipf's law), and a hit costs one hash lookup.
+pub(crate) struct PieceEncoder<'r, 't> {
+    ranks: &'r Ranks,
+    /// piece → range in `store`.
+    cache: FxHashMap<&'t [u8], (u32, u32)>,
+    /// `(id, end relative to the piece start)` of cached pieces' tokens.
+    store: Vec<(u32, u32)>,
+}
+
+impl<'r, 't> PieceEncoder<'r, 't> {
+    pub(crate) fn new(ranks: &'r Ranks) -> Self {
+        PieceEncoder {
+            ranks,
+            cache: FxHashMap::default(),
+            store: Vec::new(),
+        }
     }
-    let bounds = if piece.len() < HEAP_THRESHOLD {
-        merge_scan(ranks, piece)
-    } else {
-        merge_heap(ranks, piece)
-    };
-    for pair in bounds.windows(2) {
-        let (s, e) = (pair[0], pair[1]);
-        ids.push(ranks.get(&piece[s..e]).copied().unwrap_or(u32::MAX));
-        ends.push(base + e);
+
+    /// Appends the token ids of `piece` to `ids`, and for each token its end offset (the piece
+    /// starts at byte `base`) to `ends`.
+    ///
+    /// Every single byte is a token in cl100k_base and o200k_base, so the merge always ends in
+    /// tokens; a byte that is not (impossible for these tables) is reported as rank `u32::MAX`.
+    pub(crate) fn encode(
+        &mut self,
+        piece: &'t [u8],
+        base: usize,
+        ids: &mut Vec<u32>,
+        ends: &mut Vec<usize>,
+    ) {
+        if let Some(&rank) = self.ranks.get(piece) {
+            ids.push(rank);
+            ends.push(base + piece.len());
+            return;
+        }
+        if let Some(&(from, to)) = self.cache.get(piece) {
+            for &(id, end) in &self.store[from as usize..to as usize] {
+                ids.push(id);
+                ends.push(base + end as usize);
+            }
+            return;
+        }
+        let bounds = if piece.len() < HEAP_THRESHOLD {
+            merge_scan(self.ranks, piece)
+        } else {
+            merge_heap(self.ranks, piece)
+        };
+        let remember = self.cache.len() < CACHE_LIMIT && piece.len() < HEAP_THRESHOLD;
+        let from = self.store.len() as u32;
+        for pair in bounds.windows(2) {
+            let (s, e) = (pair[0], pair[1]);
+            let id = self.ranks.get(&piece[s..e]).copied().unwrap_or(u32::MAX);
+            ids.push(id);
+            ends.push(base + e);
+            if remember {
+                self.store.push((id, e as u32));
+            }
+        }
+        if remember {
+            self.cache.insert(piece, (from, self.store.len() as u32));
+        }
     }
 }
 
@@ -139,19 +179,36 @@ mod tests {
 
     /// A toy table where the heap and the scan must agree on ties and chains.
     fn toy() -> Ranks {
-        let words: &[&'static [u8]] = &[b"a", b"b", b"c", b"ab", b"bc", b"abc", b"aa", b"aaaa", b"ca"];
-        words.iter().enumerate().map(|(i, w)| (*w, i as u32)).collect()
+        let words: &[&'static [u8]] = &[
+            b"a", b"b", b"c", b"ab", b"bc", b"abc", b"aa", b"aaaa", b"ca",
+        ];
+        words
+            .iter()
+            .enumerate()
+            .map(|(i, w)| (*w, i as u32))
+            .collect()
     }
 
     #[test]
     fn heap_and_scan_agree() {
         let ranks = toy();
-        let inputs: &[&[u8]] = &[b"abc", b"aaaaaaa", b"abcabcab", b"cabca", b"aaabbbccc", b"a"];
+        let inputs: &[&[u8]] = &[
+            b"abc",
+            b"aaaaaaa",
+            b"abcabcab",
+            b"cabca",
+            b"aaabbbccc",
+            b"a",
+        ];
         for &input in inputs {
             if input.len() < 2 {
                 continue;
             }
-            assert_eq!(merge_scan(&ranks, input), merge_heap(&ranks, input), "{input:?}");
+            assert_eq!(
+                merge_scan(&ranks, input),
+                merge_heap(&ranks, input),
+                "{input:?}"
+            );
         }
         assert_eq!(merge_scan(&ranks, b"aaaaaaa"), vec![0, 4, 6, 7]);
         assert_eq!(merge_heap(&ranks, b"abcab"), vec![0, 3, 5]);

@@ -3,16 +3,17 @@
 //!
 //! Design (see ARCHITECTURE.md): the tables come from tiktoken-rs at build time (`build.rs`) in a
 //! compact form embedded in the binary; the lookup is built on first use of an encoding only.
-//! The split step is a linear-time rewrite of tiktoken's regex ([`pretokenize`]); the merge is
+//! The split step is a hand-written, linear-time scanner equal to tiktoken's regexes ([`pretokenize`]); the merge is
 //! tiktoken's rank merge with a heap path for long pieces ([`merge`]). Strings such as
 //! `<|endoftext|>` are ordinary text, as on OpenAI's public tokenizer page
 //! (tiktoken's `encode_ordinary`). Token ids are checked equal to tiktoken-rs in the tests.
 
+mod classes;
 mod merge;
 mod pretokenize;
 
 use merge::Ranks;
-use regex::Regex;
+use pretokenize::Pattern;
 use std::fmt;
 use std::sync::LazyLock;
 
@@ -49,13 +50,13 @@ impl Encoding {
         static CL100K: LazyLock<Bpe> = LazyLock::new(|| {
             Bpe::new(
                 include_bytes!(concat!(env!("OUT_DIR"), "/cl100k_base.bin")),
-                pretokenize::CL100K_PATTERN,
+                Pattern::Cl100k,
             )
         });
         static O200K: LazyLock<Bpe> = LazyLock::new(|| {
             Bpe::new(
                 include_bytes!(concat!(env!("OUT_DIR"), "/o200k_base.bin")),
-                pretokenize::O200K_PATTERN,
+                Pattern::O200k,
             )
         });
         match self {
@@ -146,11 +147,11 @@ pub struct Bpe {
     /// rank → token bytes (ranks are contiguous from 0).
     tokens: Vec<&'static [u8]>,
     /// The split pattern (see `pretokenize`).
-    split: Regex,
+    split: Pattern,
 }
 
 impl Bpe {
-    fn new(table: &'static [u8], pattern: &str) -> Self {
+    fn new(table: &'static [u8], split: Pattern) -> Self {
         let mut tokens = Vec::with_capacity(table.len() / 6);
         let mut at = 0;
         while at < table.len() {
@@ -162,8 +163,6 @@ impl Bpe {
         for (rank, bytes) in tokens.iter().enumerate() {
             ranks.insert(*bytes, rank as u32);
         }
-        // The pattern is a compile-time constant tested natively; failing here is a build bug.
-        let split = Regex::new(pattern).expect("split pattern compiles");
         Bpe {
             ranks,
             tokens,
@@ -191,8 +190,9 @@ impl Bpe {
         let mut ids = Vec::new();
         let mut ends = Vec::new();
         let mut n = 0;
-        for (s, e) in pretokenize::pieces(&self.split, text, 0) {
-            merge::encode_piece(&self.ranks, &text.as_bytes()[s..e], s, &mut ids, &mut ends);
+        let mut encoder = merge::PieceEncoder::new(&self.ranks);
+        for (s, e) in pretokenize::pieces(self.split, text, 0) {
+            encoder.encode(&text.as_bytes()[s..e], s, &mut ids, &mut ends);
             n += ids.len();
             ids.clear();
             ends.clear();
@@ -207,14 +207,9 @@ impl Bpe {
     /// progress.
     pub fn encode_from(&self, text: &str, from: usize, budget: usize, out: &mut Encoded) -> usize {
         let mut done = from;
-        for (s, e) in pretokenize::pieces(&self.split, text, from) {
-            merge::encode_piece(
-                &self.ranks,
-                &text.as_bytes()[s..e],
-                s,
-                &mut out.ids,
-                &mut out.offsets,
-            );
+        let mut encoder = merge::PieceEncoder::new(&self.ranks);
+        for (s, e) in pretokenize::pieces(self.split, text, from) {
+            encoder.encode(&text.as_bytes()[s..e], s, &mut out.ids, &mut out.offsets);
             done = e;
             if done - from >= budget {
                 break;

@@ -1,72 +1,253 @@
 //! The split step ("pre-tokenization"): cuts text into the pieces that BPE merges separately,
-//! identical to tiktoken's regexes for cl100k_base and o200k_base, in linear time.
+//! identical to tiktoken's regexes for cl100k_base and o200k_base, by a hand-written scanner
+//! that runs in linear time with no backtracking.
 //!
-//! tiktoken's patterns use a look-ahead, `\s+(?!\S)`, that needs a backtracking engine (and
-//! overflows its stack on a million spaces, edge case E14). Here the pattern keeps only `\s+`
-//! for that branch and runs on the `regex` crate (finite automata, no backtracking); the
-//! look-ahead is then applied by hand: a whitespace run of two or more characters matched by that
-//! branch and followed by a non-space gives back its last character, which starts the next piece
-//! — exactly what `\s+(?!\S)` does by backtracking one character.
-//! `cl100k_base`'s `\s++$` becomes `\s+$` (same match: `$` is the end of the text).
+//! Each function below implements one pattern's alternation in its order (leftmost-first, as a
+//! backtracking engine tries it). The patterns, from tiktoken-rs 0.12.1:
+//!
+//! cl100k_base:
+//! `'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s`
+//!
+//! o200k_base:
+//! `[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?`
+//! `|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?`
+//! `|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`
+//!
+//! The look-ahead `\s+(?!\S)` needs backtracking in a regex engine (tiktoken-rs overflows its
+//! stack on a million spaces, edge case E14); here it is one comparison: a whitespace run of two
+//! or more characters followed by a non-space gives back its last character.
 
-use regex::Regex;
+use super::classes::{self, is_other, L, LOWERISH, N, UPPERISH, WS};
 
-/// cl100k_base's pattern with the look-ahead branch rewritten (see the module docs).
-/// Source: tiktoken-rs 0.12.1 `cl100k_base()` (possessive quantifiers there change nothing for
-/// these branches, since what follows each of them can never match what it gave back).
-pub(crate) const CL100K_PATTERN: &str = r"'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s+$|\s*[\r\n]|\s+";
+/// Which split pattern to apply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Pattern {
+    /// cl100k_base's pattern.
+    Cl100k,
+    /// o200k_base's pattern.
+    O200k,
+}
 
-/// o200k_base's pattern with the look-ahead branch rewritten (see the module docs).
-/// Source: tiktoken-rs 0.12.1 `O200K_BASE_PAT_STR`.
-pub(crate) const O200K_PATTERN: &str = concat!(
-    r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
-    r"|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
-    r"|\p{N}{1,3}",
-    r"| ?[^\s\p{L}\p{N}]+[\r\n/]*",
-    r"|\s*[\r\n]+",
-    r"|\s+",
-);
+/// The character at byte `i` with its class bits and length in bytes, or `None` at the end.
+#[inline]
+fn at(text: &str, i: usize) -> Option<(char, u16, usize)> {
+    let &byte = text.as_bytes().get(i)?;
+    if byte < 0x80 {
+        return Some((char::from(byte), classes::ASCII[usize::from(byte)], 1));
+    }
+    let c = text[i..].chars().next()?;
+    Some((c, classes::of(c), c.len_utf8()))
+}
 
-/// Returns the end (byte offset) of the piece that starts at `pos`, `pos < text.len()`.
-///
-/// `re` is one of the patterns above. Every character is matched by some branch, so a match
-/// always starts at `pos`; should it not, the bytes up to the match form a piece of their own
-/// (nothing is ever skipped).
-pub(crate) fn next_piece_end(re: &Regex, text: &str, pos: usize) -> usize {
-    let Some(m) = re.find_at(text, pos) else {
+/// End of the run of characters from byte `i` whose class bits meet `want`.
+#[inline]
+fn run(text: &str, mut i: usize, want: impl Fn(char, u16) -> bool) -> usize {
+    while let Some((c, b, n)) = at(text, i) {
+        if !want(c, b) {
+            break;
+        }
+        i += n;
+    }
+    i
+}
+
+/// `(?i:[sdmt]|ll|ve|re)` after an apostrophe at byte `i − 1`: the length of the suffix
+/// matched at `i`, if any. Case-insensitive as in the regex crate (simple case folding, so
+/// `ſ` (U+017F) matches `s`).
+#[inline]
+fn contraction(text: &str, i: usize) -> Option<usize> {
+    let b = &text.as_bytes()[i..];
+    let lower = |k: usize| b.get(k).map(|x| x.to_ascii_lowercase());
+    match lower(0)? {
+        b's' | b'd' | b'm' | b't' => Some(1),
+        b'l' if lower(1) == Some(b'l') => Some(2),
+        b'v' | b'r' if lower(1) == Some(b'e') => Some(2),
+        _ if text[i..].starts_with('\u{17F}') => Some(2),
+        _ => None,
+    }
+}
+
+/// Optional `'` + contraction at byte `e`: the end after it.
+#[inline]
+fn with_contraction(text: &str, e: usize) -> usize {
+    if text.as_bytes().get(e) == Some(&b'\'') {
+        if let Some(n) = contraction(text, e + 1) {
+            return e + 1 + n;
+        }
+    }
+    e
+}
+
+/// The whitespace branches, from a whitespace character at `pos`:
+/// cl100k `\s++$|\s*[\r\n]|\s+(?!\S)|\s`, o200k `\s*[\r\n]+|\s+(?!\S)|\s+`.
+fn whitespace(text: &str, pos: usize, pattern: Pattern) -> usize {
+    let end = run(text, pos, |_, b| b & WS != 0);
+    if end == text.len() && pattern == Pattern::Cl100k {
+        return end; // \s++$
+    }
+    // \s*[\r\n] (and [\r\n]+): up to and including the run's last line break.
+    if let Some(nl) = text.as_bytes()[pos..end]
+        .iter()
+        .rposition(|&b| b == b'\n' || b == b'\r')
+    {
+        return pos + nl + 1;
+    }
+    if end == text.len() {
+        return end; // \s+(?!\S) at the end of the text
+    }
+    // \s+(?!\S) gives back the last character when the run has two or more; else \s / \s+.
+    let last = text[pos..end].chars().next_back().map_or(0, char::len_utf8);
+    if end - last > pos {
+        end - last
+    } else {
+        end
+    }
+}
+
+/// ` ?[^\s\p{L}\p{N}]+` then `tail`: the punctuation branch, if it matches at `pos`.
+fn punctuation(text: &str, pos: usize, tail: &[u8]) -> Option<usize> {
+    let (c, _, n) = at(text, pos)?;
+    let q = match at(text, pos + n) {
+        Some((_, b, _)) if c == ' ' && is_other(b) => pos + n,
+        _ => pos,
+    };
+    let (_, b, _) = at(text, q)?;
+    if !is_other(b) {
+        return None;
+    }
+    let e = run(text, q, |_, b| is_other(b));
+    Some(
+        e + text.as_bytes()[e..]
+            .iter()
+            .take_while(|x| tail.contains(x))
+            .count(),
+    )
+}
+
+/// `\p{N}{1,3}` at `pos`, whose character is a number.
+fn digits(text: &str, pos: usize) -> usize {
+    let mut e = pos;
+    for _ in 0..3 {
+        match at(text, e) {
+            Some((_, b, n)) if b & N != 0 => e += n,
+            _ => break,
+        }
+    }
+    e
+}
+
+/// cl100k_base: the end of the piece that starts at `pos` (`pos < text.len()`).
+fn next_cl100k(text: &str, pos: usize) -> usize {
+    let Some((c, b, n)) = at(text, pos) else {
         return text.len();
     };
-    if m.start() != pos {
-        return m.start();
+    if c == '\'' {
+        if let Some(k) = contraction(text, pos + 1) {
+            return pos + 1 + k;
+        }
     }
-    let end = m.end();
-    if end < text.len() {
-        let piece = &text[pos..end];
-        let mut chars = piece.char_indices().rev();
-        if let Some((last_at, last)) = chars.next() {
-            // Only the bare `\s+` branch can end in a non-newline space before the text's end.
-            if last.is_whitespace() && last != '\n' && last != '\r' && chars.next().is_some() {
-                return pos + last_at;
+    if b & L != 0 {
+        return run(text, pos, |_, b| b & L != 0);
+    }
+    if b & N != 0 {
+        return digits(text, pos);
+    }
+    if c != '\r' && c != '\n' {
+        if let Some((_, nb, _)) = at(text, pos + n) {
+            if nb & L != 0 {
+                return run(text, pos + n, |_, b| b & L != 0);
             }
         }
     }
-    end
+    if let Some(e) = punctuation(text, pos, b"\r\n") {
+        return e;
+    }
+    whitespace(text, pos, Pattern::Cl100k)
+}
+
+/// o200k_base's first branch from `q`: `U*W+` then an optional contraction, with the
+/// backtracking of the greedy `U*` done by hand.
+fn o200k_lower(text: &str, q: usize) -> Option<usize> {
+    let k = run(text, q, |_, b| b & UPPERISH != 0);
+    if let Some((_, b, _)) = at(text, k) {
+        if b & LOWERISH != 0 {
+            return Some(with_contraction(
+                text,
+                run(text, k, |_, b| b & LOWERISH != 0),
+            ));
+        }
+    }
+    // Give back characters of U* until one can start W+: the last W character before k; W+
+    // then ends right after it (the characters after it, up to k, are not in W).
+    let (j, c) = text[q..k]
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| classes::of(c) & LOWERISH != 0)?;
+    Some(with_contraction(text, q + j + c.len_utf8()))
+}
+
+/// o200k_base's second branch from `q`: `U+W*` then an optional contraction.
+fn o200k_upper(text: &str, q: usize) -> Option<usize> {
+    let k = run(text, q, |_, b| b & UPPERISH != 0);
+    (k > q).then(|| with_contraction(text, run(text, k, |_, b| b & LOWERISH != 0)))
+}
+
+/// o200k_base: the end of the piece that starts at `pos` (`pos < text.len()`).
+fn next_o200k(text: &str, pos: usize) -> usize {
+    let Some((c, b, n)) = at(text, pos) else {
+        return text.len();
+    };
+    // `[^\r\n\p{L}\p{N}]?` is greedy: try with this character as the prefix, then without.
+    let prefix = c != '\r' && c != '\n' && b & (L | N) == 0;
+    for branch in [o200k_lower, o200k_upper] {
+        if prefix {
+            if let Some(e) = branch(text, pos + n) {
+                return e;
+            }
+        }
+        if let Some(e) = branch(text, pos) {
+            return e;
+        }
+    }
+    if b & N != 0 {
+        return digits(text, pos);
+    }
+    if let Some(e) = punctuation(text, pos, b"\r\n/") {
+        return e;
+    }
+    whitespace(text, pos, Pattern::O200k)
+}
+
+/// The end (byte offset) of the piece that starts at `pos`. Always `> pos` when
+/// `pos < text.len()`, so iteration always advances.
+#[inline]
+pub(crate) fn next_piece_end(pattern: Pattern, text: &str, pos: usize) -> usize {
+    let e = match pattern {
+        Pattern::Cl100k => next_cl100k(text, pos),
+        Pattern::O200k => next_o200k(text, pos),
+    };
+    if e > pos {
+        e
+    } else {
+        // Unreachable (every branch consumes a character); advance one character regardless.
+        pos + text[pos..].chars().next().map_or(1, char::len_utf8)
+    }
 }
 
 /// Iterates over the pieces of `text[from..]` as byte ranges `(start, end)`, resuming the
 /// split exactly as if it had run from the start (every piece end is a resumable point).
-pub(crate) fn pieces<'a>(
-    re: &'a Regex,
-    text: &'a str,
+pub(crate) fn pieces(
+    pattern: Pattern,
+    text: &str,
     from: usize,
-) -> impl Iterator<Item = (usize, usize)> + 'a {
+) -> impl Iterator<Item = (usize, usize)> + '_ {
     let mut pos = from;
     std::iter::from_fn(move || {
         if pos >= text.len() {
             return None;
         }
         let start = pos;
-        pos = next_piece_end(re, text, pos);
+        pos = next_piece_end(pattern, text, pos);
         Some((start, pos))
     })
 }
