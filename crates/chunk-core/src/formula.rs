@@ -234,9 +234,15 @@ mod tests {
         assert_eq!((o.chunks, o.total_tokens, o.last_chunk_tokens), (0, 0, 0));
         assert_eq!(o.repeated_share, 0.0);
         let o = run(512, 512, 64);
-        assert_eq!((o.chunks, o.total_tokens, o.last_chunk_tokens), (1, 512, 512));
+        assert_eq!(
+            (o.chunks, o.total_tokens, o.last_chunk_tokens),
+            (1, 512, 512)
+        );
         let o = run(513, 512, 64);
-        assert_eq!((o.chunks, o.total_tokens, o.last_chunk_tokens), (2, 577, 65));
+        assert_eq!(
+            (o.chunks, o.total_tokens, o.last_chunk_tokens),
+            (2, 577, 65)
+        );
     }
 
     #[test]

@@ -8,6 +8,7 @@
 
 pub mod formula;
 pub mod reconstruct;
+pub mod sim;
 pub mod text_view;
 pub mod tokenizer;
 pub mod windows;

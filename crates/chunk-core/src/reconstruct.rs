@@ -46,7 +46,9 @@ impl fmt::Display for ReconstructionError {
         match self {
             Self::NoChunks => f.write_str("a non-empty document produced no chunk"),
             Self::ChunksOfEmptyDocument => f.write_str("an empty document produced chunks"),
-            Self::BadSpan { index } => write!(f, "chunk {index} is empty or ends past the document"),
+            Self::BadSpan { index } => {
+                write!(f, "chunk {index} is empty or ends past the document")
+            }
             Self::MissingStart { start } => write!(f, "the first chunk starts at {start}, not 0"),
             Self::Gap { index } => write!(f, "units before chunk {index} are in no chunk"),
             Self::NoProgress { index } => write!(f, "chunk {index} adds nothing new"),
@@ -121,13 +123,37 @@ mod tests {
     fn rejects_each_fault() {
         use ReconstructionError::*;
         assert_eq!(check_reconstruction(5, &[]), Err(NoChunks));
-        assert_eq!(check_reconstruction(0, &[(0, 1)]), Err(ChunksOfEmptyDocument));
-        assert_eq!(check_reconstruction(5, &[(1, 5)]), Err(MissingStart { start: 1 }));
-        assert_eq!(check_reconstruction(5, &[(0, 2), (3, 5)]), Err(Gap { index: 1 }));
-        assert_eq!(check_reconstruction(10, &[(0, 8), (4, 10), (8, 10)]), Err(NoProgress { index: 2 }));
-        assert_eq!(check_reconstruction(5, &[(0, 2), (0, 5)]), Err(NoProgress { index: 1 }));
-        assert_eq!(check_reconstruction(5, &[(0, 3)]), Err(MissingEnd { end: 3 }));
-        assert_eq!(check_reconstruction(5, &[(0, 6)]), Err(BadSpan { index: 0 }));
-        assert_eq!(check_reconstruction(5, &[(0, 3), (3, 3)]), Err(BadSpan { index: 1 }));
+        assert_eq!(
+            check_reconstruction(0, &[(0, 1)]),
+            Err(ChunksOfEmptyDocument)
+        );
+        assert_eq!(
+            check_reconstruction(5, &[(1, 5)]),
+            Err(MissingStart { start: 1 })
+        );
+        assert_eq!(
+            check_reconstruction(5, &[(0, 2), (3, 5)]),
+            Err(Gap { index: 1 })
+        );
+        assert_eq!(
+            check_reconstruction(10, &[(0, 8), (4, 10), (8, 10)]),
+            Err(NoProgress { index: 2 })
+        );
+        assert_eq!(
+            check_reconstruction(5, &[(0, 2), (0, 5)]),
+            Err(NoProgress { index: 1 })
+        );
+        assert_eq!(
+            check_reconstruction(5, &[(0, 3)]),
+            Err(MissingEnd { end: 3 })
+        );
+        assert_eq!(
+            check_reconstruction(5, &[(0, 6)]),
+            Err(BadSpan { index: 0 })
+        );
+        assert_eq!(
+            check_reconstruction(5, &[(0, 3), (3, 3)]),
+            Err(BadSpan { index: 1 })
+        );
     }
 }

@@ -89,12 +89,18 @@ mod tests {
             segs,
             vec![
                 Segment::Text("a".into()),
-                Segment::PartialChar { bytes: vec![0xE7], whole: '猫', holds_first_byte: true }
+                Segment::PartialChar {
+                    bytes: vec![0xE7],
+                    whole: '猫',
+                    holds_first_byte: true
+                }
             ]
         );
         let segs = segments(t, 2, 5);
         assert_eq!(bytes_of(&segs), t.as_bytes()[2..5].to_vec());
-        assert!(!segs.iter().any(|s| matches!(s, Segment::Text(x) if x.contains('\u{FFFD}'))));
+        assert!(!segs
+            .iter()
+            .any(|s| matches!(s, Segment::Text(x) if x.contains('\u{FFFD}'))));
         assert_eq!(chars_starting_in(t, 0, 2), 2);
         assert_eq!(chars_starting_in(t, 2, 5), 1);
     }

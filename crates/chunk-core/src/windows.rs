@@ -148,7 +148,13 @@ mod tests {
     fn spec_worked_example_windows() {
         let w = fixed_windows(10_000, 512, 64).expect("size ≥ 1");
         assert_eq!(w.windows.len(), 23);
-        assert_eq!(w.windows[22], Window { start: 9856, end: 10_000 });
+        assert_eq!(
+            w.windows[22],
+            Window {
+                start: 9856,
+                end: 10_000
+            }
+        );
         let total: usize = w.windows.iter().map(|w| w.len()).sum();
         assert_eq!(total, 11_408);
         let m = multiplicity(10_000, &w.windows);

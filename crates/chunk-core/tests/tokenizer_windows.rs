@@ -45,7 +45,11 @@ fn fixed_windows_match_the_reference_and_the_formula_on_real_tokens() {
                     let fw = fixed_windows(n, size, overlap).expect("size ≥ 1");
                     let spans: Vec<(usize, usize)> =
                         fw.windows.iter().map(|w| (w.start, w.end)).collect();
-                    assert_eq!(spans, reference_windows(n, size, overlap), "{e} n={n} s={size} o={overlap}");
+                    assert_eq!(
+                        spans,
+                        reference_windows(n, size, overlap),
+                        "{e} n={n} s={size} o={overlap}"
+                    );
 
                     let total = check_reconstruction(n, &spans).expect("tokens rebuild");
                     let bytes: Vec<(usize, usize)> = spans
@@ -103,7 +107,9 @@ fn e02_e03_windows_on_real_tokens() {
         fw.windows,
         vec![Window { start: 0, end: 8 }, Window { start: 4, end: 10 }]
     );
-    let six = Encoding::Cl100kBase.tokenizer().count("one two three four five six");
+    let six = Encoding::Cl100kBase
+        .tokenizer()
+        .count("one two three four five six");
     assert_eq!(six, 6);
     let fw = fixed_windows(six, 8, 4).expect("size ≥ 1");
     assert_eq!(fw.windows.len(), 1);

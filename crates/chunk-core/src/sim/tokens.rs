@@ -1,0 +1,180 @@
+//! Token byte spans: the one representation of a tokenized text that every strategy consumes,
+//! whatever the tokenizer.
+//!
+//! Two tokenizers feed it:
+//! - the original simulator's simple tokenizer ([`simple_spans`]): words are the runs of
+//!   letters, digits and combining marks; every other non-whitespace character is a token of its
+//!   own (so a comma or the `°` of `°C` is one token, and each Vietnamese syllable is one word);
+//!   whitespace lies between tokens and belongs to none;
+//! - a BPE encoding ([`crate::tokenizer::Encoding`]), whose tokens tile the text.
+
+use crate::tokenizer::{Encoded, Encoding};
+use regex::Regex;
+use std::sync::LazyLock;
+
+/// The byte spans of a text's tokens.
+///
+/// Invariant: spans are in text order, each non-empty (`start < end`), none overlapping
+/// (`spans[i].1 ≤ spans[i + 1].0`), all within `text_len`. For a BPE encoding they tile the
+/// text; for the simple tokenizer the whitespace between them belongs to no token.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct TokenSpans {
+    /// Half-open byte ranges `[start, end)` of the tokens, in order (units: bytes).
+    pub spans: Vec<(usize, usize)>,
+    /// Length of the tokenized text in bytes.
+    pub text_len: usize,
+}
+
+impl TokenSpans {
+    /// Number of tokens.
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// True when the text has no token (it is empty, or whitespace only under the simple
+    /// tokenizer).
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    /// The byte range `[start, end)` that the chunk of tokens `[first, last)` covers, so that
+    /// byte reconstruction holds: it runs from the start of token `first` (byte 0 for
+    /// `first == 0`) to the start of token `last` (the text's end for `last == len()`). So the
+    /// whitespace after a token belongs to that token, and whitespace before the first token to
+    /// the first token. For BPE spans this is exactly the tokens' own bytes.
+    ///
+    /// Returns `None` unless `first < last ≤ len()`.
+    pub fn chunk_bytes(&self, first: usize, last: usize) -> Option<(usize, usize)> {
+        if first >= last || last > self.len() {
+            return None;
+        }
+        let start = if first == 0 { 0 } else { self.spans[first].0 };
+        let end = if last == self.len() {
+            self.text_len
+        } else {
+            self.spans[last].0
+        };
+        Some((start, end))
+    }
+
+    /// The byte range that token `index` owns in the tiling of [`TokenSpans::chunk_bytes`]: its
+    /// own bytes plus the whitespace after it (and before it, for token 0). `None` past the end.
+    pub fn owned_bytes(&self, index: usize) -> Option<(usize, usize)> {
+        self.chunk_bytes(index, index + 1)
+    }
+
+    /// Spans of a BPE encoding's output (`Encoded::offsets` pairs).
+    pub fn from_encoded(encoded: &Encoded, text_len: usize) -> Self {
+        TokenSpans {
+            spans: encoded.offsets.windows(2).map(|w| (w[0], w[1])).collect(),
+            text_len,
+        }
+    }
+}
+
+/// Letters, digits and combining marks form words; any other non-whitespace character is a
+/// token alone (`\p{M}` keeps decomposed Vietnamese syllables whole).
+static SIMPLE: LazyLock<Regex> = LazyLock::new(|| {
+    // A constant pattern, tested below; failing here is a build bug.
+    Regex::new(r"[\p{L}\p{N}\p{M}]+|[^\s\p{L}\p{N}\p{M}]").expect("simple token pattern")
+});
+
+/// The original simulator's tokenizer (see the module docs): byte spans of the words and of
+/// every punctuation or symbol character, whitespace excluded.
+pub fn simple_spans(text: &str) -> TokenSpans {
+    TokenSpans {
+        spans: SIMPLE
+            .find_iter(text)
+            .map(|m| (m.start(), m.end()))
+            .collect(),
+        text_len: text.len(),
+    }
+}
+
+/// True when the simple-tokenizer token `token` is a word (not a punctuation or symbol mark).
+pub fn is_word(token: &str) -> bool {
+    SIMPLE_WORD_START.is_match(token)
+}
+
+static SIMPLE_WORD_START: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^[\p{L}\p{N}\p{M}]").expect("word start pattern"));
+
+/// Which tokenizer the simulator counts with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum TokenizerChoice {
+    /// The original simulator's simple tokenizer (SPEC §4); the SPEC §4 figures hold for it.
+    #[default]
+    Simple,
+    /// A real BPE encoding, e.g. cl100k_base.
+    Bpe(Encoding),
+}
+
+impl TokenizerChoice {
+    /// Tokenizes `text` into byte spans.
+    pub fn tokenize(self, text: &str) -> TokenSpans {
+        match self {
+            TokenizerChoice::Simple => simple_spans(text),
+            TokenizerChoice::Bpe(e) => {
+                TokenSpans::from_encoded(&e.tokenizer().encode(text), text.len())
+            }
+        }
+    }
+
+    /// A short stable name: `"simple"` or the encoding's name (e.g. `"cl100k_base"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            TokenizerChoice::Simple => "simple",
+            TokenizerChoice::Bpe(e) => e.name(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tokens(text: &str) -> Vec<&str> {
+        simple_spans(text)
+            .spans
+            .iter()
+            .map(|&(s, e)| &text[s..e])
+            .collect()
+    }
+
+    #[test]
+    fn punctuation_is_one_token_each_and_words_are_runs() {
+        assert_eq!(
+            tokens("XV40, −10 to 50 °C?!"),
+            ["XV40", ",", "−", "10", "to", "50", "°", "C", "?", "!"]
+        );
+        assert_eq!(
+            tokens("Thiết bị của XV40."),
+            ["Thiết", "bị", "của", "XV40", "."]
+        );
+        // Decomposed (NFD) Vietnamese stays one word per syllable.
+        assert_eq!(tokens("nhie\u{0323}\u{0302}t đo\u{0323}\u{0302}").len(), 2);
+        assert_eq!(tokens("   \n\t"), Vec::<&str>::new());
+        assert_eq!(tokens("U.S."), ["U", ".", "S", "."]);
+    }
+
+    #[test]
+    fn chunk_bytes_attribute_whitespace_to_the_preceding_token() {
+        let t = "  ab, cd  ";
+        let s = simple_spans(t);
+        assert_eq!(s.spans, vec![(2, 4), (4, 5), (6, 8)]);
+        assert_eq!(s.chunk_bytes(0, 2), Some((0, 6)));
+        assert_eq!(s.chunk_bytes(2, 3), Some((6, 10)));
+        assert_eq!(s.chunk_bytes(0, 3), Some((0, 10)));
+        assert_eq!(s.chunk_bytes(1, 1), None);
+        assert_eq!(s.chunk_bytes(2, 4), None);
+        assert_eq!(s.owned_bytes(1), Some((4, 6)));
+    }
+
+    #[test]
+    fn words_and_marks() {
+        assert!(is_word("XV40"));
+        assert!(is_word("độ"));
+        assert!(!is_word(","));
+        assert!(!is_word("°"));
+    }
+}
