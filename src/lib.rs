@@ -1,0 +1,35 @@
+//! The web page of the RAG Chunk Calculator (Leptos 0.8, client-side rendering).
+//!
+//! Codemap:
+//! - [`app`]: the page, the language switch; creates and provides the state.
+//! - [`state`]: the shared signals and the memos derived from them.
+//! - [`parse`]: parsing and validation of the fields (plain functions, tested natively).
+//! - [`calculator`]: the settings form, the figures and their notices.
+//! - [`file_input`]: paste box, file open / drop, tokenizer status, special-token notice.
+//! - [`tokenize_job`]: tokenization in slices across timer callbacks, with cancellation.
+//! - [`preview`]: the chunk preview (cut points, overlap, cut characters as bytes).
+//! - [`simulator`]: the chunking simulator (SPEC §4): strategies, metrics, coverage, charts.
+//! - [`faq`]: the questions and answers.
+//! - [`i18n`]: the message catalog (one key per message, five languages).
+//! - [`format`]: locale number formats through `Intl.NumberFormat`.
+//! - [`browser`]: the few direct browser calls (language memory, title, test sleep).
+//!
+//! Architecture invariant: all arithmetic, tokenization and windowing come from `chunk_core`;
+//! this crate only validates input, schedules work and renders.
+
+#![deny(missing_docs)]
+
+pub mod app;
+pub mod browser;
+pub mod calculator;
+pub mod faq;
+pub mod file_input;
+pub mod format;
+pub mod i18n;
+pub mod parse;
+pub mod preview;
+pub mod simulator;
+pub mod state;
+pub mod tokenize_job;
+
+pub use app::App;

@@ -8,9 +8,8 @@
 //!   whitespace lies between tokens and belongs to none;
 //! - a BPE encoding ([`crate::tokenizer::Encoding`]), whose tokens tile the text.
 
+use crate::tokenizer::classes::{is_space, is_word_char};
 use crate::tokenizer::{Encoded, Encoding};
-use regex::Regex;
-use std::sync::LazyLock;
 
 /// The byte spans of a text's tokens.
 ///
@@ -72,32 +71,39 @@ impl TokenSpans {
     }
 }
 
-/// Letters, digits and combining marks form words; any other non-whitespace character is a
-/// token alone (`\p{M}` keeps decomposed Vietnamese syllables whole).
-static SIMPLE: LazyLock<Regex> = LazyLock::new(|| {
-    // A constant pattern, tested below; failing here is a build bug.
-    Regex::new(r"[\p{L}\p{N}\p{M}]+|[^\s\p{L}\p{N}\p{M}]").expect("simple token pattern")
-});
-
 /// The original simulator's tokenizer (see the module docs): byte spans of the words and of
-/// every punctuation or symbol character, whitespace excluded.
+/// every punctuation or symbol character, whitespace excluded. Letters, digits and combining
+/// marks (`[\p{L}\p{N}\p{M}]`) form words (`\p{M}` keeps decomposed Vietnamese syllables
+/// whole); any other non-whitespace character is a token alone. The classes are the
+/// tokenizer's Unicode tables (`crate::tokenizer::classes`).
 pub fn simple_spans(text: &str) -> TokenSpans {
+    let mut spans = Vec::new();
+    let mut word_start = None;
+    for (i, c) in text.char_indices() {
+        if is_word_char(c) {
+            word_start.get_or_insert(i);
+            continue;
+        }
+        if let Some(s) = word_start.take() {
+            spans.push((s, i));
+        }
+        if !is_space(c) {
+            spans.push((i, i + c.len_utf8()));
+        }
+    }
+    if let Some(s) = word_start {
+        spans.push((s, text.len()));
+    }
     TokenSpans {
-        spans: SIMPLE
-            .find_iter(text)
-            .map(|m| (m.start(), m.end()))
-            .collect(),
+        spans,
         text_len: text.len(),
     }
 }
 
 /// True when the simple-tokenizer token `token` is a word (not a punctuation or symbol mark).
 pub fn is_word(token: &str) -> bool {
-    SIMPLE_WORD_START.is_match(token)
+    token.chars().next().is_some_and(is_word_char)
 }
-
-static SIMPLE_WORD_START: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^[\p{L}\p{N}\p{M}]").expect("word start pattern"));
 
 /// Which tokenizer the simulator counts with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]

@@ -36,6 +36,19 @@ pub(crate) fn of(c: char) -> u16 {
     }
 }
 
+/// `[\p{L}\p{N}\p{M}]`: a letter, number or combining mark (a word character of the
+/// simulator's simple tokenizer).
+#[inline]
+pub(crate) fn is_word_char(c: char) -> bool {
+    of(c) & (L | N | M) != 0
+}
+
+/// `\s`: Unicode White_Space.
+#[inline]
+pub(crate) fn is_space(c: char) -> bool {
+    of(c) & WS != 0
+}
+
 /// `[^\s\p{L}\p{N}]`: neither space, letter nor number (punctuation, symbols, marks, controls).
 #[inline]
 pub(crate) fn is_other(bits: u16) -> bool {

@@ -8,7 +8,7 @@
 //! `<|endoftext|>` are ordinary text, as on OpenAI's public tokenizer page
 //! (tiktoken's `encode_ordinary`). Token ids are checked equal to tiktoken-rs in the tests.
 
-mod classes;
+pub(crate) mod classes;
 mod merge;
 mod pretokenize;
 

@@ -1,0 +1,351 @@
+//! The calculator's two panels: the settings form ([`Inputs`]) and the figures ([`Results`]),
+//! with the notices that must never be silent (clamped overlap, estimate vs exact).
+
+use chunk_core::formula::FormulaOutput;
+use chunk_core::tokenizer::Encoding;
+use leptos::prelude::*;
+
+use crate::format;
+use crate::i18n::Key;
+use crate::parse::{FieldError, LengthUnit};
+use crate::state::AppState;
+
+/// The message for a field error, in the current language.
+fn error_message(state: AppState, err: FieldError) -> String {
+    let lang = state.lang.get();
+    match err {
+        FieldError::Empty => state.t(Key::ErrEmpty).into(),
+        FieldError::NotANumber => state.t(Key::ErrNotANumber).into(),
+        FieldError::Negative => state.t(Key::ErrNegative).into(),
+        FieldError::NotWhole => state.t(Key::ErrNotWhole).into(),
+        FieldError::ZeroSize => state.t(Key::ErrZeroSize).into(),
+        FieldError::TooLarge { max } => state.tf(
+            Key::ErrTooLarge,
+            &[("max", &format::int(lang, max as u128))],
+        ),
+    }
+}
+
+/// A text field for a number. It is bound one way: typing writes the signal, but the signal
+/// never rewrites the field, so what the user typed (even if invalid) is never replaced.
+#[component]
+fn NumberField(
+    /// Element id and data-testid.
+    id: &'static str,
+    /// Label key.
+    label: Key,
+    /// The typed text.
+    value: RwSignal<String>,
+    /// This field's error, if any.
+    error: Signal<Option<FieldError>>,
+    /// `inputmode` hint for on-screen keyboards ("numeric" or "decimal").
+    #[prop(default = "numeric")]
+    inputmode: &'static str,
+    /// Extra content after the input on the same row (e.g. the unit select).
+    #[prop(optional)]
+    children: Option<Children>,
+) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let error_id = format!("{id}-error");
+    let error_testid = format!("error-{id}");
+    view! {
+        <div class="field" class:invalid=move || error.get().is_some()>
+            <label for=id>{move || state.t(label)}</label>
+            <div class="field-row">
+                <input
+                    id=id
+                    data-testid=id
+                    type="text"
+                    inputmode=inputmode
+                    autocomplete="off"
+                    spellcheck="false"
+                    prop:value=value.get_untracked()
+                    aria-invalid=move || if error.get().is_some() { "true" } else { "false" }
+                    aria-describedby=error_id.clone()
+                    on:input=move |ev| value.set(event_target_value(&ev))
+                />
+                {children.map(|c| c())}
+            </div>
+            <p class="field-error" id=error_id data-testid=error_testid role="alert">
+                {move || error.get().map(|e| error_message(state, e))}
+            </p>
+        </div>
+    }
+}
+
+/// The settings form: document length and unit, chunk size, overlap, price, tokenizer.
+#[component]
+pub fn Inputs() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    // Plain derived closures (not memos): each only projects one field of the `checked` memo,
+    // which already runs once per edit.
+    let doc_err = Signal::derive(move || state.checked.with(|c| c.doc_length));
+    let size_err = Signal::derive(move || state.checked.with(|c| c.chunk_size));
+    let overlap_err = Signal::derive(move || state.checked.with(|c| c.chunk_overlap));
+    let price_err = Signal::derive(move || state.checked.with(|c| c.price));
+    let on_unit = move |ev| {
+        if let Some(u) = LengthUnit::from_code(&event_target_value(&ev)) {
+            state.unit.set(u);
+        }
+    };
+    let on_encoding = move |ev| {
+        if let Some(e) = Encoding::from_name(&event_target_value(&ev)) {
+            state.encoding.set(e);
+        }
+    };
+    let text_note = move || {
+        let tokens = state
+            .tokenized
+            .with(|t| t.as_ref().map(|t| t.encoded.len()));
+        (!state.text.with(|t| t.is_empty()))
+            .then_some(tokens)
+            .flatten()
+            .map(|n| {
+                let n = format::int(state.lang.get(), n as u128);
+                view! {
+                    <p class="field-note" data-testid="doc-length-from-text">
+                        {state.tf(Key::DocLengthFromText, &[("tokens", &n)])}
+                    </p>
+                }
+            })
+    };
+    view! {
+        <section class="panel settings" aria-labelledby="settings-heading">
+            <h2 id="settings-heading">{move || state.t(Key::SettingsHeading)}</h2>
+            <NumberField id="doc-length" label=Key::DocLengthLabel value=state.doc_length error=doc_err>
+                <select
+                    data-testid="length-unit"
+                    aria-label=move || state.t(Key::UnitLabel)
+                    on:change=on_unit
+                >
+                    {[LengthUnit::Tokens, LengthUnit::Chars]
+                        .into_iter()
+                        .map(|u| {
+                            let key = match u {
+                                LengthUnit::Tokens => Key::UnitTokens,
+                                LengthUnit::Chars => Key::UnitChars,
+                            };
+                            view! {
+                                <option value=u.code() selected=move || state.unit.get() == u>
+                                    {move || state.t(key)}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
+                </select>
+            </NumberField>
+            {text_note}
+            <div class="field-pair">
+                <NumberField id="chunk-size" label=Key::ChunkSizeLabel value=state.chunk_size error=size_err/>
+                <NumberField id="chunk-overlap" label=Key::OverlapLabel value=state.chunk_overlap error=overlap_err/>
+            </div>
+            <NumberField id="price" label=Key::PriceLabel value=state.price error=price_err inputmode="decimal"/>
+            <p class="field-note">{move || state.t(Key::PriceHint)}</p>
+            <div class="field">
+                <label for="tokenizer">{move || state.t(Key::TokenizerLabel)}</label>
+                <select id="tokenizer" data-testid="tokenizer" on:change=on_encoding>
+                    {Encoding::ALL
+                        .into_iter()
+                        .map(|e| {
+                            view! {
+                                <option value=e.name() selected=move || state.encoding.get() == e>
+                                    {e.name()}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
+                </select>
+                <p class="field-note">{move || state.t(Key::TokenizerHint)}</p>
+            </div>
+        </section>
+    }
+}
+
+/// One figure: a label and a value carrying its raw number in `data-value` ("" when there is
+/// no figure).
+#[component]
+fn Figure(
+    /// data-testid of the value element.
+    testid: &'static str,
+    /// Label key.
+    label: Key,
+    /// `(raw, shown)`, or `None` for "no figure".
+    value: Signal<Option<(String, String)>>,
+    /// Highlight this figure.
+    #[prop(optional)]
+    primary: bool,
+) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    view! {
+        <div class="figure" class:primary=primary>
+            <dt>{move || state.t(label)}</dt>
+            <dd
+                data-testid=testid
+                data-value=move || value.get().map(|v| v.0).unwrap_or_default()
+            >
+                {move || value.get().map(|v| v.1).unwrap_or_else(|| state.t(Key::NotAvailable).into())}
+            </dd>
+        </div>
+    }
+}
+
+/// `(raw, shown)` for a count.
+fn int(n: u128, lang: crate::i18n::Lang) -> (String, String) {
+    (n.to_string(), format::int(lang, n))
+}
+
+/// `(raw fraction, shown percentage)` for a share.
+fn share(x: f64, lang: crate::i18n::Lang) -> (String, String) {
+    (x.to_string(), format::percent(lang, x))
+}
+
+/// The figures of SPEC §2 and the notices about them.
+#[component]
+pub fn Results() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let out = state.output;
+    // Builds a figure signal from the formula output: a derived signal, because each is a
+    // cheap projection of the `output` memo plus the language.
+    let fig = move |f: fn(&FormulaOutput, crate::i18n::Lang) -> (String, String)| {
+        Signal::derive(move || {
+            let lang = state.lang.get();
+            out.get().map(|o| f(&o, lang))
+        })
+    };
+
+    // The text's length in chars, for out-doc-chars. A Memo: counting the chars of a 1 MB text
+    // is worth doing once per edit, not once per language switch or re-render.
+    let text_chars = Memo::new(move |_| state.text.with(|t| t.chars().count() as u64));
+    let doc_chars = Signal::derive(move || {
+        let lang = state.lang.get();
+        if !state.text.with(|t| t.is_empty()) {
+            return Some(int(text_chars.get().into(), lang));
+        }
+        match out.get().map(|o| o.is_estimate) {
+            Some(true) => state.checked.with(|c| {
+                c.input.and_then(|i| match i.document {
+                    chunk_core::formula::DocLength::EstimatedFromChars { chars, .. } => {
+                        Some(int(chars.into(), lang))
+                    }
+                    _ => None,
+                })
+            }),
+            _ => None,
+        }
+    });
+    let cost = Signal::derive(move || {
+        let lang = state.lang.get();
+        out.get()
+            .and_then(|o| o.cost)
+            .map(|c| (c.to_string(), format::usd(lang, c)))
+    });
+    let is_estimate = move || out.get().is_some_and(|o| o.is_estimate);
+
+    view! {
+        <section
+            class="panel results"
+            aria-labelledby="results-heading"
+            aria-live="polite"
+            data-estimate=move || is_estimate().to_string()
+        >
+            <h2 id="results-heading">
+                {move || state.t(Key::ResultsHeading)}
+                {move || {
+                    out.get()
+                        .map(|o| {
+                            let (class, key) = if o.is_estimate {
+                                ("badge estimate", Key::EstimateBadge)
+                            } else {
+                                ("badge exact", Key::ExactBadge)
+                            };
+                            view! { <span class=class>{state.t(key)}</span> }
+                        })
+                }}
+            </h2>
+            <Notices/>
+            <dl class="figures">
+                <Figure testid="out-chunks" label=Key::OutChunks primary=true value=fig(|o, l| int(o.chunks.into(), l))/>
+                <Figure testid="out-total-tokens" label=Key::OutTotal primary=true value=fig(|o, l| int(o.total_tokens, l))/>
+                <Figure testid="out-cost" label=Key::OutCost primary=true value=cost/>
+                <Figure testid="out-repeated-tokens" label=Key::OutRepeated value=fig(|o, l| int(o.repeated_tokens, l))/>
+                <Figure testid="out-repeated-share" label=Key::OutShare value=fig(|o, l| share(o.repeated_share, l))/>
+                <Figure testid="out-extra" label=Key::OutExtra value=fig(|o, l| share(o.extra_over_document, l))/>
+                <Figure testid="out-last-chunk" label=Key::OutLastChunk value=fig(|o, l| int(o.last_chunk_tokens.into(), l))/>
+                <Figure testid="out-stride" label=Key::OutStride value=fig(|o, l| int(o.stride.into(), l))/>
+                <Figure testid="out-doc-tokens" label=Key::OutDocTokens value=fig(|o, l| int(o.document_tokens.into(), l))/>
+                <Figure testid="out-doc-chars" label=Key::OutDocChars value=doc_chars/>
+            </dl>
+        </section>
+    }
+}
+
+/// The notices above the figures: fields to fix, overlap clamped, estimate or exact.
+#[component]
+fn Notices() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let out = state.output;
+    let clamped = move || {
+        let (requested, used) = state.checked.with(|c| c.clamped_overlap())?;
+        let size = state.checked.with(|c| c.size_value)?;
+        let lang = state.lang.get();
+        let msg = state.tf(
+            Key::NoticeOverlapClamped,
+            &[
+                ("requested", &format::int(lang, requested as u128)),
+                ("size", &format::int(lang, size as u128)),
+                ("used", &format::int(lang, used as u128)),
+            ],
+        );
+        Some(view! {
+            <p
+                class="notice warn"
+                role="status"
+                data-testid="notice-overlap-clamped"
+                data-requested=requested.to_string()
+                data-used=used.to_string()
+            >
+                {msg}
+            </p>
+        })
+    };
+    let fix = move || {
+        out.get().is_none().then(|| {
+            view! {
+                <p class="notice error" data-testid="notice-fix-fields">
+                    {state.t(Key::ErrFixFields)}
+                </p>
+            }
+        })
+    };
+    let basis = move || {
+        let o = out.get()?;
+        let lang = state.lang.get();
+        if o.is_estimate {
+            let chars = state.checked.with(|c| {
+                c.input.map(|i| match i.document {
+                    chunk_core::formula::DocLength::EstimatedFromChars { chars, .. } => chars,
+                    chunk_core::formula::DocLength::Tokens(t) => t,
+                })
+            })?;
+            let msg = state.tf(
+                Key::NoticeEstimate,
+                &[
+                    ("chars", &format::int(lang, chars as u128)),
+                    ("tokens", &format::int(lang, o.document_tokens as u128)),
+                ],
+            );
+            Some(
+                view! { <p class="notice info" data-testid="notice-estimate">{msg}</p> }.into_any(),
+            )
+        } else if state.is_ready() && !state.text.with(|t| t.is_empty()) {
+            let msg = state.tf(
+                Key::NoticeExact,
+                &[("encoding", state.encoding.get().name())],
+            );
+            Some(view! { <p class="notice ok" data-testid="notice-exact">{msg}</p> }.into_any())
+        } else {
+            None
+        }
+    };
+    view! { {fix} {clamped} {basis} }
+}

@@ -1,0 +1,621 @@
+//! The message catalog: every user-facing string of the page, one [`Key`] per message, in
+//! English, Vietnamese, Indonesian, Russian and Polish.
+//!
+//! Each language is one function with an exhaustive `match` over [`Key`] (no `_` arm), so a
+//! message missing in any language is a compile error. Parameters are written `{name}` and
+//! filled by [`fill`]; numbers are formatted by the caller (see `format`) before filling.
+
+/// A UI language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Lang {
+    /// English.
+    #[default]
+    En,
+    /// Vietnamese.
+    Vi,
+    /// Indonesian.
+    Id,
+    /// Russian.
+    Ru,
+    /// Polish.
+    Pl,
+}
+
+impl Lang {
+    /// Every language, in the order of the language switch.
+    pub const ALL: [Lang; 5] = [Lang::En, Lang::Vi, Lang::Id, Lang::Ru, Lang::Pl];
+
+    /// The BCP 47 language code, used for `<html lang>` and the switch's values.
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Vi => "vi",
+            Lang::Id => "id",
+            Lang::Ru => "ru",
+            Lang::Pl => "pl",
+        }
+    }
+
+    /// The locale passed to `Intl.NumberFormat` (decides `10,000` vs `10.000`).
+    pub fn locale(self) -> &'static str {
+        match self {
+            Lang::En => "en-US",
+            Lang::Vi => "vi-VN",
+            Lang::Id => "id-ID",
+            Lang::Ru => "ru-RU",
+            Lang::Pl => "pl-PL",
+        }
+    }
+
+    /// The language's own name, shown in the switch.
+    pub fn native_name(self) -> &'static str {
+        match self {
+            Lang::En => "English",
+            Lang::Vi => "Tiếng Việt",
+            Lang::Id => "Bahasa Indonesia",
+            Lang::Ru => "Русский",
+            Lang::Pl => "Polski",
+        }
+    }
+
+    /// Parses a code or a browser language tag such as `"vi"`, `"vi-VN"`, `"pl-PL"`.
+    pub fn from_tag(tag: &str) -> Option<Lang> {
+        let primary = tag.split(['-', '_']).next()?.to_ascii_lowercase();
+        Self::ALL.into_iter().find(|l| l.code() == primary)
+    }
+}
+
+/// Replaces each `{name}` in `template` by its value from `args`.
+pub fn fill(template: &str, args: &[(&str, &str)]) -> String {
+    let mut out = template.to_string();
+    for (name, value) in args {
+        out = out.replace(&format!("{{{name}}}"), value);
+    }
+    out
+}
+
+macro_rules! keys {
+    ($($k:ident),* $(,)?) => {
+        /// One message of the catalog.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[allow(missing_docs)]
+        pub enum Key { $($k),* }
+        impl Key {
+            /// Every key, for completeness tests.
+            pub const ALL: &'static [Key] = &[$(Key::$k),*];
+        }
+    };
+}
+
+keys! {
+    Title, Tagline, Privacy, LanguageLabel,
+    SettingsHeading, DocLengthLabel, UnitLabel, UnitTokens, UnitChars, DocLengthFromText,
+    ChunkSizeLabel, OverlapLabel, PriceLabel, PriceHint, TokenizerLabel, TokenizerHint,
+    ErrEmpty, ErrNotANumber, ErrNegative, ErrNotWhole, ErrTooLarge, ErrZeroSize, ErrFixFields,
+    NoticeOverlapClamped, NoticeEstimate, NoticeExact, EstimateBadge, ExactBadge,
+    ResultsHeading, OutDocTokens, OutDocChars, OutChunks, OutStride, OutTotal, OutRepeated,
+    OutShare, OutExtra, OutLastChunk, OutCost, NotAvailable,
+    TextHeading, TextLabel, TextPlaceholder, OpenFile, DropHint, ClearText,
+    FileReadError, FileNotUtf8, FileWrongType, FileTooLarge, FileLoaded,
+    StatusTokenizing, StatusReady, StatusNoText, SpecialNote, SpecialFound,
+    PreviewHeading, PreviewIntro, LegendOverlap, LegendBytes, PreviewEmpty, PreviewStale,
+    ChunkTitle, ChunkTokens, ChunkBytes, ChunkOverlap, ChunkTruncated, PartialTitle,
+    ShowMore, ShowingOf,
+    FaqHeading, FaqQ1, FaqA1, FaqQ2, FaqA2, FaqQ3, FaqA3, FaqQ4, FaqA4, FaqQ5, FaqA5,
+    Footer,
+}
+
+/// The text of `key` in `lang` (a template when the message has `{parameters}`).
+pub fn text(lang: Lang, key: Key) -> &'static str {
+    match lang {
+        Lang::En => en(key),
+        Lang::Vi => vi(key),
+        Lang::Id => id(key),
+        Lang::Ru => ru(key),
+        Lang::Pl => pl(key),
+    }
+}
+
+fn en(key: Key) -> &'static str {
+    use Key::*;
+    match key {
+        Title => "RAG Chunk Calculator",
+        Tagline => "See what chunk_size and chunk_overlap really cost: how many chunks, how many tokens embedded, how many of them are repeats, and where the cuts fall in your own text.",
+        Privacy => "Everything runs in your browser. Your text is never uploaded; once loaded, this page makes no network request.",
+        LanguageLabel => "Language",
+        SettingsHeading => "Settings",
+        DocLengthLabel => "Document length",
+        UnitLabel => "Unit",
+        UnitTokens => "tokens",
+        UnitChars => "characters",
+        DocLengthFromText => "A text is present, so its real count of {tokens} tokens is used instead of this field.",
+        ChunkSizeLabel => "Chunk size (tokens)",
+        OverlapLabel => "Overlap (tokens)",
+        PriceLabel => "Price per 1M tokens (USD, optional)",
+        PriceHint => "Example price: 0.02 was the list price of OpenAI text-embedding-3-small per million tokens. Check your provider for today's figure.",
+        TokenizerLabel => "Tokenizer",
+        TokenizerHint => "Pick the one your embedding model uses: OpenAI text-embedding-3-* use cl100k_base.",
+        ErrEmpty => "Enter a number here.",
+        ErrNotANumber => "This is not a number. Use digits, for example 512.",
+        ErrNegative => "This cannot be negative.",
+        ErrNotWhole => "Use a whole number of tokens or characters.",
+        ErrTooLarge => "Too large: the most this field accepts is {max}.",
+        ErrZeroSize => "A chunk must hold at least 1 token.",
+        ErrFixFields => "Correct the marked fields to see the figures.",
+        NoticeOverlapClamped => "Overlap changed for the figures: {requested} tokens is not smaller than the chunk size of {size}, so the windows would never move forward. The figures use an overlap of {used} tokens instead. Your field still says {requested}.",
+        NoticeEstimate => "Estimate: {chars} characters ÷ 4 ≈ {tokens} tokens. Four characters per token is OpenAI's rule of thumb for English; other languages, code and numbers take more tokens per character. Paste the text below for an exact count.",
+        NoticeExact => "Exact: your text counted with {encoding}.",
+        EstimateBadge => "estimate",
+        ExactBadge => "exact",
+        ResultsHeading => "Results",
+        OutDocTokens => "Document (tokens)",
+        OutDocChars => "Document (characters)",
+        OutChunks => "Chunks",
+        OutStride => "Stride = size − overlap (tokens)",
+        OutTotal => "Tokens embedded",
+        OutRepeated => "Repeated tokens (from overlap)",
+        OutShare => "Repeats as a share of what is embedded",
+        OutExtra => "Extra over the document",
+        OutLastChunk => "Last chunk (tokens)",
+        OutCost => "Embedding cost (USD)",
+        NotAvailable => "—",
+        TextHeading => "Your text",
+        TextLabel => "Paste text here, or open or drop a .txt or .md file",
+        TextPlaceholder => "Paste a document to count its tokens exactly and see every cut…",
+        OpenFile => "Open a file",
+        DropHint => "or drop a .txt / .md file on the text box. Files are read on this device only.",
+        ClearText => "Clear text",
+        FileReadError => "Could not read “{name}”.",
+        FileNotUtf8 => "“{name}” is not UTF-8 text, so it was not loaded.",
+        FileWrongType => "“{name}” was not loaded: only .txt and .md files are accepted.",
+        FileTooLarge => "“{name}” was not loaded: it is larger than {max} MB.",
+        FileLoaded => "Loaded “{name}”.",
+        StatusTokenizing => "Counting tokens… {percent}",
+        StatusReady => "{tokens} tokens, {chars} characters, {bytes} bytes ({encoding}).",
+        StatusNoText => "No text yet: the figures come from the length typed above.",
+        SpecialNote => "Strings such as <|endoftext|> are counted as ordinary text, the way OpenAI's public tokenizer page counts them, not as special tokens.",
+        SpecialFound => "Your text contains special-token strings: {list}. They were tokenized as ordinary text.",
+        PreviewHeading => "Chunk preview",
+        PreviewIntro => "Fixed token windows ignore sentences and paragraphs: a cut can fall in the middle of a sentence, a word, or even a character.",
+        LegendOverlap => "overlap with the previous chunk",
+        LegendBytes => "bytes of a character cut by a window edge",
+        PreviewEmpty => "Paste a text above to see where each chunk starts and ends.",
+        PreviewStale => "Updating…",
+        ChunkTitle => "Chunk {n}",
+        ChunkTokens => "tokens {start}–{end}",
+        ChunkBytes => "bytes {start}–{end}",
+        ChunkOverlap => "{n} tokens shared with the previous chunk",
+        ChunkTruncated => "… {n} more bytes of this chunk are not displayed.",
+        PartialTitle => "{n} of the {total} bytes of “{ch}” ({code}); the rest lies in the neighbouring chunk",
+        ShowMore => "Show {n} more chunks",
+        ShowingOf => "Showing {shown} of {total} chunks.",
+        FaqHeading => "Questions",
+        FaqQ1 => "What chunk size and overlap should I pick?",
+        FaqA1 => "No value suits every corpus. Many pipelines start between a few hundred and about a thousand tokens, with 10–20 % overlap. Small chunks give sharper matches but more vectors to store and search; large chunks keep more context but blur what a match is about. Settle it by running your own questions against a few settings.",
+        FaqQ2 => "Does overlap make embedding more expensive?",
+        FaqA2 => "Yes. Every overlapping token is embedded again. With 10,000 tokens, size 512 and overlap 64 you get {chunks} chunks and send {total} tokens instead of 10,000: {repeated} repeats, {extra} more than the document.",
+        FaqQ3 => "Are these numbers exact?",
+        FaqA3 => "For fixed token windows, yes: the figures and the preview come from the same rule. Splitters that follow sentences, paragraphs or headings make uneven chunks and give other counts. A length typed in characters is only an estimate (4 characters per token); paste the text for the real count.",
+        FaqQ4 => "Which tokenizer should I choose?",
+        FaqA4 => "The one your embedding model uses. OpenAI's text-embedding-3-small and -large use cl100k_base; o200k_base belongs to newer chat models. Tokenizers of other vendors are not bundled here, so for their models the counts are approximations.",
+        FaqQ5 => "Is my text sent anywhere?",
+        FaqA5 => "No. The tokenizer tables ship with the page and all counting happens in your browser. After the page has loaded it makes no network request, and a Content-Security-Policy forbids contacting any other site.",
+        Footer => "No upload, no cookies, no tracking. Figures for fixed token windows.",
+    }
+}
+
+fn vi(key: Key) -> &'static str {
+    use Key::*;
+    match key {
+        Title => "Máy tính chia đoạn RAG",
+        Tagline => "Xem chunk_size và chunk_overlap thực sự tốn bao nhiêu: bao nhiêu đoạn, bao nhiêu token được nhúng, bao nhiêu token bị lặp lại, và văn bản của bạn bị cắt ở đâu.",
+        Privacy => "Mọi thứ chạy trong trình duyệt của bạn. Văn bản không bao giờ được tải lên; sau khi tải xong, trang không gửi yêu cầu mạng nào.",
+        LanguageLabel => "Ngôn ngữ",
+        SettingsHeading => "Thiết lập",
+        DocLengthLabel => "Độ dài tài liệu",
+        UnitLabel => "Đơn vị",
+        UnitTokens => "token",
+        UnitChars => "ký tự",
+        DocLengthFromText => "Đã có văn bản, nên số token thật của nó ({tokens} token) được dùng thay cho ô này.",
+        ChunkSizeLabel => "Kích thước đoạn (token)",
+        OverlapLabel => "Độ chồng lấp (token)",
+        PriceLabel => "Giá cho 1 triệu token (USD, không bắt buộc)",
+        PriceHint => "Giá ví dụ: 0,02 là giá niêm yết của OpenAI text-embedding-3-small cho một triệu token. Hãy kiểm tra giá hiện tại của nhà cung cấp.",
+        TokenizerLabel => "Bộ tách token",
+        TokenizerHint => "Chọn bộ mà mô hình nhúng của bạn dùng: OpenAI text-embedding-3-* dùng cl100k_base.",
+        ErrEmpty => "Hãy nhập một số.",
+        ErrNotANumber => "Đây không phải là số. Hãy dùng chữ số, ví dụ 512.",
+        ErrNegative => "Giá trị không được âm.",
+        ErrNotWhole => "Hãy nhập số nguyên token hoặc ký tự.",
+        ErrTooLarge => "Quá lớn: ô này nhận tối đa {max}.",
+        ErrZeroSize => "Mỗi đoạn phải chứa ít nhất 1 token.",
+        ErrFixFields => "Hãy sửa các ô được đánh dấu để xem kết quả.",
+        NoticeOverlapClamped => "Độ chồng lấp đã được đổi khi tính: {requested} token không nhỏ hơn kích thước đoạn {size}, nên cửa sổ sẽ không bao giờ tiến lên. Kết quả dùng độ chồng lấp {used} token. Ô nhập của bạn vẫn giữ {requested}.",
+        NoticeEstimate => "Ước tính: {chars} ký tự ÷ 4 ≈ {tokens} token. Bốn ký tự mỗi token là quy tắc kinh nghiệm của OpenAI cho tiếng Anh; tiếng Việt, mã nguồn và con số cần nhiều token hơn cho mỗi ký tự. Hãy dán văn bản bên dưới để đếm chính xác.",
+        NoticeExact => "Chính xác: văn bản của bạn được đếm bằng {encoding}.",
+        EstimateBadge => "ước tính",
+        ExactBadge => "chính xác",
+        ResultsHeading => "Kết quả",
+        OutDocTokens => "Tài liệu (token)",
+        OutDocChars => "Tài liệu (ký tự)",
+        OutChunks => "Số đoạn",
+        OutStride => "Bước = kích thước − chồng lấp (token)",
+        OutTotal => "Token được nhúng",
+        OutRepeated => "Token lặp lại (do chồng lấp)",
+        OutShare => "Tỷ lệ lặp trong phần được nhúng",
+        OutExtra => "Phần dư so với tài liệu",
+        OutLastChunk => "Đoạn cuối (token)",
+        OutCost => "Chi phí nhúng (USD)",
+        NotAvailable => "—",
+        TextHeading => "Văn bản của bạn",
+        TextLabel => "Dán văn bản vào đây, hoặc mở hay kéo thả tệp .txt hoặc .md",
+        TextPlaceholder => "Dán một tài liệu để đếm token chính xác và xem từng chỗ cắt…",
+        OpenFile => "Mở tệp",
+        DropHint => "hoặc kéo thả tệp .txt / .md vào ô văn bản. Tệp chỉ được đọc trên máy này.",
+        ClearText => "Xoá văn bản",
+        FileReadError => "Không đọc được “{name}”.",
+        FileNotUtf8 => "“{name}” không phải văn bản UTF-8 nên không được nạp.",
+        FileWrongType => "Không nạp “{name}”: chỉ nhận tệp .txt và .md.",
+        FileTooLarge => "Không nạp “{name}”: tệp lớn hơn {max} MB.",
+        FileLoaded => "Đã nạp “{name}”.",
+        StatusTokenizing => "Đang đếm token… {percent}",
+        StatusReady => "{tokens} token, {chars} ký tự, {bytes} byte ({encoding}).",
+        StatusNoText => "Chưa có văn bản: kết quả lấy từ độ dài nhập ở trên.",
+        SpecialNote => "Các chuỗi như <|endoftext|> được đếm như văn bản thường, giống trang tokenizer công khai của OpenAI, chứ không phải token đặc biệt.",
+        SpecialFound => "Văn bản có chuỗi token đặc biệt: {list}. Chúng được tách token như văn bản thường.",
+        PreviewHeading => "Xem trước các đoạn",
+        PreviewIntro => "Cửa sổ token cố định không quan tâm đến câu hay đoạn văn: chỗ cắt có thể rơi vào giữa câu, giữa từ, thậm chí giữa một ký tự.",
+        LegendOverlap => "phần chồng lấp với đoạn trước",
+        LegendBytes => "các byte của một ký tự bị mép cửa sổ cắt",
+        PreviewEmpty => "Dán văn bản ở trên để xem mỗi đoạn bắt đầu và kết thúc ở đâu.",
+        PreviewStale => "Đang cập nhật…",
+        ChunkTitle => "Đoạn {n}",
+        ChunkTokens => "token {start}–{end}",
+        ChunkBytes => "byte {start}–{end}",
+        ChunkOverlap => "{n} token chung với đoạn trước",
+        ChunkTruncated => "… còn {n} byte của đoạn này không được hiển thị.",
+        PartialTitle => "{n} trong {total} byte của “{ch}” ({code}); phần còn lại nằm ở đoạn kề bên",
+        ShowMore => "Hiện thêm {n} đoạn",
+        ShowingOf => "Đang hiện {shown} trên {total} đoạn.",
+        FaqHeading => "Câu hỏi thường gặp",
+        FaqQ1 => "Nên chọn kích thước đoạn và độ chồng lấp bao nhiêu?",
+        FaqA1 => "Không có giá trị nào hợp với mọi kho dữ liệu. Nhiều hệ thống bắt đầu với vài trăm đến khoảng một nghìn token và chồng lấp 10–20 %. Đoạn nhỏ khớp chính xác hơn nhưng phải lưu và tìm nhiều vector hơn; đoạn lớn giữ nhiều ngữ cảnh hơn nhưng làm mờ nội dung được khớp. Hãy quyết định bằng cách chạy chính các câu hỏi của bạn với vài thiết lập.",
+        FaqQ2 => "Chồng lấp có làm chi phí nhúng tăng không?",
+        FaqA2 => "Có. Mỗi token nằm trong phần chồng lấp được nhúng thêm lần nữa. Với 10.000 token, kích thước 512 và chồng lấp 64, bạn có {chunks} đoạn và gửi {total} token thay vì 10.000: {repeated} token lặp, nhiều hơn tài liệu {extra}.",
+        FaqQ3 => "Các con số này có chính xác không?",
+        FaqA3 => "Với cửa sổ token cố định thì có: kết quả và phần xem trước dùng cùng một quy tắc. Các bộ chia theo câu, đoạn văn hay tiêu đề tạo ra đoạn không đều và số liệu khác. Độ dài nhập theo ký tự chỉ là ước tính (4 ký tự mỗi token); hãy dán văn bản để có số thật.",
+        FaqQ4 => "Nên chọn bộ tách token nào?",
+        FaqA4 => "Bộ mà mô hình nhúng của bạn dùng. text-embedding-3-small và -large của OpenAI dùng cl100k_base; o200k_base thuộc về các mô hình trò chuyện mới hơn. Bộ tách token của các hãng khác không có sẵn ở đây, nên với mô hình của họ con số chỉ là gần đúng.",
+        FaqQ5 => "Văn bản của tôi có bị gửi đi đâu không?",
+        FaqA5 => "Không. Bảng tách token đi kèm trang và mọi phép đếm diễn ra trong trình duyệt của bạn. Sau khi tải xong, trang không gửi yêu cầu mạng nào, và chính sách Content-Security-Policy cấm liên lạc với bất kỳ trang nào khác.",
+        Footer => "Không tải lên, không cookie, không theo dõi. Số liệu cho cửa sổ token cố định.",
+    }
+}
+
+fn id(key: Key) -> &'static str {
+    use Key::*;
+    match key {
+        Title => "Kalkulator Chunk RAG",
+        Tagline => "Lihat berapa biaya sebenarnya dari chunk_size dan chunk_overlap: berapa chunk, berapa token yang di-embed, berapa yang berulang, dan di mana teks Anda terpotong.",
+        Privacy => "Semuanya berjalan di peramban Anda. Teks Anda tidak pernah diunggah; setelah dimuat, halaman ini tidak membuat permintaan jaringan apa pun.",
+        LanguageLabel => "Bahasa",
+        SettingsHeading => "Pengaturan",
+        DocLengthLabel => "Panjang dokumen",
+        UnitLabel => "Satuan",
+        UnitTokens => "token",
+        UnitChars => "karakter",
+        DocLengthFromText => "Ada teks, jadi jumlah token aslinya ({tokens} token) dipakai sebagai pengganti kolom ini.",
+        ChunkSizeLabel => "Ukuran chunk (token)",
+        OverlapLabel => "Tumpang tindih (token)",
+        PriceLabel => "Harga per 1 juta token (USD, opsional)",
+        PriceHint => "Contoh harga: 0,02 adalah harga daftar OpenAI text-embedding-3-small per sejuta token. Periksa harga terkini di penyedia Anda.",
+        TokenizerLabel => "Tokenizer",
+        TokenizerHint => "Pilih yang dipakai model embedding Anda: OpenAI text-embedding-3-* memakai cl100k_base.",
+        ErrEmpty => "Masukkan sebuah angka.",
+        ErrNotANumber => "Ini bukan angka. Gunakan digit, misalnya 512.",
+        ErrNegative => "Nilai ini tidak boleh negatif.",
+        ErrNotWhole => "Gunakan bilangan bulat token atau karakter.",
+        ErrTooLarge => "Terlalu besar: kolom ini menerima paling banyak {max}.",
+        ErrZeroSize => "Satu chunk harus memuat sedikitnya 1 token.",
+        ErrFixFields => "Perbaiki kolom yang ditandai untuk melihat hasilnya.",
+        NoticeOverlapClamped => "Tumpang tindih diubah untuk perhitungan: {requested} token tidak lebih kecil dari ukuran chunk {size}, sehingga jendela tidak akan pernah maju. Hasil memakai tumpang tindih {used} token. Kolom Anda tetap berisi {requested}.",
+        NoticeEstimate => "Perkiraan: {chars} karakter ÷ 4 ≈ {tokens} token. Empat karakter per token adalah patokan kasar OpenAI untuk bahasa Inggris; bahasa lain, kode, dan angka memerlukan lebih banyak token per karakter. Tempel teksnya di bawah untuk hitungan yang tepat.",
+        NoticeExact => "Tepat: teks Anda dihitung dengan {encoding}.",
+        EstimateBadge => "perkiraan",
+        ExactBadge => "tepat",
+        ResultsHeading => "Hasil",
+        OutDocTokens => "Dokumen (token)",
+        OutDocChars => "Dokumen (karakter)",
+        OutChunks => "Jumlah chunk",
+        OutStride => "Langkah = ukuran − tumpang tindih (token)",
+        OutTotal => "Token yang di-embed",
+        OutRepeated => "Token berulang (dari tumpang tindih)",
+        OutShare => "Porsi ulangan dari yang di-embed",
+        OutExtra => "Tambahan terhadap dokumen",
+        OutLastChunk => "Chunk terakhir (token)",
+        OutCost => "Biaya embedding (USD)",
+        NotAvailable => "—",
+        TextHeading => "Teks Anda",
+        TextLabel => "Tempel teks di sini, atau buka atau seret berkas .txt atau .md",
+        TextPlaceholder => "Tempel dokumen untuk menghitung tokennya secara tepat dan melihat setiap potongan…",
+        OpenFile => "Buka berkas",
+        DropHint => "atau seret berkas .txt / .md ke kotak teks. Berkas hanya dibaca di perangkat ini.",
+        ClearText => "Hapus teks",
+        FileReadError => "Tidak dapat membaca “{name}”.",
+        FileNotUtf8 => "“{name}” bukan teks UTF-8, jadi tidak dimuat.",
+        FileWrongType => "“{name}” tidak dimuat: hanya berkas .txt dan .md yang diterima.",
+        FileTooLarge => "“{name}” tidak dimuat: ukurannya lebih dari {max} MB.",
+        FileLoaded => "“{name}” dimuat.",
+        StatusTokenizing => "Menghitung token… {percent}",
+        StatusReady => "{tokens} token, {chars} karakter, {bytes} byte ({encoding}).",
+        StatusNoText => "Belum ada teks: hasil berasal dari panjang yang diketik di atas.",
+        SpecialNote => "String seperti <|endoftext|> dihitung sebagai teks biasa, seperti di halaman tokenizer publik OpenAI, bukan sebagai token khusus.",
+        SpecialFound => "Teks Anda memuat string token khusus: {list}. String itu di-token-kan sebagai teks biasa.",
+        PreviewHeading => "Pratinjau chunk",
+        PreviewIntro => "Jendela token tetap mengabaikan kalimat dan paragraf: potongan bisa jatuh di tengah kalimat, di tengah kata, bahkan di dalam satu karakter.",
+        LegendOverlap => "tumpang tindih dengan chunk sebelumnya",
+        LegendBytes => "byte dari karakter yang terpotong tepi jendela",
+        PreviewEmpty => "Tempel teks di atas untuk melihat di mana setiap chunk mulai dan berakhir.",
+        PreviewStale => "Memperbarui…",
+        ChunkTitle => "Chunk {n}",
+        ChunkTokens => "token {start}–{end}",
+        ChunkBytes => "byte {start}–{end}",
+        ChunkOverlap => "{n} token sama dengan chunk sebelumnya",
+        ChunkTruncated => "… {n} byte lagi dari chunk ini tidak ditampilkan.",
+        PartialTitle => "{n} dari {total} byte “{ch}” ({code}); sisanya ada di chunk tetangga",
+        ShowMore => "Tampilkan {n} chunk lagi",
+        ShowingOf => "Menampilkan {shown} dari {total} chunk.",
+        FaqHeading => "Pertanyaan",
+        FaqQ1 => "Ukuran chunk dan tumpang tindih berapa yang sebaiknya dipilih?",
+        FaqA1 => "Tidak ada nilai yang cocok untuk semua korpus. Banyak pipeline mulai dari beberapa ratus hingga sekitar seribu token, dengan tumpang tindih 10–20 %. Chunk kecil mencocokkan lebih tajam tetapi menambah jumlah vektor yang disimpan dan dicari; chunk besar menjaga konteks tetapi mengaburkan isi yang cocok. Putuskan dengan menguji pertanyaan Anda sendiri pada beberapa pengaturan.",
+        FaqQ2 => "Apakah tumpang tindih menaikkan biaya embedding?",
+        FaqA2 => "Ya. Setiap token di bagian tumpang tindih di-embed lagi. Dengan 10.000 token, ukuran 512 dan tumpang tindih 64, Anda mendapat {chunks} chunk dan mengirim {total} token, bukan 10.000: {repeated} ulangan, {extra} lebih banyak dari dokumen.",
+        FaqQ3 => "Apakah angka-angka ini tepat?",
+        FaqA3 => "Untuk jendela token tetap, ya: hasil dan pratinjau memakai aturan yang sama. Pemecah yang mengikuti kalimat, paragraf atau judul menghasilkan chunk yang tidak rata dan angka lain. Panjang yang diketik dalam karakter hanyalah perkiraan (4 karakter per token); tempel teksnya untuk angka sebenarnya.",
+        FaqQ4 => "Tokenizer mana yang harus dipilih?",
+        FaqA4 => "Yang dipakai model embedding Anda. text-embedding-3-small dan -large dari OpenAI memakai cl100k_base; o200k_base milik model percakapan yang lebih baru. Tokenizer vendor lain tidak disertakan di sini, jadi untuk model mereka angkanya hanya mendekati.",
+        FaqQ5 => "Apakah teks saya dikirim ke suatu tempat?",
+        FaqA5 => "Tidak. Tabel tokenizer ikut bersama halaman dan semua penghitungan terjadi di peramban Anda. Setelah dimuat, halaman tidak membuat permintaan jaringan, dan Content-Security-Policy melarang menghubungi situs lain.",
+        Footer => "Tanpa unggahan, tanpa cookie, tanpa pelacakan. Angka untuk jendela token tetap.",
+    }
+}
+
+fn ru(key: Key) -> &'static str {
+    use Key::*;
+    match key {
+        Title => "Калькулятор чанков для RAG",
+        Tagline => "Посмотрите, во что на деле обходятся chunk_size и chunk_overlap: сколько чанков, сколько токенов уйдёт на эмбеддинг, сколько из них повторы и где разрезается ваш собственный текст.",
+        Privacy => "Всё работает в вашем браузере. Текст никуда не загружается; после загрузки страница не делает ни одного сетевого запроса.",
+        LanguageLabel => "Язык",
+        SettingsHeading => "Параметры",
+        DocLengthLabel => "Длина документа",
+        UnitLabel => "Единица",
+        UnitTokens => "токены",
+        UnitChars => "символы",
+        DocLengthFromText => "Текст вставлен, поэтому вместо этого поля используется его реальная длина: {tokens} токенов.",
+        ChunkSizeLabel => "Размер чанка (токены)",
+        OverlapLabel => "Перекрытие (токены)",
+        PriceLabel => "Цена за 1 млн токенов (USD, необязательно)",
+        PriceHint => "Пример цены: 0,02 — прейскурантная цена OpenAI text-embedding-3-small за миллион токенов. Актуальную цену уточните у своего провайдера.",
+        TokenizerLabel => "Токенизатор",
+        TokenizerHint => "Выберите тот, что использует ваша модель эмбеддингов: OpenAI text-embedding-3-* используют cl100k_base.",
+        ErrEmpty => "Введите число.",
+        ErrNotANumber => "Это не число. Используйте цифры, например 512.",
+        ErrNegative => "Значение не может быть отрицательным.",
+        ErrNotWhole => "Нужно целое число токенов или символов.",
+        ErrTooLarge => "Слишком много: максимум для этого поля — {max}.",
+        ErrZeroSize => "Чанк должен вмещать хотя бы 1 токен.",
+        ErrFixFields => "Исправьте отмеченные поля, чтобы увидеть результат.",
+        NoticeOverlapClamped => "Перекрытие изменено для расчёта: {requested} токенов не меньше размера чанка {size}, и окно никогда бы не сдвинулось вперёд. В расчёте использовано перекрытие {used} токенов. В вашем поле по-прежнему {requested}.",
+        NoticeEstimate => "Оценка: {chars} символов ÷ 4 ≈ {tokens} токенов. Четыре символа на токен — эмпирическое правило OpenAI для английского; другие языки, код и числа требуют больше токенов на символ. Вставьте текст ниже, чтобы получить точный подсчёт.",
+        NoticeExact => "Точно: ваш текст посчитан токенизатором {encoding}.",
+        EstimateBadge => "оценка",
+        ExactBadge => "точно",
+        ResultsHeading => "Результат",
+        OutDocTokens => "Документ (токены)",
+        OutDocChars => "Документ (символы)",
+        OutChunks => "Чанков",
+        OutStride => "Шаг = размер − перекрытие (токены)",
+        OutTotal => "Токенов на эмбеддинг",
+        OutRepeated => "Повторённые токены (из-за перекрытия)",
+        OutShare => "Доля повторов в отправленном",
+        OutExtra => "Сверх длины документа",
+        OutLastChunk => "Последний чанк (токены)",
+        OutCost => "Стоимость эмбеддинга (USD)",
+        NotAvailable => "—",
+        TextHeading => "Ваш текст",
+        TextLabel => "Вставьте текст сюда или откройте либо перетащите файл .txt или .md",
+        TextPlaceholder => "Вставьте документ, чтобы точно посчитать токены и увидеть каждый разрез…",
+        OpenFile => "Открыть файл",
+        DropHint => "или перетащите файл .txt / .md на поле текста. Файл читается только на этом устройстве.",
+        ClearText => "Очистить текст",
+        FileReadError => "Не удалось прочитать «{name}».",
+        FileNotUtf8 => "«{name}» не является текстом в UTF-8, поэтому не загружен.",
+        FileWrongType => "«{name}» не загружен: принимаются только файлы .txt и .md.",
+        FileTooLarge => "«{name}» не загружен: он больше {max} МБ.",
+        FileLoaded => "Загружен «{name}».",
+        StatusTokenizing => "Считаю токены… {percent}",
+        StatusReady => "{tokens} токенов, {chars} символов, {bytes} байт ({encoding}).",
+        StatusNoText => "Текста пока нет: расчёт идёт по длине, введённой выше.",
+        SpecialNote => "Строки вроде <|endoftext|> считаются обычным текстом, как на публичной странице токенизатора OpenAI, а не специальными токенами.",
+        SpecialFound => "В тексте есть строки специальных токенов: {list}. Они разобраны как обычный текст.",
+        PreviewHeading => "Просмотр чанков",
+        PreviewIntro => "Фиксированные окна токенов не знают о предложениях и абзацах: разрез может прийтись на середину предложения, слова и даже символа.",
+        LegendOverlap => "перекрытие с предыдущим чанком",
+        LegendBytes => "байты символа, разрезанного краем окна",
+        PreviewEmpty => "Вставьте текст выше, чтобы увидеть, где начинается и заканчивается каждый чанк.",
+        PreviewStale => "Обновляю…",
+        ChunkTitle => "Чанк {n}",
+        ChunkTokens => "токены {start}–{end}",
+        ChunkBytes => "байты {start}–{end}",
+        ChunkOverlap => "{n} токенов общих с предыдущим чанком",
+        ChunkTruncated => "… ещё {n} байт этого чанка не показаны.",
+        PartialTitle => "{n} из {total} байт символа «{ch}» ({code}); остальные — в соседнем чанке",
+        ShowMore => "Показать ещё {n} чанков",
+        ShowingOf => "Показано {shown} из {total} чанков.",
+        FaqHeading => "Вопросы",
+        FaqQ1 => "Какой размер чанка и перекрытие выбрать?",
+        FaqA1 => "Универсального значения нет. Многие начинают с нескольких сотен — примерно тысячи токенов и перекрытия 10–20 %. Маленькие чанки дают более точные совпадения, но векторов для хранения и поиска становится больше; крупные сохраняют контекст, но размывают смысл совпадения. Решайте, прогнав собственные вопросы на нескольких вариантах.",
+        FaqQ2 => "Перекрытие увеличивает счёт за эмбеддинги?",
+        FaqA2 => "Да. Каждый токен из перекрытия отправляется на эмбеддинг повторно. При 10 000 токенов, размере 512 и перекрытии 64 получается {chunks} чанка и {total} токенов вместо 10 000: {repeated} повторов, на {extra} больше документа.",
+        FaqQ3 => "Эти числа точные?",
+        FaqA3 => "Для фиксированных окон токенов — да: цифры и просмотр считаются по одному правилу. Разбиение по предложениям, абзацам или заголовкам даёт неровные чанки и другие числа. Длина в символах — лишь оценка (4 символа на токен); вставьте текст, чтобы получить настоящее число.",
+        FaqQ4 => "Какой токенизатор выбрать?",
+        FaqA4 => "Тот, что использует ваша модель эмбеддингов. text-embedding-3-small и -large от OpenAI используют cl100k_base; o200k_base относится к более новым чат-моделям. Токенизаторов других поставщиков здесь нет, поэтому для их моделей числа приблизительные.",
+        FaqQ5 => "Мой текст куда-нибудь отправляется?",
+        FaqA5 => "Нет. Таблицы токенизатора поставляются вместе со страницей, и весь подсчёт идёт в вашем браузере. После загрузки страница не делает сетевых запросов, а Content-Security-Policy запрещает обращаться к другим сайтам.",
+        Footer => "Без загрузки на сервер, без cookie, без слежки. Расчёт для фиксированных окон токенов.",
+    }
+}
+
+fn pl(key: Key) -> &'static str {
+    use Key::*;
+    match key {
+        Title => "Kalkulator chunków RAG",
+        Tagline => "Zobacz, ile naprawdę kosztują chunk_size i chunk_overlap: ile chunków, ile tokenów trafi do embeddingu, ile z nich to powtórzenia i gdzie tnie się Twój własny tekst.",
+        Privacy => "Wszystko działa w Twojej przeglądarce. Tekst nigdy nie jest wysyłany; po załadowaniu strona nie wykonuje żadnych żądań sieciowych.",
+        LanguageLabel => "Język",
+        SettingsHeading => "Ustawienia",
+        DocLengthLabel => "Długość dokumentu",
+        UnitLabel => "Jednostka",
+        UnitTokens => "tokeny",
+        UnitChars => "znaki",
+        DocLengthFromText => "Wklejono tekst, więc zamiast tego pola używana jest jego prawdziwa długość: {tokens} tokenów.",
+        ChunkSizeLabel => "Rozmiar chunka (tokeny)",
+        OverlapLabel => "Nakładanie (tokeny)",
+        PriceLabel => "Cena za 1 mln tokenów (USD, opcjonalnie)",
+        PriceHint => "Przykładowa cena: 0,02 to cena cennikowa OpenAI text-embedding-3-small za milion tokenów. Sprawdź aktualną stawkę u swojego dostawcy.",
+        TokenizerLabel => "Tokenizer",
+        TokenizerHint => "Wybierz ten, którego używa Twój model embeddingów: OpenAI text-embedding-3-* używają cl100k_base.",
+        ErrEmpty => "Wpisz liczbę.",
+        ErrNotANumber => "To nie jest liczba. Użyj cyfr, na przykład 512.",
+        ErrNegative => "Wartość nie może być ujemna.",
+        ErrNotWhole => "Podaj całkowitą liczbę tokenów lub znaków.",
+        ErrTooLarge => "Za dużo: to pole przyjmuje najwyżej {max}.",
+        ErrZeroSize => "Chunk musi mieścić co najmniej 1 token.",
+        ErrFixFields => "Popraw zaznaczone pola, aby zobaczyć wyniki.",
+        NoticeOverlapClamped => "Nakładanie zmienione na potrzeby obliczeń: {requested} tokenów to nie mniej niż rozmiar chunka {size}, więc okno nigdy nie przesunęłoby się do przodu. Wyniki używają nakładania {used} tokenów. W Twoim polu nadal jest {requested}.",
+        NoticeEstimate => "Szacunek: {chars} znaków ÷ 4 ≈ {tokens} tokenów. Cztery znaki na token to praktyczna reguła OpenAI dla angielskiego; inne języki, kod i liczby potrzebują więcej tokenów na znak. Wklej tekst poniżej, aby policzyć dokładnie.",
+        NoticeExact => "Dokładnie: Twój tekst policzony tokenizerem {encoding}.",
+        EstimateBadge => "szacunek",
+        ExactBadge => "dokładnie",
+        ResultsHeading => "Wyniki",
+        OutDocTokens => "Dokument (tokeny)",
+        OutDocChars => "Dokument (znaki)",
+        OutChunks => "Liczba chunków",
+        OutStride => "Krok = rozmiar − nakładanie (tokeny)",
+        OutTotal => "Tokeny do embeddingu",
+        OutRepeated => "Powtórzone tokeny (z nakładania)",
+        OutShare => "Udział powtórzeń w wysłanych",
+        OutExtra => "Nadwyżka ponad dokument",
+        OutLastChunk => "Ostatni chunk (tokeny)",
+        OutCost => "Koszt embeddingu (USD)",
+        NotAvailable => "—",
+        TextHeading => "Twój tekst",
+        TextLabel => "Wklej tekst tutaj albo otwórz lub upuść plik .txt lub .md",
+        TextPlaceholder => "Wklej dokument, aby dokładnie policzyć tokeny i zobaczyć każde cięcie…",
+        OpenFile => "Otwórz plik",
+        DropHint => "albo upuść plik .txt / .md na pole tekstu. Plik jest czytany tylko na tym urządzeniu.",
+        ClearText => "Wyczyść tekst",
+        FileReadError => "Nie udało się odczytać „{name}”.",
+        FileNotUtf8 => "„{name}” nie jest tekstem UTF-8, więc nie został wczytany.",
+        FileWrongType => "Nie wczytano „{name}”: przyjmowane są tylko pliki .txt i .md.",
+        FileTooLarge => "Nie wczytano „{name}”: plik jest większy niż {max} MB.",
+        FileLoaded => "Wczytano „{name}”.",
+        StatusTokenizing => "Liczę tokeny… {percent}",
+        StatusReady => "{tokens} tokenów, {chars} znaków, {bytes} bajtów ({encoding}).",
+        StatusNoText => "Brak tekstu: wyniki pochodzą z długości wpisanej wyżej.",
+        SpecialNote => "Ciągi takie jak <|endoftext|> są liczone jako zwykły tekst, tak jak na publicznej stronie tokenizera OpenAI, a nie jako tokeny specjalne.",
+        SpecialFound => "Tekst zawiera ciągi tokenów specjalnych: {list}. Zostały potraktowane jak zwykły tekst.",
+        PreviewHeading => "Podgląd chunków",
+        PreviewIntro => "Stałe okna tokenów ignorują zdania i akapity: cięcie może wypaść w środku zdania, słowa, a nawet znaku.",
+        LegendOverlap => "nakładanie z poprzednim chunkiem",
+        LegendBytes => "bajty znaku przeciętego krawędzią okna",
+        PreviewEmpty => "Wklej tekst powyżej, aby zobaczyć, gdzie zaczyna się i kończy każdy chunk.",
+        PreviewStale => "Aktualizuję…",
+        ChunkTitle => "Chunk {n}",
+        ChunkTokens => "tokeny {start}–{end}",
+        ChunkBytes => "bajty {start}–{end}",
+        ChunkOverlap => "{n} tokenów wspólnych z poprzednim chunkiem",
+        ChunkTruncated => "… kolejne {n} bajtów tego chunka nie jest wyświetlane.",
+        PartialTitle => "{n} z {total} bajtów znaku „{ch}” ({code}); reszta leży w sąsiednim chunku",
+        ShowMore => "Pokaż kolejne {n} chunków",
+        ShowingOf => "Widać {shown} z {total} chunków.",
+        FaqHeading => "Pytania",
+        FaqQ1 => "Jaki rozmiar chunka i nakładanie wybrać?",
+        FaqA1 => "Nie ma wartości dobrej dla każdego zbioru. Wiele potoków zaczyna od kilkuset do około tysiąca tokenów z nakładaniem 10–20 %. Małe chunki dają trafniejsze dopasowania, ale więcej wektorów do przechowania i przeszukania; duże zachowują kontekst, ale rozmywają sens dopasowania. Rozstrzygnij to, sprawdzając własne pytania na kilku ustawieniach.",
+        FaqQ2 => "Czy nakładanie podnosi rachunek za embeddingi?",
+        FaqA2 => "Tak. Każdy token z nakładania jest embedowany ponownie. Przy 10 000 tokenów, rozmiarze 512 i nakładaniu 64 powstaje {chunks} chunki i wysyłasz {total} tokenów zamiast 10 000: {repeated} powtórzeń, o {extra} więcej niż dokument.",
+        FaqQ3 => "Czy te liczby są dokładne?",
+        FaqA3 => "Dla stałych okien tokenów tak: wyniki i podgląd wynikają z tej samej reguły. Dzielenie według zdań, akapitów lub nagłówków daje nierówne chunki i inne liczby. Długość podana w znakach to tylko szacunek (4 znaki na token); wklej tekst, aby poznać prawdziwą liczbę.",
+        FaqQ4 => "Który tokenizer wybrać?",
+        FaqA4 => "Ten, którego używa Twój model embeddingów. text-embedding-3-small i -large od OpenAI używają cl100k_base; o200k_base należy do nowszych modeli czatu. Tokenizerów innych dostawców tu nie ma, więc dla ich modeli liczby są przybliżone.",
+        FaqQ5 => "Czy mój tekst jest gdzieś wysyłany?",
+        FaqA5 => "Nie. Tablice tokenizera są dołączone do strony, a całe liczenie odbywa się w Twojej przeglądarce. Po załadowaniu strona nie wykonuje żądań sieciowych, a Content-Security-Policy zabrania łączenia się z innymi witrynami.",
+        Footer => "Bez wysyłania, bez cookies, bez śledzenia. Wyniki dla stałych okien tokenów.",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    fn placeholders(s: &str) -> BTreeSet<String> {
+        let mut out = BTreeSet::new();
+        let mut rest = s;
+        while let Some(open) = rest.find('{') {
+            let after = &rest[open + 1..];
+            match after.find('}') {
+                Some(close) => {
+                    out.insert(after[..close].to_string());
+                    rest = &after[close + 1..];
+                }
+                None => break,
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_message_is_written_in_every_language_with_the_same_parameters() {
+        for &key in Key::ALL {
+            let en_params = placeholders(text(Lang::En, key));
+            for lang in Lang::ALL {
+                let t = text(lang, key);
+                assert!(!t.trim().is_empty(), "{key:?} empty in {lang:?}");
+                assert_eq!(placeholders(t), en_params, "{key:?} parameters in {lang:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn translations_are_not_copies_of_english() {
+        for lang in [Lang::Vi, Lang::Id, Lang::Ru, Lang::Pl] {
+            let same = Key::ALL
+                .iter()
+                .filter(|&&k| text(lang, k) == text(Lang::En, k) && text(lang, k).len() > 12)
+                .count();
+            assert_eq!(same, 0, "{lang:?} has untranslated messages");
+        }
+    }
+
+    #[test]
+    fn fill_replaces_named_parameters() {
+        assert_eq!(
+            fill("{a} of {b}, {a}", &[("a", "1"), ("b", "2")]),
+            "1 of 2, 1"
+        );
+    }
+
+    #[test]
+    fn language_tags_are_recognised() {
+        assert_eq!(Lang::from_tag("vi-VN"), Some(Lang::Vi));
+        assert_eq!(Lang::from_tag("PL"), Some(Lang::Pl));
+        assert_eq!(Lang::from_tag("ru_RU"), Some(Lang::Ru));
+        assert_eq!(Lang::from_tag("de-DE"), None);
+        for l in Lang::ALL {
+            assert_eq!(Lang::from_tag(l.code()), Some(l));
+        }
+    }
+}

@@ -1,0 +1,439 @@
+//! Parsing and validation of the calculator's text fields, as plain functions with no web
+//! dependency, so they are unit-tested natively (`cargo test`).
+//!
+//! The page keeps every field as the string the user typed (never rewritten), and derives the
+//! numbers from it here. A field that does not parse gets a [`FieldError`] shown beside it.
+
+use chunk_core::formula::{clamp_overlap, DocLength, FormulaInput, CHARS_PER_TOKEN};
+
+/// Largest document length accepted, in tokens: 10^12 (about 4 TB of English text). Beyond
+/// this a figure is no longer a plausible document, and the core's `u128` totals are proven
+/// safe up to here (see `chunk_core::formula`).
+pub const MAX_DOC_TOKENS: u64 = 1_000_000_000_000;
+/// Largest document length accepted, in chars: [`MAX_DOC_TOKENS`] × [`CHARS_PER_TOKEN`].
+pub const MAX_DOC_CHARS: u64 = MAX_DOC_TOKENS * CHARS_PER_TOKEN;
+/// Largest chunk size or overlap accepted, in tokens: 10^9. Embedding models take a few
+/// thousand tokens (8,191 for OpenAI text-embedding-3-*), so anything above is a typo.
+pub const MAX_CHUNK_TOKENS: u64 = 1_000_000_000;
+/// Largest price accepted, in currency units per 1,000,000 tokens.
+pub const MAX_PRICE: f64 = 1_000_000.0;
+
+/// The unit of the document-length field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum LengthUnit {
+    /// The length is a token count (exact).
+    #[default]
+    Tokens,
+    /// The length is a character count; tokens are estimated at [`CHARS_PER_TOKEN`].
+    Chars,
+}
+
+impl LengthUnit {
+    /// The `<option value>` used by the page: `"tokens"` or `"chars"`.
+    pub fn code(self) -> &'static str {
+        match self {
+            LengthUnit::Tokens => "tokens",
+            LengthUnit::Chars => "chars",
+        }
+    }
+
+    /// Parses [`LengthUnit::code`]; anything else is `None`.
+    pub fn from_code(code: &str) -> Option<Self> {
+        match code {
+            "tokens" => Some(LengthUnit::Tokens),
+            "chars" => Some(LengthUnit::Chars),
+            _ => None,
+        }
+    }
+}
+
+/// Why a field's text was refused.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FieldError {
+    /// Nothing (or only spaces) was typed.
+    Empty,
+    /// The text is not a number.
+    NotANumber,
+    /// The number is below zero.
+    Negative,
+    /// A count was given with a fractional part.
+    NotWhole,
+    /// The number is above the field's maximum (the maximum is carried for the message).
+    TooLarge {
+        /// The largest accepted value.
+        max: f64,
+    },
+    /// Chunk size 0: no window can hold a token.
+    ZeroSize,
+}
+
+/// True for the space characters people paste inside numbers (space, no-break space,
+/// narrow no-break space, thin space).
+fn is_space(c: char) -> bool {
+    matches!(c, ' ' | '\u{a0}' | '\u{202f}' | '\u{2009}' | '\t')
+}
+
+/// True when `s` is digits grouped by threes with one separator `sep`, e.g. `10,000` or
+/// `1.234.567`.
+fn is_grouped(s: &str, sep: char) -> bool {
+    let mut parts = s.split(sep);
+    let first = parts.next().unwrap_or("");
+    let mut groups = 0;
+    let rest_ok = parts.all(|p| {
+        groups += 1;
+        p.len() == 3 && p.bytes().all(|b| b.is_ascii_digit())
+    });
+    groups > 0
+        && rest_ok
+        && (1..=3).contains(&first.len())
+        && first.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Normalises a typed number to Rust's float syntax, or says why it is not one.
+///
+/// Accepts spaces and `_` as digit separators; `,` or `.` as thousands separators when they
+/// group digits by threes (`10,000`, `10.000`); otherwise one `,` or `.` as the decimal point
+/// (`0,02`); a leading `-` or `−` (U+2212) is reported as [`FieldError::Negative`].
+fn normalise(raw: &str) -> Result<String, FieldError> {
+    let s: String = raw
+        .trim()
+        .chars()
+        .filter(|&c| !is_space(c) && c != '_')
+        .collect();
+    if s.is_empty() {
+        return Err(FieldError::Empty);
+    }
+    let (negative, body) = match s.strip_prefix(['-', '\u{2212}']) {
+        Some(rest) => (true, rest.to_string()),
+        None => (false, s.strip_prefix('+').unwrap_or(&s).to_string()),
+    };
+    let body = if is_grouped(&body, ',') {
+        body.replace(',', "")
+    } else if is_grouped(&body, '.') {
+        body.replace('.', "")
+    } else if body.contains('.') && body.contains(',') {
+        // Both marks: the last one is the decimal point, the other groups digits.
+        let dot_last = body.rfind('.') > body.rfind(',');
+        if dot_last {
+            body.replace(',', "")
+        } else {
+            body.replace('.', "").replace(',', ".")
+        }
+    } else {
+        body.replace(',', ".")
+    };
+    let valid = !body.is_empty()
+        && body.bytes().any(|b| b.is_ascii_digit())
+        && body
+            .bytes()
+            .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'));
+    if !valid || body.parse::<f64>().is_err() {
+        return Err(FieldError::NotANumber);
+    }
+    if negative && body.parse::<f64>().map(|v| v != 0.0).unwrap_or(true) {
+        return Err(FieldError::Negative);
+    }
+    Ok(body)
+}
+
+/// Parses a whole, non-negative count no larger than `max` (e.g. `"10,000"` → 10000).
+///
+/// # Errors
+/// [`FieldError::Empty`], [`FieldError::NotANumber`], [`FieldError::Negative`],
+/// [`FieldError::NotWhole`] (`"1.5"`) or [`FieldError::TooLarge`].
+pub fn parse_count(raw: &str, max: u64) -> Result<u64, FieldError> {
+    let body = normalise(raw)?;
+    let too_large = FieldError::TooLarge { max: max as f64 };
+    if let Ok(n) = body.parse::<u64>() {
+        return if n > max { Err(too_large) } else { Ok(n) };
+    }
+    // Not a plain integer: a float such as "512.0", "1e4" or a huge number.
+    let v: f64 = body.parse().map_err(|_| FieldError::NotANumber)?;
+    if !v.is_finite() || v > max as f64 {
+        Err(too_large)
+    } else if v.fract() != 0.0 {
+        Err(FieldError::NotWhole)
+    } else {
+        Ok(v as u64)
+    }
+}
+
+/// Parses the optional price per 1,000,000 tokens: empty means "no price" (`Ok(None)`).
+///
+/// # Errors
+/// [`FieldError::NotANumber`], [`FieldError::Negative`] or [`FieldError::TooLarge`] (above
+/// [`MAX_PRICE`]).
+pub fn parse_price(raw: &str) -> Result<Option<f64>, FieldError> {
+    let body = match normalise(raw) {
+        Err(FieldError::Empty) => return Ok(None),
+        other => other?,
+    };
+    let v: f64 = body.parse().map_err(|_| FieldError::NotANumber)?;
+    if !v.is_finite() || v > MAX_PRICE {
+        return Err(FieldError::TooLarge { max: MAX_PRICE });
+    }
+    Ok(Some(v))
+}
+
+/// The calculator's fields exactly as typed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RawInputs {
+    /// Document length field.
+    pub doc_length: String,
+    /// Unit of the document length field.
+    pub unit: LengthUnit,
+    /// Chunk size field (tokens).
+    pub chunk_size: String,
+    /// Overlap field (tokens).
+    pub chunk_overlap: String,
+    /// Price field (per 1,000,000 tokens; may be empty).
+    pub price: String,
+}
+
+impl Default for RawInputs {
+    /// The page's defaults: 10,000 tokens, size 512, overlap 64, price 0.02 (the list price
+    /// of OpenAI text-embedding-3-small per 1M tokens, used as an example).
+    fn default() -> Self {
+        RawInputs {
+            doc_length: "10000".into(),
+            unit: LengthUnit::Tokens,
+            chunk_size: "512".into(),
+            chunk_overlap: "64".into(),
+            price: "0.02".into(),
+        }
+    }
+}
+
+/// The result of checking every field: one optional error per field, and the formula input
+/// when every field that matters is valid.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checked {
+    /// Error of the document-length field (shown even when a text overrides it).
+    pub doc_length: Option<FieldError>,
+    /// Error of the chunk-size field.
+    pub chunk_size: Option<FieldError>,
+    /// Error of the overlap field.
+    pub chunk_overlap: Option<FieldError>,
+    /// Error of the price field.
+    pub price: Option<FieldError>,
+    /// The formula input, when the fields it needs are valid.
+    pub input: Option<FormulaInput>,
+    /// The chunk size in tokens, when valid (for the clamping notice).
+    pub size_value: Option<u64>,
+    /// The overlap as requested, in tokens, when it parsed (for the clamping notice).
+    pub requested_overlap: Option<u64>,
+}
+
+impl Checked {
+    /// `(requested, used)` overlap in tokens when the requested overlap is not below the chunk
+    /// size and must be clamped (reported even while another field, e.g. the price, is bad).
+    pub fn clamped_overlap(&self) -> Option<(u64, u64)> {
+        let (size, requested) = (self.size_value?, self.requested_overlap?);
+        let (used, clamped) = clamp_overlap(size, requested);
+        clamped.then_some((requested, used))
+    }
+}
+
+/// Checks every field. `text_document`, when a text is present, replaces the document-length
+/// field (whose error is still reported, but no longer blocks the result).
+pub fn check(raw: &RawInputs, text_document: Option<DocLength>) -> Checked {
+    let doc = match raw.unit {
+        LengthUnit::Tokens => parse_count(&raw.doc_length, MAX_DOC_TOKENS).map(DocLength::Tokens),
+        LengthUnit::Chars => parse_count(&raw.doc_length, MAX_DOC_CHARS).map(DocLength::from_chars),
+    };
+    let size = parse_count(&raw.chunk_size, MAX_CHUNK_TOKENS).and_then(|s| {
+        if s == 0 {
+            Err(FieldError::ZeroSize)
+        } else {
+            Ok(s)
+        }
+    });
+    let overlap = parse_count(&raw.chunk_overlap, MAX_CHUNK_TOKENS);
+    let price = parse_price(&raw.price);
+    let document = text_document.or(doc.ok());
+    let input = match (document, size, overlap, price) {
+        (Some(document), Ok(chunk_size), Ok(chunk_overlap), Ok(price_per_million)) => {
+            Some(FormulaInput {
+                document,
+                chunk_size,
+                chunk_overlap,
+                price_per_million,
+            })
+        }
+        _ => None,
+    };
+    Checked {
+        doc_length: doc.err(),
+        chunk_size: size.err(),
+        chunk_overlap: overlap.err(),
+        price: price.err(),
+        input,
+        size_value: size.ok(),
+        requested_overlap: overlap.ok(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chunk_core::formula::compute;
+
+    #[test]
+    fn counts_accept_separators_and_whole_floats() {
+        assert_eq!(parse_count("10000", MAX_DOC_TOKENS), Ok(10_000));
+        assert_eq!(parse_count(" 10,000 ", MAX_DOC_TOKENS), Ok(10_000));
+        assert_eq!(parse_count("10.000", MAX_DOC_TOKENS), Ok(10_000));
+        assert_eq!(parse_count("1 234 567", MAX_DOC_TOKENS), Ok(1_234_567));
+        assert_eq!(parse_count("1\u{a0}000", MAX_DOC_TOKENS), Ok(1_000));
+        assert_eq!(parse_count("512.0", MAX_DOC_TOKENS), Ok(512));
+        assert_eq!(parse_count("1e4", MAX_DOC_TOKENS), Ok(10_000));
+        assert_eq!(parse_count("+7", MAX_DOC_TOKENS), Ok(7));
+        assert_eq!(parse_count("0", MAX_DOC_TOKENS), Ok(0));
+        assert_eq!(parse_count("-0", MAX_DOC_TOKENS), Ok(0));
+    }
+
+    #[test]
+    fn counts_report_each_kind_of_bad_input() {
+        assert_eq!(parse_count("", 10), Err(FieldError::Empty));
+        assert_eq!(parse_count("   ", 10), Err(FieldError::Empty));
+        assert_eq!(parse_count("abc", 10), Err(FieldError::NotANumber));
+        assert_eq!(parse_count("12abc", 10), Err(FieldError::NotANumber));
+        assert_eq!(parse_count("1..2", 10), Err(FieldError::NotANumber));
+        assert_eq!(parse_count("-", 10), Err(FieldError::NotANumber));
+        assert_eq!(parse_count("NaN", 10), Err(FieldError::NotANumber));
+        assert_eq!(parse_count("inf", 10), Err(FieldError::NotANumber));
+        assert_eq!(parse_count("-5", 10), Err(FieldError::Negative));
+        assert_eq!(parse_count("\u{2212}5", 10), Err(FieldError::Negative));
+        assert_eq!(parse_count("1.5", 10), Err(FieldError::NotWhole));
+        assert_eq!(parse_count("1,5", 10), Err(FieldError::NotWhole));
+        assert_eq!(
+            parse_count("11", 10),
+            Err(FieldError::TooLarge { max: 10.0 })
+        );
+        assert_eq!(
+            parse_count("99999999999999999999999", MAX_DOC_TOKENS),
+            Err(FieldError::TooLarge {
+                max: MAX_DOC_TOKENS as f64
+            })
+        );
+        assert_eq!(
+            parse_count("1e400", MAX_DOC_TOKENS),
+            Err(FieldError::TooLarge {
+                max: MAX_DOC_TOKENS as f64
+            })
+        );
+    }
+
+    #[test]
+    fn prices_are_optional_and_accept_a_decimal_comma() {
+        assert_eq!(parse_price(""), Ok(None));
+        assert_eq!(parse_price("0.02"), Ok(Some(0.02)));
+        assert_eq!(parse_price("0,02"), Ok(Some(0.02)));
+        assert_eq!(parse_price("1,000.50"), Ok(Some(1000.5)));
+        assert_eq!(parse_price("1.000,50"), Ok(Some(1000.5)));
+        assert_eq!(parse_price("0"), Ok(Some(0.0)));
+        assert_eq!(parse_price("-0.02"), Err(FieldError::Negative));
+        assert_eq!(parse_price("$0.02"), Err(FieldError::NotANumber));
+        assert_eq!(
+            parse_price("2000000"),
+            Err(FieldError::TooLarge { max: MAX_PRICE })
+        );
+    }
+
+    #[test]
+    fn defaults_give_the_spec_worked_example() {
+        let c = check(&RawInputs::default(), None);
+        assert_eq!(
+            (c.doc_length, c.chunk_size, c.chunk_overlap, c.price),
+            (None, None, None, None)
+        );
+        let out = compute(c.input.expect("defaults are valid")).expect("valid");
+        assert_eq!(
+            (
+                out.chunks,
+                out.total_tokens,
+                out.repeated_tokens,
+                out.last_chunk_tokens
+            ),
+            (23, 11_408, 1_408, 144)
+        );
+        assert!(!out.is_estimate);
+    }
+
+    #[test]
+    fn size_zero_and_bad_fields_block_the_result_but_keep_other_errors_apart() {
+        let raw = RawInputs {
+            chunk_size: "0".into(),
+            ..RawInputs::default()
+        };
+        let c = check(&raw, None);
+        assert_eq!(c.chunk_size, Some(FieldError::ZeroSize));
+        assert_eq!(c.chunk_overlap, None);
+        assert!(c.input.is_none());
+
+        let raw = RawInputs {
+            price: "abc".into(),
+            ..RawInputs::default()
+        };
+        let c = check(&raw, None);
+        assert_eq!(c.price, Some(FieldError::NotANumber));
+        assert!(c.input.is_none());
+    }
+
+    #[test]
+    fn overlap_at_or_above_size_is_not_a_field_error() {
+        let raw = RawInputs {
+            chunk_overlap: "600".into(),
+            ..RawInputs::default()
+        };
+        let c = check(&raw, None);
+        assert_eq!(c.chunk_overlap, None);
+        assert_eq!(c.requested_overlap, Some(600));
+        assert_eq!(c.clamped_overlap(), Some((600, 511)));
+        let bad_price = check(
+            &RawInputs {
+                price: "abc".into(),
+                ..raw.clone()
+            },
+            None,
+        );
+        assert!(bad_price.input.is_none());
+        assert_eq!(bad_price.clamped_overlap(), Some((600, 511)));
+        assert_eq!(check(&RawInputs::default(), None).clamped_overlap(), None);
+        let out = compute(c.input.expect("valid")).expect("valid");
+        assert!(out.overlap_clamped);
+        assert_eq!(out.chunk_overlap, 511);
+    }
+
+    #[test]
+    fn characters_give_an_estimate_and_text_overrides_the_field() {
+        let raw = RawInputs {
+            doc_length: "40000".into(),
+            unit: LengthUnit::Chars,
+            ..RawInputs::default()
+        };
+        let c = check(&raw, None);
+        let input = c.input.expect("valid");
+        assert!(input.document.is_estimate());
+        assert_eq!(input.document.tokens(), 10_000);
+
+        let raw = RawInputs {
+            doc_length: "oops".into(),
+            ..RawInputs::default()
+        };
+        let c = check(&raw, Some(DocLength::Tokens(42)));
+        assert_eq!(c.doc_length, Some(FieldError::NotANumber));
+        assert_eq!(
+            c.input.expect("text replaces the field").document.tokens(),
+            42
+        );
+    }
+
+    #[test]
+    fn unit_codes_round_trip() {
+        for u in [LengthUnit::Tokens, LengthUnit::Chars] {
+            assert_eq!(LengthUnit::from_code(u.code()), Some(u));
+        }
+        assert_eq!(LengthUnit::from_code("words"), None);
+    }
+}

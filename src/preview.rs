@@ -1,0 +1,313 @@
+//! The chunk preview: the tokenized text cut into the same fixed windows as the formula, each
+//! chunk with its token range, byte range, and its overlap with the previous chunk
+//! highlighted. A window edge inside a multi-byte character is shown as the bytes on each side
+//! (e.g. ‹E7 8C›), never as an invented replacement character.
+//!
+//! Only the first [`PAGE`] chunks are rendered, then [`PAGE`] more per "show more" click, so a
+//! 1 MB text with thousands of chunks stays smooth.
+
+use std::sync::Arc;
+
+use chunk_core::text_view::{segments, Segment};
+use chunk_core::windows::{fixed_windows, Window};
+use leptos::prelude::*;
+
+use crate::format;
+use crate::i18n::{self, Key, Lang};
+use crate::state::{AppState, Tokenized};
+
+/// Chunks rendered at first and added per "show more".
+pub const PAGE: usize = 20;
+/// Most bytes of one chunk displayed; the rest is counted, not shown (a 100,000-token chunk
+/// would otherwise put megabytes into the page).
+pub const MAX_SHOWN_BYTES: usize = 24 * 1024;
+
+/// One chunk as the preview shows it: token range, byte range and the overlap split.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChunkSpan {
+    /// 0-based chunk index.
+    pub index: usize,
+    /// Token range `[start, end)`.
+    pub window: Window,
+    /// Tokens shared with the previous chunk.
+    pub overlap_tokens: usize,
+    /// Byte range `[start, end)` of the chunk in the text.
+    pub bytes: (usize, usize),
+    /// Byte offset where the part not shared with the previous chunk begins.
+    pub fresh_from: usize,
+}
+
+/// Computes the spans of all windows, from the token byte offsets (`offsets.len() == n + 1`).
+pub fn chunk_spans(offsets: &[usize], windows: &[Window]) -> Vec<ChunkSpan> {
+    let mut prev_end: Option<usize> = None;
+    windows
+        .iter()
+        .enumerate()
+        .map(|(index, &w)| {
+            let shared_end = prev_end.map_or(w.start, |e| e.clamp(w.start, w.end));
+            prev_end = Some(w.end);
+            ChunkSpan {
+                index,
+                window: w,
+                overlap_tokens: shared_end - w.start,
+                bytes: (offsets[w.start], offsets[w.end]),
+                fresh_from: offsets[shared_end],
+            }
+        })
+        .collect()
+}
+
+/// The largest char boundary of `text` at or below `at`.
+fn floor_boundary(text: &str, mut at: usize) -> usize {
+    at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// The smallest char boundary of `text` at or above `at`.
+fn ceil_boundary(text: &str, mut at: usize) -> usize {
+    at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at += 1;
+    }
+    at
+}
+
+/// Hex of bytes as the page shows a cut character: `‹E7 8C›`.
+pub fn hex_bytes(bytes: &[u8]) -> String {
+    let hex: Vec<String> = bytes.iter().map(|b| format!("{b:02X}")).collect();
+    format!("‹{}›", hex.join(" "))
+}
+
+/// The chunk preview panel.
+#[component]
+pub fn Preview() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    // How many chunks are rendered; a signal because the "show more" button changes it.
+    let (shown, set_shown) = signal(PAGE);
+
+    // The windows over the current tokenization. A Memo: recomputing them (and comparing) is
+    // cheap next to re-rendering chunks, and unrelated changes (language, price) must not
+    // rebuild the chunk list.
+    let windows = Memo::new(move |_| {
+        let input = state.checked.with(|c| c.input)?;
+        let n = state
+            .tokenized
+            .with(|t| t.as_ref().map(|t| t.encoded.len()))?;
+        let size = usize::try_from(input.chunk_size).ok()?;
+        let overlap = usize::try_from(input.chunk_overlap).unwrap_or(usize::MAX);
+        fixed_windows(n, size, overlap).map(|f| f.windows)
+    });
+    // Back to the first page whenever the cut changes.
+    Effect::new(move |_| {
+        windows.track();
+        set_shown.set(PAGE);
+    });
+
+    let body = move || {
+        let Some(tok) = state.tokenized.get() else {
+            return view! { <p class="empty" data-testid="preview-empty">{state.t(Key::PreviewEmpty)}</p> }
+                .into_any();
+        };
+        let Some(ws) = windows.get() else {
+            return view! { <p class="empty">{state.t(Key::ErrFixFields)}</p> }.into_any();
+        };
+        let spans = chunk_spans(&tok.encoded.offsets, &ws);
+        let total = spans.len();
+        let limit = shown.get().min(total);
+        let lang = state.lang.get();
+        let items = spans[..limit]
+            .iter()
+            .map(|s| view! { <ChunkView span=*s tok=tok.clone()/> })
+            .collect_view();
+        let more = (limit < total).then(|| {
+            let n = PAGE.min(total - limit);
+            view! {
+                <div class="more">
+                    <p>
+                        {state.tf(
+                            Key::ShowingOf,
+                            &[("shown", &format::int(lang, limit as u128)), ("total", &format::int(lang, total as u128))],
+                        )}
+                    </p>
+                    <button
+                        type="button"
+                        class="button"
+                        data-testid="show-more"
+                        on:click=move |_| set_shown.update(|s| *s += PAGE)
+                    >
+                        {state.tf(Key::ShowMore, &[("n", &format::int(lang, n as u128))])}
+                    </button>
+                </div>
+            }
+        });
+        view! {
+            <ol class="chunks" data-count=total.to_string()>{items}</ol>
+            {more}
+        }
+        .into_any()
+    };
+
+    view! {
+        <section
+            class="panel preview"
+            aria-labelledby="preview-heading"
+            data-testid="chunk-preview"
+            class:stale=move || !state.is_ready()
+        >
+            <h2 id="preview-heading">{move || state.t(Key::PreviewHeading)}</h2>
+            <p class="intro">{move || state.t(Key::PreviewIntro)}</p>
+            <p class="legend">
+                <mark class="overlap">"abc"</mark>
+                " "
+                {move || state.t(Key::LegendOverlap)}
+                <span class="sep">" · "</span>
+                <span class="partial">"‹E7 8C›"</span>
+                " "
+                {move || state.t(Key::LegendBytes)}
+            </p>
+            {body}
+        </section>
+    }
+}
+
+/// One chunk: header with its ranges, then its text with the shared part highlighted.
+#[component]
+fn ChunkView(span: ChunkSpan, tok: Arc<Tokenized>) -> impl IntoView {
+    // Built once per render of the list (the list re-renders on a language change), so the
+    // language is read without subscribing.
+    let lang = expect_context::<AppState>().lang.get_untracked();
+    let tf = |key: Key, args: &[(&str, &str)]| i18n::fill(i18n::text(lang, key), args);
+    let n = |x: usize| format::int(lang, x as u128);
+    let (b0, b1) = span.bytes;
+    let text: &str = &tok.text;
+    // Display cap: cut at a char boundary so the cap never looks like a window edge.
+    let shown_end = if b1 - b0 > MAX_SHOWN_BYTES {
+        floor_boundary(text, b0 + MAX_SHOWN_BYTES).max(span.fresh_from.min(b1))
+    } else {
+        b1
+    };
+    // The highlight ends at the first char boundary at or after the shared tokens, so a
+    // character split between shared and fresh tokens shows whole (it is not a window edge);
+    // the chunk's own edges are still cut at the exact byte.
+    let shared_end = if span.overlap_tokens == 0 {
+        b0
+    } else {
+        ceil_boundary(text, span.fresh_from).clamp(b0, shown_end)
+    };
+    let shared = render_segments(lang, text, b0, shared_end);
+    let fresh = render_segments(lang, text, shared_end, shown_end);
+    let hidden = b1 - shown_end;
+    let title = tf(Key::ChunkTitle, &[("n", &n(span.index + 1))]);
+    let tokens = tf(
+        Key::ChunkTokens,
+        &[
+            ("start", &n(span.window.start)),
+            ("end", &n(span.window.end)),
+        ],
+    );
+    let bytes = tf(Key::ChunkBytes, &[("start", &n(b0)), ("end", &n(b1))]);
+    let overlap =
+        (span.overlap_tokens > 0).then(|| tf(Key::ChunkOverlap, &[("n", &n(span.overlap_tokens))]));
+    view! {
+        <li
+            class="chunk"
+            data-testid="chunk"
+            data-index=span.index.to_string()
+            data-start=span.window.start.to_string()
+            data-end=span.window.end.to_string()
+            data-byte-start=b0.to_string()
+            data-byte-end=b1.to_string()
+            data-overlap=span.overlap_tokens.to_string()
+        >
+            <header class="chunk-head">
+                <strong>{title}</strong>
+                <span>{tokens}</span>
+                <span>{bytes}</span>
+                {overlap.map(|o| view! { <span class="chunk-overlap">{o}</span> })}
+            </header>
+            <pre class="chunk-text">
+                <span class="cut" aria-hidden="true"></span>
+                {(shared_end > b0).then(|| view! { <mark class="overlap">{shared}</mark> })}
+                {fresh}
+                {(hidden == 0).then(|| view! { <span class="cut" aria-hidden="true"></span> })}
+            </pre>
+            {(hidden > 0).then(|| view! {
+                <p class="truncated">{tf(Key::ChunkTruncated, &[("n", &n(hidden))])}</p>
+            })}
+        </li>
+    }
+}
+
+/// Renders bytes `[start, end)` of `text`: whole characters as text, a character cut by the
+/// range's edge as its bytes in hex with a tooltip naming the whole character.
+fn render_segments(lang: Lang, text: &str, start: usize, end: usize) -> AnyView {
+    if start >= end {
+        return ().into_any();
+    }
+    segments(text, start, end)
+        .into_iter()
+        .map(|seg| match seg {
+            Segment::Text(t) => t.into_any(),
+            Segment::PartialChar { bytes, whole, .. } => {
+                let title = i18n::fill(
+                    i18n::text(lang, Key::PartialTitle),
+                    &[
+                        ("n", &bytes.len().to_string()),
+                        ("total", &whole.len_utf8().to_string()),
+                        ("ch", &whole.to_string()),
+                        ("code", &format!("U+{:04X}", u32::from(whole))),
+                    ],
+                );
+                view! { <span class="partial" title=title>{hex_bytes(&bytes)}</span> }.into_any()
+            }
+        })
+        .collect_view()
+        .into_any()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chunk_core::tokenizer::Encoding;
+
+    #[test]
+    fn spans_follow_the_windows_and_mark_the_shared_part() {
+        // 10 tokens of 1 byte each, size 4, overlap 1 → [0,4) [3,7) [6,10).
+        let offsets: Vec<usize> = (0..=10).collect();
+        let ws = fixed_windows(10, 4, 1).expect("size ≥ 1").windows;
+        let spans = chunk_spans(&offsets, &ws);
+        assert_eq!(spans.len(), 3);
+        assert_eq!(spans[0].overlap_tokens, 0);
+        assert_eq!(spans[0].fresh_from, 0);
+        assert_eq!((spans[1].window.start, spans[1].window.end), (3, 7));
+        assert_eq!(spans[1].overlap_tokens, 1);
+        assert_eq!((spans[1].bytes, spans[1].fresh_from), ((3, 7), 4));
+        assert_eq!((spans[2].bytes, spans[2].fresh_from), ((6, 10), 7));
+    }
+
+    #[test]
+    fn fresh_parts_tile_the_text_exactly() {
+        let text = "猫猫猫 cat 🐈 and Mèo. ".repeat(5);
+        let enc = Encoding::Cl100kBase.tokenizer().encode(&text);
+        let ws = fixed_windows(enc.len(), 7, 3).expect("size ≥ 1").windows;
+        let spans = chunk_spans(&enc.offsets, &ws);
+        let mut rebuilt = Vec::new();
+        for s in &spans {
+            rebuilt.extend_from_slice(&text.as_bytes()[s.fresh_from..s.bytes.1]);
+        }
+        assert_eq!(rebuilt, text.as_bytes());
+    }
+
+    #[test]
+    fn hex_and_boundaries() {
+        assert_eq!(hex_bytes(&[0xE7, 0x8C]), "‹E7 8C›");
+        assert_eq!(floor_boundary("a猫", 2), 1);
+        assert_eq!(floor_boundary("a猫", 4), 4);
+        assert_eq!(floor_boundary("a猫", 99), 4);
+        assert_eq!(ceil_boundary("a猫", 2), 4);
+        assert_eq!(ceil_boundary("a猫", 1), 1);
+    }
+}

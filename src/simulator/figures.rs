@@ -1,0 +1,138 @@
+//! The simulator's metrics (SPEC §4): chunk count, total tokens, bloat factor, split sentences,
+//! oversize and dropped chunks, how many chunks hold every keyword and the best chunk's k/n,
+//! chunk lengths and measured overlaps. Each figure carries its raw value in `data-value`.
+
+use leptos::prelude::*;
+
+use super::messages::Msg;
+use super::model::SimState;
+use crate::format::fixed2;
+
+/// Most entries of a per-chunk list (lengths, overlaps) written out; the rest is summarised.
+const LIST_SHOWN: usize = 12;
+
+/// `(raw, shown)` text of a figure.
+type Shown = (String, String);
+
+/// The metrics grid.
+#[component]
+pub fn Figures() -> impl IntoView {
+    let sim = expect_context::<SimState>();
+    // Each figure is a derived signal: a cheap projection of the `metrics` / `coverage` memos
+    // plus the language, so a memo per figure would cost more than it saves.
+    let count = move |f: fn(&chunk_core::sim::Metrics) -> usize| {
+        Signal::derive(move || {
+            let n = sim.metrics.with(|m| m.as_ref().map(f))?;
+            Some((n.to_string(), sim.int(n)))
+        })
+    };
+    let bloat = Signal::derive(move || {
+        let b = sim
+            .metrics
+            .with(|m| m.as_ref().and_then(|m| m.bloat_factor))?;
+        Some((b.to_string(), fixed2(sim.ui.get(), b)))
+    });
+    let full = Signal::derive(move || {
+        let n = sim
+            .coverage
+            .with(|c| c.as_ref().map(|c| c.chunks_with_all))?;
+        Some((n.to_string(), sim.int(n)))
+    });
+    let best = Signal::derive(move || {
+        let best = sim.coverage.with(|c| c.as_ref().map(|c| c.best))?;
+        let n = sim.keywords.with(Vec::len);
+        let text = format!("{best}/{n}");
+        Some((text.clone(), text))
+    });
+    let lengths = Signal::derive(move || {
+        sim.metrics
+            .with(|m| m.as_ref().map(|m| list(sim, &m.chunk_lengths)))
+    });
+    let overlaps = Signal::derive(move || {
+        sim.metrics.with(|m| {
+            m.as_ref()
+                .map(|m| list(sim, m.measured_overlaps.get(1..).unwrap_or_default()))
+        })
+    });
+    let split_note = Signal::derive(move || {
+        let n = sim.metrics.with(|m| m.as_ref().map(|m| m.sentence_count))?;
+        Some(sim.tf(Msg::OfSentences, &[("n", &sim.int(n))]))
+    });
+    let total_note = Signal::derive(move || {
+        let n = sim
+            .metrics
+            .with(|m| m.as_ref().map(|m| m.document_tokens))?;
+        Some(sim.tf(Msg::DocumentTokens, &[("n", &sim.int(n))]))
+    });
+    view! {
+        <dl class="figures sim-figures" data-testid="sim-figures">
+            <Figure testid="sim-out-chunks" label=Msg::OutChunks value=count(|m| m.chunk_count) primary=true/>
+            <Figure testid="sim-out-total" label=Msg::OutTotal value=count(|m| m.total_tokens) note=total_note primary=true/>
+            <Figure testid="sim-out-bloat" label=Msg::OutBloat value=bloat primary=true/>
+            <Figure testid="sim-out-split-sentences" label=Msg::OutSplit value=count(|m| m.split_sentences.len()) note=split_note/>
+            <Figure testid="sim-out-full-chunks" label=Msg::OutFullChunks value=full/>
+            <Figure testid="sim-out-best-coverage" label=Msg::OutBestCoverage value=best/>
+            <Figure testid="sim-out-oversize" label=Msg::OutOversize value=count(|m| m.oversize_chunks)/>
+            <Figure testid="sim-out-dropped" label=Msg::OutDropped value=count(|m| m.dropped_chunks)/>
+            <Figure testid="sim-out-lengths" label=Msg::OutLengths value=lengths wide=true/>
+            <Figure testid="sim-out-overlap" label=Msg::OutOverlap value=overlaps wide=true/>
+        </dl>
+    }
+}
+
+/// A per-chunk list: raw = all values comma-separated; shown = the first [`LIST_SHOWN`]
+/// joined by " · ", then "… (+N)"; "–" for an empty list.
+fn list(sim: SimState, values: &[usize]) -> Shown {
+    let raw = values
+        .iter()
+        .map(usize::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
+    if values.is_empty() {
+        return (raw, "–".to_string());
+    }
+    let mut shown = values
+        .iter()
+        .take(LIST_SHOWN)
+        .map(|&v| sim.int(v))
+        .collect::<Vec<_>>()
+        .join(" · ");
+    if values.len() > LIST_SHOWN {
+        shown.push_str(&format!(" … (+{})", sim.int(values.len() - LIST_SHOWN)));
+    }
+    (raw, shown)
+}
+
+/// One figure: label, value (raw in `data-value`), optional note.
+#[component]
+fn Figure(
+    /// data-testid of the value.
+    testid: &'static str,
+    /// Label message.
+    label: Msg,
+    /// `(raw, shown)`, or `None` when there is nothing to show.
+    value: Signal<Option<Shown>>,
+    /// A small line under the value.
+    #[prop(optional)]
+    note: Option<Signal<Option<String>>>,
+    /// Larger type for the main figures.
+    #[prop(optional)]
+    primary: bool,
+    /// Spans two grid columns (lists).
+    #[prop(optional)]
+    wide: bool,
+) -> impl IntoView {
+    let sim = expect_context::<SimState>();
+    view! {
+        <div class="figure" class:primary=primary class:wide=wide>
+            <dt>{move || sim.t(label)}</dt>
+            <dd
+                data-testid=testid
+                data-value=move || value.get().map(|v| v.0).unwrap_or_default()
+            >
+                {move || value.get().map(|v| v.1).unwrap_or_else(|| "–".to_string())}
+            </dd>
+            {note.map(|n| view! { <dd class="figure-note">{move || n.get()}</dd> })}
+        </div>
+    }
+}

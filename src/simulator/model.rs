@@ -1,0 +1,444 @@
+//! The simulator's state: the controls as signals, and everything derived from them as memos,
+//! in the order the data flows:
+//!
+//! `text` (preset or own text, in the UI language) → `prepared` (tokenized and segmented once
+//! per text × tokenizer × sentence rule) → `chunking` (per slider move) → `metrics`,
+//! `coverage`, and the two slider sweeps for the charts.
+//!
+//! Every step is a `Memo` on purpose: several components read each one (the strip, the table,
+//! the figures, the warnings), so each must run once per change, not once per reader; and a
+//! memo stops the chain when a change does not alter its result (e.g. switching the UI language
+//! while the "uneven sentences" preset, which has no Indonesian text, is shown does not
+//! re-tokenize anything).
+//!
+//! The pure helpers at the end (token owners, fooled sentence boundaries, trimming) are plain
+//! functions, tested natively.
+
+use std::sync::Arc;
+
+use chunk_core::sim::documents::{default_query, Preset};
+use chunk_core::sim::sentences::sentence_bytes;
+use chunk_core::sim::sweep::{bloat_by_overlap, split_by_size};
+use chunk_core::sim::{
+    coverage, keywords, ChunkError, Chunking, Coverage, Metrics, Prepared, SentenceRule, Strategy,
+    TokenizerChoice,
+};
+use chunk_core::tokenizer::Encoding;
+use chunk_core::windows::Window;
+use leptos::prelude::*;
+
+use super::messages::{self, Msg};
+use crate::state::AppState;
+
+/// Default chunk size of the simulator, in tokens (SPEC §4 figures).
+pub const DEFAULT_SIZE: usize = 60;
+/// Default overlap of the simulator, in tokens.
+pub const DEFAULT_OVERLAP: usize = 0;
+/// The overlap that the "try overlap 20" button sets, in tokens (SPEC §4).
+pub const TRY_OVERLAP: usize = 20;
+/// Most bytes of the user's own text that the simulator takes. The simulator is made for
+/// small documents: its sweeps chunk the text 42 times per slider move and its strip shows
+/// tokens one by one. A longer text is cut (at a char boundary) and the page says so.
+pub const MAX_OWN_TEXT_BYTES: usize = 50_000;
+
+/// Where the simulated document comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Source {
+    /// One of the built-in documents, in the UI language.
+    Preset(Preset),
+    /// The text pasted or opened in the text box above the simulator.
+    OwnText,
+}
+
+impl Source {
+    /// Every source, in the order of the preset select.
+    pub const ALL: [Source; 4] = [
+        Source::Preset(Preset::Manual),
+        Source::Preset(Preset::UnevenSentences),
+        Source::Preset(Preset::OneSentence),
+        Source::OwnText,
+    ];
+
+    /// The value of the source in the preset `<select>`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Source::Preset(Preset::Manual) => "manual",
+            Source::Preset(Preset::UnevenSentences) => "uneven",
+            Source::Preset(Preset::OneSentence) => "one-sentence",
+            Source::OwnText => "own-text",
+        }
+    }
+
+    /// Parses [`Source::code`]; `None` for any other string.
+    pub fn from_code(code: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|s| s.code() == code)
+    }
+}
+
+/// The value of a tokenizer in the tokenizer `<select>`: `"simple"`, `"cl100k_base"`, …
+pub fn tokenizer_code(t: TokenizerChoice) -> &'static str {
+    t.name()
+}
+
+/// Every tokenizer the simulator offers, default (simple) first.
+pub fn tokenizers() -> [TokenizerChoice; 3] {
+    [
+        TokenizerChoice::Simple,
+        TokenizerChoice::Bpe(Encoding::Cl100kBase),
+        TokenizerChoice::Bpe(Encoding::O200kBase),
+    ]
+}
+
+/// Parses [`tokenizer_code`]; `None` for any other string.
+pub fn tokenizer_from_code(code: &str) -> Option<TokenizerChoice> {
+    tokenizers().into_iter().find(|t| t.name() == code)
+}
+
+/// The value of a sentence rule in the rule `<select>`.
+pub fn rule_code(rule: SentenceRule) -> &'static str {
+    match rule {
+        SentenceRule::Terminators => "terminators",
+        SentenceRule::Uax29 => "uax29",
+        SentenceRule::Uax29Abbreviations => "uax29-abbreviations",
+    }
+}
+
+/// Parses [`rule_code`]; `None` for any other string.
+pub fn rule_from_code(code: &str) -> Option<SentenceRule> {
+    SentenceRule::ALL
+        .into_iter()
+        .find(|r| rule_code(*r) == code)
+}
+
+/// The value of a strategy in the mode `<select>`.
+pub fn strategy_code(s: Strategy) -> &'static str {
+    match s {
+        Strategy::Fixed => "fixed",
+        Strategy::Sentence => "sentence",
+    }
+}
+
+/// Parses [`strategy_code`]; `None` for any other string.
+pub fn strategy_from_code(code: &str) -> Option<Strategy> {
+    Strategy::ALL
+        .into_iter()
+        .find(|s| strategy_code(*s) == code)
+}
+
+/// The simulated document.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SimText {
+    /// The text the simulator chunks (the own text cut to [`MAX_OWN_TEXT_BYTES`]).
+    pub text: Arc<str>,
+    /// The own text's full length in bytes when it was cut; `None` when nothing was cut.
+    pub cut_from: Option<usize>,
+}
+
+/// Handles to the simulator's signals and memos. `Copy`, so closures capture it freely; the
+/// `Simulator` provides it as context to its parts.
+#[derive(Clone, Copy)]
+pub struct SimState {
+    /// The page's UI language (the shared signal of the `AppState`).
+    pub ui: RwSignal<crate::i18n::Lang>,
+    /// Chunk size slider, in tokens.
+    pub size: RwSignal<usize>,
+    /// Overlap slider, in tokens.
+    pub overlap: RwSignal<usize>,
+    /// Fixed windows or sentence packing.
+    pub strategy: RwSignal<Strategy>,
+    /// Which document is simulated.
+    pub source: RwSignal<Source>,
+    /// Tokenizer of the simulator (its own choice, independent of the calculator's).
+    pub tokenizer: RwSignal<TokenizerChoice>,
+    /// Sentence rule.
+    pub rule: RwSignal<SentenceRule>,
+    /// The query as typed; `None` until the user edits it, meaning "the default query of the
+    /// UI language", so that the default follows a language switch but an edit is never lost.
+    pub query_edit: RwSignal<Option<String>>,
+    /// The token the strip's read-out describes (hovered, or moved to with the arrow keys).
+    pub current_token: RwSignal<Option<usize>>,
+    /// The UI language as the core knows it (documents, queries, stop words).
+    pub lang: Memo<chunk_core::sim::Lang>,
+    /// The document.
+    pub text: Memo<SimText>,
+    /// The document tokenized and segmented: the only slow step (BPE), keyed on text ×
+    /// tokenizer × rule, so moving a slider never re-tokenizes.
+    pub prepared: Memo<Arc<Prepared>>,
+    /// The chunks for the current strategy, size and overlap.
+    pub chunking: Memo<Result<Chunking, ChunkError>>,
+    /// The metrics of that chunking (`None` when chunking failed).
+    pub metrics: Memo<Option<Metrics>>,
+    /// The query's keywords (lower-case, stop words removed).
+    pub keywords: Memo<Vec<String>>,
+    /// Which chunk holds which keyword (`None` when chunking failed).
+    pub coverage: Memo<Option<Coverage>>,
+    /// `(size, split sentences)` over the size slider at the current overlap and strategy.
+    pub split_sweep: Memo<Vec<(usize, usize)>>,
+    /// `(overlap, bloat factor)` over the overlap slider at the current size and strategy
+    /// (empty for a text with no token).
+    pub bloat_sweep: Memo<Vec<(usize, f64)>>,
+    /// Under the terminator rule: the text just before the first sentence end that UAX #29
+    /// with abbreviations does not confirm at a full stop (an abbreviation or a decimal
+    /// fooled the rule). `None` under the other rules or when there is none.
+    pub fooled: Memo<Option<String>>,
+}
+
+impl SimState {
+    /// Creates the simulator's signals with the SPEC §4 defaults, reading the language and
+    /// the own text from `app`.
+    pub fn new(app: AppState) -> Self {
+        let size = RwSignal::new(DEFAULT_SIZE);
+        let overlap = RwSignal::new(DEFAULT_OVERLAP);
+        let strategy = RwSignal::new(Strategy::Fixed);
+        let source = RwSignal::new(Source::Preset(Preset::Manual));
+        let tokenizer = RwSignal::new(TokenizerChoice::Simple);
+        let rule = RwSignal::new(SentenceRule::Terminators);
+        let query_edit = RwSignal::new(None::<String>);
+
+        let lang = Memo::new(move |_| sim_lang(app.lang.get()));
+        let text = Memo::new(move |_| match source.get() {
+            Source::Preset(p) => SimText {
+                text: Arc::from(p.text(lang.get())),
+                cut_from: None,
+            },
+            Source::OwnText => app.text.with(|t| cut_text(t, MAX_OWN_TEXT_BYTES)),
+        });
+        let prepared = Memo::new(move |_| {
+            text.with(|t| Arc::new(Prepared::new(&t.text, tokenizer.get(), rule.get())))
+        });
+        let chunking = Memo::new(move |_| {
+            prepared.with(|p| p.chunk(strategy.get(), size.get(), overlap.get()))
+        });
+        let metrics = Memo::new(move |_| {
+            let c = chunking.get().ok()?;
+            let p = prepared.get();
+            Some(text.with(|t| p.metrics(&t.text, &c)))
+        });
+        let keywords = Memo::new(move |_| {
+            let lang = lang.get();
+            match query_edit.get() {
+                Some(q) => keywords(&q, lang),
+                None => keywords(default_query(lang), lang),
+            }
+        });
+        let coverage = Memo::new(move |_| {
+            let c = chunking.get().ok()?;
+            let p = prepared.get();
+            let kw = keywords.get();
+            Some(text.with(|t| coverage(&t.text, &p.tokens, &c.chunks, &kw)))
+        });
+        let split_sweep = Memo::new(move |_| {
+            let p = prepared.get();
+            split_by_size(&p, strategy.get(), overlap.get()).unwrap_or_default()
+        });
+        let bloat_sweep = Memo::new(move |_| {
+            let p = prepared.get();
+            bloat_by_overlap(&p, strategy.get(), size.get())
+                .unwrap_or_default()
+                .into_iter()
+                .filter_map(|(o, b)| b.map(|b| (o, b)))
+                .collect()
+        });
+        let fooled = Memo::new(move |_| {
+            (rule.get() == SentenceRule::Terminators)
+                .then(|| text.with(|t| fooled_boundary(&t.text)))
+                .flatten()
+        });
+        SimState {
+            ui: app.lang,
+            size,
+            overlap,
+            strategy,
+            source,
+            tokenizer,
+            rule,
+            query_edit,
+            current_token: RwSignal::new(None),
+            lang,
+            text,
+            prepared,
+            chunking,
+            metrics,
+            keywords,
+            coverage,
+            split_sweep,
+            bloat_sweep,
+            fooled,
+        }
+    }
+
+    /// The simulator's message `msg` in the current language; reading it subscribes to
+    /// language changes.
+    pub fn t(&self, msg: Msg) -> &'static str {
+        messages::text(self.ui.get(), msg)
+    }
+
+    /// The message `msg` with its `{parameters}` filled.
+    pub fn tf(&self, msg: Msg, args: &[(&str, &str)]) -> String {
+        crate::i18n::fill(self.t(msg), args)
+    }
+
+    /// A count in the current language's format (e.g. 1,234 / 1.234).
+    pub fn int(&self, n: usize) -> String {
+        crate::format::int(self.ui.get(), n as u128)
+    }
+
+    /// The query shown in the query field: the user's edit, else the language's default.
+    pub fn query(&self) -> String {
+        self.query_edit
+            .get()
+            .unwrap_or_else(|| default_query(self.lang.get()).to_string())
+    }
+}
+
+/// The core's language for a UI language (matched by code; English if the core lacks it).
+pub fn sim_lang(lang: crate::i18n::Lang) -> chunk_core::sim::Lang {
+    chunk_core::sim::Lang::from_code(lang.code()).unwrap_or_default()
+}
+
+/// `text` cut to at most `max` bytes at a char boundary.
+pub fn cut_text(text: &str, max: usize) -> SimText {
+    if text.len() <= max {
+        return SimText {
+            text: Arc::from(text),
+            cut_from: None,
+        };
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    SimText {
+        text: Arc::from(&text[..end]),
+        cut_from: Some(text.len()),
+    }
+}
+
+/// For each of the first `n` tokens, the index of the chunk that the strip colours it with:
+/// the last chunk starting at or before it (so colours change exactly at the cut markers).
+/// `chunks` have strictly increasing starts, as every strategy gives.
+pub fn token_owners(chunks: &[Window], n: usize) -> Vec<usize> {
+    let mut owners = Vec::with_capacity(n);
+    let mut k = 0;
+    for i in 0..n {
+        while k + 1 < chunks.len() && chunks[k + 1].start <= i {
+            k += 1;
+        }
+        owners.push(k);
+    }
+    owners
+}
+
+/// Characters of context shown before a fooled sentence end.
+const FOOLED_CONTEXT_CHARS: usize = 24;
+
+/// The first place where the terminator rule ends a sentence at a full stop and UAX #29 with
+/// abbreviations does not: the text up to and including that full stop (its last
+/// [`FOOLED_CONTEXT_CHARS`] characters, `…`-prefixed when cut). Ends at `;`, `?`, `!` are
+/// the rule's own choice, not a mistake, so only full stops count.
+pub fn fooled_boundary(text: &str) -> Option<String> {
+    let better: Vec<usize> = sentence_bytes(text, SentenceRule::Uax29Abbreviations)
+        .iter()
+        .map(|&(_, e)| e)
+        .collect();
+    sentence_bytes(text, SentenceRule::Terminators)
+        .iter()
+        .map(|&(_, e)| e)
+        .filter(|e| better.binary_search(e).is_err())
+        .find_map(|end| {
+            let sentence = text[..end].trim_end();
+            sentence.ends_with('.').then(|| {
+                let count = sentence.chars().count();
+                let tail: String = sentence
+                    .chars()
+                    .skip(count.saturating_sub(FOOLED_CONTEXT_CHARS))
+                    .collect();
+                if count > FOOLED_CONTEXT_CHARS {
+                    format!("…{}", tail.trim_start())
+                } else {
+                    tail
+                }
+            })
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chunk_core::sim::documents::default_document;
+    use chunk_core::sim::Lang;
+
+    fn w(start: usize, end: usize) -> Window {
+        Window { start, end }
+    }
+
+    #[test]
+    fn owners_change_at_each_chunk_start() {
+        let chunks = [w(0, 4), w(2, 6), w(5, 7)];
+        assert_eq!(token_owners(&chunks, 7), [0, 0, 1, 1, 1, 2, 2]);
+        assert_eq!(token_owners(&chunks, 3), [0, 0, 1]);
+        assert!(token_owners(&[], 0).is_empty());
+    }
+
+    #[test]
+    fn abbreviations_and_decimals_are_reported_but_semicolons_are_not() {
+        assert_eq!(
+            fooled_boundary("Ask Dr. Lee about it. Then go home."),
+            Some("Ask Dr.".to_string())
+        );
+        assert_eq!(
+            fooled_boundary("It weighs 2.5 kg. Fine."),
+            Some("It weighs 2.".to_string())
+        );
+        assert_eq!(fooled_boundary("One part; another part. Done."), None);
+        for lang in Lang::ALL {
+            assert_eq!(fooled_boundary(default_document(lang)), None, "{lang:?}");
+        }
+    }
+
+    #[test]
+    fn long_own_texts_are_cut_at_a_char_boundary() {
+        let t = cut_text("aé", 2);
+        assert_eq!((&*t.text, t.cut_from), ("a", Some(3)));
+        let t = cut_text("abc", 3);
+        assert_eq!((&*t.text, t.cut_from), ("abc", None));
+    }
+
+    #[test]
+    fn codes_round_trip() {
+        for s in Source::ALL {
+            assert_eq!(Source::from_code(s.code()), Some(s));
+        }
+        for t in tokenizers() {
+            assert_eq!(tokenizer_from_code(tokenizer_code(t)), Some(t));
+        }
+        for r in SentenceRule::ALL {
+            assert_eq!(rule_from_code(rule_code(r)), Some(r));
+        }
+        for s in Strategy::ALL {
+            assert_eq!(strategy_from_code(strategy_code(s)), Some(s));
+        }
+    }
+
+    /// The figures the page's tests check, computed here through the same calls the memos
+    /// make, so a failure in the browser can be told apart from a failure of the wiring.
+    #[test]
+    fn the_memos_calls_give_the_spec_figures_in_every_language() {
+        for lang in Lang::ALL {
+            let text = default_document(lang);
+            let p = Prepared::new(text, TokenizerChoice::Simple, SentenceRule::Terminators);
+            let kw = keywords(default_query(lang), lang);
+            let c = p.chunk(Strategy::Fixed, 60, 0).expect("size ≥ 1");
+            let cov = coverage(text, &p.tokens, &c.chunks, &kw);
+            assert_eq!((c.chunks.len(), cov.best, kw.len()), (5, 3, 4), "{lang:?}");
+            let c = p.chunk(Strategy::Fixed, 60, 20).expect("size ≥ 1");
+            let m = p.metrics(text, &c);
+            let cov = coverage(text, &p.tokens, &c.chunks, &kw);
+            assert_eq!((m.chunk_count, m.total_tokens), (7, 387), "{lang:?}");
+            assert_eq!(cov.chunks_with_all, 1, "{lang:?}");
+            let c = p.chunk(Strategy::Sentence, 60, 0).expect("size ≥ 1");
+            let m = p.metrics(text, &c);
+            assert_eq!((m.chunk_count, m.split_sentences.len()), (5, 0), "{lang:?}");
+        }
+    }
+}
