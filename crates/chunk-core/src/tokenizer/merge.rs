@@ -123,43 +123,70 @@ fn merge_scan(ranks: &Ranks, piece: &[u8]) -> Vec<usize> {
     parts.into_iter().map(|(s, _)| s).collect()
 }
 
-/// The same merge with a min-heap keyed by (rank, start byte): the heap's minimum is exactly the
-/// lowest-ranked, leftmost valid pair that the scan would pick. Stale entries are skipped.
+/// Longest token of cl100k_base and o200k_base, in bytes: no longer pair can be a token, so it
+/// is not looked up.
+const MAX_TOKEN_BYTES: usize = 128;
+
+/// No part / no candidate pair.
+const NONE: u32 = u32::MAX;
+
+/// The same merge with a min-heap of `rank << 32 | start` keys: the heap's minimum is exactly
+/// the lowest-ranked, leftmost pair that the scan would pick. `pair_rank[s]` holds the rank of
+/// the pair that starts at part `s` now (or `NONE`), so a popped key whose rank differs is stale
+/// and skipped. Keys are 8 bytes, so the heap stays small in cache; positions are `u32`
+/// (pieces are far below 4 GiB: the page's whole text is limited to a few megabytes).
 fn merge_heap(ranks: &Ranks, piece: &[u8]) -> Vec<usize> {
     let n = piece.len();
-    let rank_of = |s: usize, e: usize| ranks.get(&piece[s..e]).copied();
-    // Linked list of parts, indexed by start byte: end[s] is the part's end (0 = removed),
-    // prev[s] the previous part's start.
-    let mut end: Vec<usize> = (1..=n).collect();
-    let mut prev: Vec<usize> = (0..n).map(|i| i.wrapping_sub(1)).collect();
-    let mut alive = vec![true; n];
-    let mut heap: BinaryHeap<Reverse<(u32, usize, usize)>> = BinaryHeap::with_capacity(n);
-    for i in 0..n - 1 {
-        if let Some(r) = rank_of(i, i + 2) {
-            heap.push(Reverse((r, i, i + 2)));
+    let rank_of = |s: u32, e: u32| {
+        let (s, e) = (s as usize, e as usize);
+        if e - s > MAX_TOKEN_BYTES {
+            NONE
+        } else {
+            ranks.get(&piece[s..e]).copied().unwrap_or(NONE)
+        }
+    };
+    let key = |rank: u32, start: u32| Reverse(u64::from(rank) << 32 | u64::from(start));
+    // Linked list of parts, indexed by start byte: end[s] is the part's end, prev[s] the
+    // previous part's start (NONE for the first).
+    let mut end: Vec<u32> = (1..=n as u32).collect();
+    let mut prev: Vec<u32> = (0..n as u32).map(|i| i.wrapping_sub(1)).collect();
+    let mut pair_rank = vec![NONE; n];
+    let mut initial = Vec::with_capacity(n);
+    for i in 0..n as u32 - 1 {
+        let r = rank_of(i, i + 2);
+        pair_rank[i as usize] = r;
+        if r != NONE {
+            initial.push(key(r, i));
         }
     }
-    while let Some(Reverse((_rank, s, pair_end))) = heap.pop() {
-        // Valid only if part s is alive and its right neighbour still ends at pair_end.
-        if !alive[s] {
-            continue;
+    // Heapify in O(n) rather than n pushes.
+    let mut heap = BinaryHeap::from(initial);
+    while let Some(Reverse(k)) = heap.pop() {
+        let (rank, s) = ((k >> 32) as u32, k as u32);
+        if pair_rank[s as usize] != rank {
+            continue; // stale: the pair at s changed since this key was pushed
         }
-        let right = end[s];
-        if right >= n || end[right] != pair_end || !alive[right] {
-            continue;
+        // Part s absorbs its right neighbour.
+        let right = end[s as usize];
+        let new_end = end[right as usize];
+        pair_rank[right as usize] = NONE;
+        end[s as usize] = new_end;
+        let next_rank = if (new_end as usize) < n {
+            prev[new_end as usize] = s;
+            rank_of(s, end[new_end as usize])
+        } else {
+            NONE
+        };
+        pair_rank[s as usize] = next_rank;
+        if next_rank != NONE {
+            heap.push(key(next_rank, s));
         }
-        alive[right] = false;
-        end[s] = pair_end;
-        if pair_end < n {
-            prev[pair_end] = s;
-            if let Some(r) = rank_of(s, end[pair_end]) {
-                heap.push(Reverse((r, s, end[pair_end])));
-            }
-        }
-        let p = prev[s];
-        if p != usize::MAX {
-            if let Some(r) = rank_of(p, pair_end) {
-                heap.push(Reverse((r, p, pair_end)));
+        let p = prev[s as usize];
+        if p != NONE {
+            let r = rank_of(p, new_end);
+            pair_rank[p as usize] = r;
+            if r != NONE {
+                heap.push(key(r, p));
             }
         }
     }
@@ -167,7 +194,7 @@ fn merge_heap(ranks: &Ranks, piece: &[u8]) -> Vec<usize> {
     let mut s = 0;
     while s < n {
         bounds.push(s);
-        s = end[s];
+        s = end[s] as usize;
     }
     bounds.push(n);
     bounds
@@ -187,6 +214,35 @@ mod tests {
             .enumerate()
             .map(|(i, w)| (*w, i as u32))
             .collect()
+    }
+
+    #[test]
+    fn heap_and_scan_agree_on_long_pieces_with_real_tables() {
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let alphabet: &[&[u8]] = &[
+            b" ",
+            b"  ",
+            b"a",
+            b"ab",
+            b"\xE7\x8C\xAB",
+            b"^",
+            b"e",
+            b"th",
+            b"-",
+        ];
+        for encoding in crate::tokenizer::Encoding::ALL {
+            let ranks = encoding.tokenizer().ranks();
+            for _ in 0..300 {
+                let mut piece = Vec::new();
+                while piece.len() < 300 {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    piece.extend_from_slice(alphabet[(x % alphabet.len() as u64) as usize]);
+                }
+                assert_eq!(merge_scan(ranks, &piece), merge_heap(ranks, &piece));
+            }
+        }
     }
 
     #[test]

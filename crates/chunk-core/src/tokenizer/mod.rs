@@ -170,6 +170,12 @@ impl Bpe {
         }
     }
 
+    /// The rank table (for the merge's tests).
+    #[cfg(test)]
+    pub(crate) fn ranks(&self) -> &Ranks {
+        &self.ranks
+    }
+
     /// Number of ordinary tokens (ids `0..vocab_size()`).
     pub fn vocab_size(&self) -> usize {
         self.tokens.len()

@@ -1,0 +1,126 @@
+// make bench, Chromium part: the same measurements as bench/node.mjs, in headless Chromium
+// (/usr/bin/chromium through playwright-core; no browser is downloaded). Serves bench/ and the
+// assembled corpus (target/bench/ as /data/) on 127.0.0.1, opens browser/page.html, prints the
+// figures; exits 1 when a peer's token count differs from ours.
+import fs from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { chromium } from "playwright-core";
+import { ENCODINGS, PEERS, TOKENIZERS } from "./lib/adapters.mjs";
+import { buildBundles } from "./lib/bundle.mjs";
+import { OUT, assembleCorpus } from "./lib/corpus.mjs";
+import { RUNS, WORST_CASES, median, utf8Bytes } from "./lib/measure.mjs";
+import { printReport } from "./lib/report.mjs";
+
+const BENCH = import.meta.dirname;
+const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const progress = (s) => process.stderr.write(`[bench:chromium] ${s}\n`);
+
+const MIME = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".cjs": "text/javascript; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".wasm": "application/wasm",
+  ".txt": "text/plain; charset=utf-8",
+};
+
+/** Static server for bench/ (and /data/ → target/bench/) on 127.0.0.1, a free port. */
+function serve() {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, "http://127.0.0.1");
+    const rel = decodeURIComponent(url.pathname);
+    const [root, sub] = rel.startsWith("/data/") ? [OUT, rel.slice("/data/".length)] : [BENCH, rel.slice(1)];
+    const file = path.resolve(root, sub);
+    if (!file.startsWith(root + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+      res.writeHead(404, { "content-type": "text/plain" });
+      res.end(`not found: ${rel}`);
+      return;
+    }
+    res.writeHead(200, {
+      "content-type": MIME[path.extname(file)] ?? "application/octet-stream",
+      "cache-control": "no-store",
+    });
+    fs.createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+const corpus = assembleCorpus();
+const sizes = await buildBundles();
+const server = await serve();
+const pageUrl = `http://127.0.0.1:${server.address().port}/browser/page.html`;
+const browser = await chromium.launch({
+  executablePath: CHROMIUM,
+  headless: true,
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run"],
+});
+
+/** A fresh context (no cache) with the bench page loaded. */
+async function freshPage() {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  page.on("pageerror", (e) => progress(`page error: ${e.message}`));
+  page.on("console", (m) => m.type() === "error" && progress(`console: ${m.text()}`));
+  await page.goto(pageUrl);
+  await page.waitForFunction(() => window.benchReady === true);
+  return { context, page };
+}
+
+let mismatches = [];
+try {
+  const coldRows = [];
+  for (const enc of ENCODINGS) {
+    for (const { id } of TOKENIZERS) {
+      progress(`cold set-up: ${id} ${enc}`);
+      const runs = [];
+      for (let i = 0; i < RUNS; i++) {
+        const { context, page } = await freshPage();
+        runs.push(await page.evaluate(([t, e]) => window.bench.cold(t, e), [id, enc]));
+        await context.close();
+      }
+      const pick = (k) => median(runs.map((r) => r[k]));
+      coldRows.push({ tok: id, enc, loadMs: pick("loadMs"), createMs: pick("createMs"), firstMs: pick("firstMs"), count: runs[0].count });
+    }
+  }
+
+  const through = {};
+  const worst = { ours: {}, peers: [] };
+  for (const enc of ENCODINGS) {
+    progress(`throughput and our worst cases: ${enc}`);
+    const { context, page } = await freshPage();
+    const r = await page.evaluate(([e, ids]) => window.bench.throughput(e, ids), [enc, TOKENIZERS.map((t) => t.id)]);
+    through[enc] = r.rows;
+    worst.ours[enc] = r.worst;
+    await context.close();
+  }
+
+  const { context, page } = await freshPage();
+  for (const enc of ENCODINGS) {
+    for (const { name } of WORST_CASES) {
+      for (const { id } of PEERS) {
+        progress(`worst case: ${id} ${enc} ${name}`);
+        worst.peers.push(await page.evaluate(([t, e, n]) => window.bench.worstPeer(t, e, n), [id, enc, name]));
+      }
+    }
+  }
+  await context.close();
+
+  mismatches = printReport({
+    env: `headless Chromium ${browser.version()}`,
+    corpus: { bytes: corpus.bytes, sha256: corpus.sha256, parts: corpus.parts, sampleBytes: utf8Bytes(corpus.sample) },
+    sizes,
+    cold: coldRows,
+    coldWhere: "a fresh browser context and page per run",
+    coldRuns: RUNS,
+    throughput: through,
+    worst,
+    worstWhere: "a Web Worker",
+  });
+} finally {
+  await browser.close();
+  server.close();
+}
+process.exitCode = mismatches.length ? 1 : 0;
