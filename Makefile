@@ -1,0 +1,152 @@
+# RAG Chunk Calculator: build, serve and test.
+#
+#   make serve   install what is missing, build, serve the page on http://127.0.0.1:8080
+#   make test    install what is missing, then native tests, wasm component tests in headless
+#                Chromium, and the end-to-end test of the release build (root and subpath)
+#
+# Every install step is skipped when the tool is already there (scripts/ensure-tools.sh).
+
+SHELL := bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+.NOTPARALLEL:
+MAKEFLAGS += --no-print-directory
+
+ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+export PATH := $(HOME)/.cargo/bin:$(PATH)
+# Trunk must never try the network (no version check, no tool downloads).
+export TRUNK_SKIP_VERSION_CHECK := true
+# The end-to-end test drives the system Chromium; never download a browser.
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
+
+ADDRESS ?= 127.0.0.1
+PORT ?= 8080
+# Subpath of the project site (GitHub Pages serves a project at /<repository>/).
+SUBPATH ?= /rag-chunk-calculator/
+DIST := dist
+# The test builds go to their own directories, so that `make test` and a running `trunk serve`
+# (which writes dist/) never clobber each other's output.
+DIST_E2E := dist-e2e
+DIST_SUBPATH := dist-subpath
+FIXTURE := tests/fixtures/moonstone-short.txt
+E2E := tests/e2e
+PHASE_LOG := $(ROOT)/target/phase-times.txt
+PHASE := PHASE_LOG=$(PHASE_LOG) $(ROOT)/scripts/phase.sh
+TOOLS := $(ROOT)/scripts/ensure-tools.sh
+
+.PHONY: help serve serve-release build build-e2e build-subpath fetch tools-serve tools-test \
+	test test-phases test-native test-wasm test-e2e e2e-deps count
+
+help:
+	@echo "make serve          install what is missing, build, serve on http://$(ADDRESS):$(PORT)"
+	@echo "make test           install what is missing, run every test layer (prints phase times)"
+	@echo "make test-native    cargo test --workspace"
+	@echo "make test-wasm      wasm-bindgen-test component tests in headless Chromium"
+	@echo "make test-e2e       release builds (root and $(SUBPATH)) + Node end-to-end test"
+	@echo "make build          release build into $(DIST)/"
+	@echo "make build-subpath  release build for $(SUBPATH) into $(DIST_SUBPATH)/"
+	@echo "                    (make test builds into $(DIST_E2E)/ and $(DIST_SUBPATH)/)"
+	@echo "make serve-release  release build served by a static server on http://$(ADDRESS):$(PORT)"
+	@echo "make count          native token counts of the test fixture"
+
+# ---- tools -------------------------------------------------------------------------------
+
+# `make test` checks the tools once, then runs each phase with TOOLS_CHECKED=1.
+TOOLS_CHECKED ?=
+
+tools-serve:
+	@[ -n "$(TOOLS_CHECKED)" ] || $(TOOLS) serve
+
+tools-test:
+	@[ -n "$(TOOLS_CHECKED)" ] || $(TOOLS) test
+
+# ---- serve -------------------------------------------------------------------------------
+
+serve: tools-serve fetch
+	trunk serve --offline --address $(ADDRESS) --port $(PORT)
+
+serve-release: build tools-test
+	node $(E2E)/static-server.mjs $(DIST) --port $(PORT)
+
+# ---- builds ------------------------------------------------------------------------------
+
+# `trunk --offline` also runs cargo with --offline, so every crate in Cargo.lock must be in the
+# local cargo registry first (a no-op when it is).
+fetch:
+	cargo fetch
+
+build: tools-serve fetch
+	trunk build --release --offline --dist $(DIST)
+
+build-subpath: tools-serve fetch
+	trunk build --release --offline --public-url $(SUBPATH) --dist $(DIST_SUBPATH)
+
+# ---- tests -------------------------------------------------------------------------------
+
+# Runs every phase, then prints each phase's duration (also when a phase failed).
+test:
+	@rm -f "$(PHASE_LOG)"; start=$$(date +%s); status=0; \
+	$(MAKE) test-phases || status=$$?; \
+	echo; echo "== make test: phase durations"; cat "$(PHASE_LOG)" 2>/dev/null || true; \
+	echo "total: $$(( $$(date +%s) - start ))s"; \
+	if [ $$status -ne 0 ]; then echo "make test FAILED"; else echo "make test passed"; fi; \
+	exit $$status
+
+test-phases:
+	@$(PHASE) "install missing tools" $(TOOLS) test
+	@$(PHASE) "native tests" $(MAKE) test-native TOOLS_CHECKED=1
+	@$(PHASE) "wasm component tests (Chromium)" $(MAKE) test-wasm TOOLS_CHECKED=1
+	@$(PHASE) "release build (root)" $(MAKE) build-e2e TOOLS_CHECKED=1
+	@$(PHASE) "release build ($(SUBPATH))" $(MAKE) build-subpath TOOLS_CHECKED=1
+	@$(PHASE) "e2e dependencies (npm ci if needed)" $(MAKE) e2e-deps
+	@$(PHASE) "native token counts of the fixture" $(MAKE) fixture-counts
+	@$(PHASE) "end-to-end test (Chromium)" $(MAKE) e2e-run
+
+test-native: tools-serve
+	cargo test --workspace
+
+# Runs the integration tests in tests/*.rs (wasm_bindgen_test, run_in_browser) with
+# wasm-bindgen-test-runner, which drives headless Chromium through chromedriver.
+test-wasm: tools-test
+	CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+	CHROMEDRIVER=/usr/bin/chromedriver \
+	cargo test --target wasm32-unknown-unknown -p rag-chunk-calculator --tests
+
+test-e2e: tools-test build-e2e build-subpath e2e-deps e2e-run
+
+build-e2e: tools-serve fetch
+	trunk build --release --offline --dist $(DIST_E2E)
+
+count:
+	cargo run --quiet -p chunk-core --example count -- $(FIXTURE)
+
+# The native core's token counts of the fixture, for the end-to-end test.
+NATIVE_COUNTS := $(ROOT)/target/e2e-native-counts.json
+fixture-counts:
+	@mkdir -p $(dir $(NATIVE_COUNTS))
+	cargo run --quiet -p chunk-core --example count -- $(FIXTURE) > $(NATIVE_COUNTS).tmp
+	mv $(NATIVE_COUNTS).tmp $(NATIVE_COUNTS)
+	@cat $(NATIVE_COUNTS)
+
+# The test starts its own static server on a free 127.0.0.1 port for each build and stops it
+# when done.
+.PHONY: e2e-run fixture-counts
+e2e-run: e2e-deps fixture-counts
+	cd $(E2E) && E2E_NATIVE_COUNTS="$$(cat $(NATIVE_COUNTS))" E2E_DIST=$(ROOT)/$(DIST_E2E) E2E_DIST_SUBPATH=$(ROOT)/$(DIST_SUBPATH) E2E_SUBPATH=$(SUBPATH) \
+	E2E_FIXTURE=$(ROOT)/$(FIXTURE) node --test --test-reporter=spec --test-concurrency=1 --test-timeout=600000 *.test.mjs
+
+# npm ci only when node_modules is missing or older than the lock file / package.json.
+e2e-deps: $(E2E)/node_modules/.package-lock.json
+
+$(E2E)/node_modules/.package-lock.json: $(E2E)/package-lock.json $(E2E)/package.json
+	cd $(E2E) && npm ci --no-audit --no-fund
+	touch $@
+
+# ---- bench -------------------------------------------------------------------------------
+
+# Figures, not a test: set-up time, MB/s, sizes and worst cases of the page's tokenizer (wasm)
+# against js-tiktoken, gpt-tokenizer and tiktoken, in Node and headless Chromium
+# (bench/README.md). Fails only when a peer's token count differs from ours. ~12 minutes.
+.PHONY: bench
+bench:
+	$(ROOT)/scripts/bench.sh
