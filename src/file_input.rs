@@ -14,6 +14,34 @@ use crate::state::{AppState, Progress};
 /// chunk, and small enough that reading and tokenizing it stays quick.
 pub const MAX_FILE_BYTES: f64 = 10.0 * 1024.0 * 1024.0;
 
+/// Texts longer than this (in bytes, 256 KiB) are not written into the paste box: Chromium
+/// lays out a textarea's whole content on every keystroke (about 0.4 s per key at 1 MB), which
+/// would block the page. Such a text is held in the state only; the box is emptied, made
+/// read-only and replaced by a notice until the text is cleared.
+pub const LARGE_TEXT_BYTES: usize = 256 * 1024;
+
+/// Inserts `pasted` into `value` in place of the selection `[start, end)`, given in UTF-16
+/// code units as the DOM reports them; out-of-range or split positions are clamped to the
+/// nearest character boundary before them, so nothing of `value` is lost.
+pub fn splice_utf16(value: &str, start: u32, end: u32, pasted: &str) -> String {
+    let byte_at = |units: u32| {
+        let mut seen = 0u32;
+        for (i, c) in value.char_indices() {
+            if seen + c.len_utf16() as u32 > units {
+                return i;
+            }
+            seen += c.len_utf16() as u32;
+        }
+        value.len()
+    };
+    let (s, e) = (byte_at(start.min(end)), byte_at(end.max(start)));
+    let mut out = String::with_capacity(value.len() - (e - s) + pasted.len());
+    out.push_str(&value[..s]);
+    out.push_str(pasted);
+    out.push_str(&value[e..]);
+    out
+}
+
 /// Why a file was not loaded.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FileProblem {
@@ -64,11 +92,45 @@ pub fn TextSource() -> impl IntoView {
     let (message, set_message) = signal(None::<FileMessage>);
     let (dragging, set_dragging) = signal(false);
 
+    // Whether the text is too long for the box (see LARGE_TEXT_BYTES). A Memo: the box, the
+    // notice and its read-only flag read it, and it changes far less often than the text.
+    let large = Memo::new(move |_| state.text.with(|t| t.len() > LARGE_TEXT_BYTES));
     let set_text = move |s: String| {
         if let Some(el) = textarea.get_untracked() {
-            el.set_value(&s);
+            el.set_value(if s.len() > LARGE_TEXT_BYTES { "" } else { &s });
         }
         state.text.set(Arc::from(s));
+    };
+    // A large paste goes to the state, not into the box (see LARGE_TEXT_BYTES).
+    let on_paste = move |ev: web_sys::ClipboardEvent| {
+        let Some(pasted) = ev.clipboard_data().and_then(|d| d.get_data("text").ok()) else {
+            return;
+        };
+        let Some(el) = textarea.get_untracked() else {
+            return;
+        };
+        let value = el.value();
+        if value.len() + pasted.len() <= LARGE_TEXT_BYTES {
+            return; // the browser inserts it; on:input updates the state
+        }
+        ev.prevent_default();
+        let start = el.selection_start().ok().flatten().unwrap_or(0);
+        let end = el.selection_end().ok().flatten().unwrap_or(start);
+        set_text(splice_utf16(&value, start, end, &pasted));
+    };
+    let large_notice = move || {
+        large.get().then(|| {
+            let (kb, chars) = state.text.with(|t| (t.len() / 1024, t.chars().count()));
+            let lang = state.lang.get();
+            let text = state.tf(
+                Key::LargeText,
+                &[
+                    ("kb", &format::int(lang, kb as u128)),
+                    ("chars", &format::int(lang, chars as u128)),
+                ],
+            );
+            view! { <p class="notice" role="status" data-testid="large-text-notice">{text}</p> }
+        })
     };
     let load = move |file: web_sys::File| {
         let name = file.name();
@@ -150,11 +212,21 @@ pub fn TextSource() -> impl IntoView {
                 spellcheck="false"
                 placeholder=move || state.t(Key::TextPlaceholder)
                 node_ref=textarea
-                on:input=move |ev| state.text.set(Arc::from(event_target_value(&ev)))
+                prop:readOnly=large
+                on:input=move |ev| {
+                    let value = event_target_value(&ev);
+                    if value.len() > LARGE_TEXT_BYTES {
+                        set_text(value); // empties the box (see LARGE_TEXT_BYTES)
+                    } else {
+                        state.text.set(Arc::from(value));
+                    }
+                }
+                on:paste=on_paste
                 on:dragover=on_dragover
                 on:dragleave=move |_| set_dragging.set(false)
                 on:drop=on_drop
             ></textarea>
+            {large_notice}
             <div class="text-actions">
                 <label class="button file-button">
                     {move || state.t(Key::OpenFile)}
@@ -291,6 +363,17 @@ mod tests {
             precheck_file("big.txt", MAX_FILE_BYTES + 1.0),
             Err(FileProblem::TooLarge)
         );
+    }
+
+    #[test]
+    fn a_paste_replaces_the_selection_counted_in_utf16_units() {
+        assert_eq!(splice_utf16("abcd", 1, 3, "XY"), "aXYd");
+        assert_eq!(splice_utf16("abcd", 4, 4, "!"), "abcd!");
+        // '🐈' is two UTF-16 units; a position inside it is moved before it.
+        assert_eq!(splice_utf16("a🐈b", 3, 3, "-"), "a🐈-b");
+        assert_eq!(splice_utf16("a🐈b", 2, 2, "-"), "a-🐈b");
+        assert_eq!(splice_utf16("猫猫", 99, 1, "x"), "猫x");
+        assert_eq!(splice_utf16("", 5, 9, "new"), "new");
     }
 
     #[test]

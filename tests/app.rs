@@ -365,3 +365,42 @@ async fn vietnamese_uses_its_own_number_format() {
     assert_eq!(text("out-total-tokens"), "11,408");
     assert!(text("out-repeated-share").starts_with("12.3"));
 }
+
+#[wasm_bindgen_test]
+async fn a_large_paste_is_held_outside_the_box_and_counted_whole() {
+    let page = Page::mount().await;
+    page.type_into("text-input", "Head. ").await;
+    let area: web_sys::HtmlTextAreaElement = page.get("text-input").unchecked_into();
+    area.set_selection_range(6, 6).expect("caret at the end");
+    // Over LARGE_TEXT_BYTES: a paste must not be written into the box.
+    let pasted = "Mèo 猫 sleeps. ".repeat(20_000);
+    let transfer = web_sys::DataTransfer::new().expect("data transfer");
+    transfer.set_data("text", &pasted).expect("set data");
+    let init = web_sys::ClipboardEventInit::new();
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    init.set_clipboard_data(Some(&transfer));
+    let ev = web_sys::ClipboardEvent::new_with_event_init_dict("paste", &init).expect("event");
+    area.dispatch_event(&ev).expect("dispatch");
+    assert!(
+        ev.default_prevented(),
+        "the page handles a large paste itself"
+    );
+    page.wait_ready().await;
+    let whole = format!("Head. {pasted}");
+    assert_eq!(area.value(), "");
+    assert!(area.read_only());
+    assert!(page.has("large-text-notice"));
+    let expected = Encoding::Cl100kBase.tokenizer().count(&whole);
+    assert_eq!(page.value("out-doc-tokens"), expected.to_string());
+    assert_eq!(
+        page.value("out-doc-chars"),
+        whole.chars().count().to_string()
+    );
+    // Clearing gives the box back.
+    let clear: web_sys::HtmlElement = page.get("clear-text").unchecked_into();
+    clear.click();
+    tick().await;
+    assert!(!area.read_only());
+    assert!(!page.has("large-text-notice"));
+}
