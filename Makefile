@@ -62,8 +62,11 @@ tools-test:
 
 # ---- serve -------------------------------------------------------------------------------
 
+# --no-autoreload: Trunk's reload script is inline, which the page's Content-Security-Policy
+# (script-src 'self') forbids; without it the browser console stays clean.
 serve: tools-serve fetch
-	trunk serve --offline --address $(ADDRESS) --port $(PORT)
+	@echo "Serving on http://$(ADDRESS):$(PORT)/ (rebuilds when a file changes; reload the page by hand). Ctrl-C stops it."
+	trunk serve --offline --no-autoreload --address $(ADDRESS) --port $(PORT)
 
 serve-release: build tools-test
 	node $(E2E)/static-server.mjs $(DIST) --port $(PORT)

@@ -5,65 +5,8 @@
 //! message missing in any language is a compile error. Parameters are written `{name}` and
 //! filled by [`fill`]; numbers are formatted by the caller (see `format`) before filling.
 
-/// A UI language.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum Lang {
-    /// English.
-    #[default]
-    En,
-    /// Vietnamese.
-    Vi,
-    /// Indonesian.
-    Id,
-    /// Russian.
-    Ru,
-    /// Polish.
-    Pl,
-}
-
-impl Lang {
-    /// Every language, in the order of the language switch.
-    pub const ALL: [Lang; 5] = [Lang::En, Lang::Vi, Lang::Id, Lang::Ru, Lang::Pl];
-
-    /// The BCP 47 language code, used for `<html lang>` and the switch's values.
-    pub fn code(self) -> &'static str {
-        match self {
-            Lang::En => "en",
-            Lang::Vi => "vi",
-            Lang::Id => "id",
-            Lang::Ru => "ru",
-            Lang::Pl => "pl",
-        }
-    }
-
-    /// The locale passed to `Intl.NumberFormat` (decides `10,000` vs `10.000`).
-    pub fn locale(self) -> &'static str {
-        match self {
-            Lang::En => "en-US",
-            Lang::Vi => "vi-VN",
-            Lang::Id => "id-ID",
-            Lang::Ru => "ru-RU",
-            Lang::Pl => "pl-PL",
-        }
-    }
-
-    /// The language's own name, shown in the switch.
-    pub fn native_name(self) -> &'static str {
-        match self {
-            Lang::En => "English",
-            Lang::Vi => "Tiếng Việt",
-            Lang::Id => "Bahasa Indonesia",
-            Lang::Ru => "Русский",
-            Lang::Pl => "Polski",
-        }
-    }
-
-    /// Parses a code or a browser language tag such as `"vi"`, `"vi-VN"`, `"pl-PL"`.
-    pub fn from_tag(tag: &str) -> Option<Lang> {
-        let primary = tag.split(['-', '_']).next()?.to_ascii_lowercase();
-        Self::ALL.into_iter().find(|l| l.code() == primary)
-    }
-}
+/// A UI language: the core's, which also picks the simulator's documents and stop words.
+pub use chunk_core::sim::Lang;
 
 /// Replaces each `{name}` in `template` by its value from `args`.
 pub fn fill(template: &str, args: &[(&str, &str)]) -> String {
@@ -182,7 +125,7 @@ fn en(key: Key) -> &'static str {
         LegendBytes => "bytes of a character cut by a window edge",
         PreviewEmpty => "Paste a text above to see where each chunk starts and ends.",
         PreviewStale => "Updating…",
-        ChunkTitle => "Chunk {n}",
+        ChunkTitle => "Chunk #{n}",
         ChunkTokens => "tokens {start}–{end}",
         ChunkBytes => "bytes {start}–{end}",
         ChunkOverlap => "{n} tokens shared with the previous chunk",
@@ -271,7 +214,7 @@ fn vi(key: Key) -> &'static str {
         LegendBytes => "các byte của một ký tự bị mép cửa sổ cắt",
         PreviewEmpty => "Dán văn bản ở trên để xem mỗi đoạn bắt đầu và kết thúc ở đâu.",
         PreviewStale => "Đang cập nhật…",
-        ChunkTitle => "Đoạn {n}",
+        ChunkTitle => "Đoạn #{n}",
         ChunkTokens => "token {start}–{end}",
         ChunkBytes => "byte {start}–{end}",
         ChunkOverlap => "{n} token chung với đoạn trước",
@@ -360,7 +303,7 @@ fn id(key: Key) -> &'static str {
         LegendBytes => "byte dari karakter yang terpotong tepi jendela",
         PreviewEmpty => "Tempel teks di atas untuk melihat di mana setiap chunk mulai dan berakhir.",
         PreviewStale => "Memperbarui…",
-        ChunkTitle => "Chunk {n}",
+        ChunkTitle => "Chunk #{n}",
         ChunkTokens => "token {start}–{end}",
         ChunkBytes => "byte {start}–{end}",
         ChunkOverlap => "{n} token sama dengan chunk sebelumnya",
@@ -449,7 +392,7 @@ fn ru(key: Key) -> &'static str {
         LegendBytes => "байты символа, разрезанного краем окна",
         PreviewEmpty => "Вставьте текст выше, чтобы увидеть, где начинается и заканчивается каждый чанк.",
         PreviewStale => "Обновляю…",
-        ChunkTitle => "Чанк {n}",
+        ChunkTitle => "Чанк #{n}",
         ChunkTokens => "токены {start}–{end}",
         ChunkBytes => "байты {start}–{end}",
         ChunkOverlap => "{n} токенов общих с предыдущим чанком",
@@ -538,7 +481,7 @@ fn pl(key: Key) -> &'static str {
         LegendBytes => "bajty znaku przeciętego krawędzią okna",
         PreviewEmpty => "Wklej tekst powyżej, aby zobaczyć, gdzie zaczyna się i kończy każdy chunk.",
         PreviewStale => "Aktualizuję…",
-        ChunkTitle => "Chunk {n}",
+        ChunkTitle => "Chunk #{n}",
         ChunkTokens => "tokeny {start}–{end}",
         ChunkBytes => "bajty {start}–{end}",
         ChunkOverlap => "{n} tokenów wspólnych z poprzednim chunkiem",

@@ -74,8 +74,9 @@ fn is_space(c: char) -> bool {
 }
 
 /// True when `s` is digits grouped by threes with one separator `sep`, e.g. `10,000` or
-/// `1.234.567`.
-fn is_grouped(s: &str, sep: char) -> bool {
+/// `1.234.567`. A first group starting with `0` (`0.025`) is never a thousands group, and with
+/// `min_groups` 2 a single separator (`1.000`) is not taken as one either.
+fn is_grouped(s: &str, sep: char, min_groups: usize) -> bool {
     let mut parts = s.split(sep);
     let first = parts.next().unwrap_or("");
     let mut groups = 0;
@@ -83,18 +84,30 @@ fn is_grouped(s: &str, sep: char) -> bool {
         groups += 1;
         p.len() == 3 && p.bytes().all(|b| b.is_ascii_digit())
     });
-    groups > 0
+    groups >= min_groups.max(1)
         && rest_ok
         && (1..=3).contains(&first.len())
+        && !first.starts_with('0')
         && first.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// How a field reads a lone separator between digit groups of three, such as `1.000`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Separator {
+    /// A count: `1.000` and `10,000` group thousands (both locales' habits).
+    Grouping,
+    /// A decimal amount (a price): one separator is the decimal point (`0.130`, `1.000`);
+    /// only two or more groups (`1,000,000`) are read as thousands.
+    Decimal,
 }
 
 /// Normalises a typed number to Rust's float syntax, or says why it is not one.
 ///
 /// Accepts spaces and `_` as digit separators; `,` or `.` as thousands separators when they
-/// group digits by threes (`10,000`, `10.000`); otherwise one `,` or `.` as the decimal point
-/// (`0,02`); a leading `-` or `−` (U+2212) is reported as [`FieldError::Negative`].
-fn normalise(raw: &str) -> Result<String, FieldError> {
+/// group digits by threes (`10,000`, `10.000`; see [`Separator`]); otherwise one `,` or `.` as
+/// the decimal point (`0,02`); a leading `-` or `−` (U+2212) is reported as
+/// [`FieldError::Negative`]; a second sign (`+-5`) is not a number.
+fn normalise(raw: &str, separator: Separator) -> Result<String, FieldError> {
     let s: String = raw
         .trim()
         .chars()
@@ -107,9 +120,16 @@ fn normalise(raw: &str) -> Result<String, FieldError> {
         Some(rest) => (true, rest.to_string()),
         None => (false, s.strip_prefix('+').unwrap_or(&s).to_string()),
     };
-    let body = if is_grouped(&body, ',') {
+    if body.starts_with(['+', '-', '\u{2212}']) {
+        return Err(FieldError::NotANumber);
+    }
+    let min_groups = match separator {
+        Separator::Grouping => 1,
+        Separator::Decimal => 2,
+    };
+    let body = if is_grouped(&body, ',', min_groups) {
         body.replace(',', "")
-    } else if is_grouped(&body, '.') {
+    } else if is_grouped(&body, '.', min_groups) {
         body.replace('.', "")
     } else if body.contains('.') && body.contains(',') {
         // Both marks: the last one is the decimal point, the other groups digits.
@@ -142,7 +162,7 @@ fn normalise(raw: &str) -> Result<String, FieldError> {
 /// [`FieldError::Empty`], [`FieldError::NotANumber`], [`FieldError::Negative`],
 /// [`FieldError::NotWhole`] (`"1.5"`) or [`FieldError::TooLarge`].
 pub fn parse_count(raw: &str, max: u64) -> Result<u64, FieldError> {
-    let body = normalise(raw)?;
+    let body = normalise(raw, Separator::Grouping)?;
     let too_large = FieldError::TooLarge { max: max as f64 };
     if let Ok(n) = body.parse::<u64>() {
         return if n > max { Err(too_large) } else { Ok(n) };
@@ -164,7 +184,7 @@ pub fn parse_count(raw: &str, max: u64) -> Result<u64, FieldError> {
 /// [`FieldError::NotANumber`], [`FieldError::Negative`] or [`FieldError::TooLarge`] (above
 /// [`MAX_PRICE`]).
 pub fn parse_price(raw: &str) -> Result<Option<f64>, FieldError> {
-    let body = match normalise(raw) {
+    let body = match normalise(raw, Separator::Decimal) {
         Err(FieldError::Empty) => return Ok(None),
         other => other?,
     };
@@ -306,6 +326,12 @@ mod tests {
         assert_eq!(parse_count("\u{2212}5", 10), Err(FieldError::Negative));
         assert_eq!(parse_count("1.5", 10), Err(FieldError::NotWhole));
         assert_eq!(parse_count("1,5", 10), Err(FieldError::NotWhole));
+        // A first group starting with 0 is a decimal, never thousands.
+        assert_eq!(parse_count("0.025", 10), Err(FieldError::NotWhole));
+        assert_eq!(parse_count("0,130", 1000), Err(FieldError::NotWhole));
+        // A second sign is not a number (it was once read as 0).
+        assert_eq!(parse_count("+-5", 10), Err(FieldError::NotANumber));
+        assert_eq!(parse_count("-+5", 10), Err(FieldError::NotANumber));
         assert_eq!(
             parse_count("11", 10),
             Err(FieldError::TooLarge { max: 10.0 })
@@ -334,6 +360,13 @@ mod tests {
         assert_eq!(parse_price("0"), Ok(Some(0.0)));
         assert_eq!(parse_price("-0.02"), Err(FieldError::Negative));
         assert_eq!(parse_price("$0.02"), Err(FieldError::NotANumber));
+        // Three decimals are decimals in a price, in either notation.
+        assert_eq!(parse_price("0.025"), Ok(Some(0.025)));
+        assert_eq!(parse_price("0,025"), Ok(Some(0.025)));
+        assert_eq!(parse_price("0.130"), Ok(Some(0.13)));
+        assert_eq!(parse_price("1.000"), Ok(Some(1.0)));
+        assert_eq!(parse_price("1,000,000"), Ok(Some(1_000_000.0)));
+        assert_eq!(parse_price("+-5"), Err(FieldError::NotANumber));
         assert_eq!(
             parse_price("2000000"),
             Err(FieldError::TooLarge { max: MAX_PRICE })

@@ -21,6 +21,26 @@ pub const PAGE: usize = 20;
 /// Most bytes of one chunk displayed; the rest is counted, not shown (a 100,000-token chunk
 /// would otherwise put megabytes into the page).
 pub const MAX_SHOWN_BYTES: usize = 24 * 1024;
+/// Most lines of one chunk displayed: a chunk of thousands of line breaks costs the browser
+/// seconds of layout even when it is only a few kilobytes.
+pub const MAX_SHOWN_LINES: usize = 200;
+
+/// The display end of a chunk `[b0, b1)` of `text`: at most [`MAX_SHOWN_BYTES`] (cut at a char
+/// boundary, but never before `keep`) and at most [`MAX_SHOWN_LINES`] lines.
+pub fn shown_end(text: &str, b0: usize, b1: usize, keep: usize) -> usize {
+    let by_bytes = if b1 - b0 > MAX_SHOWN_BYTES {
+        floor_boundary(text, b0 + MAX_SHOWN_BYTES).max(keep.min(b1))
+    } else {
+        b1
+    };
+    let by_lines = text.as_bytes()[b0..by_bytes]
+        .iter()
+        .enumerate()
+        .filter(|(_, &b)| b == b'\n')
+        .nth(MAX_SHOWN_LINES - 1)
+        .map_or(by_bytes, |(i, _)| b0 + i + 1);
+    by_bytes.min(by_lines)
+}
 
 /// One chunk as the preview shows it: token range, byte range and the overlap split.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -184,11 +204,7 @@ fn ChunkView(span: ChunkSpan, tok: Arc<Tokenized>) -> impl IntoView {
     let (b0, b1) = span.bytes;
     let text: &str = &tok.text;
     // Display cap: cut at a char boundary so the cap never looks like a window edge.
-    let shown_end = if b1 - b0 > MAX_SHOWN_BYTES {
-        floor_boundary(text, b0 + MAX_SHOWN_BYTES).max(span.fresh_from.min(b1))
-    } else {
-        b1
-    };
+    let shown_end = shown_end(text, b0, b1, span.fresh_from);
     // The highlight ends at the first char boundary at or after the shared tokens, so a
     // character split between shared and fresh tokens shows whole (it is not a window edge);
     // the chunk's own edges are still cut at the exact byte.
@@ -200,15 +216,20 @@ fn ChunkView(span: ChunkSpan, tok: Arc<Tokenized>) -> impl IntoView {
     let shared = render_segments(lang, text, b0, shared_end);
     let fresh = render_segments(lang, text, shared_end, shown_end);
     let hidden = b1 - shown_end;
-    let title = tf(Key::ChunkTitle, &[("n", &n(span.index + 1))]);
+    // Numbered from 0 with inclusive ranges, as in the simulator (SPEC §4's "chunk #2 holds
+    // tokens 80–139"); data-* attributes keep half-open ranges for tools.
+    let title = tf(Key::ChunkTitle, &[("n", &n(span.index))]);
     let tokens = tf(
         Key::ChunkTokens,
         &[
             ("start", &n(span.window.start)),
-            ("end", &n(span.window.end)),
+            ("end", &n(span.window.end.saturating_sub(1))),
         ],
     );
-    let bytes = tf(Key::ChunkBytes, &[("start", &n(b0)), ("end", &n(b1))]);
+    let bytes = tf(
+        Key::ChunkBytes,
+        &[("start", &n(b0)), ("end", &n(b1.saturating_sub(1)))],
+    );
     let overlap =
         (span.overlap_tokens > 0).then(|| tf(Key::ChunkOverlap, &[("n", &n(span.overlap_tokens))]));
     view! {
@@ -272,6 +293,21 @@ fn render_segments(lang: Lang, text: &str, start: usize, end: usize) -> AnyView 
 mod tests {
     use super::*;
     use chunk_core::tokenizer::Encoding;
+
+    #[test]
+    fn display_is_capped_by_bytes_and_by_lines() {
+        let short = "a\nb\n";
+        assert_eq!(shown_end(short, 0, short.len(), 0), short.len());
+        let lines = "x\n".repeat(1000);
+        assert_eq!(shown_end(&lines, 0, lines.len(), 0), 2 * MAX_SHOWN_LINES);
+        assert_eq!(
+            shown_end(&lines, 10, lines.len(), 10),
+            10 + 2 * MAX_SHOWN_LINES
+        );
+        let cats = "猫".repeat(MAX_SHOWN_BYTES);
+        let end = shown_end(&cats, 0, cats.len(), 0);
+        assert!(end <= MAX_SHOWN_BYTES && cats.is_char_boundary(end) && end > MAX_SHOWN_BYTES - 3);
+    }
 
     #[test]
     fn spans_follow_the_windows_and_mark_the_shared_part() {

@@ -201,7 +201,7 @@ fn LineChart(
     let y_base = VIEW_H - BOTTOM;
 
     let desc = move || {
-        let lang = sim.ui.get();
+        let lang = sim.lang.get();
         let list: Vec<String> = points
             .get()
             .iter()
@@ -217,7 +217,7 @@ fn LineChart(
     };
     let grid = move || {
         let a = axes.get();
-        let lang = sim.ui.get();
+        let lang = sim.lang.get();
         let ys = a.y_ticks.iter().map(|&v| {
             let y = sy(&a, v);
             view! {
@@ -262,7 +262,7 @@ fn LineChart(
         let cx = current.get();
         let y = points.with(|p| p.iter().find(|p| p.0 == cx).map(|p| p.1))?;
         let (px, py) = (sx(&a, cx), sy(&a, y));
-        let label = y_fmt(sim.ui.get(), y);
+        let label = y_fmt(sim.lang.get(), y);
         // Keep the value label inside the box near the right edge.
         let (lx, anchor) = if px > VIEW_W - 70.0 {
             (px - 8.0, "end")

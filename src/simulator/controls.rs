@@ -213,7 +213,7 @@ where
                     .map(|o| {
                         view! {
                             <option value=code(o) selected=move || value.get() == o>
-                                {move || name(sim.ui.get(), o)}
+                                {move || name(sim.lang.get(), o)}
                             </option>
                         }
                     })

@@ -30,7 +30,7 @@ pub fn Figures() -> impl IntoView {
         let b = sim
             .metrics
             .with(|m| m.as_ref().and_then(|m| m.bloat_factor))?;
-        Some((b.to_string(), fixed2(sim.ui.get(), b)))
+        Some((b.to_string(), fixed2(sim.lang.get(), b)))
     });
     let full = Signal::derive(move || {
         let n = sim

@@ -138,8 +138,9 @@ pub struct SimText {
 /// `Simulator` provides it as context to its parts.
 #[derive(Clone, Copy)]
 pub struct SimState {
-    /// The page's UI language (the shared signal of the `AppState`).
-    pub ui: RwSignal<crate::i18n::Lang>,
+    /// The page's UI language (the shared signal of the `AppState`); it also picks the
+    /// documents, queries and stop words.
+    pub lang: RwSignal<crate::i18n::Lang>,
     /// Chunk size slider, in tokens.
     pub size: RwSignal<usize>,
     /// Overlap slider, in tokens.
@@ -157,8 +158,6 @@ pub struct SimState {
     pub query_edit: RwSignal<Option<String>>,
     /// The token the strip's read-out describes (hovered, or moved to with the arrow keys).
     pub current_token: RwSignal<Option<usize>>,
-    /// The UI language as the core knows it (documents, queries, stop words).
-    pub lang: Memo<chunk_core::sim::Lang>,
     /// The document.
     pub text: Memo<SimText>,
     /// The document tokenized and segmented: the only slow step (BPE), keyed on text ×
@@ -195,7 +194,7 @@ impl SimState {
         let rule = RwSignal::new(SentenceRule::Terminators);
         let query_edit = RwSignal::new(None::<String>);
 
-        let lang = Memo::new(move |_| sim_lang(app.lang.get()));
+        let lang = app.lang;
         let text = Memo::new(move |_| match source.get() {
             Source::Preset(p) => SimText {
                 text: Arc::from(p.text(lang.get())),
@@ -245,7 +244,6 @@ impl SimState {
                 .flatten()
         });
         SimState {
-            ui: app.lang,
             size,
             overlap,
             strategy,
@@ -270,7 +268,7 @@ impl SimState {
     /// The simulator's message `msg` in the current language; reading it subscribes to
     /// language changes.
     pub fn t(&self, msg: Msg) -> &'static str {
-        messages::text(self.ui.get(), msg)
+        messages::text(self.lang.get(), msg)
     }
 
     /// The message `msg` with its `{parameters}` filled.
@@ -280,7 +278,7 @@ impl SimState {
 
     /// A count in the current language's format (e.g. 1,234 / 1.234).
     pub fn int(&self, n: usize) -> String {
-        crate::format::int(self.ui.get(), n as u128)
+        crate::format::int(self.lang.get(), n as u128)
     }
 
     /// The query shown in the query field: the user's edit, else the language's default.
@@ -289,11 +287,6 @@ impl SimState {
             .get()
             .unwrap_or_else(|| default_query(self.lang.get()).to_string())
     }
-}
-
-/// The core's language for a UI language (matched by code; English if the core lacks it).
-pub fn sim_lang(lang: crate::i18n::Lang) -> chunk_core::sim::Lang {
-    chunk_core::sim::Lang::from_code(lang.code()).unwrap_or_default()
 }
 
 /// `text` cut to at most `max` bytes at a char boundary.

@@ -61,7 +61,7 @@ pub fn Strip() -> impl IntoView {
             .enumerate()
             .map(|(k, w)| (w.start, k))
             .collect();
-        let lang = sim.ui.get();
+        let lang = sim.lang.get();
         let title_tpl = super::messages::text(lang, Msg::TokenTitle);
         let mut prev_end = 0;
         let mut views = Vec::with_capacity(n * 2);

@@ -24,8 +24,8 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { startStaticServer } from './static-server.mjs';
+import { launchBrowser, numberValue, sel, waitForAttr } from './page.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..', '..');
@@ -33,7 +33,6 @@ const DIST = path.resolve(process.env.E2E_DIST ?? path.join(REPO, 'dist'));
 const DIST_SUBPATH = path.resolve(process.env.E2E_DIST_SUBPATH ?? path.join(REPO, 'dist-subpath'));
 const SUBPATH = process.env.E2E_SUBPATH ?? '/rag-chunk-calculator/';
 const FIXTURE = path.resolve(process.env.E2E_FIXTURE ?? path.join(REPO, 'tests', 'fixtures', 'moonstone-short.txt'));
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const ENCODINGS = ['cl100k_base', 'o200k_base'];
 
 // How long to wait for the page to reach a state. A wait that runs out is not a failure by
@@ -69,35 +68,6 @@ function nativeCounts() {
     }
   }
   return counts;
-}
-
-const sel = (testid) => `[data-testid="${testid}"]`;
-
-/** Waits until the element's attribute equals `want`; returns false if the wait ran out. */
-async function waitForAttr(page, testid, attr, want, timeout) {
-  try {
-    await page.waitForFunction(
-      ([s, a, w]) => document.querySelector(s)?.getAttribute(a) === w,
-      [sel(testid), attr, String(want)],
-      { timeout },
-    );
-    return true;
-  } catch (err) {
-    if (err.name === 'TimeoutError') return false;
-    throw err;
-  }
-}
-
-/** Reads data-value of a single element as a number; fails clearly if absent or not numeric. */
-async function numberValue(page, testid) {
-  const loc = page.locator(sel(testid));
-  const count = await loc.count();
-  assert.equal(count, 1, `expected exactly one element ${sel(testid)}, found ${count}`);
-  const raw = await loc.getAttribute('data-value');
-  assert.ok(raw !== null && raw.trim() !== '', `${sel(testid)} has no data-value`);
-  const value = Number(raw);
-  assert.ok(Number.isFinite(value), `${sel(testid)} data-value is not a number: ${JSON.stringify(raw)}`);
-  return value;
 }
 
 async function textOf(page, testid) {
@@ -154,19 +124,7 @@ before(async () => {
   fixtureText = readFileSync(FIXTURE, 'utf8');
   native = nativeCounts();
   assert.equal(native.bytes, Buffer.byteLength(fixtureText, 'utf8'), 'count example read a different file');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchBrowser();
 });
 
 after(async () => {

@@ -17,13 +17,12 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { startStaticServer } from './static-server.mjs';
+import { launchBrowser, numberValue, rawValue, sel, waitForAttr as waitFor } from './page.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..', '..');
 const DIST = path.resolve(process.env.E2E_DIST ?? path.join(REPO, 'dist'));
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
 // How long to wait for the page to reach a state. A wait that runs out is not a failure by
 // itself: the assertion after it reads what the page shows and fails with those values.
@@ -40,40 +39,9 @@ const DEFAULT_QUERIES = {
   pl: 'zakres temperatury pracy XV40',
 };
 
-const sel = (testid) => `[data-testid="${testid}"]`;
-
-/** Waits until the element's attribute equals `want`; returns false if the wait ran out. */
-async function waitForAttr(page, testid, attr, want, timeout = UPDATE_MS) {
-  try {
-    await page.waitForFunction(
-      ([s, a, w]) => document.querySelector(s)?.getAttribute(a) === w,
-      [sel(testid), attr, String(want)],
-      { timeout },
-    );
-    return true;
-  } catch (err) {
-    if (err.name === 'TimeoutError') return false;
-    throw err;
-  }
-}
-
-/** data-value of the single element `testid`, as a string; fails clearly if absent. */
-async function rawValue(page, testid) {
-  const loc = page.locator(sel(testid));
-  const count = await loc.count();
-  assert.equal(count, 1, `expected exactly one element ${sel(testid)}, found ${count}`);
-  const raw = await loc.getAttribute('data-value');
-  assert.ok(raw !== null && raw.trim() !== '', `${sel(testid)} has no data-value`);
-  return raw;
-}
-
-/** data-value of `testid` as a number. */
-async function numberValue(page, testid) {
-  const raw = await rawValue(page, testid);
-  const value = Number(raw);
-  assert.ok(Number.isFinite(value), `${sel(testid)} data-value is not a number: ${JSON.stringify(raw)}`);
-  return value;
-}
+/** Waits until the element's attribute equals `want` (default timeout: UPDATE_MS). */
+const waitForAttr = (page, testid, attr, want, timeout = UPDATE_MS) =>
+  waitFor(page, testid, attr, want, timeout);
 
 /** The simulator's main figures, read from the DOM. */
 async function figures(page) {
@@ -125,19 +93,7 @@ const needPage = () => {
 
 before(async () => {
   try {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchBrowser();
     const started = await startStaticServer({ root: DIST, prefix: '/' });
     server = started.server;
     context = await browser.newContext({ serviceWorkers: 'block', locale: 'en-US' });

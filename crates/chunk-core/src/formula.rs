@@ -105,6 +105,8 @@ pub enum FormulaError {
     ZeroChunkSize,
     /// The price was negative, NaN or infinite.
     InvalidPrice,
+    /// The cost does not fit a finite `f64` (a price near `f64::MAX` times many tokens).
+    CostOverflow,
 }
 
 impl fmt::Display for FormulaError {
@@ -112,6 +114,7 @@ impl fmt::Display for FormulaError {
         match self {
             FormulaError::ZeroChunkSize => f.write_str("chunk_size must be at least 1 token"),
             FormulaError::InvalidPrice => f.write_str("price must be a finite number ≥ 0"),
+            FormulaError::CostOverflow => f.write_str("the cost is too large to compute"),
         }
     }
 }
@@ -151,7 +154,8 @@ pub fn chunk_count(document: u64, chunk_size: u64, stride: u64) -> u64 {
 ///
 /// # Errors
 /// [`FormulaError::ZeroChunkSize`] if `chunk_size == 0`; [`FormulaError::InvalidPrice`] if the
-/// price is negative or not finite. An overlap ≥ size is not an error: it is clamped and flagged.
+/// price is negative or not finite; [`FormulaError::CostOverflow`] if the cost is not finite.
+/// An overlap ≥ size is not an error: it is clamped and flagged.
 pub fn compute(input: FormulaInput) -> Result<FormulaOutput, FormulaError> {
     if input.chunk_size == 0 {
         return Err(FormulaError::ZeroChunkSize);
@@ -180,6 +184,12 @@ pub fn compute(input: FormulaInput) -> Result<FormulaOutput, FormulaError> {
             repeated as f64 / document as f64,
         )
     };
+    let cost = input
+        .price_per_million
+        .map(|p| total as f64 / 1_000_000.0 * p);
+    if cost.is_some_and(|c| !c.is_finite()) {
+        return Err(FormulaError::CostOverflow);
+    }
     Ok(FormulaOutput {
         is_estimate: input.document.is_estimate(),
         document_tokens: document,
@@ -193,9 +203,7 @@ pub fn compute(input: FormulaInput) -> Result<FormulaOutput, FormulaError> {
         repeated_share,
         extra_over_document,
         last_chunk_tokens,
-        cost: input
-            .price_per_million
-            .map(|p| total as f64 / 1_000_000.0 * p),
+        cost,
     })
 }
 
@@ -271,6 +279,9 @@ mod tests {
             i.price_per_million = Some(bad);
             assert_eq!(compute(i), Err(FormulaError::InvalidPrice));
         }
+        i.document = DocLength::Tokens(10_000);
+        i.price_per_million = Some(1e308);
+        assert_eq!(compute(i), Err(FormulaError::CostOverflow));
     }
 
     #[test]

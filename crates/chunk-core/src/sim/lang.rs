@@ -1,4 +1,5 @@
-//! The UI languages (SPEC §1), which select the default documents, queries and stop words.
+//! The UI languages (SPEC §1): they select the default documents, queries and stop words here,
+//! and the message catalog and number formats of the page.
 
 /// A language of the page.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -35,6 +36,35 @@ impl Lang {
     pub fn from_code(code: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|l| l.code() == code)
     }
+
+    /// Parses a code or a browser language tag such as `"vi"`, `"vi-VN"`, `"pl_PL"` (the
+    /// primary subtag, any case); `None` for a language the page does not ship.
+    pub fn from_tag(tag: &str) -> Option<Self> {
+        let primary = tag.split(['-', '_']).next()?.to_ascii_lowercase();
+        Self::from_code(&primary)
+    }
+
+    /// The BCP 47 locale for number formats (decides `10,000` vs `10.000`).
+    pub fn locale(self) -> &'static str {
+        match self {
+            Lang::En => "en-US",
+            Lang::Vi => "vi-VN",
+            Lang::Id => "id-ID",
+            Lang::Ru => "ru-RU",
+            Lang::Pl => "pl-PL",
+        }
+    }
+
+    /// The language's own name, for a language switch.
+    pub fn native_name(self) -> &'static str {
+        match self {
+            Lang::En => "English",
+            Lang::Vi => "Tiếng Việt",
+            Lang::Id => "Bahasa Indonesia",
+            Lang::Ru => "Русский",
+            Lang::Pl => "Polski",
+        }
+    }
 }
 
 #[cfg(test)]
@@ -47,5 +77,8 @@ mod tests {
             assert_eq!(Lang::from_code(l.code()), Some(l));
         }
         assert_eq!(Lang::from_code("de"), None);
+        assert_eq!(Lang::from_tag("vi-VN"), Some(Lang::Vi));
+        assert_eq!(Lang::from_tag("PL_pl"), Some(Lang::Pl));
+        assert_eq!(Lang::from_tag(""), None);
     }
 }

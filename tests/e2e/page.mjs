@@ -1,0 +1,61 @@
+// Helpers shared by the end-to-end tests: launching the system Chromium and reading the page
+// through its data-testid hooks.
+
+import assert from 'node:assert/strict';
+import { chromium } from 'playwright-core';
+
+/** The system Chromium (never a downloaded one). */
+export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+
+/** Launches headless Chromium with the flags this machine needs (no background network). */
+export function launchBrowser() {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}
+
+/** CSS selector of a data-testid hook. */
+export const sel = (testid) => `[data-testid="${testid}"]`;
+
+/** Waits until the element's attribute equals `want`; returns false if the wait ran out. */
+export async function waitForAttr(page, testid, attr, want, timeout) {
+  try {
+    await page.waitForFunction(
+      ([s, a, w]) => document.querySelector(s)?.getAttribute(a) === w,
+      [sel(testid), attr, String(want)],
+      { timeout },
+    );
+    return true;
+  } catch (err) {
+    if (err.name === 'TimeoutError') return false;
+    throw err;
+  }
+}
+
+/** data-value of the single element `testid`, as a string; fails clearly if absent. */
+export async function rawValue(page, testid) {
+  const loc = page.locator(sel(testid));
+  const count = await loc.count();
+  assert.equal(count, 1, `expected exactly one element ${sel(testid)}, found ${count}`);
+  const raw = await loc.getAttribute('data-value');
+  assert.ok(raw !== null && raw.trim() !== '', `${sel(testid)} has no data-value`);
+  return raw;
+}
+
+/** data-value of `testid` as a number; fails clearly if it is not one. */
+export async function numberValue(page, testid) {
+  const raw = await rawValue(page, testid);
+  const value = Number(raw);
+  assert.ok(Number.isFinite(value), `${sel(testid)} data-value is not a number: ${JSON.stringify(raw)}`);
+  return value;
+}
