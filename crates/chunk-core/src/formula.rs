@@ -279,7 +279,10 @@ mod tests {
             i.price_per_million = Some(bad);
             assert_eq!(compute(i), Err(FormulaError::InvalidPrice));
         }
+        // 10,000 tokens at size 512, overlap 511: about 4.9 million tokens embedded.
         i.document = DocLength::Tokens(10_000);
+        i.chunk_size = 512;
+        i.chunk_overlap = 511;
         i.price_per_million = Some(1e308);
         assert_eq!(compute(i), Err(FormulaError::CostOverflow));
     }
