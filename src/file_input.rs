@@ -254,6 +254,7 @@ pub fn TextSource() -> impl IntoView {
             {message_view}
             <Status/>
             <SpecialTokens/>
+            <TextNotes/>
         </section>
     }
 }
@@ -310,6 +311,31 @@ fn Status() -> impl IntoView {
     }
 }
 
+/// Notices about what the browser may have done to the text: Windows line breaks (the box
+/// turns them into LF on any edit) and replacement characters (U+FFFD, which is also what
+/// unpaired UTF-16 surrogates become when the browser hands text to UTF-8). Both are read from
+/// the text itself, so they are never stale.
+#[component]
+fn TextNotes() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    // Memos: one scan of the text per change, however often the language re-renders them.
+    let crlf = Memo::new(move |_| state.text.with(|t| t.contains("\r\n")));
+    let replaced = Memo::new(move |_| state.text.with(|t| t.matches('\u{FFFD}').count()));
+    view! {
+        {move || crlf.get().then(|| view! {
+            <p class="notice" data-testid="notice-crlf">{move || state.t(Key::NoteCrlf)}</p>
+        })}
+        {move || (replaced.get() > 0).then(|| {
+            let n = format::int(state.lang.get(), replaced.get() as u128);
+            view! {
+                <p class="notice warn" data-testid="notice-replacement" data-count=replaced.get().to_string()>
+                    {state.tf(Key::NoteReplacement, &[("n", &n)])}
+                </p>
+            }
+        })}
+    }
+}
+
 /// Always says that special-token strings count as ordinary text; lists them when present.
 #[component]
 fn SpecialTokens() -> impl IntoView {
@@ -327,9 +353,10 @@ fn SpecialTokens() -> impl IntoView {
                     None => names.push((s, 1)),
                 }
             }
+            let lang = state.lang.get();
             let list = names
                 .iter()
-                .map(|(n, c)| format!("{n} ×{c}"))
+                .map(|(n, c)| format!("{n} ×{}", format::int(lang, *c as u128)))
                 .collect::<Vec<_>>()
                 .join(", ");
             Some(view! {

@@ -404,3 +404,22 @@ async fn a_large_paste_is_held_outside_the_box_and_counted_whole() {
     assert!(!area.read_only());
     assert!(!page.has("large-text-notice"));
 }
+
+#[wasm_bindgen_test]
+async fn windows_line_breaks_and_replacement_characters_are_noticed() {
+    let page = Page::mount().await;
+    let crlf = "line one\r\nline two\r\n";
+    choose_file(&page, "crlf.txt", crlf.as_bytes()).await;
+    page.wait_ready().await;
+    assert!(page.has("notice-crlf"));
+    // Counted as loaded, with the CR bytes.
+    let expected = Encoding::Cl100kBase.tokenizer().count(crlf);
+    assert_eq!(page.value("out-doc-tokens"), expected.to_string());
+    assert!(!page.has("notice-replacement"));
+
+    page.type_into("text-input", "a\u{FFFD}b\u{FFFD}").await;
+    page.wait_ready().await;
+    assert!(!page.has("notice-crlf"));
+    let note = page.get("notice-replacement");
+    assert_eq!(note.get_attribute("data-count").as_deref(), Some("2"));
+}
