@@ -213,13 +213,10 @@ pub fn Results() -> impl IntoView {
         })
     };
 
-    // The text's length in chars, for out-doc-chars. A Memo: counting the chars of a 1 MB text
-    // is worth doing once per edit, not once per language switch or re-render.
-    let text_chars = Memo::new(move |_| state.text.with(|t| t.chars().count() as u64));
     let doc_chars = Signal::derive(move || {
         let lang = state.lang.get();
         if !state.text.with(|t| t.is_empty()) {
-            return Some(int(text_chars.get().into(), lang));
+            return Some(int(state.text_chars.get().into(), lang));
         }
         match out.get().map(|o| o.is_estimate) {
             Some(true) => state.checked.with(|c| {

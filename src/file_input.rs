@@ -124,7 +124,7 @@ pub fn TextSource() -> impl IntoView {
     };
     let large_notice = move || {
         large.get().then(|| {
-            let (kb, chars) = state.text.with(|t| (t.len() / 1024, t.chars().count()));
+            let (kb, chars) = (state.text.with(|t| t.len() / 1024), state.text_chars.get());
             let lang = state.lang.get();
             let text = state.tf(
                 Key::LargeText,

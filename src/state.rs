@@ -60,6 +60,10 @@ pub struct AppState {
     pub encoding: RwSignal<Encoding>,
     /// The pasted or loaded text (an `Arc` so the tokenizer job and the result share it).
     pub text: RwSignal<Arc<str>>,
+    /// The text's length in chars (Unicode scalar values). A `Memo`: the estimate, the char
+    /// figure and the large-text notice all read it, and counting the chars of megabytes
+    /// should happen once per edit, not once per reader or per edit of another field.
+    pub text_chars: Memo<u64>,
     /// The latest finished tokenization (may be of an older text while a new one runs).
     pub tokenized: RwSignal<Option<Arc<Tokenized>>>,
     /// Progress of the running tokenization.
@@ -85,6 +89,7 @@ impl AppState {
         let encoding = RwSignal::new(Encoding::default());
         let text: RwSignal<Arc<str>> = RwSignal::new(Arc::from(""));
         let tokenized: RwSignal<Option<Arc<Tokenized>>> = RwSignal::new(None);
+        let text_chars = Memo::new(move |_| text.with(|t| t.chars().count() as u64));
         let checked = Memo::new(move |_| {
             let raw = RawInputs {
                 doc_length: doc_length.get(),
@@ -93,7 +98,7 @@ impl AppState {
                 chunk_overlap: chunk_overlap.get(),
                 price: price.get(),
             };
-            check(&raw, text_document(text, tokenized, encoding))
+            check(&raw, text_document(text, text_chars, tokenized, encoding))
         });
         let output = Memo::new(move |_| checked.with(|c| c.input).and_then(|i| compute(i).ok()));
         AppState {
@@ -105,6 +110,7 @@ impl AppState {
             price,
             encoding,
             text,
+            text_chars,
             tokenized,
             progress: RwSignal::new(Progress::Idle),
             checked,
@@ -142,16 +148,16 @@ impl AppState {
 /// the same encoding (so figures do not flicker while typing), else an estimate from its chars.
 fn text_document(
     text: RwSignal<Arc<str>>,
+    text_chars: Memo<u64>,
     tokenized: RwSignal<Option<Arc<Tokenized>>>,
     encoding: RwSignal<Encoding>,
 ) -> Option<DocLength> {
-    let text = text.get();
-    if text.is_empty() {
+    if text.with(|t| t.is_empty()) {
         return None;
     }
     let enc = encoding.get();
     tokenized.with(|t| match t {
         Some(t) if t.encoding == enc => Some(DocLength::Tokens(t.encoded.len() as u64)),
-        _ => Some(DocLength::from_chars(text.chars().count() as u64)),
+        _ => Some(DocLength::from_chars(text_chars.get())),
     })
 }
