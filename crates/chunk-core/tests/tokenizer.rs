@@ -327,6 +327,18 @@ fn e15_special_token_strings_are_plain_text() {
     assert_eq!(Encoding::O200kBase.tokenizer().count(text), 12);
     assert_eq!(Encoding::Cl100kBase.tokenizer().count("<|endoftext|>"), 7);
     assert_eq!(find_special_tokens(text), vec![(14, "<|endoftext|>")]);
+    // Nested starts, back-to-back tokens, near misses and multi-byte neighbours.
+    let tricky =
+        "<<|endoftext|><|<|fim_prefix|>é<|endofprompt|><|fim_suffix|> <| endoftext|> <|fim_middle";
+    assert_eq!(
+        find_special_tokens(tricky),
+        vec![
+            (1, "<|endoftext|>"),
+            (16, "<|fim_prefix|>"),
+            (32, "<|endofprompt|>"),
+            (47, "<|fim_suffix|>"),
+        ]
+    );
     assert_same(Encoding::Cl100kBase, text);
     assert_same(Encoding::O200kBase, text);
 }
