@@ -1,6 +1,7 @@
 //! The few direct browser calls outside the view tree: language detection and memory, the
-//! document's `lang` and title, and a sleep for tests. Each is a no-op (or a default) outside
-//! the browser, so the crate still compiles and unit-tests natively.
+//! document's `lang` and title, a yield to the browser, and reading a pasted string in slices.
+//! Each compiles natively (the first three are no-ops or defaults outside the browser), so the
+//! crate still unit-tests natively.
 
 use crate::i18n::Lang;
 
@@ -60,13 +61,56 @@ pub fn apply_lang(lang: Lang, title: &str) {
     let _ = (lang, title);
 }
 
-/// Resolves after about `ms` milliseconds (a `setTimeout` promise). Used by the browser tests
-/// to wait for the sliced tokenizer, which runs on timers.
-#[cfg(target_arch = "wasm32")]
+/// Resolves after about `ms` milliseconds (a `setTimeout` promise): a yield to the browser
+/// with `ms` = 0. Also used by the browser tests to wait for the tokenizer.
 pub async fn sleep_ms(ms: i32) {
     let promise = js_sys::Promise::new(&mut |resolve, _reject| {
         let _ = leptos::prelude::window()
             .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
     });
     let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
+/// Copies a JS string into a Rust `String` one slice of `units` UTF-16 code units (at least 2)
+/// per browser task, so that a paste of megabytes never blocks the page in one long task
+/// (Chromium converts about a million units in 6 ms). A slice never ends between the two
+/// halves of a surrogate pair. Between slices it yields to the browser and then gives up,
+/// returning `None`, as soon as `keep_going` returns false (a newer edit made the text stale).
+pub async fn read_js_string(
+    s: &js_sys::JsString,
+    units: u32,
+    keep_going: impl Fn() -> bool,
+) -> Option<String> {
+    let len = s.length();
+    let mut out = String::with_capacity(len as usize);
+    let mut at = 0;
+    while at < len {
+        let mut end = at.saturating_add(units.max(2)).min(len);
+        let high_surrogate = 0xD800 as f64..0xDC00 as f64;
+        if end < len && high_surrogate.contains(&s.char_code_at(end - 1)) {
+            end -= 1;
+        }
+        out.push_str(&String::from(s.slice(at, end)));
+        at = end;
+        if at < len {
+            sleep_ms(0).await;
+            if !keep_going() {
+                return None;
+            }
+        }
+    }
+    Some(out)
+}
+
+/// The clipboard's plain text as the JS string itself: `DataTransfer.getData("text")` without
+/// the copy into wasm memory that web-sys's binding makes at once (see [`read_js_string`]).
+/// `None` when there is no text.
+pub fn clipboard_text(data: &web_sys::DataTransfer) -> Option<js_sys::JsString> {
+    use wasm_bindgen::JsCast;
+    let get_data = js_sys::Reflect::get(data, &"getData".into()).ok()?;
+    let text = get_data
+        .dyn_ref::<js_sys::Function>()?
+        .call1(data, &"text".into())
+        .ok()?;
+    text.dyn_into().ok()
 }

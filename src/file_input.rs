@@ -6,9 +6,9 @@ use std::sync::Arc;
 use leptos::html::Textarea;
 use leptos::prelude::*;
 
-use crate::format;
 use crate::i18n::Key;
 use crate::state::{AppState, Progress};
+use crate::{browser, format};
 
 /// Largest file accepted, in bytes (10 MB): far above any document worth previewing chunk by
 /// chunk, and small enough that reading and tokenizing it stays quick.
@@ -19,6 +19,22 @@ pub const MAX_FILE_BYTES: f64 = 10.0 * 1024.0 * 1024.0;
 /// would block the page. Such a text is held in the state only; the box is emptied, made
 /// read-only and replaced by a notice until the text is cleared.
 pub const LARGE_TEXT_BYTES: usize = 256 * 1024;
+
+/// A paste longer than this many UTF-16 code units (1 Mi) is copied into the page over several
+/// browser tasks, this many per task (about 6 ms each in Chromium), rather than in one task
+/// that would take about 60 ms for 10 MB.
+const PASTE_SLICE_UNITS: u32 = 1 << 20;
+
+/// The box's `value` with `pasted` in place of its selection (`pasted` itself, not a copy of
+/// it, when the box is empty).
+fn splice_selection(el: &web_sys::HtmlTextAreaElement, value: &str, pasted: String) -> String {
+    if value.is_empty() {
+        return pasted;
+    }
+    let start = el.selection_start().ok().flatten().unwrap_or(0);
+    let end = el.selection_end().ok().flatten().unwrap_or(start);
+    splice_utf16(value, start, end, &pasted)
+}
 
 /// Inserts `pasted` into `value` in place of the selection `[start, end)`, given in UTF-16
 /// code units as the DOM reports them; out-of-range or split positions are clamped to the
@@ -95,7 +111,11 @@ pub fn TextSource() -> impl IntoView {
     // Whether the text is too long for the box (see LARGE_TEXT_BYTES). A Memo: the box, the
     // notice and its read-only flag read it, and it changes far less often than the text.
     let large = Memo::new(move |_| state.text.with(|t| t.len() > LARGE_TEXT_BYTES));
+    // Bumped by every write of the text, so that a long paste still being read (below) knows
+    // when a newer edit has made it stale. A StoredValue: only read in callbacks, never drawn.
+    let edits = StoredValue::new(0u64);
     let set_text = move |s: String| {
+        edits.update_value(|n| *n += 1);
         if let Some(el) = textarea.get_untracked() {
             el.set_value(if s.len() > LARGE_TEXT_BYTES { "" } else { &s });
         }
@@ -103,24 +123,38 @@ pub fn TextSource() -> impl IntoView {
     };
     // A large paste goes to the state, not into the box (see LARGE_TEXT_BYTES).
     let on_paste = move |ev: web_sys::ClipboardEvent| {
-        let Some(pasted) = ev.clipboard_data().and_then(|d| d.get_data("text").ok()) else {
+        let Some(pasted) = ev
+            .clipboard_data()
+            .and_then(|d| browser::clipboard_text(&d))
+        else {
             return;
         };
         let Some(el) = textarea.get_untracked() else {
             return;
         };
         let value = el.value();
-        if value.len() + pasted.len() <= LARGE_TEXT_BYTES {
-            return; // the browser inserts it; on:input updates the state
-        }
-        ev.prevent_default();
-        if value.is_empty() {
-            set_text(pasted); // no copy of a paste of megabytes
+        if pasted.length() <= PASTE_SLICE_UNITS {
+            let pasted = String::from(pasted);
+            if value.len() + pasted.len() <= LARGE_TEXT_BYTES {
+                return; // the browser inserts it; on:input updates the state
+            }
+            ev.prevent_default();
+            set_text(splice_selection(&el, &value, pasted));
             return;
         }
-        let start = el.selection_start().ok().flatten().unwrap_or(0);
-        let end = el.selection_end().ok().flatten().unwrap_or(start);
-        set_text(splice_utf16(&value, start, end, &pasted));
+        // Longer than one slice: read it over several tasks, then store it unless the text was
+        // edited meanwhile.
+        ev.prevent_default();
+        edits.update_value(|n| *n += 1);
+        let this_edit = edits.get_value();
+        leptos::task::spawn_local(async move {
+            let current = || edits.get_value() == this_edit;
+            let Some(pasted) = browser::read_js_string(&pasted, PASTE_SLICE_UNITS, current).await
+            else {
+                return;
+            };
+            set_text(splice_selection(&el, &value, pasted));
+        });
     };
     let large_notice = move || {
         large.get().then(|| {
@@ -222,6 +256,7 @@ pub fn TextSource() -> impl IntoView {
                     if value.len() > LARGE_TEXT_BYTES {
                         set_text(value); // empties the box (see LARGE_TEXT_BYTES)
                     } else {
+                        edits.update_value(|n| *n += 1);
                         state.text.set(Arc::from(value));
                     }
                 }
@@ -264,7 +299,8 @@ pub fn TextSource() -> impl IntoView {
 }
 
 /// The tokenizer status: `data-state` is "tokenizing" while counting and "ready" once the
-/// figures describe the current text (or there is no text).
+/// figures describe the current text (or there is no text); `data-worker` is "true" while the
+/// Web Worker does the counting.
 #[component]
 fn Status() -> impl IntoView {
     let state = expect_context::<AppState>();
@@ -289,7 +325,10 @@ fn Status() -> impl IntoView {
                 Key::StatusReady,
                 &[
                     ("tokens", &format::int(lang, t.encoded.len() as u128)),
-                    ("chars", &format::int(lang, t.chars)),
+                    (
+                        "chars",
+                        &format::int(lang, u128::from(state.text_chars.get())),
+                    ),
                     ("bytes", &format::int(lang, t.text.len() as u128)),
                     ("encoding", t.encoding.name()),
                 ],
@@ -306,6 +345,7 @@ fn Status() -> impl IntoView {
             class="status"
             data-testid="status"
             data-state=move || if ready() { "ready" } else { "tokenizing" }
+            data-worker=move || state.worker.get().to_string()
             role="status"
             aria-live="polite"
         >

@@ -6,7 +6,8 @@
 //! - [`parse`]: parsing and validation of the fields (plain functions, tested natively).
 //! - [`calculator`]: the settings form, the figures and their notices.
 //! - [`file_input`]: paste box, file open / drop, tokenizer status, special-token notice.
-//! - [`tokenize_job`]: tokenization in slices across timer callbacks, with cancellation.
+//! - [`tokenize_job`]: re-tokenizes on every edit, in the worker or in slices, with cancellation.
+//! - [`tokenize_worker`]: the Web Worker that tokenizes off the main thread, both sides.
 //! - [`preview`]: the chunk preview (cut points, overlap, cut characters as bytes).
 //! - [`simulator`]: the chunking simulator (SPEC §4): strategies, metrics, coverage, charts.
 //! - [`faq`]: the questions and answers.
@@ -31,5 +32,6 @@ pub mod preview;
 pub mod simulator;
 pub mod state;
 pub mod tokenize_job;
+pub mod tokenize_worker;
 
 pub use app::App;

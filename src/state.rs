@@ -20,8 +20,6 @@ pub struct Tokenized {
     pub encoding: Encoding,
     /// Token ids and byte offsets.
     pub encoded: Encoded,
-    /// Length of the text in chars (Unicode scalar values).
-    pub chars: u64,
     /// Special-token strings found in the text, with their byte offsets.
     pub specials: Vec<(usize, &'static str)>,
 }
@@ -68,6 +66,9 @@ pub struct AppState {
     pub tokenized: RwSignal<Option<Arc<Tokenized>>>,
     /// Progress of the running tokenization.
     pub progress: RwSignal<Progress>,
+    /// True while the tokenizer's Web Worker does the tokenizing; false when the page's own
+    /// thread does (no worker in this browser, or it failed). Shown as a `data-worker` hook.
+    pub worker: RwSignal<bool>,
     /// Every field checked. A `Memo` because the outputs, the notices and each field's error
     /// read it, and it should run once per edit, not once per reader.
     pub checked: Memo<Checked>,
@@ -113,6 +114,7 @@ impl AppState {
             text_chars,
             tokenized,
             progress: RwSignal::new(Progress::Idle),
+            worker: RwSignal::new(false),
             checked,
             output,
         }

@@ -1,0 +1,16 @@
+// The tokenizer's Web Worker (see src/tokenize_worker.rs). It runs the page's own wasm module:
+// the first message brings the URL of the wasm-bindgen glue and the WebAssembly.Module the
+// page was started from, so nothing is downloaded or compiled twice. Every later message is a
+// job, handed to the Rust side in arrival order once the module is ready.
+let ready;
+self.onmessage = ({ data }) => {
+  if (!ready) {
+    ready = import(data.js).then(async (glue) => {
+      await glue.default({ module_or_path: data.module });
+      return glue;
+    });
+    ready.catch((err) => self.postMessage({ kind: 'failed', message: `tokenizer worker did not start: ${err}` }));
+    return;
+  }
+  ready.then((glue) => glue.worker_receive(data), () => {});
+};

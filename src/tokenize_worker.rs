@@ -1,0 +1,352 @@
+//! Tokenizing in a Web Worker, so that no text, however long, blocks the page: a 10 MB paste,
+//! or a text that is a single multi-megabyte piece (one character repeated), which no slice can
+//! cut.
+//!
+//! The worker (`assets/tokenize-worker.js`) runs this same wasm module. The page sends it the
+//! URL of the wasm-bindgen glue and the `WebAssembly.Module` it was itself started from, so
+//! nothing is downloaded or compiled twice; the worker builds its own copy of an encoding's
+//! lookup table on first use. Both halves of the protocol live here:
+//! - page side: [`TokenizerWorker`] starts the worker, posts jobs and turns its messages into
+//!   [`Reply`] values;
+//! - worker side: [`worker_receive`] (called by the worker's script for every job) tokenizes in
+//!   slices of [`WORKER_SLICE_MS`], posting progress after each, and drops a job at its next
+//!   slice once a newer one has arrived.
+//!
+//! Messages are plain objects:
+//! - page → worker, once: `{js, module}` (read by the worker's script), then one per job:
+//!   `{id, encoding, bytes}` with `id` a job number, `encoding` a name such as `"cl100k_base"`
+//!   and `bytes` the text as UTF-8 (a transferred `Uint8Array`);
+//! - worker → page: `{kind: "progress", id, done}` (`done` in bytes), `{kind: "done", id,
+//!   ids, offsets}` (both transferred `Uint32Array`s, the fields of an
+//!   [`Encoded`](chunk_core::tokenizer::Encoded)), `{kind: "failed", message}`.
+
+use chunk_core::tokenizer::Encoded;
+#[cfg(target_arch = "wasm32")]
+pub use imp::{worker_receive, TokenizerWorker};
+#[cfg(not(target_arch = "wasm32"))]
+pub use native::TokenizerWorker;
+
+/// Work per slice in the worker before it looks for newer jobs and reports progress, in
+/// milliseconds. Longer than the page's own slices (nothing is drawn in the worker); short
+/// enough that a newer edit replaces a stale job within a frame or two.
+pub const WORKER_SLICE_MS: f64 = 25.0;
+
+/// File name of the worker's script, next to `index.html` (copied there by Trunk).
+pub const WORKER_SCRIPT: &str = "tokenize-worker.js";
+
+/// What the worker reports to the page.
+#[derive(Debug)]
+pub enum Reply {
+    /// Job `id` has tokenized its first `done` bytes.
+    Progress {
+        /// Job number, as posted.
+        id: u32,
+        /// Bytes of the text tokenized so far.
+        done: usize,
+    },
+    /// Job `id` is complete.
+    Done {
+        /// Job number, as posted.
+        id: u32,
+        /// The token ids and byte offsets of the whole text.
+        encoded: Encoded,
+    },
+    /// The worker cannot tokenize (it did not start, or a job failed); the page should do the
+    /// work itself. The message is for the console.
+    Failed(String),
+}
+
+/// True when this module runs in a worker rather than in the page (there is no `window`).
+pub fn in_worker() -> bool {
+    #[cfg(target_arch = "wasm32")]
+    {
+        web_sys::window().is_none()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        false
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+mod imp {
+    use std::cell::Cell;
+    use std::sync::Arc;
+
+    use chunk_core::tokenizer::{Encoded, Encoding};
+    use js_sys::{Object, Reflect, Uint32Array, Uint8Array};
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+    use web_sys::{DedicatedWorkerGlobalScope, MessageEvent, Worker, WorkerOptions, WorkerType};
+
+    use super::{Reply, WORKER_SCRIPT, WORKER_SLICE_MS};
+    use crate::tokenize_job::Slicer;
+
+    /// A plain JS object with the given fields.
+    fn object(fields: &[(&str, &JsValue)]) -> Object {
+        let o = Object::new();
+        for (k, v) in fields {
+            // Setting a property on a fresh plain object cannot fail.
+            let _ = Reflect::set(&o, &JsValue::from_str(k), v);
+        }
+        o
+    }
+
+    /// Field `key` of a message, or `undefined`.
+    fn field(message: &JsValue, key: &str) -> JsValue {
+        Reflect::get(message, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+    }
+
+    /// Field `key` as a job number or byte count (a non-negative integer), if it is one.
+    fn whole(message: &JsValue, key: &str) -> Option<u32> {
+        let n = field(message, key).as_f64()?;
+        (n >= 0.0 && n <= f64::from(u32::MAX) && n.fract() == 0.0).then_some(n as u32)
+    }
+
+    // ---- page side ----------------------------------------------------------------------
+
+    /// The page's handle on the tokenizer worker. Dropping it stops the worker.
+    pub struct TokenizerWorker {
+        worker: Worker,
+        // Kept alive for as long as the worker can call them.
+        _on_message: Closure<dyn FnMut(MessageEvent)>,
+        _on_error: Closure<dyn FnMut(web_sys::Event)>,
+    }
+
+    impl TokenizerWorker {
+        /// Starts the worker and sends it the page's module; every message it sends back goes
+        /// to `on_reply`. `None` where the page was not started by `assets/boot.js` (so the glue's
+        /// URL is unknown, as in the component tests) or the browser refuses the worker; the
+        /// page then tokenizes on its own thread.
+        pub fn start(on_reply: impl Fn(Reply) + 'static) -> Option<Self> {
+            let document = web_sys::window()?.document()?;
+            // boot.js's tag carries the glue's URL as Trunk wrote it (e.g. "/repo/app-…js").
+            let glue = document
+                .query_selector("script[data-js]")
+                .ok()??
+                .get_attribute("data-js")?;
+            let base = document.base_uri().ok()??;
+            let glue = web_sys::Url::new_with_base(&glue, &base).ok()?.href();
+            let script = web_sys::Url::new_with_base(WORKER_SCRIPT, &base)
+                .ok()?
+                .href();
+            let options = WorkerOptions::new();
+            options.set_type(WorkerType::Module);
+            let worker = Worker::new_with_options(&script, &options).ok()?;
+
+            let on_reply = std::rc::Rc::new(on_reply);
+            let reply = on_reply.clone();
+            let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
+                reply(read_reply(&ev.data()));
+            });
+            // A script that fails to load or to start is reported as an `error` event.
+            let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
+                let detail = ev
+                    .dyn_ref::<web_sys::ErrorEvent>()
+                    .map(|e| e.message())
+                    .unwrap_or_default();
+                on_reply(Reply::Failed(format!("tokenizer worker error {detail}")));
+            });
+            worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+            worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+            let init = object(&[
+                ("js", &JsValue::from_str(&glue)),
+                ("module", &wasm_bindgen::module()),
+            ]);
+            worker.post_message(&init).ok()?;
+            Some(TokenizerWorker {
+                worker,
+                _on_message: on_message,
+                _on_error: on_error,
+            })
+        }
+
+        /// Posts job `id`: tokenize `text` with `encoding`. The text is copied once, as UTF-8,
+        /// into a buffer that is then transferred (not copied again) to the worker.
+        pub fn tokenize(&self, id: u32, text: &str, encoding: Encoding) -> Result<(), JsValue> {
+            let bytes = Uint8Array::new_from_slice(text.as_bytes());
+            let job = object(&[
+                ("id", &JsValue::from(id)),
+                ("encoding", &JsValue::from_str(encoding.name())),
+                ("bytes", &bytes),
+            ]);
+            let transfer = js_sys::Array::of1(&bytes.buffer());
+            self.worker.post_message_with_transfer(&job, &transfer)
+        }
+    }
+
+    impl Drop for TokenizerWorker {
+        fn drop(&mut self) {
+            self.worker.terminate();
+        }
+    }
+
+    /// Reads one message from the worker.
+    fn read_reply(message: &JsValue) -> Reply {
+        let kind = field(message, "kind").as_string().unwrap_or_default();
+        let id = whole(message, "id");
+        match (kind.as_str(), id) {
+            ("progress", Some(id)) => Reply::Progress {
+                id,
+                done: whole(message, "done").unwrap_or(0) as usize,
+            },
+            ("done", Some(id)) => {
+                let array = |key| field(message, key).dyn_into::<Uint32Array>().ok();
+                match (array("ids"), array("offsets")) {
+                    (Some(ids), Some(offsets)) => Reply::Done {
+                        id,
+                        encoded: Encoded {
+                            ids: ids.to_vec(),
+                            offsets: offsets.to_vec().into_iter().map(|o| o as usize).collect(),
+                        },
+                    },
+                    _ => Reply::Failed("tokenizer worker sent a result without its arrays".into()),
+                }
+            }
+            ("failed", _) => Reply::Failed(
+                field(message, "message")
+                    .as_string()
+                    .unwrap_or_else(|| "tokenizer worker failed".into()),
+            ),
+            _ => Reply::Failed(format!(
+                "unexpected message from the tokenizer worker: {kind}"
+            )),
+        }
+    }
+
+    // ---- worker side --------------------------------------------------------------------
+
+    thread_local! {
+        /// The newest job number received; an older job stops at its next slice.
+        static NEWEST: Cell<u32> = const { Cell::new(0) };
+    }
+
+    /// The worker's global scope (only called inside the worker).
+    fn scope() -> DedicatedWorkerGlobalScope {
+        js_sys::global().unchecked_into()
+    }
+
+    /// Posts `message` to the page; a failure to post cannot be reported anywhere else.
+    fn post(message: &JsValue, transfer: Option<&js_sys::Array>) {
+        let _ = match transfer {
+            Some(t) => scope().post_message_with_transfer(message, t),
+            None => scope().post_message(message),
+        };
+    }
+
+    fn post_failed(message: &str) {
+        post(
+            &object(&[("kind", &"failed".into()), ("message", &message.into())]),
+            None,
+        );
+    }
+
+    /// Worker side: takes one job message from the page and starts it (see the module
+    /// documentation for its fields). A malformed job is answered with `{kind: "failed"}`.
+    #[wasm_bindgen]
+    pub fn worker_receive(message: JsValue) {
+        let id = whole(&message, "id");
+        let encoding = field(&message, "encoding")
+            .as_string()
+            .and_then(|name| Encoding::from_name(&name));
+        let bytes = field(&message, "bytes").dyn_into::<Uint8Array>().ok();
+        let (Some(id), Some(encoding), Some(bytes)) = (id, encoding, bytes) else {
+            post_failed("tokenizer worker: a job without id, encoding or bytes");
+            return;
+        };
+        NEWEST.with(|n| n.set(id));
+        let Ok(text) = String::from_utf8(bytes.to_vec()) else {
+            post_failed("tokenizer worker: the text is not UTF-8");
+            return;
+        };
+        wasm_bindgen_futures::spawn_local(run(id, Slicer::new(Arc::from(text), encoding)));
+    }
+
+    /// Runs one job to its end, or until a newer job arrives.
+    async fn run(id: u32, mut slicer: Slicer) {
+        loop {
+            if NEWEST.with(Cell::get) != id {
+                return;
+            }
+            if slicer.run_for(WORKER_SLICE_MS) {
+                break;
+            }
+            let done = JsValue::from(slicer.done_bytes() as u32);
+            post(
+                &object(&[
+                    ("kind", &"progress".into()),
+                    ("id", &id.into()),
+                    ("done", &done),
+                ]),
+                None,
+            );
+            yield_to_messages().await;
+        }
+        let encoded = slicer.into_encoded();
+        let ids = Uint32Array::new_from_slice(&encoded.ids);
+        let offsets: Vec<u32> = encoded.offsets.iter().map(|&o| o as u32).collect();
+        let offsets = Uint32Array::new_from_slice(&offsets);
+        let message = object(&[
+            ("kind", &"done".into()),
+            ("id", &id.into()),
+            ("ids", &ids),
+            ("offsets", &offsets),
+        ]);
+        post(
+            &message,
+            Some(&js_sys::Array::of2(&ids.buffer(), &offsets.buffer())),
+        );
+    }
+
+    /// Lets the worker's queued messages (a newer job) run before the next slice. A message
+    /// on a fresh `MessageChannel` rather than `setTimeout(0)`, which browsers delay to 4 ms
+    /// once timers nest.
+    async fn yield_to_messages() {
+        let Ok(channel) = web_sys::MessageChannel::new() else {
+            return;
+        };
+        let promise = js_sys::Promise::new(&mut |resolve, _reject| {
+            channel.port1().set_onmessage(Some(&resolve));
+            let _ = channel.port2().post_message(&JsValue::NULL);
+        });
+        let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+    }
+}
+
+/// Outside the browser there is no worker: [`TokenizerWorker::start`] gives `None`, so the
+/// native build (unit tests of the page's logic) takes the same code path as a browser that
+/// refuses workers.
+#[cfg(not(target_arch = "wasm32"))]
+mod native {
+    use std::convert::Infallible;
+
+    use chunk_core::tokenizer::Encoding;
+
+    use super::Reply;
+
+    /// Never constructed natively.
+    pub enum TokenizerWorker {}
+
+    impl TokenizerWorker {
+        /// Always `None`: no worker outside the browser.
+        pub fn start(_on_reply: impl Fn(Reply) + 'static) -> Option<Self> {
+            None
+        }
+
+        /// Unreachable: there is no value to call it on.
+        pub fn tokenize(
+            &self,
+            _id: u32,
+            _text: &str,
+            _encoding: Encoding,
+        ) -> Result<(), Infallible> {
+            match *self {}
+        }
+    }
+
+    impl Drop for TokenizerWorker {
+        fn drop(&mut self) {
+            match *self {}
+        }
+    }
+}
