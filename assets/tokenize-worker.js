@@ -9,7 +9,10 @@ self.onmessage = ({ data }) => {
       await glue.default({ module_or_path: data.module });
       return glue;
     });
-    ready.catch((err) => self.postMessage({ kind: 'failed', message: `tokenizer worker did not start: ${err}` }));
+    ready.then(
+      () => self.postMessage({ kind: 'ready' }),
+      (err) => self.postMessage({ kind: 'failed', message: `tokenizer worker did not start: ${err}` }),
+    );
     return;
   }
   ready.then((glue) => glue.worker_receive(data), () => {});

@@ -300,7 +300,7 @@ pub fn TextSource() -> impl IntoView {
 
 /// The tokenizer status: `data-state` is "tokenizing" while counting and "ready" once the
 /// figures describe the current text (or there is no text); `data-worker` is "true" while the
-/// Web Worker does the counting.
+/// Web Worker does the counting; `data-bytes` and `data-chars` give the current text's length.
 #[component]
 fn Status() -> impl IntoView {
     let state = expect_context::<AppState>();
@@ -346,6 +346,8 @@ fn Status() -> impl IntoView {
             data-testid="status"
             data-state=move || if ready() { "ready" } else { "tokenizing" }
             data-worker=move || state.worker.get().to_string()
+            data-bytes=move || state.text.with(|t| t.len()).to_string()
+            data-chars=move || state.text_chars.get().to_string()
             role="status"
             aria-live="polite"
         >

@@ -66,8 +66,9 @@ pub struct AppState {
     pub tokenized: RwSignal<Option<Arc<Tokenized>>>,
     /// Progress of the running tokenization.
     pub progress: RwSignal<Progress>,
-    /// True while the tokenizer's Web Worker does the tokenizing; false when the page's own
-    /// thread does (no worker in this browser, or it failed). Shown as a `data-worker` hook.
+    /// True once the tokenizer's Web Worker has started and while it does the tokenizing;
+    /// false before, and where the page's own thread does it (no worker in this browser, or it
+    /// failed). Shown as a `data-worker` hook.
     pub worker: RwSignal<bool>,
     /// Every field checked. A `Memo` because the outputs, the notices and each field's error
     /// read it, and it should run once per edit, not once per reader.

@@ -115,7 +115,6 @@ pub fn spawn_tokenizer(state: AppState) {
             runner.on_reply(reply);
         }
     });
-    state.worker.set(worker.is_some());
     *runner.worker.borrow_mut() = worker;
     Effect::new(move |_| {
         let text = state.text.get();
@@ -206,6 +205,7 @@ impl Runner {
     /// Handles a message from the worker.
     fn on_reply(self: Rc<Self>, reply: Reply) {
         match reply {
+            Reply::Ready => self.state.worker.set(true),
             Reply::Progress { id, done } if self.is_current(id) => {
                 let total = self.in_worker.borrow().as_ref().map(|j| j.text.len());
                 if let Some(total) = total {

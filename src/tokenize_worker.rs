@@ -16,7 +16,8 @@
 //! - page → worker, once: `{js, module}` (read by the worker's script), then one per job:
 //!   `{id, encoding, bytes}` with `id` a job number, `encoding` a name such as `"cl100k_base"`
 //!   and `bytes` the text as UTF-8 (a transferred `Uint8Array`);
-//! - worker → page: `{kind: "progress", id, done}` (`done` in bytes), `{kind: "done", id,
+//! - worker → page: `{kind: "ready"}` once the module runs there, then per job
+//!   `{kind: "progress", id, done}` (`done` in bytes), `{kind: "done", id,
 //!   ids, offsets}` (both transferred `Uint32Array`s, the fields of an
 //!   [`Encoded`](chunk_core::tokenizer::Encoded)), `{kind: "failed", message}`.
 
@@ -37,6 +38,8 @@ pub const WORKER_SCRIPT: &str = "tokenize-worker.js";
 /// What the worker reports to the page.
 #[derive(Debug)]
 pub enum Reply {
+    /// The worker has started the module and takes jobs (posted earlier ones wait for this).
+    Ready,
     /// Job `id` has tokenized its first `done` bytes.
     Progress {
         /// Job number, as posted.
@@ -144,8 +147,9 @@ mod imp {
                 let detail = ev
                     .dyn_ref::<web_sys::ErrorEvent>()
                     .map(|e| e.message())
-                    .unwrap_or_default();
-                on_reply(Reply::Failed(format!("tokenizer worker error {detail}")));
+                    .filter(|m| !m.is_empty())
+                    .unwrap_or_else(|| format!("{WORKER_SCRIPT} did not load or start"));
+                on_reply(Reply::Failed(format!("tokenizer worker: {detail}")));
             });
             worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
             worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
@@ -186,6 +190,7 @@ mod imp {
         let kind = field(message, "kind").as_string().unwrap_or_default();
         let id = whole(message, "id");
         match (kind.as_str(), id) {
+            ("ready", _) => Reply::Ready,
             ("progress", Some(id)) => Reply::Progress {
                 id,
                 done: whole(message, "done").unwrap_or(0) as usize,

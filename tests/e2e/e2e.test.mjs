@@ -9,10 +9,11 @@
 //      64 -> 23 chunks, 11,408 embedded tokens, 1,408 repeated tokens (12.3 % of what is
 //      sent, 14.1 % more than the document), last chunk 144 tokens;
 //  (b) the fixture document pasted into the page gets exactly the token count of the native
-//      core (examples/count.rs) in cl100k_base and o200k_base, and the chunk count equals the
-//      formula's for that count;
-//  (c) no network request after the load event; during load only same-origin requests, none
-//      failing;
+//      core (examples/count.rs) in cl100k_base and o200k_base, counted in the page's Web
+//      Worker, and the chunk count equals the formula's for that count;
+//  (c) during load only same-origin requests, none failing; after the load event only the
+//      tokenizer worker's own two files (its script and the wasm-bindgen glue it imports), and
+//      no request at all once the worker is ready, while text is pasted and counted;
 //  (d) every chunk element carries its token and byte offsets, consistent with the windows.
 //
 // Environment (all optional): E2E_DIST, E2E_DIST_SUBPATH, E2E_SUBPATH, E2E_FIXTURE,
@@ -143,8 +144,10 @@ for (const build of BUILDS) {
     let page;
     let origin;
     let loaded = false;
+    let workerReady = false;
     const loadRequests = [];
     const afterLoadRequests = [];
+    const afterReadyRequests = [];
     const badResponses = [];
     const failedRequests = [];
     const pageErrors = [];
@@ -179,7 +182,8 @@ for (const build of BUILDS) {
       context.on('request', (req) => {
         const url = req.url();
         if (url.startsWith('data:') || url.startsWith('blob:')) return;
-        (loaded ? afterLoadRequests : loadRequests).push(`${req.method()} ${url} (${req.resourceType()})`);
+        const entry = `${req.method()} ${url} (${req.resourceType()})`;
+        (workerReady ? afterReadyRequests : loaded ? afterLoadRequests : loadRequests).push(entry);
       });
       context.on('response', (resp) => {
         if (resp.status() >= 400) badResponses.push(`${resp.status()} ${resp.url()}`);
@@ -206,6 +210,11 @@ for (const build of BUILDS) {
           `page errors: ${JSON.stringify(pageErrors)}\nconsole errors: ${JSON.stringify(consoleErrors)}\n` +
           `failed/4xx: ${JSON.stringify([...failedRequests, ...badResponses])}`,
       );
+      // The tokenizer worker starts after the app: wait for it, so that every request it makes
+      // is recorded before the text is pasted.
+      const workerUp = await waitForAttr(page, 'status', 'data-worker', 'true', APP_START_MS);
+      assert.ok(workerUp, `the tokenizer worker did not start; page errors: ${JSON.stringify(pageErrors)}`);
+      workerReady = true;
     }
 
     after(async () => {
@@ -274,6 +283,8 @@ for (const build of BUILDS) {
         const shown = await waitForCount(page, want);
         t.diagnostic(`${encoding}: page ${shown} tokens, native ${want} tokens (${native.bytes} bytes)`);
         assert.equal(shown, want, `out-doc-tokens (${encoding}) differs from the native core's count`);
+        const worker = await page.locator(sel('status')).getAttribute('data-worker');
+        assert.equal(worker, 'true', 'the text was not counted in the Web Worker');
 
         const chunks = expectedChunks(want, size, overlap);
         await waitForAttr(page, 'out-chunks', 'data-value', chunks, UPDATE_MS);
@@ -321,8 +332,14 @@ for (const build of BUILDS) {
       });
     }
 
-    test('(c) no network request after the load event', async () => {
+    test('(c) after the load event, only the worker fetches its own files; then no request', async (t) => {
       needPage();
+      // The worker fetches its script and the glue (the same URL as the page's <script data-js>).
+      const glue = await page.locator('script[data-js]').evaluate((s) => new URL(s.dataset.js, document.baseURI).href);
+      const allowed = [`GET ${origin}${build.prefix}tokenize-worker.js`, `GET ${glue}`];
+      const workerFetches = afterLoadRequests.filter((r) => allowed.includes(r.split(' ').slice(0, 2).join(' ')));
+      const others = afterLoadRequests.filter((r) => !workerFetches.includes(r));
+      t.diagnostic(`the worker's fetches: ${workerFetches.join(' | ') || 'none seen'}`);
       // Chromium fetches the <link rel="icon"> file only after the load event; say so if that
       // is the request, since the fix (an inline data: icon) is not obvious.
       const icons = await page.locator('link[rel~="icon"]').evaluateAll((links) => links.map((l) => l.href));
@@ -330,7 +347,8 @@ for (const build of BUILDS) {
         ? ' (the browser loads the <link rel="icon"> file after the load event: inline it as a data: URL, ' +
           "and allow data: in the CSP's img-src)"
         : '';
-      assert.deepEqual(afterLoadRequests, [], `requests made after the load event${iconHint}`);
+      assert.deepEqual(others, [], `requests made after the load event${iconHint}`);
+      assert.deepEqual(afterReadyRequests, [], 'requests made once the worker was ready (pasting and counting)');
       assert.deepEqual(badResponses, [], 'responses with status >= 400');
       assert.deepEqual(failedRequests, [], 'failed requests');
     });

@@ -1,0 +1,252 @@
+// End-to-end test of tokenizing off the main thread (src/tokenize_worker.rs), on the root
+// build in headless Chromium:
+//  - the page tokenizes in its Web Worker (status hook data-worker="true");
+//  - a 10 MB paste of one repeated character (a single piece no slice can cut) is counted
+//    exactly: the page's count equals the native core's for the same text;
+//  - a long paste of astral characters, which the page reads in slices of 1 Mi UTF-16 units,
+//    arrives whole: no surrogate pair is split at a slice edge (bytes, chars and tokens equal
+//    the native core's, and no U+FFFD notice appears);
+//  - a newer edit cancels stale work: "clear" right after a long paste leaves the text empty,
+//    and a new text typed while the worker is still on a 10 MB piece gets its own count, which
+//    the stale job's result never replaces;
+//  - when the worker script cannot load, the page counts on its own thread and gets the same
+//    numbers (data-worker="false").
+// How long anything takes is measured by `make bench`, not asserted here.
+//
+// Environment (optional): E2E_DIST (the build to serve), E2E_FIXTURE, E2E_NATIVE_COUNTS,
+// CHROMIUM.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startStaticServer } from './static-server.mjs';
+import { launchBrowser, numberValue, sel, waitForAttr } from './page.mjs';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const REPO = path.resolve(HERE, '..', '..');
+const DIST = path.resolve(process.env.E2E_DIST ?? path.join(REPO, 'dist'));
+const FIXTURE = path.resolve(process.env.E2E_FIXTURE ?? path.join(REPO, 'tests', 'fixtures', 'moonstone-short.txt'));
+
+const APP_START_MS = 60_000;
+const TOKENIZE_MS = 120_000;
+
+// The texts, built the same way in Node (for the native count) and in the page (so that
+// 10 MB never crosses the test protocol).
+const TEXTS = {
+  // One piece of 10 MB: no slice can cut it.
+  oneChar: { make: 'a'.repeat(10_000_000), build: () => 'a'.repeat(10_000_000) },
+  // "x" then cats (2 UTF-16 units each): every slice edge at an even unit count falls
+  // between the two halves of a pair.
+  astral: { make: `x${'🐈'.repeat(600_000)}ü`, build: () => `x${'🐈'.repeat(600_000)}ü` },
+};
+
+const tmp = mkdtempSync(path.join(tmpdir(), 'rag-e2e-worker-'));
+
+/** The native core's counts of `text` ({bytes, chars, cl100k_base, o200k_base}). */
+function nativeCounts(text, name) {
+  const file = path.join(tmp, `${name}.txt`);
+  writeFileSync(file, text);
+  const run = spawnSync('cargo', ['run', '--quiet', '-p', 'chunk-core', '--example', 'count', '--', file], {
+    cwd: REPO,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  if (run.error) throw new Error(`cannot run cargo for the native count: ${run.error.message}`);
+  if (run.status !== 0) throw new Error(`the count example failed with exit status ${run.status}`);
+  return JSON.parse(run.stdout.trim().split('\n').pop());
+}
+
+/** Pastes the text `TEXTS[name]` into the box, built inside the page, as a real paste event. */
+async function pasteBuilt(page, name) {
+  await page.evaluate(
+    ([textareaSel, source]) => {
+      // eslint-disable-next-line no-new-func
+      const text = new Function(`return (${source})()`)();
+      const data = new DataTransfer();
+      data.setData('text/plain', text);
+      const box = document.querySelector(textareaSel);
+      box.focus();
+      box.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    },
+    [sel('text-input'), TEXTS[name].build.toString()],
+  );
+}
+
+/** Puts `text` in the box as typing would (value, then an input event); much faster than
+ * Playwright's fill for 100 KB. */
+async function typeText(page, text) {
+  await page.evaluate(
+    ([textareaSel, t]) => {
+      const box = document.querySelector(textareaSel);
+      box.value = t;
+      box.dispatchEvent(new Event('input', { bubbles: true }));
+    },
+    [sel('text-input'), text],
+  );
+}
+
+/** The status hook's state, worker flag and text. */
+async function status(page) {
+  const loc = page.locator(sel('status'));
+  return {
+    state: await loc.getAttribute('data-state'),
+    worker: await loc.getAttribute('data-worker'),
+    text: ((await loc.textContent()) ?? '').trim(),
+  };
+}
+
+/** Waits until the page shows `tokens` tokens for a text of `bytes` bytes and is ready. */
+async function waitForCount(page, tokens, bytes) {
+  await page
+    .waitForFunction(
+      ([statusSel, tokensSel, lengthSel, want, wantBytes]) =>
+        document.querySelector(statusSel)?.getAttribute('data-state') === 'ready' &&
+        document.querySelector(tokensSel)?.getAttribute('data-value') === want &&
+        document.querySelector(lengthSel)?.getAttribute('data-bytes') === wantBytes,
+      [sel('status'), sel('out-doc-tokens'), sel('status'), String(tokens), String(bytes)],
+      { timeout: TOKENIZE_MS },
+    )
+    .catch((err) => {
+      if (err.name !== 'TimeoutError') throw err;
+    });
+  const s = await status(page);
+  assert.equal(s.state, 'ready', `status is ${JSON.stringify(s)} after ${TOKENIZE_MS} ms`);
+  assert.equal(await numberValue(page, 'out-doc-tokens'), tokens, `out-doc-tokens (status: ${s.text})`);
+}
+
+let browser;
+let server;
+let url;
+let fixture;
+let fixtureCounts;
+const counts = {};
+
+before(async () => {
+  fixture = readFileSync(FIXTURE, 'utf8');
+  fixtureCounts = process.env.E2E_NATIVE_COUNTS
+    ? JSON.parse(process.env.E2E_NATIVE_COUNTS)
+    : nativeCounts(fixture, 'fixture');
+  for (const [name, t] of Object.entries(TEXTS)) counts[name] = nativeCounts(t.make, name);
+  browser = await launchBrowser();
+  const started = await startStaticServer({ root: DIST, prefix: '/' });
+  server = started.server;
+  url = started.url;
+});
+
+after(async () => {
+  await browser?.close();
+  await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+/** A fresh page of the app; `blockWorker` answers the worker script with a 404. */
+async function openPage({ blockWorker = false } = {}) {
+  const context = await browser.newContext({ serviceWorkers: 'block' });
+  const errors = [];
+  const warnings = [];
+  const page = await context.newPage();
+  page.on('pageerror', (err) => errors.push(err.stack ?? String(err)));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(msg.text());
+    if (msg.type() === 'warning') warnings.push(msg.text());
+  });
+  if (blockWorker) {
+    await context.route('**/tokenize-worker.js', (route) => route.fulfill({ status: 404, body: 'blocked by the test' }));
+  }
+  await page.goto(url, { waitUntil: 'load' });
+  await page.locator(sel('text-input')).waitFor({ state: 'visible', timeout: APP_START_MS });
+  if (!blockWorker) await waitForAttr(page, 'status', 'data-worker', 'true', APP_START_MS);
+  return { context, page, errors, warnings };
+}
+
+describe('tokenizing in the Web Worker', () => {
+  test('a 10 MB paste of one character is counted exactly, in the worker', async (t) => {
+    const { context, page, errors } = await openPage();
+    try {
+      assert.equal((await status(page)).worker, 'true', 'the page did not start its tokenizer worker');
+      await pasteBuilt(page, 'oneChar');
+      const want = counts.oneChar;
+      await waitForCount(page, want.cl100k_base, want.bytes);
+      t.diagnostic(`page and native: ${want.cl100k_base} tokens for ${want.bytes} bytes`);
+      assert.equal((await status(page)).worker, 'true', 'the worker was given up');
+      assert.deepEqual(errors, [], 'page errors');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('a long paste read in slices splits no surrogate pair', async (t) => {
+    const { context, page, errors } = await openPage();
+    try {
+      await pasteBuilt(page, 'astral');
+      const want = counts.astral;
+      await waitForCount(page, want.cl100k_base, want.bytes);
+      const chars = await page.locator(sel('status')).getAttribute('data-chars');
+      assert.equal(Number(chars), want.chars, 'chars of the pasted text');
+      assert.equal(await page.locator(sel('notice-replacement')).count(), 0, 'the page reports U+FFFD in the text');
+      t.diagnostic(`${want.chars} chars, ${want.bytes} bytes, ${want.cl100k_base} tokens`);
+      assert.deepEqual(errors, [], 'page errors');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('"clear" right after a long paste leaves the text empty', async () => {
+    const { context, page, errors } = await openPage();
+    try {
+      await pasteBuilt(page, 'oneChar');
+      await page.locator(sel('clear-text')).click();
+      // Long enough for a stale read and a stale count to land, were they not cancelled.
+      await page.waitForTimeout(3_000);
+      const s = await status(page);
+      assert.equal(s.state, 'ready', `status after clear: ${JSON.stringify(s)}`);
+      assert.equal(await page.locator(sel('status')).getAttribute('data-bytes'), '0', 'bytes after clear');
+      assert.equal(await page.locator(sel('text-input')).inputValue(), '', 'the box after clear');
+      assert.deepEqual(errors, [], 'page errors');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('a new text while the worker is on a 10 MB piece gets its own count, never the stale one', async () => {
+    const { context, page, errors } = await openPage();
+    try {
+      await pasteBuilt(page, 'oneChar');
+      // Wait until the 10 MB text is in the page and being counted, then replace it.
+      await page.waitForFunction((s) => document.querySelector(s)?.getAttribute('data-bytes') === '10000000', sel('status'), {
+        timeout: TOKENIZE_MS,
+      });
+      await page.locator(sel('clear-text')).click();
+      await typeText(page, fixture);
+      await waitForCount(page, fixtureCounts.cl100k_base, fixtureCounts.bytes);
+      // The stale job finishes in the worker meanwhile; its result must not replace this one.
+      await page.waitForTimeout(3_000);
+      await waitForCount(page, fixtureCounts.cl100k_base, fixtureCounts.bytes);
+      assert.deepEqual(errors, [], 'page errors');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('without the worker script the page counts on its own thread, with the same result', async (t) => {
+    const { context, page, errors, warnings } = await openPage({ blockWorker: true });
+    try {
+      await typeText(page, fixture);
+      await waitForCount(page, fixtureCounts.cl100k_base, fixtureCounts.bytes);
+      assert.equal((await status(page)).worker, 'false', 'data-worker with the worker script blocked');
+      t.diagnostic(`warnings: ${warnings.join(' | ')}`);
+      // The 404 of the blocked script is the only error the browser may log.
+      assert.deepEqual(
+        errors.filter((e) => !/404|Failed to load resource/.test(e)),
+        [],
+        'page errors other than the blocked script',
+      );
+    } finally {
+      await context.close();
+    }
+  });
+});
