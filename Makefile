@@ -148,8 +148,9 @@ $(E2E)/node_modules/.package-lock.json: $(E2E)/package-lock.json $(E2E)/package.
 # ---- bench -------------------------------------------------------------------------------
 
 # Figures, not a test: set-up time, MB/s, sizes and worst cases of the page's tokenizer (wasm)
-# against js-tiktoken, gpt-tokenizer and tiktoken, in Node and headless Chromium
-# (bench/README.md). Fails only when a peer's token count differs from ours. ~12 minutes.
+# against js-tiktoken, gpt-tokenizer and tiktoken, in Node and headless Chromium, then the built
+# page under 10 MB texts (main-thread long tasks; bench/README.md). Fails only when a token count
+# differs from ours or the native core's. ~15 minutes.
 .PHONY: bench
 bench:
 	$(ROOT)/scripts/bench.sh

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make bench: builds the page's tokenizer alone to wasm (crates/tokenizer-wasm), installs the
 # pinned npm peers (bench/package-lock.json) and the Debian packages the corpus is read from,
-# then prints the figures in Node (bench/node.mjs) and headless Chromium (bench/browser.mjs).
+# then prints the figures in Node (bench/node.mjs) and headless Chromium (bench/browser.mjs);
+# last, builds the page itself and measures it under 10 MB texts (bench/page.mjs).
 # Not a test: no pass/fail on speed. Exits non-zero when a peer's token count differs from ours
 # (or a step fails). Both runs always happen; see bench/README.md.
 set -euo pipefail
@@ -13,7 +14,7 @@ export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 say() { printf '[bench] %s\n' "$*"; }
 
 # Tools: the wasm target, wasm-bindgen equal to Cargo.lock's, Chromium, Node (installed when missing).
-"$ROOT/scripts/ensure-tools.sh" rust wasm-target wasm-bindgen chromium node
+"$ROOT/scripts/ensure-tools.sh" rust wasm-target trunk wasm-bindgen chromium node
 
 # The Debian packages the corpus is assembled from (list: bench/lib/corpus.mjs).
 read -r -a packages <<<"$(cd "$BENCH" && node -e 'import("./lib/corpus.mjs").then((m) => console.log(m.DEBIAN_PACKAGES.join(" ")))')"
@@ -55,6 +56,15 @@ node "$BENCH/node.mjs" || status=1
 echo
 say "Chromium run (about 6 minutes)"
 node "$BENCH/browser.mjs" || status=1
+echo
+say "the page under 10 MB texts: release build of the page, then headless Chromium (about 3 minutes)"
+PAGE_DIST="$ROOT/target/bench/page-dist"
+if (cd "$ROOT" && cargo fetch && TRUNK_SKIP_VERSION_CHECK=true trunk build --release --offline --dist "$PAGE_DIST"); then
+    node "$BENCH/page.mjs" "$PAGE_DIST" || status=1
+else
+    say "FAILED: the release build of the page"
+    status=1
+fi
 if ((status)); then
     say "FAILED: a token count differed from ours, or a run failed (see above)"
 fi

@@ -423,3 +423,28 @@ async fn windows_line_breaks_and_replacement_characters_are_noticed() {
     let note = page.get("notice-replacement");
     assert_eq!(note.get_attribute("data-count").as_deref(), Some("2"));
 }
+
+/// `read_js_string` (the sliced copy of long pastes) gives back exactly the string, whatever
+/// the slice size, even where a slice edge falls between the halves of a surrogate pair; it
+/// stops when told the text is stale, but a string of one slice never yields and is read.
+#[wasm_bindgen_test]
+async fn sliced_read_keeps_every_surrogate_pair_and_stops_when_stale() {
+    use rag_chunk_calculator::browser::read_js_string;
+    let text = format!("x{}ü{}", "🐈".repeat(9), "猫".repeat(5));
+    let js = js_sys::JsString::from(text.as_str());
+    assert_eq!(js.length(), 1 + 18 + 1 + 5);
+    for units in [0, 1, 2, 3, 4, 5, 7, 25, 26, 1 << 20] {
+        let read = read_js_string(&js, units, || true).await;
+        assert_eq!(
+            read.as_deref(),
+            Some(text.as_str()),
+            "{units} units per slice"
+        );
+    }
+    assert_eq!(read_js_string(&js, 4, || false).await, None);
+    let short = js_sys::JsString::from("ab🐈");
+    assert_eq!(
+        read_js_string(&short, 4, || false).await.as_deref(),
+        Some("ab🐈")
+    );
+}
