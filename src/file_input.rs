@@ -248,7 +248,9 @@ pub fn TextSource() -> impl IntoView {
                 class:dragging=dragging
                 rows="10"
                 spellcheck="false"
-                placeholder=move || state.t(Key::TextPlaceholder)
+                placeholder=move || {
+                    state.t(if large.get() { Key::LargeTextPlaceholder } else { Key::TextPlaceholder })
+                }
                 node_ref=textarea
                 prop:readOnly=large
                 on:input=move |ev| {
