@@ -15,5 +15,9 @@ self.onmessage = ({ data }) => {
     );
     return;
   }
-  ready.then((glue) => glue.worker_receive(data), () => {});
+  // A trap or an exception in a job (e.g. out of memory) is reported, never left unhandled:
+  // the page then counts on its own thread.
+  ready
+    .then((glue) => glue.worker_receive(data))
+    .catch((err) => self.postMessage({ kind: 'failed', message: `tokenizer worker: ${err}` }));
 };

@@ -25,14 +25,18 @@ pub const LARGE_TEXT_BYTES: usize = 256 * 1024;
 /// that would take about 60 ms for 10 MB.
 const PASTE_SLICE_UNITS: u32 = 1 << 20;
 
-/// The box's `value` with `pasted` in place of its selection (`pasted` itself, not a copy of
-/// it, when the box is empty).
-fn splice_selection(el: &web_sys::HtmlTextAreaElement, value: &str, pasted: String) -> String {
+/// The box's selection `[start, end)` in UTF-16 code units (the caret when both are equal).
+fn selection(el: &web_sys::HtmlTextAreaElement) -> (u32, u32) {
+    let start = el.selection_start().ok().flatten().unwrap_or(0);
+    (start, el.selection_end().ok().flatten().unwrap_or(start))
+}
+
+/// `value` with `pasted` in place of `selection` (`pasted` itself, not a copy of it, when the
+/// box was empty).
+fn splice_selection(value: &str, (start, end): (u32, u32), pasted: String) -> String {
     if value.is_empty() {
         return pasted;
     }
-    let start = el.selection_start().ok().flatten().unwrap_or(0);
-    let end = el.selection_end().ok().flatten().unwrap_or(start);
     splice_utf16(value, start, end, &pasted)
 }
 
@@ -116,6 +120,7 @@ pub fn TextSource() -> impl IntoView {
     let edits = StoredValue::new(0u64);
     let set_text = move |s: String| {
         edits.update_value(|n| *n += 1);
+        state.reading.set(false);
         if let Some(el) = textarea.get_untracked() {
             el.set_value(if s.len() > LARGE_TEXT_BYTES { "" } else { &s });
         }
@@ -139,21 +144,25 @@ pub fn TextSource() -> impl IntoView {
                 return; // the browser inserts it; on:input updates the state
             }
             ev.prevent_default();
-            set_text(splice_selection(&el, &value, pasted));
+            set_text(splice_selection(&value, selection(&el), pasted));
             return;
         }
-        // Longer than one slice: read it over several tasks, then store it unless the text was
-        // edited meanwhile.
+        // Longer than one slice: read it over several tasks, then store it where the selection
+        // was at the paste, unless the text was edited meanwhile (the newer edit wins).
         ev.prevent_default();
+        let at = selection(&el);
         edits.update_value(|n| *n += 1);
         let this_edit = edits.get_value();
+        state.reading.set(true);
         leptos::task::spawn_local(async move {
             let current = || edits.get_value() == this_edit;
-            let Some(pasted) = browser::read_js_string(&pasted, PASTE_SLICE_UNITS, current).await
-            else {
-                return;
-            };
-            set_text(splice_selection(&el, &value, pasted));
+            let read = browser::read_js_string(&pasted, PASTE_SLICE_UNITS, current).await;
+            if current() {
+                state.reading.set(false);
+            }
+            if let Some(pasted) = read {
+                set_text(splice_selection(&value, at, pasted));
+            }
         });
     };
     let large_notice = move || {
@@ -176,11 +185,15 @@ pub fn TextSource() -> impl IntoView {
             set_message.set(Some(FileMessage::Problem(name, p)));
             return;
         }
+        let this_edit = edits.get_value();
         leptos::task::spawn_local(async move {
             let result = match wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await {
                 Ok(buf) => decode_file(js_sys::Uint8Array::new(&buf).to_vec()),
                 Err(_) => Err(FileProblem::Unreadable),
             };
+            if edits.get_value() != this_edit {
+                return; // the text was edited while the file was read: the newer edit wins
+            }
             match result {
                 Ok(s) => {
                     set_text(s);
@@ -259,6 +272,7 @@ pub fn TextSource() -> impl IntoView {
                         set_text(value); // empties the box (see LARGE_TEXT_BYTES)
                     } else {
                         edits.update_value(|n| *n += 1);
+                        state.reading.set(false);
                         state.text.set(Arc::from(value));
                     }
                 }
@@ -309,6 +323,9 @@ fn Status() -> impl IntoView {
     let ready = move || state.is_ready();
     let label = move || {
         let lang = state.lang.get();
+        if state.reading.get() {
+            return state.t(Key::StatusReading).into();
+        }
         if !ready() {
             let fraction = match state.progress.get() {
                 Progress::Running { done, total } if total > 0 => done as f64 / total as f64,

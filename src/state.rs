@@ -70,6 +70,9 @@ pub struct AppState {
     /// false before, and where the page's own thread does it (no worker in this browser, or it
     /// failed). Shown as a `data-worker` hook.
     pub worker: RwSignal<bool>,
+    /// True while a long paste is being copied into the page (over several tasks, see
+    /// `browser::read_js_string`): the figures are not ready until it is in.
+    pub reading: RwSignal<bool>,
     /// Every field checked. A `Memo` because the outputs, the notices and each field's error
     /// read it, and it should run once per edit, not once per reader.
     pub checked: Memo<Checked>,
@@ -116,6 +119,7 @@ impl AppState {
             tokenized,
             progress: RwSignal::new(Progress::Idle),
             worker: RwSignal::new(false),
+            reading: RwSignal::new(false),
             checked,
             output,
         }
@@ -134,6 +138,9 @@ impl AppState {
     /// True when the figures describe the current text and tokenizer (or there is no text):
     /// what the `status` hook reports as `ready`.
     pub fn is_ready(&self) -> bool {
+        if self.reading.get() {
+            return false;
+        }
         let text = self.text.get();
         if text.is_empty() {
             return true;

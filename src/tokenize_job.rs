@@ -86,16 +86,28 @@ struct Job {
 }
 
 /// The page's tokenizer: the worker if it runs, the state to report into, and the newest job.
+/// Every field is non-reactive (only read in callbacks), so plain cells rather than signals.
 struct Runner {
     state: AppState,
-    /// Newest generation; a job or reply of an older one is stale. Non-reactive (only compared
-    /// in callbacks), so a `Cell` rather than a signal.
+    /// Newest generation; a job or reply of an older one is stale.
     generation: Cell<u32>,
-    /// The job the worker was last given, to build its result when the worker replies.
+    /// The job last posted to the worker and not finished yet; its result is built from it.
     in_worker: RefCell<Option<Job>>,
-    /// `None` where the worker did not start, or after it failed: the page then does the work.
+    /// `None` where no worker started, or after one failed: the page then does the work.
     worker: RefCell<Option<TokenizerWorker>>,
+    /// Number of the current worker (each restart starts a new one); replies of older ones
+    /// are ignored.
+    worker_serial: Cell<u32>,
+    /// When the current worker last sent anything, in `now_ms` milliseconds.
+    last_heard: Cell<f64>,
 }
+
+/// A worker silent this long (in ms) while it has a stale job is inside one long piece (its
+/// progress comes every `WORKER_SLICE_MS` otherwise): a new job goes to a fresh worker instead
+/// of waiting for that piece (about 0.1 s per MB of one repeated character).
+const STUCK_MS: f64 = 250.0;
+/// A worker that has not said "ready" this long after it was started is given up.
+const READY_TIMEOUT: Duration = Duration::from_secs(15);
 
 /// Starts the effect that re-tokenizes whenever the text or the encoding changes, and the
 /// worker that does the work where the browser allows it.
@@ -108,14 +120,10 @@ pub fn spawn_tokenizer(state: AppState) {
         generation: Cell::new(0),
         in_worker: RefCell::new(None),
         worker: RefCell::new(None),
+        worker_serial: Cell::new(0),
+        last_heard: Cell::new(0.0),
     });
-    let weak = Rc::downgrade(&runner);
-    let worker = TokenizerWorker::start(move |reply| {
-        if let Some(runner) = weak.upgrade() {
-            runner.on_reply(reply);
-        }
-    });
-    *runner.worker.borrow_mut() = worker;
+    runner.start_worker();
     Effect::new(move |_| {
         let text = state.text.get();
         let encoding = state.encoding.get();
@@ -150,11 +158,55 @@ impl Runner {
         self.generation.get() == generation
     }
 
+    /// Starts a (new) worker in place of the current one, if any; false if none could start.
+    fn start_worker(self: &Rc<Self>) -> bool {
+        let serial = self.worker_serial.get() + 1;
+        self.worker_serial.set(serial);
+        let weak = Rc::downgrade(self);
+        let worker = TokenizerWorker::start(move |reply| {
+            if let Some(runner) = weak.upgrade() {
+                runner.on_reply(serial, reply);
+            }
+        });
+        let started = worker.is_some();
+        self.retire_worker(worker);
+        self.last_heard.set(now_ms());
+        self.state.worker.set(false); // until it says "ready"
+        if started {
+            let weak = Rc::downgrade(self);
+            set_timeout(
+                move || {
+                    let Some(runner) = weak.upgrade() else { return };
+                    if runner.worker_serial.get() == serial && !runner.state.worker.get_untracked()
+                    {
+                        runner.give_up_worker("the tokenizer worker did not start in time");
+                    }
+                },
+                READY_TIMEOUT,
+            );
+        }
+        started
+    }
+
+    /// Puts `next` in place of the current worker. The old one is dropped (and terminated) on a
+    /// later turn: this may run inside one of its own callbacks, which must outlive the call.
+    fn retire_worker(&self, next: Option<TokenizerWorker>) {
+        let old = self.worker.replace(next);
+        if old.is_some() {
+            set_timeout(move || drop(old), Duration::ZERO);
+        }
+    }
+
     /// Starts `job` (unless a newer edit came during the debounce): in the worker if there is
     /// one and it takes the job, else in slices on this thread.
     fn start(self: Rc<Self>, job: Job) {
         if !self.is_current(job.generation) {
             return;
+        }
+        let stuck =
+            self.in_worker.borrow().is_some() && now_ms() - self.last_heard.get() > STUCK_MS;
+        if stuck && self.state.worker.get_untracked() {
+            self.start_worker();
         }
         if let Some(worker) = self.worker.borrow().as_ref() {
             if worker
@@ -202,8 +254,12 @@ impl Runner {
         self.state.progress.set(Progress::Idle);
     }
 
-    /// Handles a message from the worker.
-    fn on_reply(self: Rc<Self>, reply: Reply) {
+    /// Handles a message from worker number `serial`.
+    fn on_reply(self: Rc<Self>, serial: u32, reply: Reply) {
+        if serial != self.worker_serial.get() {
+            return; // from a worker that was replaced
+        }
+        self.last_heard.set(now_ms());
         match reply {
             Reply::Ready => self.state.worker.set(true),
             Reply::Progress { id, done } if self.is_current(id) => {
@@ -212,13 +268,25 @@ impl Runner {
                     self.report(done, total);
                 }
             }
-            Reply::Done { id, encoded } if self.is_current(id) => {
-                let job = self.in_worker.borrow_mut().take();
-                if let Some(job) = job.filter(|j| j.generation == id) {
-                    self.finish(job, encoded);
+            Reply::Progress { .. } => {} // a stale job's
+            Reply::Done { id, result } => {
+                let mut slot = self.in_worker.borrow_mut();
+                if slot.as_ref().is_some_and(|j| j.generation == id) {
+                    let job = slot.take();
+                    drop(slot);
+                    if let Some(job) = job.filter(|j| self.is_current(j.generation)) {
+                        match result.into_encoded(job.text.len()) {
+                            Ok(encoded) => self.finish(job, encoded),
+                            Err(why) => {
+                                *self.in_worker.borrow_mut() = Some(job);
+                                self.give_up_worker(&format!(
+                                    "tokenizer worker result refused: {why}"
+                                ));
+                            }
+                        }
+                    }
                 }
             }
-            Reply::Progress { .. } | Reply::Done { .. } => {} // a stale job's
             Reply::Failed(message) => self.give_up_worker(&message),
         }
     }
@@ -226,10 +294,9 @@ impl Runner {
     /// The worker cannot do the work: stop using it, and redo its current job here.
     fn give_up_worker(self: Rc<Self>, message: &str) {
         leptos::logging::warn!("{message}; tokenizing on the page instead");
-        // Dropped on a later turn: this runs inside one of the worker's own callbacks, which
-        // must outlive the call.
-        let worker = self.worker.borrow_mut().take();
-        set_timeout(move || drop(worker), Duration::ZERO);
+        // Replies of the given-up worker are ignored from now on.
+        self.worker_serial.set(self.worker_serial.get() + 1);
+        self.retire_worker(None);
         self.state.worker.set(false);
         let job = self.in_worker.borrow_mut().take();
         if let Some(job) = job.filter(|j| self.is_current(j.generation)) {

@@ -18,14 +18,14 @@
 //!   and `bytes` the text as UTF-8 (a transferred `Uint8Array`);
 //! - worker → page: `{kind: "ready"}` once the module runs there, then per job
 //!   `{kind: "progress", id, done}` (`done` in bytes), `{kind: "done", id,
-//!   ids, offsets}` (both transferred `Uint32Array`s, the fields of an
-//!   [`Encoded`](chunk_core::tokenizer::Encoded)), `{kind: "failed", message}`.
+//!   ids, offsets}` (both transferred `Uint32Array`s, the fields of an [`Encoded`]),
+//!   `{kind: "failed", message}`.
 
 use chunk_core::tokenizer::Encoded;
 #[cfg(target_arch = "wasm32")]
-pub use imp::{worker_receive, TokenizerWorker};
+pub use imp::{worker_receive, TokenizerWorker, WorkerResult};
 #[cfg(not(target_arch = "wasm32"))]
-pub use native::TokenizerWorker;
+pub use native::{TokenizerWorker, WorkerResult};
 
 /// Work per slice in the worker before it looks for newer jobs and reports progress, in
 /// milliseconds. Longer than the page's own slices (nothing is drawn in the worker); short
@@ -51,12 +51,34 @@ pub enum Reply {
     Done {
         /// Job number, as posted.
         id: u32,
-        /// The token ids and byte offsets of the whole text.
-        encoded: Encoded,
+        /// The token ids and byte offsets of the whole text, still in the worker's arrays:
+        /// copied into wasm memory (and checked) only if the job is still wanted.
+        result: WorkerResult,
     },
     /// The worker cannot tokenize (it did not start, or a job failed); the page should do the
     /// work itself. The message is for the console.
     Failed(String),
+}
+
+/// Checks that `encoded` keeps [`Encoded`]'s invariant for a text of `text_len` bytes: one more
+/// offset than ids, from 0 to `text_len`, strictly increasing. The page's windows index the
+/// text with these offsets, so a result that breaks it is refused rather than shown.
+pub fn check_encoded(encoded: &Encoded, text_len: usize) -> Result<(), String> {
+    let o = &encoded.offsets;
+    if o.len() != encoded.ids.len() + 1 {
+        return Err(format!("{} offsets for {} ids", o.len(), encoded.ids.len()));
+    }
+    if o.first() != Some(&0) || o.last() != Some(&text_len) {
+        return Err(format!(
+            "offsets span {:?}..{:?}, the text is {text_len} bytes",
+            o.first(),
+            o.last()
+        ));
+    }
+    if let Some(i) = o.windows(2).position(|w| w[0] >= w[1]) {
+        return Err(format!("offsets do not increase at token {i}"));
+    }
+    Ok(())
 }
 
 /// True when this module runs in a worker rather than in the page (there is no `window`).
@@ -130,9 +152,11 @@ mod imp {
                 .get_attribute("data-js")?;
             let base = document.base_uri().ok()??;
             let glue = web_sys::Url::new_with_base(&glue, &base).ok()?.href();
-            let script = web_sys::Url::new_with_base(WORKER_SCRIPT, &base)
-                .ok()?
-                .href();
+            // The glue's hashed name in the query: a cached script from an older build is never
+            // paired with this build's glue.
+            let glue_name = glue.rsplit('/').next().unwrap_or_default();
+            let script = format!("{WORKER_SCRIPT}?for={glue_name}");
+            let script = web_sys::Url::new_with_base(&script, &base).ok()?.href();
             let options = WorkerOptions::new();
             options.set_type(WorkerType::Module);
             let worker = Worker::new_with_options(&script, &options).ok()?;
@@ -144,6 +168,8 @@ mod imp {
             });
             // A script that fails to load or to start is reported as an `error` event.
             let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
+                // Handled here (the page falls back): not an uncaught error of the page.
+                ev.prevent_default();
                 let detail = ev
                     .dyn_ref::<web_sys::ErrorEvent>()
                     .map(|e| e.message())
@@ -200,10 +226,7 @@ mod imp {
                 match (array("ids"), array("offsets")) {
                     (Some(ids), Some(offsets)) => Reply::Done {
                         id,
-                        encoded: Encoded {
-                            ids: ids.to_vec(),
-                            offsets: offsets.to_vec().into_iter().map(|o| o as usize).collect(),
-                        },
+                        result: WorkerResult { ids, offsets },
                     },
                     _ => Reply::Failed("tokenizer worker sent a result without its arrays".into()),
                 }
@@ -216,6 +239,38 @@ mod imp {
             _ => Reply::Failed(format!(
                 "unexpected message from the tokenizer worker: {kind}"
             )),
+        }
+    }
+
+    /// A finished job's arrays as the worker sent them.
+    #[derive(Debug)]
+    pub struct WorkerResult {
+        ids: Uint32Array,
+        offsets: Uint32Array,
+    }
+
+    impl WorkerResult {
+        /// Copies the arrays into an [`Encoded`] for a text of `text_len` bytes, or says why
+        /// they cannot be its tokens (see [`check_encoded`](super::check_encoded)).
+        pub fn into_encoded(self, text_len: usize) -> Result<Encoded, String> {
+            if self.offsets.length() != self.ids.length() + 1 {
+                return Err(format!(
+                    "{} offsets for {} ids",
+                    self.offsets.length(),
+                    self.ids.length()
+                ));
+            }
+            let encoded = Encoded {
+                ids: self.ids.to_vec(),
+                offsets: self
+                    .offsets
+                    .to_vec()
+                    .into_iter()
+                    .map(|o| o as usize)
+                    .collect(),
+            };
+            super::check_encoded(&encoded, text_len)?;
+            Ok(encoded)
         }
     }
 
@@ -285,7 +340,7 @@ mod imp {
                 ]),
                 None,
             );
-            yield_to_messages().await;
+            crate::browser::yield_now().await;
         }
         let encoded = slicer.into_encoded();
         let ids = Uint32Array::new_from_slice(&encoded.ids);
@@ -302,20 +357,6 @@ mod imp {
             Some(&js_sys::Array::of2(&ids.buffer(), &offsets.buffer())),
         );
     }
-
-    /// Lets the worker's queued messages (a newer job) run before the next slice. A message
-    /// on a fresh `MessageChannel` rather than `setTimeout(0)`, which browsers delay to 4 ms
-    /// once timers nest.
-    async fn yield_to_messages() {
-        let Ok(channel) = web_sys::MessageChannel::new() else {
-            return;
-        };
-        let promise = js_sys::Promise::new(&mut |resolve, _reject| {
-            channel.port1().set_onmessage(Some(&resolve));
-            let _ = channel.port2().post_message(&JsValue::NULL);
-        });
-        let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
-    }
 }
 
 /// Outside the browser there is no worker: [`TokenizerWorker::start`] gives `None`, so the
@@ -325,12 +366,23 @@ mod imp {
 mod native {
     use std::convert::Infallible;
 
-    use chunk_core::tokenizer::Encoding;
+    use chunk_core::tokenizer::{Encoded, Encoding};
 
     use super::Reply;
 
     /// Never constructed natively.
     pub enum TokenizerWorker {}
+
+    /// Never constructed natively.
+    #[derive(Debug)]
+    pub enum WorkerResult {}
+
+    impl WorkerResult {
+        /// Unreachable: there is no value to call it on.
+        pub fn into_encoded(self, _text_len: usize) -> Result<Encoded, String> {
+            match self {}
+        }
+    }
 
     impl TokenizerWorker {
         /// Always `None`: no worker outside the browser.
@@ -353,5 +405,45 @@ mod native {
         fn drop(&mut self) {
             match *self {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use chunk_core::tokenizer::{Encoded, Encoding};
+
+    use super::check_encoded;
+
+    #[test]
+    fn a_real_tokenization_passes_the_check() {
+        let text = "Chunks of 猫 and 🐈, with  spaces.";
+        let enc = Encoding::Cl100kBase.tokenizer().encode(text);
+        assert_eq!(check_encoded(&enc, text.len()), Ok(()));
+        let empty = Encoding::Cl100kBase.tokenizer().encode("");
+        assert_eq!(check_encoded(&empty, 0), Ok(()));
+    }
+
+    #[test]
+    fn a_result_that_breaks_the_invariant_is_refused_with_the_reason() {
+        let enc = |ids: &[u32], offsets: &[usize]| Encoded {
+            ids: ids.to_vec(),
+            offsets: offsets.to_vec(),
+        };
+        assert_eq!(
+            check_encoded(&enc(&[1, 2, 3], &[0, 9]), 9),
+            Err("2 offsets for 3 ids".to_string())
+        );
+        assert_eq!(
+            check_encoded(&enc(&[1], &[0, 999_999_999]), 9),
+            Err("offsets span Some(0)..Some(999999999), the text is 9 bytes".to_string())
+        );
+        assert_eq!(
+            check_encoded(&enc(&[1, 2], &[1, 4, 9]), 9),
+            Err("offsets span Some(1)..Some(9), the text is 9 bytes".to_string())
+        );
+        assert_eq!(
+            check_encoded(&enc(&[1, 2, 3], &[0, 5, 5, 9]), 9),
+            Err("offsets do not increase at token 1".to_string())
+        );
     }
 }

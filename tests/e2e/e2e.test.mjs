@@ -334,9 +334,11 @@ for (const build of BUILDS) {
 
     test('(c) after the load event, only the worker fetches its own files; then no request', async (t) => {
       needPage();
-      // The worker fetches its script and the glue (the same URL as the page's <script data-js>).
+      // The worker fetches its script (named for this build's glue in the query) and the glue
+      // (the same URL as the page's <script data-js>).
       const glue = await page.locator('script[data-js]').evaluate((s) => new URL(s.dataset.js, document.baseURI).href);
-      const allowed = [`GET ${origin}${build.prefix}tokenize-worker.js`, `GET ${glue}`];
+      const glueName = glue.split('/').pop();
+      const allowed = [`GET ${origin}${build.prefix}tokenize-worker.js?for=${glueName}`, `GET ${glue}`];
       const workerFetches = afterLoadRequests.filter((r) => allowed.includes(r.split(' ').slice(0, 2).join(' ')));
       const others = afterLoadRequests.filter((r) => !workerFetches.includes(r));
       t.diagnostic(`the worker's fetches: ${workerFetches.join(' | ') || 'none seen'}`);

@@ -9,8 +9,10 @@
 //  - a newer edit cancels stale work: "clear" right after a long paste leaves the text empty,
 //    and a new text typed while the worker is still on a 10 MB piece gets its own count, which
 //    the stale job's result never replaces;
-//  - when the worker script cannot load, the page counts on its own thread and gets the same
-//    numbers (data-worker="false").
+//  - while a long paste is still being read, the status never says "ready";
+//  - when the worker script cannot load, throws, fails its jobs or sends a result that is not
+//    the text's, the page counts on its own thread and gets the same numbers
+//    (data-worker="false"), with no uncaught error.
 // How long anything takes is measured by `make bench`, not asserted here.
 //
 // Environment (optional): E2E_DIST (the build to serve), E2E_FIXTURE, E2E_NATIVE_COUNTS,
@@ -60,7 +62,8 @@ function nativeCounts(text, name) {
   return JSON.parse(run.stdout.trim().split('\n').pop());
 }
 
-/** Pastes the text `TEXTS[name]` into the box, built inside the page, as a real paste event. */
+/** Pastes the text `TEXTS[name]` over the box's whole content, built inside the page, as a real
+ * paste event. */
 async function pasteBuilt(page, name) {
   await page.evaluate(
     ([textareaSel, source]) => {
@@ -70,6 +73,7 @@ async function pasteBuilt(page, name) {
       data.setData('text/plain', text);
       const box = document.querySelector(textareaSel);
       box.focus();
+      box.select(); // the paste replaces whatever the box holds
       box.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
     },
     [sel('text-input'), TEXTS[name].build.toString()],
@@ -143,8 +147,10 @@ after(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-/** A fresh page of the app; `blockWorker` answers the worker script with a 404. */
-async function openPage({ blockWorker = false } = {}) {
+/** A fresh page of the app. `workerScript`: `undefined` serves the real worker script, `null`
+ * answers it with a 404, a string serves that text instead. */
+async function openPage({ workerScript } = {}) {
+  const blockWorker = workerScript !== undefined;
   const context = await browser.newContext({ serviceWorkers: 'block' });
   const errors = [];
   const warnings = [];
@@ -154,8 +160,12 @@ async function openPage({ blockWorker = false } = {}) {
     if (msg.type() === 'error') errors.push(msg.text());
     if (msg.type() === 'warning') warnings.push(msg.text());
   });
-  if (blockWorker) {
-    await context.route('**/tokenize-worker.js', (route) => route.fulfill({ status: 404, body: 'blocked by the test' }));
+  if (workerScript === null) {
+    await context.route('**/tokenize-worker.js*', (route) => route.fulfill({ status: 404, body: 'blocked by the test' }));
+  } else if (workerScript !== undefined) {
+    await context.route('**/tokenize-worker.js*', (route) =>
+      route.fulfill({ status: 200, contentType: 'text/javascript', body: workerScript }),
+    );
   }
   await page.goto(url, { waitUntil: 'load' });
   await page.locator(sel('text-input')).waitFor({ state: 'visible', timeout: APP_START_MS });
@@ -189,6 +199,36 @@ describe('tokenizing in the Web Worker', () => {
       assert.equal(Number(chars), want.chars, 'chars of the pasted text');
       assert.equal(await page.locator(sel('notice-replacement')).count(), 0, 'the page reports U+FFFD in the text');
       t.diagnostic(`${want.chars} chars, ${want.bytes} bytes, ${want.cl100k_base} tokens`);
+      assert.deepEqual(errors, [], 'page errors');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('while a long paste is read in slices, the status is not "ready"', async () => {
+    const { context, page, errors } = await openPage();
+    try {
+      await typeText(page, 'old text');
+      await waitForCount(page, 2, 8);
+      // Record every state the status shows from the paste on (mutations are seen in order).
+      await page.evaluate((s) => {
+        window.__seen = [];
+        const el = document.querySelector(s);
+        new MutationObserver(() => window.__seen.push([el.dataset.state, el.dataset.bytes])).observe(el, {
+          attributes: true,
+        });
+      }, sel('status'));
+      await pasteBuilt(page, 'oneChar');
+      const want = counts.oneChar;
+      await waitForCount(page, want.cl100k_base, want.bytes);
+      const seen = await page.evaluate(() => window.__seen);
+      const arrived = seen.findIndex(([, bytes]) => bytes === String(want.bytes));
+      assert.ok(arrived > 0, `the status changed only when the text arrived: ${JSON.stringify(seen.slice(0, 5))}`);
+      assert.deepEqual(seen[0], ['tokenizing', '8'], 'the first state after the paste');
+      assert.ok(
+        seen.slice(0, arrived).every(([state]) => state === 'tokenizing'),
+        `"ready" before the pasted text was in: ${JSON.stringify(seen.slice(0, arrived))}`,
+      );
       assert.deepEqual(errors, [], 'page errors');
     } finally {
       await context.close();
@@ -232,8 +272,45 @@ describe('tokenizing in the Web Worker', () => {
     }
   });
 
+  // Worker scripts that fail in other ways: each must end in the page's own count, with no
+  // uncaught error in the page.
+  const BROKEN_WORKERS = {
+    'throws at start': 'throw new Error("broken on purpose");',
+    'is ready, then fails every job': `
+      let ready;
+      self.onmessage = ({ data }) => {
+        if (!ready) {
+          ready = import(data.js).then(async (g) => { await g.default({ module_or_path: data.module }); return g; });
+          ready.then(() => self.postMessage({ kind: 'ready' }));
+          return;
+        }
+        ready.then(() => { throw new Error('job failed on purpose'); })
+          .catch((err) => self.postMessage({ kind: 'failed', message: String(err) }));
+      };`,
+    'sends a result that is not the text\'s': `
+      self.onmessage = ({ data }) => {
+        if (data.js) { self.postMessage({ kind: 'ready' }); return; }
+        const ids = new Uint32Array([1, 2, 3]);
+        const offsets = new Uint32Array([0, 999999999]);
+        self.postMessage({ kind: 'done', id: data.id, ids, offsets });
+      };`,
+  };
+  for (const [name, script] of Object.entries(BROKEN_WORKERS)) {
+    test(`a worker that ${name}: the page counts on its own thread`, async () => {
+      const { context, page, errors } = await openPage({ workerScript: script });
+      try {
+        await typeText(page, fixture);
+        await waitForCount(page, fixtureCounts.cl100k_base, fixtureCounts.bytes);
+        assert.equal((await status(page)).worker, 'false', 'data-worker after the failure');
+        assert.deepEqual(errors, [], 'uncaught errors in the page');
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
   test('without the worker script the page counts on its own thread, with the same result', async (t) => {
-    const { context, page, errors, warnings } = await openPage({ blockWorker: true });
+    const { context, page, errors, warnings } = await openPage({ workerScript: null });
     try {
       await typeText(page, fixture);
       await waitForCount(page, fixtureCounts.cl100k_base, fixtureCounts.bytes);
