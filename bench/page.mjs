@@ -167,16 +167,21 @@ try {
   const smallNative = nativeCount(small, path.join(OUT, "page-small.txt"));
   const { context, page } = await freshPage();
   await page.evaluate(STAGE_PASTE, "a".repeat(SIZE));
+  await page.evaluate((t) => (window.__small = t), small);
   await page.evaluate(INSTRUMENT);
   await page.evaluate(PASTE);
   await page.waitForFunction(() => document.querySelector('[data-testid="status"]').dataset.bytes === "10000000");
-  await page.locator('[data-testid="clear-text"]').click();
-  await page.evaluate((t) => {
+  // As a user would: "clear", then the new text, each in a task of its own.
+  await page.evaluate(() => setTimeout(() => document.querySelector('[data-testid="clear-text"]').click()));
+  await page.waitForTimeout(50);
+  await page.evaluate(() => {
     window.__bench.t0 = performance.now();
-    const box = document.querySelector('[data-testid="text-input"]');
-    box.value = t;
-    box.dispatchEvent(new Event("input", { bubbles: true }));
-  }, small);
+    setTimeout(() => {
+      const box = document.querySelector('[data-testid="text-input"]');
+      box.value = window.__small;
+      box.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+  });
   const c = await page.evaluate(WAIT_READY, smallNative.bytes);
   if (c.tokens !== smallNative.cl100k_base) mismatches++;
   await context.close();

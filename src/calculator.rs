@@ -94,9 +94,7 @@ pub fn Inputs() -> impl IntoView {
         }
     };
     let text_note = move || {
-        let tokens = state
-            .tokenized
-            .with(|t| t.as_ref().map(|t| t.encoded.len()));
+        let tokens = state.tokenized.with(|t| t.as_ref().map(|t| t.tokens()));
         (!state.text.with(|t| t.is_empty()))
             .then_some(tokens)
             .flatten()

@@ -343,7 +343,7 @@ fn Status() -> impl IntoView {
             Some(t) => state.tf(
                 Key::StatusReady,
                 &[
-                    ("tokens", &format::int(lang, t.encoded.len() as u128)),
+                    ("tokens", &format::int(lang, t.tokens() as u128)),
                     (
                         "chars",
                         &format::int(lang, u128::from(state.text_chars.get())),

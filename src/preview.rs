@@ -113,9 +113,7 @@ pub fn Preview() -> impl IntoView {
     // rebuild the chunk list.
     let windows = Memo::new(move |_| {
         let input = state.checked.with(|c| c.input)?;
-        let n = state
-            .tokenized
-            .with(|t| t.as_ref().map(|t| t.encoded.len()))?;
+        let n = state.tokenized.with(|t| t.as_ref().map(|t| t.tokens()))?;
         let size = usize::try_from(input.chunk_size).ok()?;
         let overlap = usize::try_from(input.chunk_overlap).unwrap_or(usize::MAX);
         fixed_windows(n, size, overlap).map(|f| f.windows)
@@ -134,7 +132,7 @@ pub fn Preview() -> impl IntoView {
         let Some(ws) = windows.get() else {
             return view! { <p class="empty">{state.t(Key::ErrFixFields)}</p> }.into_any();
         };
-        let spans = chunk_spans(&tok.encoded.offsets, &ws);
+        let spans = chunk_spans(&tok.offsets, &ws);
         let total = spans.len();
         let limit = shown.get().min(total);
         let lang = state.lang.get();

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use chunk_core::formula::{compute, DocLength, FormulaOutput};
-use chunk_core::tokenizer::{Encoded, Encoding};
+use chunk_core::tokenizer::Encoding;
 use leptos::prelude::*;
 
 use crate::i18n::{self, Key, Lang};
@@ -18,10 +18,19 @@ pub struct Tokenized {
     pub text: Arc<str>,
     /// The encoding used.
     pub encoding: Encoding,
-    /// Token ids and byte offsets.
-    pub encoded: Encoded,
+    /// Byte offsets of the token boundaries: `tokens() + 1` of them, from 0 to the text's
+    /// length, strictly increasing (as in `chunk_core::tokenizer::Encoded`, whose ids the
+    /// page never needs).
+    pub offsets: Vec<usize>,
     /// Special-token strings found in the text, with their byte offsets.
     pub specials: Vec<(usize, &'static str)>,
+}
+
+impl Tokenized {
+    /// Number of tokens.
+    pub fn tokens(&self) -> usize {
+        self.offsets.len().saturating_sub(1)
+    }
 }
 
 /// Progress of the background tokenization.
@@ -167,7 +176,7 @@ fn text_document(
     }
     let enc = encoding.get();
     tokenized.with(|t| match t {
-        Some(t) if t.encoding == enc => Some(DocLength::Tokens(t.encoded.len() as u64)),
+        Some(t) if t.encoding == enc => Some(DocLength::Tokens(t.tokens() as u64)),
         _ => Some(DocLength::from_chars(text_chars.get())),
     })
 }

@@ -231,7 +231,7 @@ impl Runner {
             return; // a newer edit owns the work now
         }
         if slicer.run_for(SLICE_MS) {
-            self.finish(job, slicer.into_encoded());
+            self.finish(job, slicer.into_encoded().offsets);
             return;
         }
         self.report(slicer.done_bytes(), job.text.len());
@@ -243,12 +243,12 @@ impl Runner {
     }
 
     /// Publishes a complete tokenization of `job`.
-    fn finish(&self, job: Job, encoded: Encoded) {
+    fn finish(&self, job: Job, offsets: Vec<usize>) {
         let result = Tokenized {
             specials: find_special_tokens(&job.text),
             text: job.text,
             encoding: job.encoding,
-            encoded,
+            offsets,
         };
         self.state.tokenized.set(Some(Arc::new(result)));
         self.state.progress.set(Progress::Idle);
@@ -275,8 +275,8 @@ impl Runner {
                     let job = slot.take();
                     drop(slot);
                     if let Some(job) = job.filter(|j| self.is_current(j.generation)) {
-                        match result.into_encoded(job.text.len()) {
-                            Ok(encoded) => self.finish(job, encoded),
+                        match result.into_offsets(job.text.len()) {
+                            Ok(offsets) => self.finish(job, offsets),
                             Err(why) => {
                                 *self.in_worker.borrow_mut() = Some(job);
                                 self.give_up_worker(&format!(

@@ -18,10 +18,10 @@
 //!   and `bytes` the text as UTF-8 (a transferred `Uint8Array`);
 //! - worker → page: `{kind: "ready"}` once the module runs there, then per job
 //!   `{kind: "progress", id, done}` (`done` in bytes), `{kind: "done", id,
-//!   ids, offsets}` (both transferred `Uint32Array`s, the fields of an [`Encoded`]),
-//!   `{kind: "failed", message}`.
+//!   offsets}` (a transferred `Uint32Array` of the token boundaries' byte offsets, as in
+//!   [`Encoded`](chunk_core::tokenizer::Encoded); the page needs no ids), `{kind: "failed",
+//!   message}`.
 
-use chunk_core::tokenizer::Encoded;
 #[cfg(target_arch = "wasm32")]
 pub use imp::{worker_receive, TokenizerWorker, WorkerResult};
 #[cfg(not(target_arch = "wasm32"))]
@@ -51,7 +51,7 @@ pub enum Reply {
     Done {
         /// Job number, as posted.
         id: u32,
-        /// The token ids and byte offsets of the whole text, still in the worker's arrays:
+        /// The byte offsets of the whole text's token boundaries, still in the worker's array:
         /// copied into wasm memory (and checked) only if the job is still wanted.
         result: WorkerResult,
     },
@@ -60,22 +60,18 @@ pub enum Reply {
     Failed(String),
 }
 
-/// Checks that `encoded` keeps [`Encoded`]'s invariant for a text of `text_len` bytes: one more
-/// offset than ids, from 0 to `text_len`, strictly increasing. The page's windows index the
-/// text with these offsets, so a result that breaks it is refused rather than shown.
-pub fn check_encoded(encoded: &Encoded, text_len: usize) -> Result<(), String> {
-    let o = &encoded.offsets;
-    if o.len() != encoded.ids.len() + 1 {
-        return Err(format!("{} offsets for {} ids", o.len(), encoded.ids.len()));
-    }
-    if o.first() != Some(&0) || o.last() != Some(&text_len) {
+/// Checks that `offsets` can be the token boundaries of a text of `text_len` bytes: from 0 to
+/// `text_len`, strictly increasing (the invariant of `Encoded::offsets`). The page's windows
+/// index the text with them, so a result that breaks it is refused rather than shown.
+pub fn check_offsets(offsets: &[usize], text_len: usize) -> Result<(), String> {
+    if offsets.first() != Some(&0) || offsets.last() != Some(&text_len) {
         return Err(format!(
             "offsets span {:?}..{:?}, the text is {text_len} bytes",
-            o.first(),
-            o.last()
+            offsets.first(),
+            offsets.last()
         ));
     }
-    if let Some(i) = o.windows(2).position(|w| w[0] >= w[1]) {
+    if let Some(i) = offsets.windows(2).position(|w| w[0] >= w[1]) {
         return Err(format!("offsets do not increase at token {i}"));
     }
     Ok(())
@@ -98,7 +94,7 @@ mod imp {
     use std::cell::Cell;
     use std::sync::Arc;
 
-    use chunk_core::tokenizer::{Encoded, Encoding};
+    use chunk_core::tokenizer::Encoding;
     use js_sys::{Object, Reflect, Uint32Array, Uint8Array};
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
@@ -221,16 +217,13 @@ mod imp {
                 id,
                 done: whole(message, "done").unwrap_or(0) as usize,
             },
-            ("done", Some(id)) => {
-                let array = |key| field(message, key).dyn_into::<Uint32Array>().ok();
-                match (array("ids"), array("offsets")) {
-                    (Some(ids), Some(offsets)) => Reply::Done {
-                        id,
-                        result: WorkerResult { ids, offsets },
-                    },
-                    _ => Reply::Failed("tokenizer worker sent a result without its arrays".into()),
-                }
-            }
+            ("done", Some(id)) => match field(message, "offsets").dyn_into::<Uint32Array>() {
+                Ok(offsets) => Reply::Done {
+                    id,
+                    result: WorkerResult { offsets },
+                },
+                Err(_) => Reply::Failed("tokenizer worker sent a result without offsets".into()),
+            },
             ("failed", _) => Reply::Failed(
                 field(message, "message")
                     .as_string()
@@ -242,35 +235,24 @@ mod imp {
         }
     }
 
-    /// A finished job's arrays as the worker sent them.
+    /// A finished job's offsets as the worker sent them.
     #[derive(Debug)]
     pub struct WorkerResult {
-        ids: Uint32Array,
         offsets: Uint32Array,
     }
 
     impl WorkerResult {
-        /// Copies the arrays into an [`Encoded`] for a text of `text_len` bytes, or says why
-        /// they cannot be its tokens (see [`check_encoded`](super::check_encoded)).
-        pub fn into_encoded(self, text_len: usize) -> Result<Encoded, String> {
-            if self.offsets.length() != self.ids.length() + 1 {
-                return Err(format!(
-                    "{} offsets for {} ids",
-                    self.offsets.length(),
-                    self.ids.length()
-                ));
-            }
-            let encoded = Encoded {
-                ids: self.ids.to_vec(),
-                offsets: self
-                    .offsets
-                    .to_vec()
-                    .into_iter()
-                    .map(|o| o as usize)
-                    .collect(),
-            };
-            super::check_encoded(&encoded, text_len)?;
-            Ok(encoded)
+        /// Copies the offsets into wasm memory for a text of `text_len` bytes, or says why they
+        /// cannot be its token boundaries (see [`check_offsets`](super::check_offsets)).
+        pub fn into_offsets(self, text_len: usize) -> Result<Vec<usize>, String> {
+            let offsets: Vec<usize> = self
+                .offsets
+                .to_vec()
+                .into_iter()
+                .map(|o| o as usize)
+                .collect();
+            super::check_offsets(&offsets, text_len)?;
+            Ok(offsets)
         }
     }
 
@@ -343,19 +325,14 @@ mod imp {
             crate::browser::yield_now().await;
         }
         let encoded = slicer.into_encoded();
-        let ids = Uint32Array::new_from_slice(&encoded.ids);
         let offsets: Vec<u32> = encoded.offsets.iter().map(|&o| o as u32).collect();
         let offsets = Uint32Array::new_from_slice(&offsets);
         let message = object(&[
             ("kind", &"done".into()),
             ("id", &id.into()),
-            ("ids", &ids),
             ("offsets", &offsets),
         ]);
-        post(
-            &message,
-            Some(&js_sys::Array::of2(&ids.buffer(), &offsets.buffer())),
-        );
+        post(&message, Some(&js_sys::Array::of1(&offsets.buffer())));
     }
 }
 
@@ -366,7 +343,7 @@ mod imp {
 mod native {
     use std::convert::Infallible;
 
-    use chunk_core::tokenizer::{Encoded, Encoding};
+    use chunk_core::tokenizer::Encoding;
 
     use super::Reply;
 
@@ -379,7 +356,7 @@ mod native {
 
     impl WorkerResult {
         /// Unreachable: there is no value to call it on.
-        pub fn into_encoded(self, _text_len: usize) -> Result<Encoded, String> {
+        pub fn into_offsets(self, _text_len: usize) -> Result<Vec<usize>, String> {
             match self {}
         }
     }
@@ -410,39 +387,35 @@ mod native {
 
 #[cfg(test)]
 mod tests {
-    use chunk_core::tokenizer::{Encoded, Encoding};
+    use chunk_core::tokenizer::Encoding;
 
-    use super::check_encoded;
+    use super::check_offsets;
 
     #[test]
     fn a_real_tokenization_passes_the_check() {
         let text = "Chunks of 猫 and 🐈, with  spaces.";
         let enc = Encoding::Cl100kBase.tokenizer().encode(text);
-        assert_eq!(check_encoded(&enc, text.len()), Ok(()));
+        assert_eq!(check_offsets(&enc.offsets, text.len()), Ok(()));
         let empty = Encoding::Cl100kBase.tokenizer().encode("");
-        assert_eq!(check_encoded(&empty, 0), Ok(()));
+        assert_eq!(check_offsets(&empty.offsets, 0), Ok(()));
     }
 
     #[test]
-    fn a_result_that_breaks_the_invariant_is_refused_with_the_reason() {
-        let enc = |ids: &[u32], offsets: &[usize]| Encoded {
-            ids: ids.to_vec(),
-            offsets: offsets.to_vec(),
-        };
+    fn offsets_that_break_the_invariant_are_refused_with_the_reason() {
         assert_eq!(
-            check_encoded(&enc(&[1, 2, 3], &[0, 9]), 9),
-            Err("2 offsets for 3 ids".to_string())
+            check_offsets(&[], 9),
+            Err("offsets span None..None, the text is 9 bytes".to_string())
         );
         assert_eq!(
-            check_encoded(&enc(&[1], &[0, 999_999_999]), 9),
+            check_offsets(&[0, 999_999_999], 9),
             Err("offsets span Some(0)..Some(999999999), the text is 9 bytes".to_string())
         );
         assert_eq!(
-            check_encoded(&enc(&[1, 2], &[1, 4, 9]), 9),
+            check_offsets(&[1, 4, 9], 9),
             Err("offsets span Some(1)..Some(9), the text is 9 bytes".to_string())
         );
         assert_eq!(
-            check_encoded(&enc(&[1, 2, 3], &[0, 5, 5, 9]), 9),
+            check_offsets(&[0, 5, 5, 9], 9),
             Err("offsets do not increase at token 1".to_string())
         );
     }
