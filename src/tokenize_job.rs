@@ -106,6 +106,13 @@ struct Runner {
 /// progress comes every `WORKER_SLICE_MS` otherwise): a new job goes to a fresh worker instead
 /// of waiting for that piece (about 0.1 s per MB of one repeated character).
 const STUCK_MS: f64 = 250.0;
+/// How long (in ms) the worker may stay silent on a job of `bytes` before it is given up:
+/// 10 s plus 1 s per MB, several times what one piece of that size takes to merge (about
+/// 0.1–0.2 s per MB of one repeated character).
+fn silence_limit_ms(bytes: usize) -> f64 {
+    10_000.0 + bytes as f64 / 1_000.0
+}
+
 /// A worker that has not said "ready" this long after it was started is given up.
 const READY_TIMEOUT: Duration = Duration::from_secs(15);
 
@@ -213,11 +220,43 @@ impl Runner {
                 .tokenize(job.generation, &job.text, job.encoding)
                 .is_ok()
             {
+                let (generation, limit) = (job.generation, silence_limit_ms(job.text.len()));
                 *self.in_worker.borrow_mut() = Some(job);
+                self.last_heard.set(now_ms()); // this job's silence starts now
+                self.watch(generation, limit, limit);
                 return;
             }
         }
         self.run_here(job);
+    }
+
+    /// Gives up the worker if it stays silent for `limit_ms` while job `generation` is in it
+    /// (a worker that hangs would otherwise leave the count unfinished until the next edit);
+    /// looks again in `wait_ms`. Progress comes every `WORKER_SLICE_MS`; only one long piece
+    /// keeps a working worker silent, and `limit_ms` leaves it several times what it needs.
+    fn watch(self: &Rc<Self>, generation: u32, limit_ms: f64, wait_ms: f64) {
+        let weak = Rc::downgrade(self);
+        let wait = Duration::from_millis(wait_ms.max(1.0) as u64);
+        set_timeout(
+            move || {
+                let Some(runner) = weak.upgrade() else { return };
+                let in_worker = runner
+                    .in_worker
+                    .borrow()
+                    .as_ref()
+                    .is_some_and(|j| j.generation == generation);
+                if !in_worker || !runner.is_current(generation) {
+                    return;
+                }
+                let silent = now_ms() - runner.last_heard.get();
+                if silent >= limit_ms {
+                    runner.give_up_worker("the tokenizer worker stopped answering");
+                } else {
+                    runner.watch(generation, limit_ms, limit_ms - silent);
+                }
+            },
+            wait,
+        );
     }
 
     /// Tokenizes `job` on the page's thread, one slice per timer callback.

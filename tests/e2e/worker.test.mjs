@@ -10,8 +10,8 @@
 //    and a new text typed while the worker is still on a 10 MB piece gets its own count, which
 //    the stale job's result never replaces;
 //  - while a long paste is still being read, the status never says "ready";
-//  - when the worker script cannot load, throws, fails its jobs or sends a result that is not
-//    the text's, the page counts on its own thread and gets the same numbers
+//  - when the worker script cannot load, throws, fails its jobs, stops answering or sends a
+//    result that is not the text's, the page counts on its own thread and gets the same numbers
 //    (data-worker="false"), with no uncaught error.
 // How long anything takes is measured by `make bench`, not asserted here.
 //
@@ -287,6 +287,9 @@ describe('tokenizing in the Web Worker', () => {
         ready.then(() => { throw new Error('job failed on purpose'); })
           .catch((err) => self.postMessage({ kind: 'failed', message: String(err) }));
       };`,
+    // Given up once silent for 10 s + 1 s per MB of the job (src/tokenize_job.rs).
+    'is ready, then never answers a job': `
+      self.onmessage = ({ data }) => { if (data.js) self.postMessage({ kind: 'ready' }); };`,
     'sends a result that is not the text\'s': `
       self.onmessage = ({ data }) => {
         if (data.js) { self.postMessage({ kind: 'ready' }); return; }
