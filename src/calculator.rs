@@ -159,6 +159,9 @@ pub fn Inputs() -> impl IntoView {
     }
 }
 
+/// Values longer than this many chars are set in a smaller size (the `long` class).
+const LONG_FIGURE_CHARS: usize = 9;
+
 /// One figure: a label and a value carrying its raw number in `data-value` ("" when there is
 /// no figure).
 #[component]
@@ -180,6 +183,9 @@ fn Figure(
             <dd
                 data-testid=testid
                 data-value=move || value.get().map(|v| v.0).unwrap_or_default()
+                // A long value (a cost such as "0,0000266 $") is set smaller rather than
+                // wrapped over two lines in a narrow card.
+                class:long=move || value.with(|v| v.as_ref().is_some_and(|v| v.1.chars().count() > LONG_FIGURE_CHARS))
             >
                 {move || value.get().map(|v| v.1).unwrap_or_else(|| state.t(Key::NotAvailable).into())}
             </dd>

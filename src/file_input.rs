@@ -65,32 +65,31 @@ pub fn splice_utf16(value: &str, start: u32, end: u32, pasted: &str) -> String {
 /// Why a file was not loaded.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FileProblem {
-    /// Not named `.txt` or `.md`.
-    WrongType,
     /// Larger than [`MAX_FILE_BYTES`].
     TooLarge,
-    /// Not valid UTF-8.
+    /// Not UTF-8 text: invalid UTF-8, or a NUL byte (a binary file, or UTF-16 text).
     NotUtf8,
     /// The browser could not read it.
     Unreadable,
 }
 
-/// Checks a file's name and size before reading it: only `.txt` and `.md` (any case) up to
-/// [`MAX_FILE_BYTES`].
-pub fn precheck_file(name: &str, size_bytes: f64) -> Result<(), FileProblem> {
-    let lower = name.to_ascii_lowercase();
-    if !(lower.ends_with(".txt") || lower.ends_with(".md")) {
-        Err(FileProblem::WrongType)
-    } else if size_bytes > MAX_FILE_BYTES {
+/// Checks a file's size before reading it: up to [`MAX_FILE_BYTES`]. Any name is accepted
+/// (README, notes.rst, page.html …): whether it is text is decided by [`decode_file`].
+pub fn precheck_file(size_bytes: f64) -> Result<(), FileProblem> {
+    if size_bytes > MAX_FILE_BYTES {
         Err(FileProblem::TooLarge)
     } else {
         Ok(())
     }
 }
 
-/// Decodes a file's bytes as UTF-8, refusing invalid bytes rather than replacing them (the
-/// page never shows invented U+FFFD characters).
+/// Decodes a file's bytes as UTF-8 text, refusing invalid bytes rather than replacing them
+/// (the page never shows invented U+FFFD characters) and refusing a NUL byte, which no text
+/// document holds but binary files (PDF, images) and UTF-16 text do.
 pub fn decode_file(bytes: Vec<u8>) -> Result<String, FileProblem> {
+    if bytes.contains(&0) {
+        return Err(FileProblem::NotUtf8);
+    }
     String::from_utf8(bytes).map_err(|_| FileProblem::NotUtf8)
 }
 
@@ -181,7 +180,7 @@ pub fn TextSource() -> impl IntoView {
     };
     let load = move |file: web_sys::File| {
         let name = file.name();
-        if let Err(p) = precheck_file(&name, file.size()) {
+        if let Err(p) = precheck_file(file.size()) {
             set_message.set(Some(FileMessage::Problem(name, p)));
             return;
         }
@@ -235,7 +234,6 @@ pub fn TextSource() -> impl IntoView {
                 }
                 FileMessage::Problem(name, p) => {
                     let key = match p {
-                        FileProblem::WrongType => Key::FileWrongType,
                         FileProblem::TooLarge => Key::FileTooLarge,
                         FileProblem::NotUtf8 => Key::FileNotUtf8,
                         FileProblem::Unreadable => Key::FileReadError,
@@ -289,7 +287,6 @@ pub fn TextSource() -> impl IntoView {
                         type="file"
                         class="visually-hidden"
                         data-testid="file-input"
-                        accept=".txt,.md,text/plain,text/markdown"
                         on:change=on_file
                     />
                 </label>
@@ -447,14 +444,27 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_small_text_and_markdown_files_are_accepted() {
-        assert_eq!(precheck_file("notes.txt", 10.0), Ok(()));
-        assert_eq!(precheck_file("README.MD", 10.0), Ok(()));
-        assert_eq!(precheck_file("a.pdf", 10.0), Err(FileProblem::WrongType));
-        assert_eq!(precheck_file("txt", 10.0), Err(FileProblem::WrongType));
+    fn files_up_to_10_mb_of_utf8_text_are_accepted_whatever_their_name() {
+        assert_eq!(precheck_file(10.0), Ok(()));
+        assert_eq!(precheck_file(MAX_FILE_BYTES), Ok(()));
         assert_eq!(
-            precheck_file("big.txt", MAX_FILE_BYTES + 1.0),
+            precheck_file(MAX_FILE_BYTES + 1.0),
             Err(FileProblem::TooLarge)
+        );
+        assert_eq!(
+            decode_file(b"Plain text \xc3\xa9".to_vec()),
+            Ok("Plain text é".into())
+        );
+        assert_eq!(decode_file(Vec::new()), Ok(String::new()));
+        // Invalid UTF-8 (Latin-1 "é"), a PDF header, UTF-16 text.
+        assert_eq!(decode_file(b"caf\xe9".to_vec()), Err(FileProblem::NotUtf8));
+        assert_eq!(
+            decode_file(b"%PDF-1.7\n\x00\x01".to_vec()),
+            Err(FileProblem::NotUtf8)
+        );
+        assert_eq!(
+            decode_file(b"h\x00i\x00".to_vec()),
+            Err(FileProblem::NotUtf8)
         );
     }
 
