@@ -3,6 +3,12 @@
 // page was started from, so nothing is downloaded or compiled twice. Every later message is a
 // job, handed to the Rust side in arrival order once the module is ready.
 let ready;
+// Any rejection left unhandled in the worker is reported to the page as a failure (the page
+// then counts on its own thread), not as an uncaught error.
+self.onunhandledrejection = (event) => {
+  event.preventDefault();
+  self.postMessage({ kind: 'failed', message: `tokenizer worker: ${event.reason}` });
+};
 self.onmessage = ({ data }) => {
   if (!ready) {
     ready = import(data.js).then(async (glue) => {

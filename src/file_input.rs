@@ -14,11 +14,13 @@ use crate::{browser, format};
 /// chunk, and small enough that reading and tokenizing it stays quick.
 pub const MAX_FILE_BYTES: f64 = 10.0 * 1024.0 * 1024.0;
 
-/// Texts longer than this (in bytes, 256 KiB) are not written into the paste box: Chromium
-/// lays out a textarea's whole content on every keystroke (about 0.4 s per key at 1 MB), which
-/// would block the page. Such a text is held in the state only; the box is emptied, made
-/// read-only and replaced by a notice until the text is cleared.
-pub const LARGE_TEXT_BYTES: usize = 256 * 1024;
+/// Texts longer than this (in bytes, 32 KiB) are not written into the paste box: Chromium lays
+/// out and paints a textarea's whole content when it is shown and on every keystroke. Measured
+/// on a bare textarea in headless Chromium 156 with mixed-script text: 64 KB takes one 141 ms
+/// task to show, 128 KB 175 ms (79 ms per key), 250 KB 538 ms (151 ms per key); 32 KB stays
+/// under 50 ms. Such a text is held in the state only; the box is emptied, made read-only and
+/// replaced by a notice until the text is cleared.
+pub const LARGE_TEXT_BYTES: usize = 32 * 1024;
 
 /// A paste longer than this many UTF-16 code units (1 Mi) is copied into the page over several
 /// browser tasks, this many per task (about 6 ms each in Chromium), rather than in one task
@@ -114,12 +116,18 @@ pub fn TextSource() -> impl IntoView {
     // Whether the text is too long for the box (see LARGE_TEXT_BYTES). A Memo: the box, the
     // notice and its read-only flag read it, and it changes far less often than the text.
     let large = Memo::new(move |_| state.text.with(|t| t.len() > LARGE_TEXT_BYTES));
-    // Bumped by every write of the text, so that a long paste still being read (below) knows
-    // when a newer edit has made it stale. A StoredValue: only read in callbacks, never drawn.
+    // Counts the edits (typing, pastes, file choices, clear), so that a long paste or a file
+    // still being read knows when a newer edit has made it stale: the newer edit wins. A
+    // StoredValue: only read in callbacks, never drawn.
     let edits = StoredValue::new(0u64);
-    let set_text = move |s: String| {
+    // Starts a new edit: whatever was still being read is stale. Returns the edit's number.
+    let new_edit = move || {
         edits.update_value(|n| *n += 1);
         state.reading.set(false);
+        edits.get_value()
+    };
+    let set_text = move |s: String| {
+        new_edit();
         if let Some(el) = textarea.get_untracked() {
             el.set_value(if s.len() > LARGE_TEXT_BYTES { "" } else { &s });
         }
@@ -150,16 +158,12 @@ pub fn TextSource() -> impl IntoView {
         // was at the paste, unless the text was edited meanwhile (the newer edit wins).
         ev.prevent_default();
         let at = selection(&el);
-        edits.update_value(|n| *n += 1);
-        let this_edit = edits.get_value();
-        state.reading.set(true);
+        let this_edit = new_edit();
+        state.reading.set(true); // until set_text, or a newer edit, clears it
         leptos::task::spawn_local(async move {
             let current = || edits.get_value() == this_edit;
-            let read = browser::read_js_string(&pasted, PASTE_SLICE_UNITS, current).await;
-            if current() {
-                state.reading.set(false);
-            }
-            if let Some(pasted) = read {
+            if let Some(pasted) = browser::read_js_string(&pasted, PASTE_SLICE_UNITS, current).await
+            {
                 set_text(splice_selection(&value, at, pasted));
             }
         });
@@ -184,7 +188,7 @@ pub fn TextSource() -> impl IntoView {
             set_message.set(Some(FileMessage::Problem(name, p)));
             return;
         }
-        let this_edit = edits.get_value();
+        let this_edit = new_edit();
         leptos::task::spawn_local(async move {
             let result = match wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await {
                 Ok(buf) => decode_file(js_sys::Uint8Array::new(&buf).to_vec()),
@@ -269,8 +273,7 @@ pub fn TextSource() -> impl IntoView {
                     if value.len() > LARGE_TEXT_BYTES {
                         set_text(value); // empties the box (see LARGE_TEXT_BYTES)
                     } else {
-                        edits.update_value(|n| *n += 1);
-                        state.reading.set(false);
+                        new_edit();
                         state.text.set(Arc::from(value));
                     }
                 }

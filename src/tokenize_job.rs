@@ -210,10 +210,17 @@ impl Runner {
         if !self.is_current(job.generation) {
             return;
         }
+        let ready = self.state.worker.get_untracked();
         let stuck =
             self.in_worker.borrow().is_some() && now_ms() - self.last_heard.get() > STUCK_MS;
-        if stuck && self.state.worker.get_untracked() {
+        if stuck && ready {
             self.start_worker();
+        }
+        // While the worker starts, a short text is counted here at once (a few ms) rather
+        // than queued behind the worker's start.
+        if !ready && job.text.len() <= IMMEDIATE_BYTES {
+            self.run_here(job);
+            return;
         }
         if let Some(worker) = self.worker.borrow().as_ref() {
             if worker

@@ -7,8 +7,9 @@
 //    arrives whole: no surrogate pair is split at a slice edge (bytes, chars and tokens equal
 //    the native core's, and no U+FFFD notice appears);
 //  - a newer edit cancels stale work: "clear" right after a long paste leaves the text empty,
-//    and a new text typed while the worker is still on a 10 MB piece gets its own count, which
-//    the stale job's result never replaces;
+//    a file chosen while a long paste is still being read wins, and a new text typed while the
+//    worker is still on a 10 MB piece gets its own count, which the stale job's result never
+//    replaces;
 //  - while a long paste is still being read, the status never says "ready";
 //  - when the worker script cannot load, throws, fails its jobs, stops answering or sends a
 //    result that is not the text's, the page counts on its own thread and gets the same numbers
@@ -246,6 +247,32 @@ describe('tokenizing in the Web Worker', () => {
       assert.equal(s.state, 'ready', `status after clear: ${JSON.stringify(s)}`);
       assert.equal(await page.locator(sel('status')).getAttribute('data-bytes'), '0', 'bytes after clear');
       assert.equal(await page.locator(sel('text-input')).inputValue(), '', 'the box after clear');
+      assert.deepEqual(errors, [], 'page errors');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('a file chosen while a long paste is still being read wins over the paste', async () => {
+    const { context, page, errors } = await openPage();
+    try {
+      await pasteBuilt(page, 'oneChar');
+      // In the same task as the paste: the page is still reading it.
+      await page.evaluate(
+        ([inputSel, text]) => {
+          const files = new DataTransfer();
+          files.items.add(new File([text], 'chosen.txt', { type: 'text/plain' }));
+          const input = document.querySelector(inputSel);
+          input.files = files.files;
+          input.dispatchEvent(new Event('change', { bubbles: true }));
+        },
+        [sel('file-input'), fixture],
+      );
+      await waitForCount(page, fixtureCounts.cl100k_base, fixtureCounts.bytes);
+      assert.match((await page.locator(sel('file-message')).textContent()) ?? '', /chosen\.txt/, 'file message');
+      // Long enough for the stale paste to land, were it not cancelled.
+      await page.waitForTimeout(2_000);
+      await waitForCount(page, fixtureCounts.cl100k_base, fixtureCounts.bytes);
       assert.deepEqual(errors, [], 'page errors');
     } finally {
       await context.close();
