@@ -190,10 +190,17 @@ pub fn TextSource() -> impl IntoView {
         }
         let this_edit = new_edit();
         leptos::task::spawn_local(async move {
+            // The copy, the UTF-8 check and storing the text each in a task of their own: for
+            // 10 MB each takes tens of milliseconds.
             let result = match wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await {
-                Ok(buf) => decode_file(js_sys::Uint8Array::new(&buf).to_vec()),
+                Ok(buf) => {
+                    let bytes = js_sys::Uint8Array::new(&buf).to_vec();
+                    browser::yield_now().await;
+                    decode_file(bytes)
+                }
                 Err(_) => Err(FileProblem::Unreadable),
             };
+            browser::yield_now().await;
             if edits.get_value() != this_edit {
                 return; // the text was edited while the file was read: the newer edit wins
             }

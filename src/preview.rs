@@ -19,8 +19,10 @@ use crate::state::{AppState, Tokenized};
 /// Chunks rendered at first and added per "show more".
 pub const PAGE: usize = 20;
 /// Most bytes of one chunk displayed; the rest is counted, not shown (a 100,000-token chunk
-/// would otherwise put megabytes into the page).
-pub const MAX_SHOWN_BYTES: usize = 24 * 1024;
+/// would otherwise put megabytes into the page). 8 KiB shows the whole of a usual chunk (512
+/// tokens of prose are 2–3 KB); at 24 KiB, 20 chunks of long tokens (a 10 MB run of spaces:
+/// 64 KB per chunk) cost one 100 ms layout task in Chromium.
+pub const MAX_SHOWN_BYTES: usize = 8 * 1024;
 /// Most lines of one chunk displayed: a chunk of thousands of line breaks costs the browser
 /// seconds of layout even when it is only a few kilobytes.
 pub const MAX_SHOWN_LINES: usize = 200;

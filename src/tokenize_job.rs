@@ -321,15 +321,23 @@ impl Runner {
                     let job = slot.take();
                     drop(slot);
                     if let Some(job) = job.filter(|j| self.is_current(j.generation)) {
-                        match result.into_offsets(job.text.len()) {
-                            Ok(offsets) => self.finish(job, offsets),
-                            Err(why) => {
-                                *self.in_worker.borrow_mut() = Some(job);
-                                self.give_up_worker(&format!(
-                                    "tokenizer worker result refused: {why}"
-                                ));
+                        // The copy, the check and the publishing each in a task of their own.
+                        leptos::task::spawn_local(async move {
+                            let checked = result.into_offsets(job.text.len()).await;
+                            crate::browser::yield_now().await;
+                            if !self.is_current(job.generation) {
+                                return; // edited meanwhile
                             }
-                        }
+                            match checked {
+                                Ok(offsets) => self.finish(job, offsets),
+                                Err(why) => {
+                                    *self.in_worker.borrow_mut() = Some(job);
+                                    self.give_up_worker(&format!(
+                                        "tokenizer worker result refused: {why}"
+                                    ));
+                                }
+                            }
+                        });
                     }
                 }
             }
