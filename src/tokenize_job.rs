@@ -165,8 +165,9 @@ impl Runner {
         self.generation.get() == generation
     }
 
-    /// Starts a (new) worker in place of the current one, if any; false if none could start.
-    fn start_worker(self: &Rc<Self>) -> bool {
+    /// Starts a (new) worker in place of the current one, if any (none where the browser
+    /// refuses it: the page then counts on its own thread).
+    fn start_worker(self: &Rc<Self>) {
         let serial = self.worker_serial.get() + 1;
         self.worker_serial.set(serial);
         let weak = Rc::downgrade(self);
@@ -192,7 +193,6 @@ impl Runner {
                 READY_TIMEOUT,
             );
         }
-        started
     }
 
     /// Puts `next` in place of the current worker. The old one is dropped (and terminated) on a
