@@ -5,15 +5,14 @@
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { chromium } from "playwright-core";
 import { ENCODINGS, PEERS, TOKENIZERS } from "./lib/adapters.mjs";
 import { buildBundles } from "./lib/bundle.mjs";
 import { OUT, assembleCorpus } from "./lib/corpus.mjs";
 import { RUNS, WORST_CASES, median, utf8Bytes } from "./lib/measure.mjs";
 import { printReport } from "./lib/report.mjs";
+import { launchChromium } from "./lib/chromium.mjs";
 
 const BENCH = import.meta.dirname;
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const progress = (s) => process.stderr.write(`[bench:chromium] ${s}\n`);
 
 const MIME = {
@@ -51,12 +50,7 @@ const corpus = assembleCorpus();
 const sizes = await buildBundles();
 const server = await serve();
 const pageUrl = `http://127.0.0.1:${server.address().port}/browser/page.html`;
-const browser = await chromium.launch({
-  executablePath: CHROMIUM,
-  headless: true,
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run"],
-});
+const browser = await launchChromium();
 
 /** A fresh context (no cache) with the bench page loaded. */
 async function freshPage() {

@@ -16,11 +16,10 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
-import { chromium } from "playwright-core";
 import { assembleCorpus, OUT, ROOT } from "./lib/corpus.mjs";
+import { launchChromium } from "./lib/chromium.mjs";
 
 const DIST = path.resolve(process.argv[2] ?? path.join(ROOT, "dist"));
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const SIZE = 10_000_000;
 const say = (s) => process.stdout.write(`${s}\n`);
 const progress = (s) => process.stderr.write(`[bench:page] ${s}\n`);
@@ -117,12 +116,7 @@ const WAIT_READY = async (bytes) => {
 };
 
 const { server, url } = await startStaticServer({ root: DIST, prefix: "/" });
-const browser = await chromium.launch({
-  executablePath: CHROMIUM,
-  headless: true,
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run"],
-});
+const browser = await launchChromium();
 
 async function freshPage() {
   const context = await browser.newContext();
