@@ -61,8 +61,9 @@ pub fn apply_lang(lang: Lang, title: &str) {
     let _ = (lang, title);
 }
 
-/// Resolves after about `ms` milliseconds (a `setTimeout` promise): a yield to the browser
-/// with `ms` = 0. Also used by the browser tests to wait for the tokenizer.
+/// Resolves after about `ms` milliseconds (a `setTimeout` promise). Used by the browser tests
+/// to wait for the tokenizer (the page itself yields with [`yield_now`]).
+#[cfg(target_arch = "wasm32")]
 pub async fn sleep_ms(ms: i32) {
     let promise = js_sys::Promise::new(&mut |resolve, _reject| {
         let _ = leptos::prelude::window()

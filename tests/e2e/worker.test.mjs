@@ -148,10 +148,10 @@ after(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-/** A fresh page of the app. `workerScript`: `undefined` serves the real worker script, `null`
- * answers it with a 404, a string serves that text instead. */
-async function openPage({ workerScript } = {}) {
-  const blockWorker = workerScript !== undefined;
+/** Runs `body({ page, errors, warnings })` on a fresh page of the app, then closes it.
+ * `workerScript`: `undefined` serves the real worker script (and waits until the worker is up),
+ * `null` answers it with a 404, a string serves that text instead. */
+async function onPage({ workerScript } = {}, body) {
   const context = await browser.newContext({ serviceWorkers: 'block' });
   const errors = [];
   const warnings = [];
@@ -168,16 +168,19 @@ async function openPage({ workerScript } = {}) {
       route.fulfill({ status: 200, contentType: 'text/javascript', body: workerScript }),
     );
   }
-  await page.goto(url, { waitUntil: 'load' });
-  await page.locator(sel('text-input')).waitFor({ state: 'visible', timeout: APP_START_MS });
-  if (!blockWorker) await waitForAttr(page, 'status', 'data-worker', 'true', APP_START_MS);
-  return { context, page, errors, warnings };
+  try {
+    await page.goto(url, { waitUntil: 'load' });
+    await page.locator(sel('text-input')).waitFor({ state: 'visible', timeout: APP_START_MS });
+    if (workerScript === undefined) await waitForAttr(page, 'status', 'data-worker', 'true', APP_START_MS);
+    await body({ page, errors, warnings });
+  } finally {
+    await context.close();
+  }
 }
 
 describe('tokenizing in the Web Worker', () => {
   test('a 10 MB paste of one character is counted exactly, in the worker', async (t) => {
-    const { context, page, errors } = await openPage();
-    try {
+    await onPage({}, async ({ page, errors }) => {
       assert.equal((await status(page)).worker, 'true', 'the page did not start its tokenizer worker');
       await pasteBuilt(page, 'oneChar');
       const want = counts.oneChar;
@@ -185,14 +188,11 @@ describe('tokenizing in the Web Worker', () => {
       t.diagnostic(`page and native: ${want.cl100k_base} tokens for ${want.bytes} bytes`);
       assert.equal((await status(page)).worker, 'true', 'the worker was given up');
       assert.deepEqual(errors, [], 'page errors');
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   test('a long paste read in slices splits no surrogate pair', async (t) => {
-    const { context, page, errors } = await openPage();
-    try {
+    await onPage({}, async ({ page, errors }) => {
       await pasteBuilt(page, 'astral');
       const want = counts.astral;
       await waitForCount(page, want.cl100k_base, want.bytes);
@@ -201,14 +201,11 @@ describe('tokenizing in the Web Worker', () => {
       assert.equal(await page.locator(sel('notice-replacement')).count(), 0, 'the page reports U+FFFD in the text');
       t.diagnostic(`${want.chars} chars, ${want.bytes} bytes, ${want.cl100k_base} tokens`);
       assert.deepEqual(errors, [], 'page errors');
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   test('while a long paste is read in slices, the status is not "ready"', async () => {
-    const { context, page, errors } = await openPage();
-    try {
+    await onPage({}, async ({ page, errors }) => {
       await typeText(page, 'old text');
       await waitForCount(page, 2, 8);
       // Record every state the status shows from the paste on (mutations are seen in order).
@@ -231,14 +228,11 @@ describe('tokenizing in the Web Worker', () => {
         `"ready" before the pasted text was in: ${JSON.stringify(seen.slice(0, arrived))}`,
       );
       assert.deepEqual(errors, [], 'page errors');
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   test('"clear" right after a long paste leaves the text empty', async () => {
-    const { context, page, errors } = await openPage();
-    try {
+    await onPage({}, async ({ page, errors }) => {
       await pasteBuilt(page, 'oneChar');
       await page.locator(sel('clear-text')).click();
       // Long enough for a stale read and a stale count to land, were they not cancelled.
@@ -248,14 +242,11 @@ describe('tokenizing in the Web Worker', () => {
       assert.equal(await page.locator(sel('status')).getAttribute('data-bytes'), '0', 'bytes after clear');
       assert.equal(await page.locator(sel('text-input')).inputValue(), '', 'the box after clear');
       assert.deepEqual(errors, [], 'page errors');
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   test('a file chosen while a long paste is still being read wins over the paste', async () => {
-    const { context, page, errors } = await openPage();
-    try {
+    await onPage({}, async ({ page, errors }) => {
       await pasteBuilt(page, 'oneChar');
       // In the same task as the paste: the page is still reading it.
       await page.evaluate(
@@ -274,14 +265,11 @@ describe('tokenizing in the Web Worker', () => {
       await page.waitForTimeout(2_000);
       await waitForCount(page, fixtureCounts.cl100k_base, fixtureCounts.bytes);
       assert.deepEqual(errors, [], 'page errors');
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   test('a new text while the worker is on a 10 MB piece gets its own count, never the stale one', async () => {
-    const { context, page, errors } = await openPage();
-    try {
+    await onPage({}, async ({ page, errors }) => {
       await pasteBuilt(page, 'oneChar');
       // Wait until the 10 MB text is in the page and being counted, then replace it.
       await page.waitForFunction((s) => document.querySelector(s)?.getAttribute('data-bytes') === '10000000', sel('status'), {
@@ -294,9 +282,7 @@ describe('tokenizing in the Web Worker', () => {
       await page.waitForTimeout(3_000);
       await waitForCount(page, fixtureCounts.cl100k_base, fixtureCounts.bytes);
       assert.deepEqual(errors, [], 'page errors');
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   // Worker scripts that fail in other ways: each must end in the page's own count, with no
@@ -325,21 +311,17 @@ describe('tokenizing in the Web Worker', () => {
   };
   for (const [name, script] of Object.entries(BROKEN_WORKERS)) {
     test(`a worker that ${name}: the page counts on its own thread`, async () => {
-      const { context, page, errors } = await openPage({ workerScript: script });
-      try {
+      await onPage({ workerScript: script }, async ({ page, errors }) => {
         await typeText(page, fixture);
         await waitForCount(page, fixtureCounts.cl100k_base, fixtureCounts.bytes);
         assert.equal((await status(page)).worker, 'false', 'data-worker after the failure');
         assert.deepEqual(errors, [], 'uncaught errors in the page');
-      } finally {
-        await context.close();
-      }
+      });
     });
   }
 
   test('without the worker script the page counts on its own thread, with the same result', async (t) => {
-    const { context, page, errors, warnings } = await openPage({ workerScript: null });
-    try {
+    await onPage({ workerScript: null }, async ({ page, errors, warnings }) => {
       await typeText(page, fixture);
       await waitForCount(page, fixtureCounts.cl100k_base, fixtureCounts.bytes);
       assert.equal((await status(page)).worker, 'false', 'data-worker with the worker script blocked');
@@ -350,8 +332,6 @@ describe('tokenizing in the Web Worker', () => {
         [],
         'page errors other than the blocked script',
       );
-    } finally {
-      await context.close();
-    }
+    });
   });
 });
