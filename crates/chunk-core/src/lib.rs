@@ -7,8 +7,11 @@
 #![deny(missing_docs)]
 
 pub mod formula;
+pub mod params;
 pub mod reconstruct;
 pub mod sim;
+pub mod sizer;
+pub mod strategy;
 pub mod text_view;
 pub mod tokenizer;
 pub mod windows;

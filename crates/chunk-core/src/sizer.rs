@@ -1,0 +1,93 @@
+//! Length functions: how a splitter measures a piece of text. Every library sizes its chunks
+//! with one (Python's `len` on `str`, or the length of a tokenizer's encoding), and the product
+//! measures each chunk it shows with the chosen tokenizer.
+
+use crate::sim::tokens::simple_spans;
+use crate::tokenizer::{Bpe, Encoding};
+
+/// Counts the units (tokens or characters) of any text. The extension point for tokenizers:
+/// cl100k_base and o200k_base ([`Bpe`]), the simulator's simple tokenizer ([`SimpleTokens`]),
+/// Unicode scalar values ([`Length::Characters`]); WordPiece or Unigram later.
+pub trait TokenCounter {
+    /// Units in `text`. Must be additive over nothing: callers never assume
+    /// `count(a + b) == count(a) + count(b)` (BPE merges across the seam).
+    fn count(&self, text: &str) -> usize;
+}
+
+impl TokenCounter for Bpe {
+    fn count(&self, text: &str) -> usize {
+        Bpe::count(self, text)
+    }
+}
+
+/// The original simulator's simple tokenizer as a counter (SPEC §4): words and single
+/// punctuation marks ([`crate::sim::tokens::simple_spans`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SimpleTokens;
+
+impl TokenCounter for SimpleTokens {
+    fn count(&self, text: &str) -> usize {
+        simple_spans(text).len()
+    }
+}
+
+/// A splitter's length function: characters or the tokens of a BPE encoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Length {
+    /// Unicode scalar values, i.e. Python's `len(str)` (LangChain's, text-splitter's and
+    /// chonkie's default). Not bytes, not UTF-16 units, not graphemes.
+    Characters,
+    /// Tokens of a BPE encoding, special-token strings counted as ordinary text (tiktoken's
+    /// `encode_ordinary`).
+    Tokens(Encoding),
+}
+
+impl Length {
+    /// Byte offsets of every unit boundary of `text`: `0`, the start of each unit after the
+    /// first, and `text.len()`; `[0]` for empty text. For [`Length::Characters`] these are the
+    /// char boundaries; for tokens, the token boundaries (a token may end inside a character).
+    pub fn boundaries(self, text: &str) -> Vec<usize> {
+        match self {
+            Length::Characters => text
+                .char_indices()
+                .map(|(i, _)| i)
+                .chain(std::iter::once(text.len()))
+                .collect(),
+            Length::Tokens(e) => e.tokenizer().encode(text).offsets,
+        }
+    }
+
+    /// A short stable name: `"characters"` or the encoding's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Length::Characters => "characters",
+            Length::Tokens(e) => e.name(),
+        }
+    }
+}
+
+impl TokenCounter for Length {
+    fn count(&self, text: &str) -> usize {
+        match self {
+            Length::Characters => text.chars().count(),
+            Length::Tokens(e) => e.tokenizer().count(text),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn characters_are_scalar_values_and_tokens_are_bpe_tokens() {
+        assert_eq!(Length::Characters.count("猫a\u{301}"), 3);
+        assert_eq!(Length::Characters.boundaries("猫a"), vec![0, 3, 4]);
+        assert_eq!(Length::Characters.boundaries(""), vec![0]);
+        let cl = Length::Tokens(Encoding::Cl100kBase);
+        assert_eq!(cl.count("猫"), 3);
+        assert_eq!(cl.boundaries("猫"), vec![0, 1, 2, 3]);
+        assert_eq!(Length::Tokens(Encoding::O200kBase).count("猫"), 1);
+        assert_eq!(SimpleTokens.count("XV40, ok"), 3);
+    }
+}

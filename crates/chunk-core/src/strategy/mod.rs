@@ -1,0 +1,585 @@
+//! Chunking strategies behind one trait, [`Chunker`], with one output type, [`Chunks`].
+//!
+//! Two kinds of strategy live here, one file each:
+//! - **library-exact** ones reproduce one pinned version of a popular library chunk for chunk,
+//!   under that library's own parameter names and defaults (SPEC §5); the differential tests
+//!   (`tests/differential`) run the library itself and compare every chunk;
+//! - **the product's own**: fixed windows, sentence packing, recursive, markdown structure and
+//!   token-budget section packing, guarded by reconstruction and an independent second
+//!   implementation (SPEC §6).
+//!
+//! A strategy only cuts: [`Chunker::split`] returns [`Piece`]s (byte ranges, the library's own
+//! text where it differs, why each ended). [`run`] then measures every chunk the same way for
+//! all of them: its token count by encoding exactly the text shown, its token range in the
+//! document's tokens where one exists, and its flags.
+//!
+//! Adding a strategy is one file, one [`StrategyId`] variant and one arm in [`chunker`].
+
+mod chonkie;
+mod fixed;
+mod langchain;
+mod llamaindex;
+mod markdown;
+mod recursive;
+mod section_budget;
+mod semchunk;
+mod sentence;
+mod text_splitter;
+
+use crate::sizer::{Length, TokenCounter};
+use crate::tokenizer::Encoding;
+use std::borrow::Cow;
+use std::ops::Range;
+use thiserror::Error;
+
+pub use chonkie::{ChonkieRecursiveChunker, ChonkieTokenChunker};
+pub use fixed::FixedWindows;
+pub use langchain::{
+    LangchainMarkdownHeaderTextSplitter, LangchainRecursiveCharacterTextSplitter,
+    LangchainTokenTextSplitter,
+};
+pub use llamaindex::{LlamaindexSentenceSplitter, LlamaindexTokenTextSplitter};
+pub use markdown::MarkdownStructure;
+pub use recursive::Recursive;
+pub use section_budget::SectionBudget;
+pub use semchunk::Semchunk;
+pub use sentence::SentencePacking;
+pub use text_splitter::{TextSplitterMarkdownSplitter, TextSplitterTextSplitter};
+
+/// The stable id of every strategy, as the page's `data-strategy` and `strategy` select use it
+/// (`"langchain-recursive"`, …).
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    strum::EnumIter,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::Display,
+)]
+#[strum(serialize_all = "kebab-case")]
+pub enum StrategyId {
+    /// Fixed token windows ([`FixedWindows`]).
+    Fixed,
+    /// Whole sentences packed up to the size ([`SentencePacking`]).
+    Sentence,
+    /// LangChain `TokenTextSplitter` ([`LangchainTokenTextSplitter`]).
+    LangchainToken,
+    /// LangChain `RecursiveCharacterTextSplitter` ([`LangchainRecursiveCharacterTextSplitter`]).
+    LangchainRecursive,
+    /// LangChain `MarkdownHeaderTextSplitter` then the recursive splitter per section
+    /// ([`LangchainMarkdownHeaderTextSplitter`]).
+    LangchainMarkdown,
+    /// text-splitter `TextSplitter` ([`TextSplitterTextSplitter`]).
+    TextSplitter,
+    /// text-splitter `MarkdownSplitter` ([`TextSplitterMarkdownSplitter`]).
+    TextSplitterMarkdown,
+    /// semchunk `chunkerify(...)` ([`Semchunk`]).
+    Semchunk,
+    /// chonkie `RecursiveChunker` ([`ChonkieRecursiveChunker`]).
+    ChonkieRecursive,
+    /// chonkie `TokenChunker` ([`ChonkieTokenChunker`]).
+    ChonkieToken,
+    /// LlamaIndex `TokenTextSplitter` ([`LlamaindexTokenTextSplitter`]).
+    LlamaindexToken,
+    /// LlamaIndex `SentenceSplitter` ([`LlamaindexSentenceSplitter`]).
+    LlamaindexSentence,
+    /// The product's recursive splitter sized by true token counts ([`Recursive`]).
+    Recursive,
+    /// The product's markdown structure splitter ([`MarkdownStructure`]).
+    Markdown,
+    /// The product's token-budget section packing ([`SectionBudget`]).
+    SectionBudget,
+}
+
+/// A library a strategy reproduces, at the version it reproduces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Library {
+    /// The package name as it is installed (`"langchain-text-splitters"`, the PyPI name; or
+    /// the crate name for text-splitter).
+    pub package: &'static str,
+    /// The exact version reproduced, e.g. `"1.1.3"`.
+    pub version: &'static str,
+    /// The class or function reproduced, e.g. `"RecursiveCharacterTextSplitter"`.
+    pub api: &'static str,
+    /// True when the reproduction is chunk-for-chunk exact on the differential corpus; false
+    /// when it is only close (the page labels such a strategy approximate).
+    pub exact: bool,
+}
+
+impl StrategyId {
+    /// The library and version this strategy reproduces; `None` for the product's own.
+    pub fn library(self) -> Option<Library> {
+        let lib = |package, version, api, exact| {
+            Some(Library {
+                package,
+                version,
+                api,
+                exact,
+            })
+        };
+        const LANGCHAIN: &str = "langchain-text-splitters";
+        const LANGCHAIN_V: &str = "1.1.3";
+        const LLAMA: &str = "llama-index-core";
+        const LLAMA_V: &str = "0.14.25";
+        match self {
+            StrategyId::Fixed
+            | StrategyId::Sentence
+            | StrategyId::Recursive
+            | StrategyId::Markdown
+            | StrategyId::SectionBudget => None,
+            StrategyId::LangchainToken => lib(LANGCHAIN, LANGCHAIN_V, "TokenTextSplitter", true),
+            StrategyId::LangchainRecursive => lib(
+                LANGCHAIN,
+                LANGCHAIN_V,
+                "RecursiveCharacterTextSplitter",
+                true,
+            ),
+            StrategyId::LangchainMarkdown => lib(
+                LANGCHAIN,
+                LANGCHAIN_V,
+                "MarkdownHeaderTextSplitter + RecursiveCharacterTextSplitter",
+                true,
+            ),
+            StrategyId::TextSplitter => lib("text-splitter", "0.33.1", "TextSplitter", true),
+            StrategyId::TextSplitterMarkdown => {
+                lib("text-splitter", "0.33.1", "MarkdownSplitter", true)
+            }
+            StrategyId::Semchunk => lib("semchunk", "4.1.1", "chunkerify", true),
+            StrategyId::ChonkieRecursive => lib("chonkie", "1.7.0", "RecursiveChunker", true),
+            StrategyId::ChonkieToken => lib("chonkie", "1.7.0", "TokenChunker", true),
+            StrategyId::LlamaindexToken => lib(LLAMA, LLAMA_V, "TokenTextSplitter", true),
+            StrategyId::LlamaindexSentence => lib(LLAMA, LLAMA_V, "SentenceSplitter", true),
+        }
+    }
+
+    /// What this strategy's chunks keep of the document ([`Keeps`]).
+    pub fn keeps(self) -> Keeps {
+        match self {
+            StrategyId::Fixed | StrategyId::LangchainToken | StrategyId::ChonkieToken => {
+                Keeps::TokenWindows
+            }
+            StrategyId::Sentence
+            | StrategyId::Recursive
+            | StrategyId::Markdown
+            | StrategyId::SectionBudget => Keeps::Everything,
+            StrategyId::LangchainRecursive
+            | StrategyId::LangchainMarkdown
+            | StrategyId::TextSplitter
+            | StrategyId::TextSplitterMarkdown
+            | StrategyId::Semchunk
+            | StrategyId::ChonkieRecursive
+            | StrategyId::LlamaindexToken
+            | StrategyId::LlamaindexSentence => Keeps::AllButWhitespace,
+        }
+    }
+
+    /// The stable id, e.g. `"langchain-recursive"`.
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
+
+    /// Every strategy, in the order the page lists them.
+    pub fn all() -> impl Iterator<Item = StrategyId> {
+        <StrategyId as strum::IntoEnumIterator>::iter()
+    }
+
+    /// True when the strategy can size chunks in `unit` (every one can in tokens; characters
+    /// only where the library or rule has a character length function).
+    pub fn supports(self, unit: SizeUnit) -> bool {
+        match unit {
+            SizeUnit::Tokens => true,
+            SizeUnit::Characters => !matches!(
+                self,
+                StrategyId::LlamaindexToken
+                    | StrategyId::LlamaindexSentence
+                    | StrategyId::Semchunk
+                    | StrategyId::SectionBudget
+            ),
+        }
+    }
+}
+
+/// What a strategy's chunks keep of the document: the exact statement of what it drops or
+/// trims, checked on every corpus document by the differential tests (for library strategies
+/// that is a statement about the library itself, since their chunks are equal).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Keeps {
+    /// Every chunk is the document slice at its byte range (`text` is `None`), chunks start
+    /// and end in strictly increasing order, and with overlaps removed they rebuild the
+    /// document exactly: nothing dropped (SPEC §6 reconstruction).
+    Everything,
+    /// Every chunk is the document slice at its byte range and chunks are in document order;
+    /// what no chunk covers is whitespace only (trimmed chunk edges, whitespace-only pieces).
+    AllButWhitespace,
+    /// Chunks are decoded token windows: the bytes of consecutive windows rebuild the
+    /// document, but a window that cuts a character shows U+FFFD for each cut part.
+    TokenWindows,
+}
+
+/// The unit `chunk_size` and `chunk_overlap` are given in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum SizeUnit {
+    /// Tokens of [`Settings::encoding`].
+    #[default]
+    Tokens,
+    /// Unicode scalar values (Python's `len`): LangChain's, text-splitter's and chonkie's
+    /// default length function.
+    Characters,
+}
+
+/// The common setting every strategy starts from; library-specific options take the
+/// library's defaults in [`chunker`] and can be set on each strategy's own type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Settings {
+    /// Maximum chunk size, in [`Settings::unit`].
+    pub chunk_size: usize,
+    /// Overlap between consecutive chunks, in [`Settings::unit`].
+    pub chunk_overlap: usize,
+    /// The unit of both sizes.
+    pub unit: SizeUnit,
+    /// The tokenizer: the unit when sizing in tokens, and always the one every chunk's token
+    /// count is measured with.
+    pub encoding: Encoding,
+}
+
+impl Settings {
+    /// The length function of [`Settings::unit`].
+    pub fn length(&self) -> Length {
+        match self.unit {
+            SizeUnit::Tokens => Length::Tokens(self.encoding),
+            SizeUnit::Characters => Length::Characters,
+        }
+    }
+}
+
+/// Why a strategy refused a setting or a text. Each variant carries what the page needs to word
+/// it in every language; `Display` is an English sentence for logs and tests.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum StrategyError {
+    /// `chunk_size` was 0.
+    #[error("chunk_size must be at least 1")]
+    ZeroChunkSize,
+    /// The library itself refuses this overlap (LangChain raises `ValueError` when
+    /// `chunk_overlap > chunk_size`).
+    #[error("{library} refuses chunk_overlap {chunk_overlap} with chunk_size {chunk_size}")]
+    OverlapRefused {
+        /// The strategy whose library refuses it.
+        strategy: StrategyId,
+        /// The library's package name.
+        library: &'static str,
+        /// The requested size.
+        chunk_size: usize,
+        /// The requested overlap.
+        chunk_overlap: usize,
+    },
+    /// The strategy cannot size in this unit.
+    #[error("{strategy} cannot size chunks in {unit:?}")]
+    UnitUnsupported {
+        /// The strategy.
+        strategy: StrategyId,
+        /// The unit asked for.
+        unit: SizeUnit,
+    },
+    /// The library itself raises on this text (e.g. tiktoken's `encode` on a special-token
+    /// string such as `<|endoftext|>`, which LangChain's token splitters do not allow).
+    #[error("{library} raises on the text at byte {byte_offset}: it contains {found:?}")]
+    TextRefused {
+        /// The strategy whose library raises.
+        strategy: StrategyId,
+        /// The library's package name.
+        library: &'static str,
+        /// Byte offset of the offending string.
+        byte_offset: usize,
+        /// The offending string.
+        found: &'static str,
+    },
+    /// A library-specific parameter is out of the range the library accepts.
+    #[error("{strategy}: {parameter} is out of range ({detail})")]
+    ParameterRefused {
+        /// The strategy.
+        strategy: StrategyId,
+        /// The library's parameter name.
+        parameter: &'static str,
+        /// What the library requires, in English.
+        detail: &'static str,
+    },
+}
+
+/// Why a chunk ends where it does: the structure level of the cut, the size limit when no
+/// structure fitted, or the end of the text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, strum::IntoStaticStr, strum::EnumIter)]
+#[strum(serialize_all = "kebab-case")]
+pub enum Boundary {
+    /// At a section boundary (a markdown heading).
+    Section,
+    /// At a paragraph break (a blank line).
+    Paragraph,
+    /// At a line break.
+    Line,
+    /// At a sentence end.
+    Sentence,
+    /// At a clause mark inside a sentence (`,` `;` `:` …).
+    Clause,
+    /// Between words (whitespace).
+    Word,
+    /// Between two characters, no structure fitting.
+    Character,
+    /// At a token boundary because the size limit was reached (fixed windows; any cut below
+    /// the character level).
+    SizeLimit,
+    /// The text ends here.
+    EndOfText,
+}
+
+impl Boundary {
+    /// The stable name used in `data-reason` and exports, e.g. `"paragraph"`.
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
+}
+
+/// One chunk as a strategy cut it, before measuring.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Piece {
+    /// Byte range `[start, end)` in the document that the chunk comes from. On char
+    /// boundaries unless `text` is `Some` (a token window may end inside a character).
+    pub bytes: Range<usize>,
+    /// The chunk's own text when the strategy changes it (a joined separator, a heading-path
+    /// prefix, U+FFFD for a cut character…); `None` when it is exactly `&document[bytes]`.
+    pub text: Option<String>,
+    /// Why the chunk ends here.
+    pub reason: Boundary,
+    /// The markdown headings the chunk is under, outermost first (`["Setup", "Linux"]`).
+    pub heading_path: Vec<String>,
+    /// True when a heading-path prefix alone would not fit the budget and was left out.
+    pub prefix_over_budget: bool,
+}
+
+impl Piece {
+    /// A piece that is exactly `&document[bytes]`, with no heading path.
+    pub fn slice(bytes: Range<usize>, reason: Boundary) -> Self {
+        Piece {
+            bytes,
+            text: None,
+            reason,
+            heading_path: Vec::new(),
+            prefix_over_budget: false,
+        }
+    }
+}
+
+/// A chunking strategy with all its parameters. One implementation per file in this module.
+pub trait Chunker {
+    /// The strategy's stable id.
+    fn id(&self) -> StrategyId;
+
+    /// The size each chunk is packed to and the length function it is measured with (a chunk
+    /// longer than this is flagged oversize).
+    fn budget(&self) -> (usize, Length);
+
+    /// Cuts `text` into pieces, in document order.
+    ///
+    /// # Errors
+    /// A [`StrategyError`] when the setting or the text is refused (the library's own
+    /// refusals included); nothing is computed then.
+    fn split(&self, text: &str) -> Result<Vec<Piece>, StrategyError>;
+}
+
+/// Flags of one measured chunk.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ChunkFlags {
+    /// Longer than the strategy's budget in its own unit ([`Chunker::budget`]).
+    pub oversize: bool,
+    /// A heading-path prefix was over the budget and left out ([`Piece::prefix_over_budget`]).
+    pub prefix_over_budget: bool,
+    /// The chunk's text is empty or whitespace only.
+    pub whitespace_only: bool,
+    /// The chunk's text is not `&document[bytes]` ([`Chunk::text`] is `Some`).
+    pub text_changed: bool,
+}
+
+/// One measured chunk.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chunk {
+    /// Byte range `[start, end)` in the document (see [`Piece::bytes`]).
+    pub bytes: Range<usize>,
+    /// The chunk's own text when it differs from `&document[bytes]` (see [`Piece::text`]).
+    pub text: Option<String>,
+    /// Tokens of exactly the chunk's text, by encoding it with [`Chunks::encoding`].
+    pub tokens: usize,
+    /// The chunk's range in the whole document's tokens `[first, last)`, when its bytes start
+    /// and end on document token boundaries and its text is unchanged; `None` otherwise.
+    pub token_range: Option<Range<usize>>,
+    /// The chunk's length in the strategy's own unit ([`Chunker::budget`]).
+    pub length: usize,
+    /// Headings the chunk is under, outermost first.
+    pub heading_path: Vec<String>,
+    /// Why the chunk ends here.
+    pub reason: Boundary,
+    /// Flags.
+    pub flags: ChunkFlags,
+}
+
+impl Chunk {
+    /// The chunk's text: its own when changed, else the document slice. `document` must be the
+    /// text the chunk was cut from; a range that does not fit it gives an empty string.
+    pub fn text<'a>(&'a self, document: &'a str) -> Cow<'a, str> {
+        match &self.text {
+            Some(t) => Cow::Borrowed(t),
+            None => Cow::Borrowed(document.get(self.bytes.clone()).unwrap_or("")),
+        }
+    }
+}
+
+/// What [`run`] returns: the measured chunks of one strategy on one document.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chunks {
+    /// The strategy.
+    pub strategy: StrategyId,
+    /// The chunks, in document order.
+    pub chunks: Vec<Chunk>,
+    /// The encoding every `tokens` figure is measured with.
+    pub encoding: Encoding,
+    /// Tokens of the whole document (not a sum of chunk counts).
+    pub document_tokens: usize,
+    /// The budget and its length function ([`Chunker::budget`]).
+    pub budget: (usize, Length),
+}
+
+impl Chunks {
+    /// Tokens embedded: the sum of every chunk's own token count.
+    pub fn total_tokens(&self) -> usize {
+        self.chunks.iter().map(|c| c.tokens).sum()
+    }
+}
+
+/// Runs `chunker` on `text` and measures every chunk with `encoding`.
+///
+/// # Errors
+/// Whatever [`Chunker::split`] refuses.
+pub fn run(chunker: &dyn Chunker, text: &str, encoding: Encoding) -> Result<Chunks, StrategyError> {
+    let pieces = chunker.split(text)?;
+    let bpe = encoding.tokenizer();
+    let offsets = bpe.encode(text).offsets;
+    let budget = chunker.budget();
+    let token_at = |byte: usize| offsets.binary_search(&byte).ok();
+    let chunks = pieces
+        .into_iter()
+        .map(|p| {
+            let own: &str = match &p.text {
+                Some(t) => t,
+                None => text.get(p.bytes.clone()).unwrap_or(""),
+            };
+            let tokens = bpe.count(own);
+            let length = budget.1.count(own);
+            let token_range = match (&p.text, token_at(p.bytes.start), token_at(p.bytes.end)) {
+                (None, Some(a), Some(b)) => Some(a..b),
+                _ => None,
+            };
+            let flags = ChunkFlags {
+                oversize: length > budget.0,
+                prefix_over_budget: p.prefix_over_budget,
+                whitespace_only: own.trim().is_empty(),
+                text_changed: p.text.is_some(),
+            };
+            Chunk {
+                bytes: p.bytes,
+                tokens,
+                token_range,
+                length,
+                text: p.text,
+                heading_path: p.heading_path,
+                reason: p.reason,
+                flags,
+            }
+        })
+        .collect();
+    Ok(Chunks {
+        strategy: chunker.id(),
+        chunks,
+        encoding,
+        document_tokens: offsets.len() - 1,
+        budget,
+    })
+}
+
+/// The strategy `id` with `settings` and every other parameter at the library's (or the
+/// product's) default.
+///
+/// # Errors
+/// [`StrategyError::ZeroChunkSize`], [`StrategyError::UnitUnsupported`], or the library's own
+/// refusal of the setting ([`StrategyError::OverlapRefused`] …).
+pub fn chunker(id: StrategyId, settings: &Settings) -> Result<Box<dyn Chunker>, StrategyError> {
+    if settings.chunk_size == 0 {
+        return Err(StrategyError::ZeroChunkSize);
+    }
+    if !id.supports(settings.unit) {
+        return Err(StrategyError::UnitUnsupported {
+            strategy: id,
+            unit: settings.unit,
+        });
+    }
+    Ok(match id {
+        StrategyId::Fixed => Box::new(FixedWindows::new(settings)?),
+        StrategyId::Sentence => Box::new(SentencePacking::new(settings)?),
+        StrategyId::LangchainToken => Box::new(LangchainTokenTextSplitter::new(settings)?),
+        StrategyId::LangchainRecursive => {
+            Box::new(LangchainRecursiveCharacterTextSplitter::new(settings)?)
+        }
+        StrategyId::LangchainMarkdown => {
+            Box::new(LangchainMarkdownHeaderTextSplitter::new(settings)?)
+        }
+        StrategyId::TextSplitter => Box::new(TextSplitterTextSplitter::new(settings)?),
+        StrategyId::TextSplitterMarkdown => Box::new(TextSplitterMarkdownSplitter::new(settings)?),
+        StrategyId::Semchunk => Box::new(Semchunk::new(settings)?),
+        StrategyId::ChonkieRecursive => Box::new(ChonkieRecursiveChunker::new(settings)?),
+        StrategyId::ChonkieToken => Box::new(ChonkieTokenChunker::new(settings)?),
+        StrategyId::LlamaindexToken => Box::new(LlamaindexTokenTextSplitter::new(settings)?),
+        StrategyId::LlamaindexSentence => Box::new(LlamaindexSentenceSplitter::new(settings)?),
+        StrategyId::Recursive => Box::new(Recursive::new(settings)?),
+        StrategyId::Markdown => Box::new(MarkdownStructure::new(settings)?),
+        StrategyId::SectionBudget => Box::new(SectionBudget::new(settings)?),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_round_trip_and_are_the_issue_names() {
+        let ids: Vec<&str> = StrategyId::all().map(StrategyId::as_str).collect();
+        assert_eq!(
+            ids,
+            [
+                "fixed",
+                "sentence",
+                "langchain-token",
+                "langchain-recursive",
+                "langchain-markdown",
+                "text-splitter",
+                "text-splitter-markdown",
+                "semchunk",
+                "chonkie-recursive",
+                "chonkie-token",
+                "llamaindex-token",
+                "llamaindex-sentence",
+                "recursive",
+                "markdown",
+                "section-budget"
+            ]
+        );
+        for id in StrategyId::all() {
+            assert_eq!(id.as_str().parse::<StrategyId>(), Ok(id));
+        }
+        assert!("nope".parse::<StrategyId>().is_err());
+    }
+}

@@ -1,0 +1,48 @@
+//! The differential corpus: the repo's fixture, the files in `corpus/`, the simulator's
+//! documents in several languages, and generated edge documents.
+
+const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/differential/corpus");
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"))
+}
+
+/// `(name, text)` pairs; names are stable (they appear in failure messages and `DIFF_DOCS`).
+pub fn documents() -> Vec<(&'static str, String)> {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let fixture = read(&format!("{root}/../../tests/fixtures/moonstone-short.txt"));
+    let guide = read(&format!("{DIR}/guide.md"));
+    let sim = |name: &str| read(&format!("{root}/docs/{name}"));
+    // A long run without whitespace: a base64-like blob inside a sentence.
+    let blob: String = (0..6000u32)
+        .map(|i| {
+            char::from(
+                b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+                    [(i * 7 % 64) as usize],
+            )
+        })
+        .collect();
+    vec![
+        ("moonstone-short.txt", fixture),
+        ("guide-crlf.md", guide.replace('\n', "\r\n")),
+        ("guide.md", guide),
+        ("source.py", read(&format!("{DIR}/source.py"))),
+        ("mixed_cjk.txt", read(&format!("{DIR}/mixed_cjk.txt"))),
+        ("default_ru.txt", sim("default_ru.txt")),
+        ("default_vi.txt", sim("default_vi.txt")),
+        ("default_pl.txt", sim("default_pl.txt")),
+        ("gate_markdown.txt", sim("gate_markdown.txt")),
+        ("gate_code.txt", sim("gate_code.txt")),
+        ("gate_cjk.txt", sim("gate_cjk.txt")),
+        (
+            "long-run.txt",
+            format!("The key is {blob} and it ends here.\n\nNext paragraph."),
+        ),
+        (
+            "one-chunk.txt",
+            "A document that fits in one chunk.".to_string(),
+        ),
+        ("whitespace.txt", sim("gate_whitespace.txt")),
+        ("empty", String::new()),
+    ]
+}

@@ -1,0 +1,306 @@
+//! Differential tests: every library-exact strategy against the library itself, chunk for
+//! chunk, over a corpus × chunk sizes × overlaps × encodings (and characters where the library
+//! sizes in them).
+//!
+//! The libraries run in Python (`oracle/main.py`, pinned in `requirements.txt`), in the venv
+//! that `scripts/ensure-oracle.sh` creates; `make test` sets `CHUNK_ORACLE_PYTHON` and
+//! `TIKTOKEN_CACHE_DIR`. Without `CHUNK_ORACLE_PYTHON` the test says it did not run, and fails
+//! when `CI` is set (a skipped oracle must never look like a pass).
+//!
+//! Environment:
+//! - `DIFF_STRATEGIES=langchain-token,semchunk`: only these strategies;
+//! - `DIFF_DOCS=guide.md,empty`: only these documents;
+//! - `DIFF_ALL_FAILURES=1`: list up to 20 differences per strategy instead of the first.
+
+mod corpus;
+mod keeps;
+
+use chunk_core::strategy::{chunker, run, Settings, SizeUnit, StrategyId};
+use chunk_core::tokenizer::Encoding;
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, HashMap};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+/// One setting of one strategy on one document.
+#[derive(Clone, Debug)]
+struct Case {
+    id: usize,
+    strategy: StrategyId,
+    doc: &'static str,
+    settings: Settings,
+}
+
+impl Case {
+    fn describe(&self) -> String {
+        format!(
+            "{} on {} with chunk_size={} chunk_overlap={} {} ({})",
+            self.strategy,
+            self.doc,
+            self.settings.chunk_size,
+            self.settings.chunk_overlap,
+            match self.settings.unit {
+                SizeUnit::Tokens => "tokens",
+                SizeUnit::Characters => "characters",
+            },
+            self.settings.encoding
+        )
+    }
+}
+
+/// Chunk sizes in tokens and in characters: small to large, with overlaps 0, ~12 % and 25 %.
+const TOKEN_SIZES: [usize; 5] = [24, 64, 200, 512, 1024];
+const CHAR_SIZES: [usize; 5] = [80, 300, 1000, 2000, 4000];
+
+fn overlaps(size: usize) -> [usize; 3] {
+    [0, size * 12 / 100, size / 4]
+}
+
+fn grid(docs: &[(&'static str, String)], strategies: &[StrategyId]) -> Vec<Case> {
+    let mut cases = Vec::new();
+    for &strategy in strategies {
+        for (doc, _) in docs {
+            let mut push = |unit, encoding, size| {
+                for overlap in overlaps(size) {
+                    cases.push(Case {
+                        id: cases.len(),
+                        strategy,
+                        doc,
+                        settings: Settings {
+                            chunk_size: size,
+                            chunk_overlap: overlap,
+                            unit,
+                            encoding,
+                        },
+                    });
+                }
+            };
+            for encoding in Encoding::ALL {
+                for size in TOKEN_SIZES {
+                    push(SizeUnit::Tokens, encoding, size);
+                }
+            }
+            if strategy.supports(SizeUnit::Characters) {
+                for size in CHAR_SIZES {
+                    push(SizeUnit::Characters, Encoding::Cl100kBase, size);
+                }
+            }
+        }
+    }
+    cases
+}
+
+fn env_list(name: &str) -> Option<Vec<String>> {
+    std::env::var(name)
+        .ok()
+        .filter(|v| !v.trim().is_empty())
+        .map(|v| v.split(',').map(|s| s.trim().to_string()).collect())
+}
+
+/// Runs the oracle on every case; results by case id.
+fn oracle(python: &str, docs: &[(&'static str, String)], cases: &[Case]) -> HashMap<usize, Value> {
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/differential/oracle/main.py"
+    );
+    let mut child = Command::new(python)
+        .arg(script)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start the oracle {python}: {e}"));
+    let mut input = String::new();
+    let doc_map: BTreeMap<&str, &str> = docs.iter().map(|(n, t)| (*n, t.as_str())).collect();
+    input.push_str(&json!({ "docs": doc_map }).to_string());
+    input.push('\n');
+    for c in cases {
+        let line = json!({
+            "id": c.id,
+            "strategy": c.strategy.as_str(),
+            "doc": c.doc,
+            "chunk_size": c.settings.chunk_size,
+            "chunk_overlap": c.settings.chunk_overlap,
+            "unit": match c.settings.unit { SizeUnit::Tokens => "tokens", SizeUnit::Characters => "characters" },
+            "encoding": c.settings.encoding.name(),
+        });
+        input.push_str(&line.to_string());
+        input.push('\n');
+    }
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let stdout = child.stdout.take().expect("piped stdout");
+    let mut out = HashMap::new();
+    for line in BufReader::new(stdout).lines() {
+        let line = line.expect("oracle output is UTF-8");
+        let v: Value = serde_json::from_str(&line).expect("oracle output is JSON");
+        let id = v["id"].as_u64().expect("oracle result has an id") as usize;
+        out.insert(id, v);
+    }
+    writer
+        .join()
+        .expect("writer thread")
+        .expect("oracle read its input");
+    let status = child.wait().expect("oracle exits");
+    assert!(status.success(), "the oracle failed: {status}");
+    out
+}
+
+/// Char offset of every byte offset that starts a char (and of the end).
+fn char_offsets(text: &str) -> HashMap<usize, usize> {
+    text.char_indices()
+        .map(|(b, _)| b)
+        .chain(std::iter::once(text.len()))
+        .enumerate()
+        .map(|(c, b)| (b, c))
+        .collect()
+}
+
+fn show(s: &str) -> String {
+    let mut t: String = s.chars().take(160).collect();
+    if s.chars().count() > 160 {
+        t.push('…');
+    }
+    format!("{t:?} ({} chars)", s.chars().count())
+}
+
+/// Compares one case; `Err` describes the first difference.
+fn compare(case: &Case, text: &str, theirs: &Value) -> Result<usize, String> {
+    let ours = std::panic::catch_unwind(|| {
+        chunker(case.strategy, &case.settings)
+            .and_then(|c| run(c.as_ref(), text, case.settings.encoding))
+    })
+    .map_err(|p| {
+        let msg = p
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_default();
+        format!("our strategy panicked: {msg}")
+    })?;
+    if let Some(err) = theirs.get("error").and_then(Value::as_str) {
+        return match ours {
+            Err(_) => Ok(0),
+            Ok(o) => Err(format!(
+                "the library raised {err:?}; we made {} chunks",
+                o.chunks.len()
+            )),
+        };
+    }
+    let ours = ours.map_err(|e| format!("we refused ({e}); the library chunked it"))?;
+    keeps::check(case.strategy.keeps(), text, &ours).map_err(|e| {
+        format!(
+            "our chunks break the {:?} statement: {e}",
+            case.strategy.keeps()
+        )
+    })?;
+    let lib = theirs["chunks"].as_array().expect("chunks array");
+    let chars = char_offsets(text);
+    for (i, (o, l)) in ours.chunks.iter().zip(lib).enumerate() {
+        let ot = o.text(text);
+        let lt = l["text"].as_str().expect("chunk text");
+        if ot != lt {
+            return Err(format!(
+                "chunk {i} of {} (library {}): ours {} ≠ library {}",
+                ours.chunks.len(),
+                lib.len(),
+                show(&ot),
+                show(lt)
+            ));
+        }
+        for (key, byte) in [("start", o.bytes.start), ("end", o.bytes.end)] {
+            if let Some(want) = l[key].as_u64() {
+                let got = chars.get(&byte).copied();
+                if got != Some(want as usize) {
+                    return Err(format!(
+                        "chunk {i}: {key} ours {got:?} (byte {byte}) ≠ library {want} (chars)"
+                    ));
+                }
+            }
+        }
+    }
+    if ours.chunks.len() != lib.len() {
+        let next = lib
+            .get(ours.chunks.len())
+            .and_then(|l| l["text"].as_str())
+            .map(show)
+            .unwrap_or_default();
+        return Err(format!(
+            "ours {} chunks, library {} (first extra library chunk: {next})",
+            ours.chunks.len(),
+            lib.len()
+        ));
+    }
+    Ok(lib.len())
+}
+
+#[test]
+fn library_strategies_equal_the_libraries_chunk_for_chunk() {
+    let Ok(python) = std::env::var("CHUNK_ORACLE_PYTHON") else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CHUNK_ORACLE_PYTHON is not set under CI: the differential tests would not run"
+        );
+        eprintln!("differential tests NOT RUN: CHUNK_ORACLE_PYTHON is not set (make test sets it)");
+        return;
+    };
+    let mut docs = corpus::documents();
+    if let Some(only) = env_list("DIFF_DOCS") {
+        docs.retain(|(n, _)| only.iter().any(|o| o == n));
+    }
+    let strategies: Vec<StrategyId> = StrategyId::all()
+        .filter(|s| s.library().is_some())
+        .filter(|s| {
+            env_list("DIFF_STRATEGIES").is_none_or(|only| only.iter().any(|o| o == s.as_str()))
+        })
+        .collect();
+    let cases = grid(&docs, &strategies);
+    // A panic in our strategy is reported as that case's difference, not printed per case.
+    std::panic::set_hook(Box::new(|_| {}));
+    let started = std::time::Instant::now();
+    let results = oracle(&python, &docs, &cases);
+    eprintln!(
+        "oracle: {} cases in {:.1} s",
+        cases.len(),
+        started.elapsed().as_secs_f64()
+    );
+    let texts: HashMap<&str, &str> = docs.iter().map(|(n, t)| (*n, t.as_str())).collect();
+    let all = std::env::var_os("DIFF_ALL_FAILURES").is_some();
+    let mut per: BTreeMap<StrategyId, (usize, usize, usize, Vec<String>)> = BTreeMap::new();
+    for case in &cases {
+        let entry = per.entry(case.strategy).or_default();
+        let theirs = results
+            .get(&case.id)
+            .unwrap_or_else(|| panic!("no oracle result for {}", case.describe()));
+        entry.0 += 1;
+        match compare(case, texts[case.doc], theirs) {
+            Ok(n) => entry.1 += n,
+            Err(why) => {
+                entry.2 += 1;
+                if entry.3.is_empty() || (all && entry.3.len() < 20) {
+                    entry.3.push(format!("{}: {why}", case.describe()));
+                }
+            }
+        }
+    }
+    let mut failed = false;
+    for (s, (n_cases, n_chunks, n_bad, first)) in &per {
+        eprintln!(
+            "{s}: {n_cases} settings compared, {n_chunks} chunks equal, {n_bad} settings differ"
+        );
+        for f in first {
+            eprintln!("    {f}");
+        }
+        failed |= *n_bad > 0;
+    }
+    let total: usize = per.values().map(|v| v.0).sum();
+    let chunks: usize = per.values().map(|v| v.1).sum();
+    eprintln!(
+        "differential: {total} comparisons, {chunks} chunks compared equal, in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    assert!(
+        !failed,
+        "a library strategy differs from its library (see above)"
+    );
+}
