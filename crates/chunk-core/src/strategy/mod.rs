@@ -196,7 +196,8 @@ impl StrategyId {
             SizeUnit::Tokens => true,
             SizeUnit::Characters => !matches!(
                 self,
-                StrategyId::LlamaindexToken
+                StrategyId::LangchainToken
+                    | StrategyId::LlamaindexToken
                     | StrategyId::LlamaindexSentence
                     | StrategyId::Semchunk
                     | StrategyId::SectionBudget

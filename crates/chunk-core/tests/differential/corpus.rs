@@ -43,6 +43,12 @@ pub fn documents() -> Vec<(&'static str, String)> {
             "A document that fits in one chunk.".to_string(),
         ),
         ("whitespace.txt", sim("gate_whitespace.txt")),
+        (
+            "special-tokens.txt",
+            "Docs end with <|endoftext|> here. A second sentence follows it, and a third one \
+             mentions <|fim_prefix|> too.\n\nThen a last paragraph."
+                .to_string(),
+        ),
         ("empty", String::new()),
     ]
 }
