@@ -40,7 +40,8 @@ TOOLS := $(ROOT)/scripts/ensure-tools.sh
 help:
 	@echo "make serve          install what is missing, build, serve on http://$(ADDRESS):$(PORT)"
 	@echo "make test           install what is missing, run every test layer (prints phase times)"
-	@echo "make test-native    cargo test --workspace"
+	@echo "make test-native    cargo test --workspace (with the differential tests' Python venv)"
+	@echo "make test-differential  library strategies against the real libraries, chunk for chunk"
 	@echo "make test-wasm      wasm-bindgen-test component tests in headless Chromium"
 	@echo "make test-e2e       release builds (root and $(SUBPATH)) + Node end-to-end test"
 	@echo "make build          release build into $(DIST)/"
@@ -105,8 +106,22 @@ test-phases:
 	@$(PHASE) "native token counts of the fixture" $(MAKE) fixture-counts
 	@$(PHASE) "end-to-end test (Chromium)" $(MAKE) e2e-run
 
+# The native tests include the differential tests against the real Python libraries: the venv
+# and tiktoken's cache are made ready first (scripts/ensure-oracle.sh installs only what is
+# missing), and their paths are passed to cargo test. The differential test runs on its own with
+# --nocapture so that its comparison counts are printed.
 test-native: tools-serve
-	cargo test --workspace
+	@eval "$$($(ROOT)/scripts/ensure-oracle.sh)"; \
+	export CHUNK_ORACLE_PYTHON TIKTOKEN_CACHE_DIR; \
+	cargo test --workspace -- --skip library_strategies_equal_the_libraries; \
+	cargo test -p chunk-core --test differential -- --nocapture
+
+# Only the differential tests (every library strategy against its library), with their counts.
+.PHONY: test-differential
+test-differential: tools-serve
+	@eval "$$($(ROOT)/scripts/ensure-oracle.sh)"; \
+	export CHUNK_ORACLE_PYTHON TIKTOKEN_CACHE_DIR; \
+	cargo test -p chunk-core --test differential -- --nocapture
 
 # Runs the integration tests in tests/*.rs (wasm_bindgen_test, run_in_browser) with
 # wasm-bindgen-test-runner, which drives headless Chromium through chromedriver.

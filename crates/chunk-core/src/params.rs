@@ -2,6 +2,7 @@
 //! fixed windows take their size and overlap from [`ChunkParams`], so the overlap is clamped in
 //! one place only.
 
+use crate::formula::clamp_overlap;
 use std::num::NonZeroUsize;
 use thiserror::Error;
 
@@ -34,9 +35,11 @@ impl ChunkParams {
     /// [`ParamsError::ZeroChunkSize`] when `chunk_size == 0`.
     pub fn new(chunk_size: usize, chunk_overlap: usize) -> Result<Self, ParamsError> {
         let size = NonZeroUsize::new(chunk_size).ok_or(ParamsError::ZeroChunkSize)?;
+        // The clamping rule itself is the formula's, for the calculator's u64 lengths too.
+        let (used, _) = clamp_overlap(chunk_size as u64, chunk_overlap as u64);
         Ok(ChunkParams {
             chunk_size: size,
-            chunk_overlap: chunk_overlap.min(chunk_size - 1),
+            chunk_overlap: used as usize,
             requested_overlap: chunk_overlap,
         })
     }

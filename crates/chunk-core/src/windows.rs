@@ -4,7 +4,8 @@
 //! `0, stride, 2·stride, …` and the last one is the remainder, so the number of windows equals
 //! [`crate::formula::chunk_count`] for every input.
 
-use crate::formula::{chunk_count, clamp_overlap};
+use crate::formula::chunk_count;
+use crate::params::ChunkParams;
 
 /// A half-open range `[start, end)` of token indices (units: tokens).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -49,12 +50,8 @@ pub fn fixed_windows(
     chunk_size: usize,
     chunk_overlap: usize,
 ) -> Option<FixedWindows> {
-    if chunk_size == 0 {
-        return None;
-    }
-    let (overlap, overlap_clamped) = clamp_overlap(chunk_size as u64, chunk_overlap as u64);
-    let overlap = overlap as usize;
-    let stride = chunk_size - overlap;
+    let params = ChunkParams::new(chunk_size, chunk_overlap).ok()?;
+    let (overlap, stride) = (params.chunk_overlap(), params.stride());
     let count = chunk_count(n_tokens as u64, chunk_size as u64, stride as u64) as usize;
     let windows = (0..count)
         .map(|i| {
@@ -68,7 +65,7 @@ pub fn fixed_windows(
     Some(FixedWindows {
         windows,
         chunk_overlap: overlap,
-        overlap_clamped,
+        overlap_clamped: params.overlap_clamped(),
     })
 }
 

@@ -1,7 +1,7 @@
 //! The simulator's strategies behind one entry point, [`chunk`], and their common output.
 
 use super::packing::{pack_sentences, DroppedChunk};
-use crate::formula::clamp_overlap;
+use crate::params::ChunkParams;
 use crate::windows::{fixed_windows, Window};
 use std::fmt;
 
@@ -73,11 +73,9 @@ pub fn chunk(
     chunk_size: usize,
     chunk_overlap: usize,
 ) -> Result<Chunking, ChunkError> {
-    if chunk_size == 0 {
-        return Err(ChunkError::ZeroChunkSize);
-    }
-    let (overlap, overlap_clamped) = clamp_overlap(chunk_size as u64, chunk_overlap as u64);
-    let overlap = overlap as usize;
+    let params =
+        ChunkParams::new(chunk_size, chunk_overlap).map_err(|_| ChunkError::ZeroChunkSize)?;
+    let overlap = params.chunk_overlap();
     let (chunks, dropped) = match strategy {
         Strategy::Fixed => {
             let w =
@@ -101,7 +99,7 @@ pub fn chunk(
         dropped,
         chunk_size,
         chunk_overlap: overlap,
-        overlap_clamped,
+        overlap_clamped: params.overlap_clamped(),
     })
 }
 
