@@ -1,0 +1,76 @@
+//! Prints a table of every strategy on one UTF-8 file: chunks, tokens embedded, the largest
+//! chunk and native time, for both encodings (and characters where the strategy sizes in them
+//! when `--characters` is given).
+//!
+//! Usage: `cargo run --release -p chunk-core --example strategies -- FILE [CHUNK_SIZE [CHUNK_OVERLAP]] [--characters]`
+//! (defaults 512 and 64, in tokens; with `--characters`, in characters). A strategy that refuses
+//! the setting prints its refusal instead of figures. Errors: an unreadable or non-UTF-8 file
+//! prints a message on stderr and exits with status 2.
+
+use chunk_core::strategy::{chunker, run, Settings, SizeUnit, StrategyId};
+use chunk_core::tokenizer::Encoding;
+use std::process::ExitCode;
+use std::time::Instant;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let characters = args.iter().any(|a| a == "--characters");
+    let rest: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
+    let Some(path) = rest.first() else {
+        eprintln!("usage: strategies FILE [CHUNK_SIZE [CHUNK_OVERLAP]] [--characters]");
+        return ExitCode::from(2);
+    };
+    let number = |i: usize, default: usize| rest.get(i).map_or(Ok(default), |s| s.parse::<usize>());
+    let (Ok(chunk_size), Ok(chunk_overlap)) = (number(1, 512), number(2, 64)) else {
+        eprintln!("strategies: CHUNK_SIZE and CHUNK_OVERLAP must be whole numbers");
+        return ExitCode::from(2);
+    };
+    let text = match std::fs::read_to_string(path.as_str()) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("strategies: cannot read {path} as UTF-8 text: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let unit = if characters {
+        SizeUnit::Characters
+    } else {
+        SizeUnit::Tokens
+    };
+    println!(
+        "{path}: {} bytes; chunk_size {chunk_size}, chunk_overlap {chunk_overlap} ({})",
+        text.len(),
+        if characters { "characters" } else { "tokens" }
+    );
+    println!(
+        "{:<24} {:<12} {:>7} {:>10} {:>7} {:>9}",
+        "strategy", "encoding", "chunks", "tokens", "max", "ms"
+    );
+    for encoding in Encoding::ALL {
+        encoding.tokenizer().count("warm up the tables");
+        for id in StrategyId::all() {
+            let settings = Settings {
+                chunk_size,
+                chunk_overlap,
+                unit,
+                encoding,
+            };
+            let started = Instant::now();
+            let result = chunker(id, &settings).and_then(|c| run(c.as_ref(), &text, encoding));
+            let ms = started.elapsed().as_secs_f64() * 1000.0;
+            match result {
+                Ok(out) => println!(
+                    "{:<24} {:<12} {:>7} {:>10} {:>7} {:>9.1}",
+                    id.as_str(),
+                    encoding.name(),
+                    out.chunks.len(),
+                    out.total_tokens(),
+                    out.chunks.iter().map(|c| c.tokens).max().unwrap_or(0),
+                    ms
+                ),
+                Err(e) => println!("{:<24} {:<12} refused: {e}", id.as_str(), encoding.name()),
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}
