@@ -161,9 +161,9 @@ impl StrategyId {
     /// What this strategy's chunks keep of the document ([`Keeps`]).
     pub fn keeps(self) -> Keeps {
         match self {
-            StrategyId::Fixed | StrategyId::LangchainToken | StrategyId::ChonkieToken => {
-                Keeps::TokenWindows
-            }
+            StrategyId::Fixed | StrategyId::LangchainToken => Keeps::TokenWindows,
+            StrategyId::ChonkieToken => Keeps::TokenWindowsUnlessBlank,
+            StrategyId::ChonkieRecursive => Keeps::EverythingButCutCharacters,
             StrategyId::Sentence
             | StrategyId::Recursive
             | StrategyId::Markdown
@@ -173,7 +173,6 @@ impl StrategyId {
             | StrategyId::TextSplitter
             | StrategyId::TextSplitterMarkdown
             | StrategyId::Semchunk
-            | StrategyId::ChonkieRecursive
             | StrategyId::LlamaindexToken
             | StrategyId::LlamaindexSentence => Keeps::AllButWhitespace,
         }
@@ -222,6 +221,14 @@ pub enum Keeps {
     /// Chunks are decoded token windows: the bytes of consecutive windows rebuild the
     /// document, but a window that cuts a character shows U+FFFD for each cut part.
     TokenWindows,
+    /// [`Keeps::TokenWindows`], except that a document that is empty or whitespace only
+    /// (Python's `str.isspace`) gives no chunk at all (chonkie's `TokenChunker.chunk` returns
+    /// `[]` when `not text.strip()`).
+    TokenWindowsUnlessBlank,
+    /// [`Keeps::Everything`] (whitespace-only chunks included), except that a chunk whose
+    /// range starts or ends inside a character shows its bytes decoded with U+FFFD for each
+    /// cut part: chonkie's `RecursiveChunker` ends with decoded token windows.
+    EverythingButCutCharacters,
 }
 
 /// The unit `chunk_size` and `chunk_overlap` are given in.
@@ -280,6 +287,13 @@ pub enum StrategyError {
         chunk_size: usize,
         /// The requested overlap.
         chunk_overlap: usize,
+    },
+    /// The library has no overlap for this strategy (chonkie's `RecursiveChunker` has no
+    /// `chunk_overlap` parameter), so an overlap above 0 has no library result to reproduce.
+    #[error("{strategy} has no chunk_overlap")]
+    OverlapUnsupported {
+        /// The strategy.
+        strategy: StrategyId,
     },
     /// The strategy cannot size in this unit.
     #[error("{strategy} cannot size chunks in {unit:?}")]

@@ -5,6 +5,13 @@ use chunk_core::strategy::{Chunks, Keeps};
 /// `Err` says how `chunks` of `text` break `keeps`.
 pub fn check(keeps: Keeps, text: &str, chunks: &Chunks) -> Result<(), String> {
     let c = &chunks.chunks;
+    if keeps == Keeps::TokenWindowsUnlessBlank && text.chars().all(py_isspace) {
+        return if c.is_empty() {
+            Ok(())
+        } else {
+            Err("chunks of a whitespace-only document".into())
+        };
+    }
     if text.is_empty() {
         return if c.is_empty() {
             Ok(())
@@ -21,12 +28,18 @@ pub fn check(keeps: Keeps, text: &str, chunks: &Chunks) -> Result<(), String> {
         }
         if let Some(p) = prev {
             let ordered = match keeps {
-                Keeps::Everything | Keeps::TokenWindows => b.start > p.start && b.end > p.end,
+                Keeps::Everything
+                | Keeps::TokenWindows
+                | Keeps::TokenWindowsUnlessBlank
+                | Keeps::EverythingButCutCharacters => b.start > p.start && b.end > p.end,
                 _ => b.start >= p.start && b.end >= p.end,
             };
             if !ordered {
                 return Err(format!("chunk {i}: range {b:?} is not after {p:?}"));
             }
+        }
+        if keeps == Keeps::EverythingButCutCharacters && b.start < covered {
+            return Err(format!("chunk {i}: range {b:?} overlaps the chunk before"));
         }
         let gap = text
             .as_bytes()
@@ -50,7 +63,12 @@ pub fn check(keeps: Keeps, text: &str, chunks: &Chunks) -> Result<(), String> {
             }
         }
         match (keeps, &ch.text) {
-            (Keeps::TokenWindows, Some(own)) => {
+            (
+                Keeps::TokenWindows
+                | Keeps::TokenWindowsUnlessBlank
+                | Keeps::EverythingButCutCharacters,
+                Some(own),
+            ) => {
                 let want = String::from_utf8_lossy(&text.as_bytes()[b.clone()]);
                 if text.get(b.clone()).is_some() || *own != want {
                     return Err(format!(
@@ -77,4 +95,9 @@ pub fn check(keeps: Keeps, text: &str, chunks: &Chunks) -> Result<(), String> {
             text.len()
         )),
     }
+}
+
+/// Python's `str.isspace` for one character: Unicode White_Space plus U+001C..U+001F.
+fn py_isspace(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
 }
