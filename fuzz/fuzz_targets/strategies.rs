@@ -9,7 +9,7 @@
 use chunk_core::reconstruct::check_reconstruction;
 use chunk_core::strategy::{chunker, run, Keeps, Settings, SizeUnit, StrategyId};
 use chunk_core::tokenizer::Encoding;
-use libfuzzer_sys::arbitrary::{self, Arbitrary};
+use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 
 #[path = "../../crates/chunk-core/tests/differential/keeps.rs"]
