@@ -6,6 +6,7 @@
 
 #![deny(missing_docs)]
 
+pub mod analysis;
 pub mod formula;
 pub mod params;
 pub mod reconstruct;

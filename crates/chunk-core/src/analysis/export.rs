@@ -1,0 +1,173 @@
+//! The chunks of one strategy as export rows, and as JSON Lines and CSV text: the chunk's own
+//! text, its byte and character range in the document, its token count, heading path and why
+//! it ended. The page offers both as downloads (from a `Blob`; no network).
+
+use crate::strategy::Chunks;
+use serde::Serialize;
+
+/// One exported chunk. Offsets are half-open: bytes are UTF-8 bytes of the document,
+/// characters are Unicode scalar values (Python's `str` indices, LangChain's `start_index`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Row {
+    /// 0-based chunk index.
+    pub index: usize,
+    /// The chunk's text, exactly as the strategy (or library) makes it.
+    pub text: String,
+    /// First byte of the chunk's range in the document.
+    pub byte_start: usize,
+    /// One past the last byte.
+    pub byte_end: usize,
+    /// First character (a byte offset inside a character counts as that character).
+    pub char_start: usize,
+    /// One past the last character (a byte offset inside a character counts the character).
+    pub char_end: usize,
+    /// Tokens of `text` in the chunks' encoding.
+    pub tokens: usize,
+    /// Headings the chunk is under, outermost first, joined with `" > "`.
+    pub heading_path: String,
+    /// Why the chunk ends here ([`crate::strategy::Boundary::as_str`]).
+    pub reason: &'static str,
+    /// True when `text` is not the document slice `byte_start..byte_end`.
+    pub text_changed: bool,
+}
+
+/// The rows of `chunks` of `text` (the document they were cut from).
+pub fn rows(text: &str, chunks: &Chunks) -> Vec<Row> {
+    // For each chunk offset: how many characters start before it, and whether it falls inside
+    // a character. One sorted pass over the offsets instead of a scan per chunk.
+    let bytes = text.as_bytes();
+    let mut wanted: Vec<usize> = chunks
+        .chunks
+        .iter()
+        .flat_map(|c| [c.bytes.start, c.bytes.end])
+        .map(|b| b.min(bytes.len()))
+        .collect();
+    wanted.sort_unstable();
+    wanted.dedup();
+    let mut before = std::collections::HashMap::with_capacity(wanted.len());
+    let (mut chars, mut at) = (0usize, 0usize);
+    for w in wanted {
+        chars += bytes[at..w]
+            .iter()
+            .filter(|&&b| !is_continuation(b))
+            .count();
+        at = w;
+        let inside = bytes.get(w).is_some_and(|&b| is_continuation(b));
+        before.insert(w, (chars, inside));
+    }
+    let lookup = |b: usize| {
+        before
+            .get(&b.min(bytes.len()))
+            .copied()
+            .unwrap_or((0, false))
+    };
+    // A start inside a character counts that character; so does an end inside one.
+    let char_start = |b| {
+        let (n, inside) = lookup(b);
+        n - usize::from(inside)
+    };
+    let char_end = |b| lookup(b).0;
+    chunks
+        .chunks
+        .iter()
+        .enumerate()
+        .map(|(index, c)| Row {
+            index,
+            text: c.text(text).into_owned(),
+            byte_start: c.bytes.start,
+            byte_end: c.bytes.end,
+            char_start: char_start(c.bytes.start),
+            char_end: char_end(c.bytes.end),
+            tokens: c.tokens,
+            heading_path: c.heading_path.join(" > "),
+            reason: c.reason.as_str(),
+            text_changed: c.flags.text_changed,
+        })
+        .collect()
+}
+
+/// True for a UTF-8 continuation byte (`10xxxxxx`): not the start of a character.
+fn is_continuation(b: u8) -> bool {
+    b & 0xC0 == 0x80
+}
+
+/// JSON Lines: one JSON object per row, each line ending in `\n`.
+pub fn to_jsonl(rows: &[Row]) -> String {
+    let mut out = String::new();
+    for r in rows {
+        // A Row holds only strings, integers and booleans: serializing cannot fail.
+        out.push_str(&serde_json::to_string(r).unwrap_or_default());
+        out.push('\n');
+    }
+    out
+}
+
+/// CSV (RFC 4180: a header line, fields quoted where needed, `\r\n` line ends).
+pub fn to_csv(rows: &[Row]) -> String {
+    let mut w = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::CRLF)
+        .from_writer(Vec::new());
+    for r in rows {
+        // Writing to a Vec cannot fail.
+        let _ = w.serialize(r);
+    }
+    let bytes = w.into_inner().unwrap_or_default();
+    String::from_utf8(bytes).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::strategy::{chunker, run, Settings, SizeUnit, StrategyId};
+    use crate::tokenizer::Encoding;
+
+    fn fixed(text: &str, size: usize, unit: SizeUnit) -> Chunks {
+        let s = Settings {
+            chunk_size: size,
+            chunk_overlap: 0,
+            unit,
+            encoding: Encoding::Cl100kBase,
+        };
+        run(
+            chunker(StrategyId::Fixed, &s).expect("valid").as_ref(),
+            text,
+            s.encoding,
+        )
+        .expect("ok")
+    }
+
+    #[test]
+    fn char_offsets_count_scalar_values_and_cut_characters() {
+        let text = "猫猫, \"x\"";
+        let r = rows(text, &fixed(text, 2, SizeUnit::Characters));
+        let spans: Vec<_> = r
+            .iter()
+            .map(|r| (r.char_start, r.char_end, r.text.as_str()))
+            .collect();
+        assert_eq!(
+            spans,
+            [(0, 2, "猫猫"), (2, 4, ", "), (4, 6, "\"x"), (6, 7, "\"")]
+        );
+        assert_eq!((r[0].byte_start, r[0].byte_end), (0, 6));
+        // cl100k: 猫 is 3 one-byte tokens; a 1-token window ends inside the character.
+        let r = rows("猫", &fixed("猫", 1, SizeUnit::Tokens));
+        let spans: Vec<_> = r.iter().map(|r| (r.char_start, r.char_end)).collect();
+        assert_eq!(spans, [(0, 1), (0, 1), (0, 1)]);
+        assert!(r.iter().all(|r| r.text_changed && r.text == "\u{FFFD}"));
+    }
+
+    #[test]
+    fn jsonl_and_csv_escape_quotes_commas_and_newlines() {
+        let text = "a, \"b\"\nc";
+        let r = rows(text, &fixed(text, 100, SizeUnit::Tokens));
+        assert_eq!(
+            to_jsonl(&r),
+            "{\"index\":0,\"text\":\"a, \\\"b\\\"\\nc\",\"byte_start\":0,\"byte_end\":8,\"char_start\":0,\"char_end\":8,\"tokens\":6,\"heading_path\":\"\",\"reason\":\"end-of-text\",\"text_changed\":false}\n"
+        );
+        assert_eq!(
+            to_csv(&r),
+            "index,text,byte_start,byte_end,char_start,char_end,tokens,heading_path,reason,text_changed\r\n0,\"a, \"\"b\"\"\nc\",0,8,0,8,6,,end-of-text,false\r\n"
+        );
+        assert_eq!(to_jsonl(&[]), "");
+    }
+}
