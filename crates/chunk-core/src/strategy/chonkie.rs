@@ -7,6 +7,7 @@
 //! special-token strings).
 
 use super::fixed::token_piece;
+use super::python::python_isspace;
 use super::{Boundary, Chunker, Piece, Settings, StrategyError, StrategyId};
 use crate::sizer::{Length, TokenCounter};
 use crate::tokenizer::{find_special_tokens, Encoding};
@@ -337,11 +338,6 @@ fn refuse_special_tokens(
     }
 }
 
-/// Python's `str.isspace` for one character: Unicode White_Space plus U+001C..U+001F.
-fn py_isspace(c: char) -> bool {
-    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
-}
-
 /// chonkie 1.7.0 `TokenChunker(tokenizer=…, chunk_size=…, chunk_overlap=…)`
 /// (`chonkie/chunker/token.py`): the whole text encoded once, windows of `chunk_size` units
 /// starting every `chunk_size − chunk_overlap` units, the last one ending at the text's end
@@ -409,7 +405,7 @@ impl Chunker for ChonkieTokenChunker {
     /// special-token string of the encoding.
     fn split(&self, text: &str) -> Result<Vec<Piece>, StrategyError> {
         self.validate()?;
-        if text.chars().all(py_isspace) {
+        if text.chars().all(python_isspace) {
             return Ok(Vec::new());
         }
         refuse_special_tokens(StrategyId::ChonkieToken, self.tokenizer, text)?;

@@ -20,6 +20,7 @@ mod fixed;
 mod langchain;
 mod llamaindex;
 mod markdown;
+mod python;
 mod recursive;
 mod section_budget;
 mod semchunk;
@@ -35,11 +36,12 @@ use thiserror::Error;
 pub use chonkie::{ChonkieRecursiveChunker, ChonkieTokenChunker};
 pub use fixed::FixedWindows;
 pub use langchain::{
-    LangchainMarkdownHeaderTextSplitter, LangchainRecursiveCharacterTextSplitter,
+    KeepSeparator, LangchainMarkdownHeaderTextSplitter, LangchainRecursiveCharacterTextSplitter,
     LangchainTokenTextSplitter,
 };
 pub use llamaindex::{LlamaindexSentenceSplitter, LlamaindexTokenTextSplitter};
 pub use markdown::MarkdownStructure;
+pub use python::{python_isprintable, python_isspace};
 pub use recursive::Recursive;
 pub use section_budget::SectionBudget;
 pub use semchunk::Semchunk;
@@ -168,8 +170,8 @@ impl StrategyId {
             | StrategyId::Recursive
             | StrategyId::Markdown
             | StrategyId::SectionBudget => Keeps::Everything,
+            StrategyId::LangchainMarkdown => Keeps::StrippedMarkdownLines,
             StrategyId::LangchainRecursive
-            | StrategyId::LangchainMarkdown
             | StrategyId::TextSplitter
             | StrategyId::TextSplitterMarkdown
             | StrategyId::Semchunk
@@ -229,6 +231,17 @@ pub enum Keeps {
     /// range starts or ends inside a character shows its bytes decoded with U+FFFD for each
     /// cut part: chonkie's `RecursiveChunker` ends with decoded token windows.
     EverythingButCutCharacters,
+    /// LangChain's `MarkdownHeaderTextSplitter` rewrite. Chunks are in document order
+    /// (starts and ends non-decreasing); each chunk's text is the document at its byte range
+    /// with: every line (split at `\n`) stripped of surrounding whitespace (Python's
+    /// `str.strip`, `\r` included) and then of its non-printable characters (Python's
+    /// `str.isprintable`: controls such as tab, format characters, non-ASCII spaces);
+    /// outside code fences (```` ``` ````, `~~~`), header lines (`#`, `##` or `###` followed
+    /// by a space or nothing) and lines left empty removed; the remaining lines joined with
+    /// `"\n"`, or with `"  \n"` where a removed line separated them. A chunk of whitespace
+    /// only stands for whitespace. What no chunk covers is whitespace, non-printable
+    /// characters and header lines (whose text is in `heading_path`).
+    StrippedMarkdownLines,
 }
 
 /// The unit `chunk_size` and `chunk_overlap` are given in.

@@ -1,11 +1,14 @@
 //! Checks a strategy's [`Keeps`] statement on its chunks of one document.
 
-use chunk_core::strategy::{Chunks, Keeps};
+use chunk_core::strategy::{python_isprintable, python_isspace, Chunks, Keeps};
 
 /// `Err` says how `chunks` of `text` break `keeps`.
 pub fn check(keeps: Keeps, text: &str, chunks: &Chunks) -> Result<(), String> {
+    if keeps == Keeps::StrippedMarkdownLines {
+        return stripped_markdown_lines(text, chunks);
+    }
     let c = &chunks.chunks;
-    if keeps == Keeps::TokenWindowsUnlessBlank && text.chars().all(py_isspace) {
+    if keeps == Keeps::TokenWindowsUnlessBlank && text.chars().all(python_isspace) {
         return if c.is_empty() {
             Ok(())
         } else {
@@ -97,7 +100,111 @@ pub fn check(keeps: Keeps, text: &str, chunks: &Chunks) -> Result<(), String> {
     }
 }
 
-/// Python's `str.isspace` for one character: Unicode White_Space plus U+001C..U+001F.
-fn py_isspace(c: char) -> bool {
-    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+/// A document line (without its `\n`) and whether [`Keeps::StrippedMarkdownLines`] keeps it.
+struct Line {
+    start: usize,
+    end: usize,
+    kept: bool,
+}
+
+/// A line stripped (Python's `str.strip`) and without its non-printable characters.
+fn normalize(s: &str) -> String {
+    s.trim_matches(python_isspace)
+        .chars()
+        .filter(|&c| python_isprintable(c))
+        .collect()
+}
+
+/// Every line of `text`: kept unless, outside a code fence, it is blank or a header line
+/// `#`, `##` or `###` (the mark followed by a space or nothing).
+fn markdown_lines(text: &str) -> Vec<Line> {
+    let mut lines = Vec::new();
+    let mut fence: Option<&str> = None;
+    let mut start = 0;
+    for raw in text.split('\n') {
+        let s = normalize(raw);
+        match fence {
+            None if s.starts_with("```") && s.matches("```").count() == 1 => fence = Some("```"),
+            None if s.starts_with("~~~") => fence = Some("~~~"),
+            Some(f) if s.starts_with(f) => fence = None,
+            _ => {}
+        }
+        let header = ["#", "##", "###"]
+            .iter()
+            .any(|m| s.starts_with(m) && (s.len() == m.len() || s[m.len()..].starts_with(' ')));
+        lines.push(Line {
+            start,
+            end: start + raw.len(),
+            kept: fence.is_some() || !(s.is_empty() || header),
+        });
+        start += raw.len() + 1;
+    }
+    lines
+}
+
+/// What [`Keeps::StrippedMarkdownLines`] makes of `text[range]`.
+fn rewritten(text: &str, lines: &[Line], range: std::ops::Range<usize>) -> String {
+    let mut out = String::new();
+    let mut any = false;
+    let mut dropped_since = false;
+    for l in lines {
+        let touches = (l.start < range.end && l.end > range.start)
+            || (l.start == l.end && range.start <= l.start && l.start < range.end);
+        if !touches {
+            continue;
+        }
+        if !l.kept {
+            dropped_since = true;
+            continue;
+        }
+        if any {
+            out.push_str(if dropped_since { "  \n" } else { "\n" });
+        }
+        out.push_str(&normalize(
+            &text[l.start.max(range.start)..l.end.min(range.end)],
+        ));
+        any = true;
+        dropped_since = false;
+    }
+    out
+}
+
+/// The check of [`Keeps::StrippedMarkdownLines`].
+fn stripped_markdown_lines(text: &str, chunks: &Chunks) -> Result<(), String> {
+    let lines = markdown_lines(text);
+    let mut covered = 0;
+    let mut prev: Option<&std::ops::Range<usize>> = None;
+    let blank = |s: &str| s.chars().all(python_isspace);
+    for (i, ch) in chunks.chunks.iter().enumerate() {
+        let b = &ch.bytes;
+        if b.start > b.end || text.get(b.clone()).is_none() {
+            return Err(format!("chunk {i}: range {b:?} does not fit the document"));
+        }
+        if prev.is_some_and(|p| b.start < p.start || b.end < p.end) {
+            return Err(format!("chunk {i}: range {b:?} is not after {prev:?}"));
+        }
+        let own = ch.text(text);
+        let want = rewritten(text, &lines, b.clone());
+        if own != want && !(blank(&own) && blank(&want)) {
+            return Err(format!(
+                "chunk {i}: text {own:?} is not its range rewritten, {want:?}"
+            ));
+        }
+        if b.start > covered && !blank(&rewritten(text, &lines, covered..b.start)) {
+            return Err(format!(
+                "chunk {i}: bytes {covered}..{} are dropped and not only whitespace, \
+                 non-printable characters or header lines",
+                b.start
+            ));
+        }
+        covered = covered.max(b.end);
+        prev = Some(b);
+    }
+    if !blank(&rewritten(text, &lines, covered..text.len())) {
+        return Err(format!(
+            "bytes {covered}..{} at the end are lost",
+            text.len()
+        ));
+    }
+    Ok(())
 }

@@ -1,6 +1,12 @@
 """Oracles for LangChain's splitters (langchain-text-splitters 1.1.3)."""
 
-from langchain_text_splitters import TokenTextSplitter
+from langchain_text_splitters import (
+    MarkdownHeaderTextSplitter,
+    RecursiveCharacterTextSplitter,
+    TokenTextSplitter,
+)
+
+HEADERS = [("#", "Header 1"), ("##", "Header 2"), ("###", "Header 3")]
 
 
 def token(text, case):
@@ -12,4 +18,41 @@ def token(text, case):
     return [{"text": t, "start": None, "end": None} for t in splitter.split_text(text)]
 
 
-ORACLES = {"langchain-token": token}
+def recursive_splitter(case, add_start_index):
+    """The recursive splitter of a case: `len` for characters, tiktoken for tokens."""
+    sizes = {
+        "chunk_size": case["chunk_size"],
+        "chunk_overlap": case["chunk_overlap"],
+        "add_start_index": add_start_index,
+    }
+    if case["unit"] == "characters":
+        return RecursiveCharacterTextSplitter(**sizes)
+    return RecursiveCharacterTextSplitter.from_tiktoken_encoder(
+        encoding_name=case["encoding"], **sizes
+    )
+
+
+def start_of(doc):
+    # `create_documents` reports -1 when its `str.find` from the guessed offset misses.
+    start = doc.metadata["start_index"]
+    return start if start >= 0 else None
+
+
+def recursive(text, case):
+    docs = recursive_splitter(case, True).create_documents([text])
+    return [{"text": d.page_content, "start": start_of(d), "end": None} for d in docs]
+
+
+def markdown(text, case):
+    # start_index would be relative to each header section's rewritten text, not to the
+    # document: not compared.
+    sections = MarkdownHeaderTextSplitter(headers_to_split_on=HEADERS).split_text(text)
+    docs = recursive_splitter(case, False).split_documents(sections)
+    return [{"text": d.page_content, "start": None, "end": None} for d in docs]
+
+
+ORACLES = {
+    "langchain-token": token,
+    "langchain-recursive": recursive,
+    "langchain-markdown": markdown,
+}
