@@ -49,6 +49,8 @@ help:
 	@echo "                    (make test builds into $(DIST_E2E)/ and $(DIST_SUBPATH)/)"
 	@echo "make serve-release  release build served by a static server on http://$(ADDRESS):$(PORT)"
 	@echo "make count          native token counts of the test fixture"
+	@echo "make bench          figures: tokenizer and strategies in wasm against their peers (~20 min)"
+	@echo "make bench-strategies  only the strategies against their libraries (a few minutes)"
 
 # ---- tools -------------------------------------------------------------------------------
 
@@ -164,8 +166,14 @@ $(E2E)/node_modules/.package-lock.json: $(E2E)/package-lock.json $(E2E)/package.
 
 # Figures, not a test: set-up time, MB/s, sizes and worst cases of the page's tokenizer (wasm)
 # against js-tiktoken, gpt-tokenizer and tiktoken, in Node and headless Chromium, then the built
-# page under 10 MB texts (main-thread long tasks; bench/README.md). Fails only when a token count
-# differs from ours or the native core's. ~15 minutes.
-.PHONY: bench
+# page under 10 MB texts (main-thread long tasks), then every chunking strategy in wasm against
+# its library in Python (bench/README.md). Fails only when a token count differs from ours or
+# the native core's, or a strategy's chunk count from its library's. ~20 minutes.
+.PHONY: bench bench-strategies
 bench:
 	$(ROOT)/scripts/bench.sh
+
+# Only the strategy part of make bench: builds crates/strategies-wasm, makes the npm packages,
+# the corpus packages and the oracle venv ready, runs bench/strategies.mjs. A few minutes.
+bench-strategies:
+	$(ROOT)/scripts/bench-strategies.sh

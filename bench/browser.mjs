@@ -2,49 +2,15 @@
 // (/usr/bin/chromium through playwright-core; no browser is downloaded). Serves bench/ and the
 // assembled corpus (target/bench/ as /data/) on 127.0.0.1, opens browser/page.html, prints the
 // figures; exits 1 when a peer's token count differs from ours.
-import fs from "node:fs";
-import http from "node:http";
-import path from "node:path";
 import { ENCODINGS, PEERS, TOKENIZERS } from "./lib/adapters.mjs";
 import { buildBundles } from "./lib/bundle.mjs";
-import { OUT, assembleCorpus } from "./lib/corpus.mjs";
+import { assembleCorpus } from "./lib/corpus.mjs";
 import { RUNS, WORST_CASES, median, utf8Bytes } from "./lib/measure.mjs";
 import { printReport } from "./lib/report.mjs";
 import { launchChromium } from "./lib/chromium.mjs";
+import { serve } from "./lib/serve.mjs";
 
-const BENCH = import.meta.dirname;
 const progress = (s) => process.stderr.write(`[bench:chromium] ${s}\n`);
-
-const MIME = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".mjs": "text/javascript; charset=utf-8",
-  ".cjs": "text/javascript; charset=utf-8",
-  ".json": "application/json; charset=utf-8",
-  ".wasm": "application/wasm",
-  ".txt": "text/plain; charset=utf-8",
-};
-
-/** Static server for bench/ (and /data/ → target/bench/) on 127.0.0.1, a free port. */
-function serve() {
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url, "http://127.0.0.1");
-    const rel = decodeURIComponent(url.pathname);
-    const [root, sub] = rel.startsWith("/data/") ? [OUT, rel.slice("/data/".length)] : [BENCH, rel.slice(1)];
-    const file = path.resolve(root, sub);
-    if (!file.startsWith(root + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
-      res.writeHead(404, { "content-type": "text/plain" });
-      res.end(`not found: ${rel}`);
-      return;
-    }
-    res.writeHead(200, {
-      "content-type": MIME[path.extname(file)] ?? "application/octet-stream",
-      "cache-control": "no-store",
-    });
-    fs.createReadStream(file).pipe(res);
-  });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
-}
 
 const corpus = assembleCorpus();
 const sizes = await buildBundles();

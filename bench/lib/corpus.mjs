@@ -17,6 +17,9 @@ export const OUT = path.join(ROOT, "target", "bench");
 /** Size of the cold-start sample, in bytes (UTF-8). */
 export const SAMPLE_BYTES = 100_000;
 
+/** Size of the mixed text the chunking strategies are timed on (bench/strategies.mjs), at most. */
+export const MIXED_BYTES = 1_000_000;
+
 /**
  * The parts of the corpus: a Debian package (or a crate) each, with a byte budget.
  * `pick` filters the package's files; `strip` turns a file into plain text.
@@ -170,7 +173,7 @@ function fill(files, budget, seed, toText) {
 
 /**
  * Builds (or reuses, when its recipe is unchanged) the corpus. Returns
- * `{ text, sample, parts: [{ name, source, bytes, chars, files }], bytes, sha256, paths }`.
+ * `{ text, sample, mixed, parts: [{ name, source, bytes, chars, files }], bytes, sha256, paths }`.
  */
 export function assembleCorpus() {
   const parts = [];
@@ -189,22 +192,35 @@ export function assembleCorpus() {
     parts.push({ name: spec.name, source, text, bytes: Buffer.byteLength(text), chars: [...text].length, files: used });
   });
   const text = parts.map((p) => p.text).join("");
-  // The cold-start sample: the head of every part, in proportion to the part's size.
   const total = Buffer.byteLength(text);
-  const sample = parts
-    .map((p) => {
-      const share = Math.floor((SAMPLE_BYTES * p.bytes) / total);
-      return Buffer.from(p.text).subarray(0, share).toString("utf8").replace(/\uFFFD+$/, "");
-    })
-    .join("");
+  // The head of every part, in proportion to the part's size, `bytes` in all (at most).
+  // `atLine`: each head ends at its last line end, so no part is cut mid-line.
+  const heads = (bytes, atLine) =>
+    parts
+      .map((p) => {
+        const share = Math.floor((bytes * p.bytes) / total);
+        const head = Buffer.from(p.text).subarray(0, share).toString("utf8").replace(/\uFFFD+$/, "");
+        return atLine ? head.slice(0, head.lastIndexOf("\n") + 1) : head;
+      })
+      .join("");
+  // The cold-start sample.
+  const sample = heads(SAMPLE_BYTES, false);
+  // The mixed text the chunking strategies are timed on (every part, ~1 MB).
+  const mixed = heads(MIXED_BYTES, true);
   fs.mkdirSync(OUT, { recursive: true });
-  const paths = { corpus: path.join(OUT, "corpus.txt"), sample: path.join(OUT, "sample-100k.txt") };
+  const paths = {
+    corpus: path.join(OUT, "corpus.txt"),
+    sample: path.join(OUT, "sample-100k.txt"),
+    mixed: path.join(OUT, "mixed-1mb.txt"),
+  };
   fs.writeFileSync(paths.corpus, text);
   fs.writeFileSync(paths.sample, sample);
+  fs.writeFileSync(paths.mixed, mixed);
   const sha256 = createHash("sha256").update(text).digest("hex");
   return {
     text,
     sample,
+    mixed,
     bytes: total,
     sha256,
     paths,

@@ -9,7 +9,8 @@ const ms = (n) => (n >= 100 ? int(n) : n.toFixed(1));
 const kb = (n) => (n / 1024).toFixed(1);
 const ratio = (a, b) => (b > 0 ? `${(a / b).toFixed(2)}x` : "-");
 
-function table(headers, rows, rightFrom = 1) {
+/** A plain-text table; columns from index `rightFrom` on are right-aligned. */
+export function table(headers, rows, rightFrom = 1) {
   const cells = [headers, ...rows].map((r) => r.map(String));
   const widths = headers.map((_, i) => Math.max(...cells.map((r) => [...r[i]].length)));
   const line = (r) =>

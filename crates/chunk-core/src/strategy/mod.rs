@@ -507,7 +507,12 @@ pub fn run(chunker: &dyn Chunker, text: &str, encoding: Encoding) -> Result<Chun
                 None => text.get(p.bytes.clone()).unwrap_or(""),
             };
             let tokens = bpe.count(own);
-            let length = budget.1.count(own);
+            // Sized in the same encoding: the length is that count (no second encode).
+            let length = if budget.1 == Length::Tokens(encoding) {
+                tokens
+            } else {
+                budget.1.count(own)
+            };
             let token_range = match (&p.text, token_at(p.bytes.start), token_at(p.bytes.end)) {
                 (None, Some(a), Some(b)) => Some(a..b),
                 _ => None,

@@ -1,0 +1,175 @@
+// Prints the strategy bench (bench/strategies.mjs) as plain-text tables, in the style of
+// report.mjs, and returns the failures: a library strategy whose chunk count differs from the
+// library's (or chunks a text the library refuses), or Node and Chromium disagreeing.
+// Speed is never a failure; a strategy that errors or panics is "not available".
+import { table } from "./report.mjs";
+import { ALL_TEXT } from "./strategies.mjs";
+
+const int = (n) => Math.round(n).toLocaleString("en-US");
+const ms = (n) => (n == null ? "-" : n >= 100 ? int(n) : n.toFixed(1));
+const ratio = (a, b) => (a != null && b > 0 ? `${(a / b).toFixed(1)}x` : "-");
+const ok = (r) => r && !r.error;
+/** The ratio goal of the issue: the library in Python / ours in wasm. */
+const RATIO_GOAL = 10;
+/** The time goal of the issue for all strategies on 1 MB in the worker, in ms. */
+const TOTAL_GOAL_MS = 1000;
+
+/**
+ * `r`: `{ settings, runs, texts: [{ file, label, bytes, chars, sha256 }], node, chromium, python }`
+ * where node and chromium are lib/strategies.mjs runAll results plus `env` (or `{ error }`),
+ * python is bench/strategies.py's output (or `{ error }`). Prints; returns the failures.
+ */
+export function printStrategyReport(r) {
+  const out = [];
+  const say = (s = "") => out.push(s);
+  const failures = [];
+  const warnings = [];
+  const notes = [];
+  const note = (s) => {
+    if (!notes.includes(s)) notes.push(s);
+    return `[${notes.indexOf(s) + 1}]`;
+  };
+  const { settings: s } = r;
+  const base = ok(r.node) ? r.node : ok(r.chromium) ? r.chromium : null;
+  const strategies = base?.strategies ?? [];
+  const row = (env, file, id) => (ok(env) ? env.texts[file].find((x) => x.id === id) : null);
+  const py = (file, id) => (ok(r.python) ? r.python.results.find((x) => x.strategy === id && x.text === file) : null);
+  const oracleDir = r.python?.oracle_dir ?? "crates/chunk-core/tests/differential/oracle";
+  const envName = (env, name) => (ok(env) ? env.env : `${name}: FAILED (${env?.error ?? "not run"})`);
+
+  say("================ chunking strategies: ours (wasm) against the libraries (Python) ================");
+  say();
+  say(`Ours: crates/strategies-wasm (release build, as the page's) in ${envName(r.node, "Node")}, ` +
+    `and in a Web Worker of ${envName(r.chromium, "Chromium")}.`);
+  say(`Libraries: ${ok(r.python) ? r.python.python : `Python: FAILED (${r.python?.error ?? "not run"})`}, ` +
+    `called through the differential test's oracle functions (${oracleDir}/).`);
+  say(`Setting: chunk_size ${s.chunkSize} ${s.unit}, chunk_overlap ${s.chunkOverlap} (0 where the library has no ` +
+    `overlap; column "overlap"), ${s.encoding}. ms: median of ${r.runs} timed calls after a warm-up (ours: in one ` +
+    "instance; Python: each call in a process forked after a warm-up on another text, so that no call reuses what an " +
+    "earlier call on the same text cached; 1 call when it took over 10 s). ratio = the library's ms / ours " +
+    `(goal of the issue: >= ${RATIO_GOAL}x; a figure, not a test). Wall-clock times: compare within one run.`);
+  say("Texts (identical bytes for all three, from target/bench/strategies/):");
+  for (const t of r.texts) say(`  ${t.file}: ${t.label}, ${int(t.bytes)} bytes, ${int(t.chars)} chars, sha256 ${t.sha256.slice(0, 16)}…`);
+  say();
+
+  const libraries = strategies.filter((x) => x.library);
+  for (const t of r.texts) {
+    say(`Library strategies on ${t.file} (${int(t.bytes)} bytes):`);
+    const rows = [];
+    for (const { id, library } of libraries) {
+      const n = row(r.node, t.file, id);
+      const c = row(r.chromium, t.file, id);
+      const p = py(t.file, id);
+      const ours = ok(n) ? n : ok(c) ? c : null;
+      const installed = r.python?.packages?.[library.package];
+      let lib = `${library.package} ${library.version}${library.exact ? "" : " (approx.)"}`;
+      if (ok(r.python) && installed && !installed.endsWith(` ${library.version}`)) {
+        lib += ` ${note(`${id}: the venv has ${installed}, the strategy reproduces ${library.version}`)}`;
+      }
+      const raised = p && !ok(p) && p.error !== "no oracle";
+      let pyNote = null; // the note of the library's refusal, made when first shown
+      const raisedNote = () => (pyNote ??= note(`${id} on ${t.file}: the library raised ${p.error}`));
+      let chunks;
+      if (!ours) {
+        const why = n?.error ?? c?.error ?? "not run";
+        if (raised) {
+          pyNote = note(`${id} on ${t.file}: ours: ${why}; the library raised ${p.error}`);
+          chunks = `refused by both ${pyNote}`;
+        } else chunks = `not available ${note(`${id}: ${why}`)}`;
+      } else if (ok(p)) {
+        if (p.chunks === ours.chunks) chunks = int(ours.chunks);
+        else {
+          chunks = `FAIL ${int(ours.chunks)} vs ${int(p.chunks)}`;
+          failures.push(`${id} on ${t.file}: ${ours.chunks} chunks, the library ${p.chunks}`);
+        }
+      } else if (p?.error === "no oracle" || !p) {
+        chunks = `${int(ours.chunks)} ${note(`${id}: no oracle in ${oracleDir} yet: nothing to compare`)}`;
+      } else {
+        chunks = `FAIL ${int(ours.chunks)} vs raised ${raisedNote()}`;
+        failures.push(`${id} on ${t.file}: ${ours.chunks} chunks, the library raised ${p.error}`);
+      }
+      if (ok(n) && ok(c) && (n.chunks !== c.chunks || n.tokens !== c.tokens)) {
+        chunks += " FAIL (Node ≠ Chromium)";
+        failures.push(`${id} on ${t.file}: Node ${n.chunks} chunks / ${n.tokens} tokens, Chromium ${c.chunks} / ${c.tokens}`);
+      }
+      let tokens = ours ? int(ours.tokens) : "-";
+      if (ours && ok(p) && p.tokens !== ours.tokens) {
+        tokens += ` (library ${int(p.tokens)})`;
+        warnings.push(`${id} on ${t.file}: our chunks have ${ours.tokens} tokens in all, the library's ${p.tokens}`);
+      }
+      let overlap = ours ? String(ours.overlap) : "-";
+      if (ours && ok(p) && p.chunk_overlap !== ours.overlap) overlap += ` (library ${p.chunk_overlap})`;
+      const pMs = ok(p) ? p.ms : null;
+      rows.push([id, lib, overlap, chunks, tokens, ms(ok(n) ? n.ms : null), ms(ok(c) ? c.ms : null),
+        ok(p) ? ms(pMs) : raised ? `error ${raisedNote()}` : p ? "no oracle" : "-",
+        ratio(pMs, ok(n) ? n.ms : null), ratio(pMs, ok(c) ? c.ms : null)]);
+    }
+    say(table(["strategy", "library", "overlap", "chunks (ours = library)", "tokens", "Node wasm ms", "Chromium wasm ms",
+      "Python ms", "Python/Node", "Python/Chromium"], rows, 5));
+    say();
+  }
+
+  const goal = [];
+  for (const { id } of libraries) {
+    const rs = r.texts.flatMap((t) => {
+      const p = py(t.file, id);
+      return [row(r.node, t.file, id), row(r.chromium, t.file, id)].filter(ok).filter(() => ok(p)).map((x) => p.ms / x.ms);
+    });
+    if (rs.length) goal.push(`${id} ${Math.min(...rs).toFixed(1)}x`);
+  }
+  if (goal.length) say(`Smallest ratio per library strategy (both texts, both environments; goal >= ${RATIO_GOAL}x): ${goal.join(", ")}.`);
+  say();
+
+  say(`All strategies on ${ALL_TEXT}: "first" = each strategy once, in order, in a freshly instantiated module (the first ` +
+    `call also builds the ${s.encoding} tables); "warm" = the median above.`);
+  const all = [];
+  const totals = { nodeFirst: 0, nodeWarm: 0, chromeFirst: 0, chromeWarm: 0 };
+  const missing = [];
+  for (const { id, library } of strategies) {
+    const nCold = ok(r.node) ? r.node.cold.find((x) => x.id === id) : null;
+    const cCold = ok(r.chromium) ? r.chromium.cold.find((x) => x.id === id) : null;
+    const n = row(r.node, ALL_TEXT, id);
+    const c = row(r.chromium, ALL_TEXT, id);
+    const ours = [c, n, cCold, nCold].find(ok);
+    if (!ours) {
+      missing.push(id);
+      const why = [c, n, cCold, nCold].find((x) => x?.error)?.error ?? "not run";
+      all.push([id, library ? library.package : "own", "-", `not available ${note(`${id}: ${why}`)}`, "-", "-", "-", "-", "-"]);
+      continue;
+    }
+    if (ok(nCold) && ok(n) && nCold.chunks !== n.chunks) failures.push(`${id}: Node's first pass made ${nCold.chunks} chunks, later ${n.chunks}`);
+    if (ok(cCold) && ok(c) && cCold.chunks !== c.chunks) failures.push(`${id}: Chromium's first pass made ${cCold.chunks} chunks, later ${c.chunks}`);
+    if (ok(n) && ok(c) && n.chunks !== c.chunks && !library) failures.push(`${id} on ${ALL_TEXT}: Node ${n.chunks} chunks, Chromium ${c.chunks}`);
+    totals.nodeFirst += ok(nCold) ? nCold.ms : 0;
+    totals.nodeWarm += ok(n) ? n.ms : 0;
+    totals.chromeFirst += ok(cCold) ? cCold.ms : 0;
+    totals.chromeWarm += ok(c) ? c.ms : 0;
+    all.push([id, library ? library.package : "own", String(ours.overlap), int(ours.chunks), int(ours.tokens),
+      ms(ok(nCold) ? nCold.ms : null), ms(ok(n) ? n.ms : null), ms(ok(cCold) ? cCold.ms : null), ms(ok(c) ? c.ms : null)]);
+  }
+  const available = strategies.length - missing.length;
+  all.push([`total (${available} of ${strategies.length})`, "", "", "", "", ms(totals.nodeFirst), ms(totals.nodeWarm), ms(totals.chromeFirst), ms(totals.chromeWarm)]);
+  say(table(["strategy", "library", "overlap", "chunks", "tokens", "Node first ms", "Node warm ms",
+    "worker first ms", "worker warm ms"], all, 2));
+  say(`Chromium Web Worker, all ${available} available strategies on ${ALL_TEXT}: ${ms(totals.chromeFirst)} ms on the first pass, ` +
+    `${ms(totals.chromeWarm)} ms warm (goal of the issue: <= ${TOTAL_GOAL_MS} ms in total; a figure, not a test)` +
+    (missing.length ? `; not available: ${missing.join(", ")}.` : "."));
+  say();
+
+  if (notes.length) {
+    say("Notes:");
+    notes.forEach((n, i) => say(`  [${i + 1}] ${n}`));
+    say();
+  }
+  for (const w of warnings) say(`warning (not a failure): ${w}`);
+  if (failures.length) {
+    say("!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!");
+    say(`!!! CHUNK COUNT MISMATCH: ${failures.length}`);
+    for (const f of failures) say(`!!!   ${f}`);
+    say("!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!");
+  } else {
+    say("Every available library strategy's chunk count equals its library's (where an oracle exists); Node = Chromium.");
+  }
+  console.log(out.join("\n"));
+  return failures;
+}

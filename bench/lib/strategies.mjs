@@ -1,0 +1,155 @@
+// The wasm side of the strategy bench (bench/strategies.mjs), shared by the Node run and the
+// Chromium Web Worker (browser/strategies-worker.mjs): every strategy of crates/strategies-wasm
+// timed on the same texts and settings. Imports only measure.mjs, so the worker loads it as is.
+//
+// A strategy that is not implemented yet panics; the release build aborts on panic, so the call
+// traps (WebAssembly.RuntimeError). Every call is caught: the row says "not available" with the
+// panic's message, and the module is instantiated afresh before the next call.
+import { RUNS, median } from "./measure.mjs";
+
+/** The setting every strategy is timed with (chunk_overlap becomes 0 where the library has none). */
+export const SETTINGS = { chunkSize: 512, chunkOverlap: 64, unit: "tokens", encoding: "cl100k_base" };
+
+/**
+ * The texts, as files under target/bench/strategies/ (served at /data/strategies/ to Chromium,
+ * read by bench/strategies.py too, so all three read identical bytes).
+ */
+export const TEXTS = [
+  { file: "moonstone-short.txt", label: "fixture tests/fixtures/moonstone-short.txt" },
+  { file: "mixed-1mb.txt", label: "mixed corpus, 1 MB (bench/lib/corpus.mjs)" },
+];
+
+/** The text all strategies are timed on together (the page's worst realistic case). */
+export const ALL_TEXT = "mixed-1mb.txt";
+
+const firstLine = (s) => String(s).split("\n").filter((l) => l.trim()).slice(-1)[0] ?? String(s);
+
+/** crates/strategies-wasm behind a loader that can instantiate it afresh. */
+export class WasmStrategies {
+  /** `load()` returns (or resolves to) a freshly instantiated module's exports. */
+  static async create(load) {
+    const s = new WasmStrategies(load);
+    await s.reload();
+    return s;
+  }
+
+  constructor(load) {
+    this.load = load;
+    this.wasm = null;
+    /** How many times the module was instantiated (1 + the traps). */
+    this.instances = 0;
+  }
+
+  async reload() {
+    this.wasm = await this.load();
+    this.instances++;
+  }
+
+  /**
+   * Calls `fn(wasm)` and times it: `{ ok, ms }`, or `{ error }` when it throws (the strategy's
+   * refusal, or "panicked: …" after a trap, when the module is re-instantiated).
+   */
+  async attempt(fn) {
+    const t = performance.now();
+    try {
+      const ok = fn(this.wasm);
+      return { ok, ms: performance.now() - t };
+    } catch (e) {
+      if (!(e instanceof WebAssembly.RuntimeError)) return { error: e?.message ?? String(e) };
+      let panic = null;
+      try {
+        panic = this.wasm.last_panic(); // the old instance still answers after the trap
+      } catch {
+        // none to read
+      }
+      await this.reload();
+      return { error: `panicked: ${firstLine(panic ?? `${e.name}: ${e.message}`)}` };
+    }
+  }
+
+  /** Every strategy: `[{ id, library: { package, version, api, exact } | null }]`. */
+  strategies() {
+    return this.wasm.strategy_ids().map((id) => {
+      const l = this.wasm.library_of(id);
+      if (!l) return { id, library: null };
+      const library = { package: l.package, version: l.version, api: l.api, exact: l.exact };
+      l.free();
+      return { id, library };
+    });
+  }
+
+  /** The overlap `id` is timed with (`{ ok: overlap }`), or `{ error }`. */
+  overlap(id, s = SETTINGS) {
+    return this.attempt((w) => w.effective_overlap(id, s.chunkSize, s.chunkOverlap, s.unit, s.encoding));
+  }
+
+  /** One timed `chunk` call: `{ ok: [chunks, tokens], ms }` or `{ error }`. */
+  chunk(id, text, overlap, s = SETTINGS) {
+    return this.attempt((w) => Array.from(w.chunk(id, text, s.chunkSize, overlap, s.unit, s.encoding)));
+  }
+
+  /**
+   * `id` on `text`: one warm-up call, then `runs` timed calls. Returns
+   * `{ id, overlap, chunks, tokens, firstMs, ms }` (ms = median) or `{ id, overlap?, error }`.
+   */
+  async measure(id, text, overlap, runs = RUNS) {
+    const times = [];
+    let out = null;
+    for (let i = 0; i <= runs; i++) {
+      const r = await this.chunk(id, text, overlap);
+      if (r.error) return { id, overlap, error: r.error };
+      if (out && (out[0] !== r.ok[0] || out[1] !== r.ok[1])) {
+        return { id, overlap, error: `not deterministic: ${out} then ${r.ok}` };
+      }
+      out = r.ok;
+      times.push(r.ms);
+    }
+    return { id, overlap, chunks: out[0], tokens: out[1], firstMs: times[0], ms: median(times.slice(1)) };
+  }
+}
+
+/**
+ * The whole wasm run of one environment on `texts` (`{ file: text }`, every file of TEXTS):
+ * 1. the overlap of every strategy (`effective_overlap`);
+ * 2. in a fresh instance, every strategy once on ALL_TEXT, in order (the first call also builds
+ *    the encoding's tables): `cold`;
+ * 3. every strategy on every text, a warm-up then RUNS timed calls: `texts`.
+ * `progress(s)` reports each step.
+ */
+export async function runAll(load, texts, progress = () => {}) {
+  let s = await WasmStrategies.create(load);
+  const strategies = s.strategies();
+  const overlaps = {};
+  for (const { id } of strategies) {
+    const r = await s.overlap(id);
+    overlaps[id] = r.error ? { error: r.error } : { overlap: r.ok };
+  }
+
+  progress(`all strategies once on ${ALL_TEXT}, in a fresh instance`);
+  s = await WasmStrategies.create(load);
+  const cold = [];
+  for (const { id } of strategies) {
+    const o = overlaps[id];
+    if (o.error) {
+      cold.push({ id, error: o.error });
+      continue;
+    }
+    const r = await s.chunk(id, texts[ALL_TEXT], o.overlap);
+    cold.push(r.error ? { id, overlap: o.overlap, error: r.error } : { id, overlap: o.overlap, chunks: r.ok[0], tokens: r.ok[1], ms: r.ms });
+  }
+
+  const measured = {};
+  for (const { file } of TEXTS) {
+    measured[file] = [];
+    for (const { id } of strategies) {
+      const o = overlaps[id];
+      if (o.error) {
+        measured[file].push({ id, error: o.error });
+        continue;
+      }
+      progress(`${id} on ${file}`);
+      measured[file].push(await s.measure(id, texts[file], o.overlap));
+    }
+  }
+  return { strategies, settings: SETTINGS, runs: RUNS, cold, texts: measured, instances: s.instances };
+}

@@ -1,0 +1,289 @@
+//! The chunking strategies ([`chunk_core::strategy`]) compiled alone to WebAssembly, so that
+//! `make bench` can time every strategy in Node and in headless Chromium (in a Web Worker) and
+//! set each library-exact one against the library itself in Python (`bench/strategies.mjs`).
+//! It is not part of the page: the page links chunk-core directly.
+//!
+//! Strategies are named by their stable id (`"fixed"`, `"langchain-recursive"`, …; see
+//! [`strategy_ids`]), units by `"tokens"` or `"characters"`, encodings by their standard name
+//! (`"cl100k_base"` or `"o200k_base"`). Any other name throws a JS `Error` naming the accepted
+//! ones; a strategy's refusal of a setting or a text throws a JS `Error` whose message is the
+//! [`StrategyError`]'s English `Display`.
+//!
+//! A strategy that panics (one not implemented yet) traps the wasm instance (the release
+//! profile aborts on panic): the caller catches the `WebAssembly.RuntimeError`, may read the
+//! panic message with [`last_panic`], and must instantiate the module afresh before the next
+//! call.
+
+use chunk_core::strategy::{chunker, run, Settings, SizeUnit, StrategyError, StrategyId};
+use chunk_core::tokenizer::Encoding;
+use std::sync::Mutex;
+use wasm_bindgen::prelude::*;
+
+/// The message of the last panic, kept by the hook [`start`] installs.
+static LAST_PANIC: Mutex<Option<String>> = Mutex::new(None);
+
+/// Runs once when the module is instantiated: installs a panic hook that keeps the panic's
+/// message (and location) for [`last_panic`], since the trap that follows carries none.
+#[wasm_bindgen(start)]
+fn start() {
+    std::panic::set_hook(Box::new(|info| {
+        let mut last = LAST_PANIC.lock().unwrap_or_else(|e| e.into_inner());
+        *last = Some(info.to_string());
+    }));
+}
+
+/// The message of the last panic in this instance (e.g. `"panicked at …: not yet
+/// implemented: Semchunk"`), or `undefined` when none happened. Readable after the trap.
+#[wasm_bindgen]
+pub fn last_panic() -> Option<String> {
+    LAST_PANIC.lock().unwrap_or_else(|e| e.into_inner()).clone()
+}
+
+/// Every strategy id, in the order the page lists them (library-exact and the product's own).
+#[wasm_bindgen]
+pub fn strategy_ids() -> Vec<String> {
+    StrategyId::all().map(|id| id.as_str().to_owned()).collect()
+}
+
+/// The library a strategy reproduces ([`chunk_core::strategy::Library`]), for JS.
+#[wasm_bindgen(getter_with_clone)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Library {
+    /// The package name as installed (the PyPI name, or the crate name for text-splitter).
+    pub package: String,
+    /// The exact version reproduced, e.g. `"1.1.3"`.
+    pub version: String,
+    /// The class or function reproduced, e.g. `"RecursiveCharacterTextSplitter"`.
+    pub api: String,
+    /// True when the reproduction is chunk-for-chunk exact on the differential corpus.
+    pub exact: bool,
+}
+
+/// The library `strategy` reproduces, or `undefined` for the product's own strategies
+/// ([`StrategyId::library`]).
+///
+/// # Errors
+/// A JS `Error` for an unknown strategy id.
+#[wasm_bindgen]
+pub fn library_of(strategy: &str) -> Result<Option<Library>, JsError> {
+    Ok(library(
+        parse_strategy(strategy).map_err(|e| JsError::new(&e))?,
+    ))
+}
+
+/// The overlap `strategy` is benchmarked with when asked for `chunk_overlap`: `chunk_overlap`
+/// itself when the strategy accepts it, else 0 when it accepts 0 (its library has no overlap
+/// parameter, or refuses this one). "Accepts" means that building the strategy and cutting a
+/// short probe text both succeed, so the answer does not depend on which [`StrategyError`]
+/// variant a strategy uses for this.
+///
+/// # Errors
+/// A JS `Error` for an unknown name, or with the strategy's refusal when it refuses even
+/// overlap 0.
+///
+/// # Panics
+/// Never by itself; a strategy that panics traps the instance (see the crate docs).
+#[wasm_bindgen]
+pub fn effective_overlap(
+    strategy: &str,
+    chunk_size: u32,
+    chunk_overlap: u32,
+    unit: &str,
+    encoding: &str,
+) -> Result<u32, JsError> {
+    let (id, settings) =
+        parse(strategy, chunk_size, chunk_overlap, unit, encoding).map_err(|e| JsError::new(&e))?;
+    overlap_for(id, settings)
+        .map(|o| o as u32)
+        .map_err(|e| JsError::new(&e.to_string()))
+}
+
+/// Cuts `text` with `strategy` (every other parameter at its library's or the product's
+/// default) and measures every chunk ([`chunk_core::strategy::run`]); returns
+/// `[chunks, total_tokens]` as a `Uint32Array`: the number of chunks and the sum of their own
+/// token counts in `encoding`.
+///
+/// # Errors
+/// A JS `Error` for an unknown name, with the [`StrategyError`]'s `Display` when the strategy
+/// refuses the setting or the text, or when a figure exceeds `u32`.
+///
+/// # Panics
+/// Never by itself; a strategy that panics traps the instance (see the crate docs).
+#[wasm_bindgen]
+pub fn chunk(
+    strategy: &str,
+    text: &str,
+    chunk_size: u32,
+    chunk_overlap: u32,
+    unit: &str,
+    encoding: &str,
+) -> Result<Vec<u32>, JsError> {
+    let (id, settings) =
+        parse(strategy, chunk_size, chunk_overlap, unit, encoding).map_err(|e| JsError::new(&e))?;
+    let [chunks, tokens] = measure(id, &settings, text).map_err(|e| JsError::new(&e))?;
+    Ok(vec![chunks, tokens])
+}
+
+fn parse_strategy(strategy: &str) -> Result<StrategyId, String> {
+    strategy.parse().map_err(|_| {
+        let ids: Vec<&str> = StrategyId::all().map(StrategyId::as_str).collect();
+        format!(
+            "unknown strategy {strategy:?}: expected one of {}",
+            ids.join(", ")
+        )
+    })
+}
+
+/// The strategy and its settings from the JS arguments.
+fn parse(
+    strategy: &str,
+    chunk_size: u32,
+    chunk_overlap: u32,
+    unit: &str,
+    encoding: &str,
+) -> Result<(StrategyId, Settings), String> {
+    let id = parse_strategy(strategy)?;
+    let unit = match unit {
+        "tokens" => SizeUnit::Tokens,
+        "characters" => SizeUnit::Characters,
+        other => {
+            return Err(format!(
+                "unknown unit {other:?}: expected \"tokens\" or \"characters\""
+            ))
+        }
+    };
+    let encoding = Encoding::from_name(encoding).ok_or_else(|| {
+        format!("unknown encoding {encoding:?}: expected \"cl100k_base\" or \"o200k_base\"")
+    })?;
+    Ok((
+        id,
+        Settings {
+            chunk_size: chunk_size as usize,
+            chunk_overlap: chunk_overlap as usize,
+            unit,
+            encoding,
+        },
+    ))
+}
+
+fn library(id: StrategyId) -> Option<Library> {
+    id.library().map(|l| Library {
+        package: l.package.to_owned(),
+        version: l.version.to_owned(),
+        api: l.api.to_owned(),
+        exact: l.exact,
+    })
+}
+
+/// A short text with paragraphs, sentences and words, cut by [`overlap_for`] to see whether a
+/// strategy accepts an overlap (some refuse it only when cutting).
+const PROBE: &str = "# Probe\n\nOne sentence. Another one, with a clause.\n\nA second paragraph.\n";
+
+/// See [`effective_overlap`].
+fn overlap_for(id: StrategyId, settings: Settings) -> Result<usize, StrategyError> {
+    let accepts = |s: &Settings| chunker(id, s).and_then(|c| c.split(PROBE).map(|_| ()));
+    match accepts(&settings) {
+        Ok(()) => Ok(settings.chunk_overlap),
+        Err(e) if settings.chunk_overlap == 0 => Err(e),
+        Err(e) => {
+            let without = Settings {
+                chunk_overlap: 0,
+                ..settings
+            };
+            accepts(&without).map(|()| 0).map_err(|_| e)
+        }
+    }
+}
+
+/// `[chunks, total_tokens]` of `id` on `text`.
+fn measure(id: StrategyId, settings: &Settings, text: &str) -> Result<[u32; 2], String> {
+    let chunks = chunker(id, settings)
+        .and_then(|c| run(c.as_ref(), text, settings.encoding))
+        .map_err(|e| e.to_string())?;
+    let fit = |n: usize, what: &str| {
+        u32::try_from(n).map_err(|_| format!("more than 4,294,967,295 {what}"))
+    };
+    Ok([
+        fit(chunks.chunks.len(), "chunks")?,
+        fit(chunks.total_tokens(), "tokens")?,
+    ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(size: usize, overlap: usize) -> Settings {
+        Settings {
+            chunk_size: size,
+            chunk_overlap: overlap,
+            unit: SizeUnit::Tokens,
+            encoding: Encoding::Cl100kBase,
+        }
+    }
+
+    #[test]
+    fn ids_are_every_strategy_and_only_library_ones_have_a_library() {
+        let ids = strategy_ids();
+        assert_eq!(ids.len(), StrategyId::all().count());
+        assert_eq!(ids[0], "fixed");
+        assert!(ids.iter().any(|i| i == "langchain-token"));
+        assert_eq!(library(StrategyId::Fixed), None);
+        let lc = library(StrategyId::LangchainToken).expect("LangChain's token splitter");
+        assert_eq!(lc.package, "langchain-text-splitters");
+        assert_eq!(lc.api, "TokenTextSplitter");
+    }
+
+    #[test]
+    fn parse_names_the_accepted_values() {
+        let (id, s) = parse("sentence", 512, 64, "characters", "o200k_base").expect("valid");
+        assert_eq!(id, StrategyId::Sentence);
+        assert_eq!(
+            (s.chunk_size, s.chunk_overlap, s.unit, s.encoding),
+            (512, 64, SizeUnit::Characters, Encoding::O200kBase)
+        );
+        let e = parse("nope", 512, 0, "tokens", "cl100k_base").unwrap_err();
+        assert!(
+            e.contains("\"nope\"") && e.contains("langchain-recursive"),
+            "{e}"
+        );
+        let e = parse("fixed", 512, 0, "words", "cl100k_base").unwrap_err();
+        assert!(e.contains("\"tokens\" or \"characters\""), "{e}");
+        let e = parse("fixed", 512, 0, "tokens", "p50k_base").unwrap_err();
+        assert!(e.contains("cl100k_base"), "{e}");
+    }
+
+    #[test]
+    fn measure_counts_chunks_and_their_tokens() {
+        // 30 sentences of 5 tokens each ("Alpha", " beta", " gamma", " delta", ".").
+        let text = "Alpha beta gamma delta. ".repeat(30);
+        let text = text.trim_end();
+        let bpe = Encoding::Cl100kBase.tokenizer();
+        let doc_tokens = bpe.count(text);
+        assert_eq!(doc_tokens, 150);
+        let [chunks, tokens] = measure(StrategyId::Fixed, &settings(10, 0), text).expect("fixed");
+        assert_eq!((chunks, tokens), (15, 150));
+        // An overlap of 2: windows start every 8 tokens (0, 8, … 144), 18 of 10 and one of 6.
+        let [chunks, tokens] = measure(StrategyId::Fixed, &settings(10, 2), text).expect("fixed");
+        assert_eq!((chunks, tokens), (19, 18 * 10 + 6));
+        // Two whole sentences per chunk; sentence packing keeps everything, so the chunks'
+        // tokens add up to the document's.
+        let [chunks, tokens] =
+            measure(StrategyId::Sentence, &settings(10, 0), text).expect("sentence");
+        assert_eq!((chunks, tokens), (15, 150));
+        assert_eq!(
+            measure(StrategyId::Fixed, &settings(0, 0), text).unwrap_err(),
+            StrategyError::ZeroChunkSize.to_string()
+        );
+    }
+
+    #[test]
+    fn overlap_is_kept_when_accepted_and_errors_when_even_zero_is_refused() {
+        assert_eq!(overlap_for(StrategyId::Fixed, settings(512, 64)), Ok(64));
+        assert_eq!(overlap_for(StrategyId::Sentence, settings(512, 64)), Ok(64));
+        assert_eq!(
+            overlap_for(StrategyId::Fixed, settings(0, 64)),
+            Err(StrategyError::ZeroChunkSize)
+        );
+    }
+}
