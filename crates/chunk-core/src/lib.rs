@@ -9,6 +9,7 @@
 pub mod formula;
 pub mod params;
 pub mod reconstruct;
+pub mod segment;
 pub mod sim;
 pub mod sizer;
 pub mod strategy;

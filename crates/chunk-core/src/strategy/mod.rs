@@ -222,6 +222,10 @@ pub enum Keeps {
     /// Chunks are decoded token windows: the bytes of consecutive windows rebuild the
     /// document, but a window that cuts a character shows U+FFFD for each cut part.
     TokenWindows,
+    /// As [`Keeps::Everything`] for the byte ranges, but a chunk's text may be its heading path
+    /// followed by the slice: `heading_path.join(" > ") + "\n\n" + &document[bytes]`
+    /// ([`MarkdownStructure::heading_path_prefix`]); a chunk without it is the slice.
+    EverythingAfterPrefix,
 }
 
 /// The unit `chunk_size` and `chunk_overlap` are given in.

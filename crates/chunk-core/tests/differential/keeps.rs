@@ -21,7 +21,9 @@ pub fn check(keeps: Keeps, text: &str, chunks: &Chunks) -> Result<(), String> {
         }
         if let Some(p) = prev {
             let ordered = match keeps {
-                Keeps::Everything | Keeps::TokenWindows => b.start > p.start && b.end > p.end,
+                Keeps::Everything | Keeps::EverythingAfterPrefix | Keeps::TokenWindows => {
+                    b.start > p.start && b.end > p.end
+                }
                 _ => b.start >= p.start && b.end >= p.end,
             };
             if !ordered {
@@ -55,6 +57,16 @@ pub fn check(keeps: Keeps, text: &str, chunks: &Chunks) -> Result<(), String> {
                 if text.get(b.clone()).is_some() || *own != want {
                     return Err(format!(
                         "chunk {i}: changed text that is not the decoded window"
+                    ));
+                }
+            }
+            (Keeps::EverythingAfterPrefix, Some(own)) => {
+                let want = format!("{}\n\n", ch.heading_path.join(" > "));
+                let slice = text.get(b.clone());
+                if ch.heading_path.is_empty() || slice.is_none() || own.strip_prefix(&want) != slice
+                {
+                    return Err(format!(
+                        "chunk {i}: text is not its heading path then the document slice"
                     ));
                 }
             }
