@@ -242,6 +242,10 @@ pub enum Keeps {
     /// only stands for whitespace. What no chunk covers is whitespace, non-printable
     /// characters and header lines (whose text is in `heading_path`).
     StrippedMarkdownLines,
+    /// As [`Keeps::Everything`] for the byte ranges, but a chunk's text may be its heading path
+    /// followed by the slice: `heading_path.join(" > ") + "\n\n" + &document[bytes]`
+    /// ([`MarkdownStructure::heading_path_prefix`]); a chunk without it is the slice.
+    EverythingAfterPrefix,
 }
 
 /// The unit `chunk_size` and `chunk_overlap` are given in.

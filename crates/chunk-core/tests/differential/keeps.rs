@@ -32,6 +32,7 @@ pub fn check(keeps: Keeps, text: &str, chunks: &Chunks) -> Result<(), String> {
         if let Some(p) = prev {
             let ordered = match keeps {
                 Keeps::Everything
+                | Keeps::EverythingAfterPrefix
                 | Keeps::TokenWindows
                 | Keeps::TokenWindowsUnlessBlank
                 | Keeps::EverythingButCutCharacters => b.start > p.start && b.end > p.end,
@@ -76,6 +77,16 @@ pub fn check(keeps: Keeps, text: &str, chunks: &Chunks) -> Result<(), String> {
                 if text.get(b.clone()).is_some() || *own != want {
                     return Err(format!(
                         "chunk {i}: changed text that is not the decoded window"
+                    ));
+                }
+            }
+            (Keeps::EverythingAfterPrefix, Some(own)) => {
+                let want = format!("{}\n\n", ch.heading_path.join(" > "));
+                let slice = text.get(b.clone());
+                if ch.heading_path.is_empty() || slice.is_none() || own.strip_prefix(&want) != slice
+                {
+                    return Err(format!(
+                        "chunk {i}: text is not its heading path then the document slice"
                     ));
                 }
             }

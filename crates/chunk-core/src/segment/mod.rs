@@ -1,0 +1,3 @@
+//! Segmentation of a document into structural units (byte ranges), for strategies to pack.
+
+pub mod markdown;

@@ -1,0 +1,525 @@
+//! The product's markdown strategies (`markdown`, `section-budget`) against a second,
+//! independent implementation of their packing written here: plain loops, every count a fresh
+//! `Length::count` of exactly the chunk's text (no re-use of unit counts), slow on purpose.
+//! Both read the same sections and blocks (`chunk_core::segment::markdown`, unit-tested against
+//! written-out values) and hand the same oversize blocks to the same recursive splitter; what is
+//! compared is every rule above and below that: merging, budget checks with the joiner and the
+//! prefix, overlap, token windows, heading paths, prefix flags and reasons.
+//!
+//! Every case is also checked for reconstruction (`chunk_core::reconstruct`), the strategy's
+//! `Keeps` statement (the differential harness's checker) and the budget: no chunk oversize,
+//! and a chunk that shows its prefix is within the budget with it.
+
+#[path = "differential/keeps.rs"]
+mod keeps;
+
+use chunk_core::reconstruct::check_reconstruction;
+use chunk_core::segment::markdown::{sections, Section};
+use chunk_core::sizer::{Length, TokenCounter};
+use chunk_core::strategy::{
+    run, Boundary, Chunker, Keeps, MarkdownStructure, Piece, Recursive, SectionBudget, Settings,
+    SizeUnit,
+};
+use chunk_core::tokenizer::Encoding;
+use std::ops::Range;
+
+const SIZES: [usize; 5] = [8, 24, 64, 200, 512];
+
+fn overlaps(size: usize) -> [usize; 3] {
+    [0, size * 12 / 100, size / 4]
+}
+
+fn documents() -> Vec<(&'static str, String)> {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let read = |p: &str| {
+        std::fs::read_to_string(format!("{root}/{p}")).unwrap_or_else(|e| panic!("{p}: {e}"))
+    };
+    let guide = read("tests/differential/corpus/guide.md");
+    let e13 = "# Setup\nInstall the tool.\n~~~bash\n# this is a shell comment\npip install thing\n~~~\n## Usage\nRun it.";
+    vec![
+        ("guide-crlf.md", guide.replace('\n', "\r\n")),
+        ("guide.md", guide),
+        ("gate_markdown.txt", read("docs/gate_markdown.txt")),
+        ("e13-tilde", e13.to_string()),
+        ("e13-backtick", e13.replace("~~~", "```")),
+        ("e07", "red  blue  green  gold  pink  grey".to_string()),
+        ("e12", format!("Prefix {} suffix", "x".repeat(300))),
+        ("e16", "猫".repeat(200)),
+        // o200k puts "'s" with the letters before it; a window that starts at "'s" re-encodes
+        // to more tokens than it held in place, so windows must be re-counted.
+        ("contractions", "Bob'sthe dog'sbone ".repeat(60)),
+        (
+            "special",
+            "# Docs\n\nDocs end with <|endoftext|> here.\n\n   ## Indented\n\n/path\n\n\u{3000}wide\n"
+                .to_string(),
+        ),
+        // Seams where BPE is not additive (o200k merges "/" after punctuation and line
+        // endings into one piece): the re-use of unit counts must not apply there.
+        (
+            "slashes",
+            (0..60)
+                .map(|i| {
+                    let head = if i % 15 == 0 { format!("## Part {i}.\n\n") } else { String::new() };
+                    format!("{head}Step {i} done.\n\n//c {i}.\n\n/ x {i}.\n\n")
+                })
+                .collect(),
+        ),
+        // A long run without whitespace: windows cut inside it (the corpus's long-run.txt).
+        (
+            "long-run",
+            format!(
+                "# Key\n\nThe key is {} and it ends here.\n\nNext paragraph.",
+                (0..6000u32)
+                    .map(|i| char::from(
+                        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+                            [(i * 7 % 64) as usize]
+                    ))
+                    .collect::<String>()
+            ),
+        ),
+        ("blank", "\n\n \n".to_string()),
+        ("empty", String::new()),
+    ]
+}
+
+// ---------------------------------------------------------------------------------------------
+// The second implementation.
+
+/// The text of a chunk under `path` with the heading-path prefix on: `(text, shown, flagged)`.
+fn with_prefix(
+    slice: &str,
+    path: &[String],
+    on: bool,
+    size: usize,
+    len: Length,
+) -> (String, bool, bool) {
+    if !on || path.is_empty() {
+        return (slice.to_string(), false, false);
+    }
+    let prefix = format!("{}\n\n", path.join(" > "));
+    if len.count(&prefix) >= size {
+        return (slice.to_string(), false, true);
+    }
+    (format!("{prefix}{slice}"), true, false)
+}
+
+/// `(start units, end units)` of each chunk, or the index of a unit too large alone: the rule
+/// written as "grow while it fits; repeat the longest trailing run within the overlap, trimmed
+/// until the next unit fits".
+#[derive(Debug)]
+enum Step {
+    Chunk(usize, usize),
+    Alone(usize),
+}
+
+fn greedy(
+    n: usize,
+    fits: &dyn Fn(usize, usize) -> bool,
+    within_overlap: &dyn Fn(usize, usize) -> bool,
+) -> Vec<Step> {
+    let mut steps = Vec::new();
+    let mut i = 0;
+    let mut repeated_to: Option<usize> = None; // end of the repeated units, when overlapping
+    while i < n {
+        let mut j = match repeated_to {
+            Some(e) => e + 1, // the repeated units and the next one are known to fit
+            None => {
+                if !fits(i, i + 1) {
+                    steps.push(Step::Alone(i));
+                    i += 1;
+                    continue;
+                }
+                i + 1
+            }
+        };
+        while j < n && fits(i, j + 1) {
+            j += 1;
+        }
+        steps.push(Step::Chunk(i, j));
+        repeated_to = None;
+        if j == n {
+            break;
+        }
+        // Trailing runs [k, j) within the overlap, from the shortest up, never unit i.
+        let mut runs = Vec::new();
+        for k in (i + 1..j).rev() {
+            if !within_overlap(k, j) {
+                break;
+            }
+            runs.push(k);
+        }
+        // The longest that still lets unit j fit.
+        let chosen = runs.iter().rev().copied().find(|&k| fits(k, j + 1));
+        match chosen {
+            Some(k) => {
+                i = k;
+                repeated_to = Some(j);
+            }
+            None => i = j,
+        }
+    }
+    steps
+}
+
+/// Token windows over `text[unit]`: cut points are the unit's own token boundaries on char
+/// boundaries; a window takes the furthest cut within `size` tokens whose true count fits.
+fn windows(
+    text: &str,
+    unit: Range<usize>,
+    len: Length,
+    size: usize,
+    overlap: usize,
+) -> Vec<Range<usize>> {
+    let u = &text[unit.clone()];
+    let offsets = len.boundaries(u);
+    // (token index, byte offset) of each cut point.
+    let cuts: Vec<(usize, usize)> = offsets
+        .iter()
+        .enumerate()
+        .filter(|(_, &b)| u.is_char_boundary(b))
+        .map(|(t, &b)| (t, b))
+        .collect();
+    let end_from = |a: (usize, usize)| -> (usize, usize) {
+        let later: Vec<(usize, usize)> = cuts.iter().copied().filter(|c| c.1 > a.1).collect();
+        let within: Vec<(usize, usize)> = later
+            .iter()
+            .copied()
+            .filter(|c| c.0 <= a.0 + size)
+            .collect();
+        within
+            .iter()
+            .rev()
+            .copied()
+            .find(|c| len.count(&u[a.1..c.1]) <= size)
+            .unwrap_or(later[0])
+    };
+    let mut out = Vec::new();
+    if u.is_empty() {
+        return out;
+    }
+    let mut a = cuts[0];
+    let mut b = end_from(a);
+    loop {
+        out.push(unit.start + a.1..unit.start + b.1);
+        if b.1 == u.len() {
+            return out;
+        }
+        let mut next = (b, end_from(b));
+        if overlap > 0 {
+            // The earliest cut point no more than `overlap` tokens before the end.
+            let back = cuts.iter().copied().find(|c| c.0 + overlap >= b.0);
+            if let Some(s) = back {
+                if s.1 > a.1 && s.1 < b.1 {
+                    let e = end_from(s);
+                    if e.1 > b.1 {
+                        next = (s, e);
+                    }
+                }
+            }
+        }
+        (a, b) = next;
+    }
+}
+
+/// Why a chunk of `text` ends at `end`.
+fn reason(sections: &[Section], len: usize, end: usize, inner: Boundary) -> Boundary {
+    if end == len {
+        Boundary::EndOfText
+    } else if sections.iter().any(|s| s.bytes.start == end) {
+        Boundary::Section
+    } else if sections.iter().any(|s| s.blocks.contains(&end)) {
+        Boundary::Paragraph
+    } else {
+        inner
+    }
+}
+
+/// Headings all of `paths` are under.
+fn common(paths: &[&Vec<String>]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (d, h) in paths[0].iter().enumerate() {
+        if paths.iter().all(|p| p.get(d) == Some(h)) {
+            out.push(h.clone());
+        } else {
+            break;
+        }
+    }
+    out
+}
+
+fn second_section_budget(text: &str, s: &Settings) -> Vec<Piece> {
+    let len = s.length();
+    let size = s.chunk_size;
+    let overlap = s.chunk_overlap.min(size - 1);
+    let secs = sections(text);
+    let mut units: Vec<(Range<usize>, usize)> = Vec::new(); // (bytes, section)
+    for (k, sec) in secs.iter().enumerate() {
+        for b in sec.block_ranges() {
+            units.push((b, k));
+        }
+    }
+    let span = |i: usize, j: usize| units[i].0.start..units[j - 1].0.end;
+    let fits = |i: usize, j: usize| len.count(&text[span(i, j)]) <= size;
+    let within = |i: usize, j: usize| len.count(&text[span(i, j)]) <= overlap;
+    let mut out = Vec::new();
+    for step in greedy(units.len(), &fits, &within) {
+        match step {
+            Step::Chunk(i, j) => {
+                let bytes = span(i, j);
+                let paths: Vec<&Vec<String>> =
+                    units[i..j].iter().map(|u| &secs[u.1].path).collect();
+                out.push(Piece {
+                    reason: reason(&secs, text.len(), bytes.end, Boundary::SizeLimit),
+                    heading_path: common(&paths),
+                    ..Piece::slice(bytes, Boundary::SizeLimit)
+                });
+            }
+            Step::Alone(k) => {
+                for w in windows(text, units[k].0.clone(), len, size, overlap) {
+                    out.push(Piece {
+                        reason: reason(&secs, text.len(), w.end, Boundary::SizeLimit),
+                        heading_path: secs[units[k].1].path.clone(),
+                        ..Piece::slice(w, Boundary::SizeLimit)
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+fn second_markdown(text: &str, s: &Settings, prefix_on: bool) -> Vec<Piece> {
+    let len = s.length();
+    let size = s.chunk_size;
+    let overlap = s.chunk_overlap.min(size - 1);
+    let secs = sections(text);
+    let piece = |bytes: Range<usize>, path: Vec<String>, inner: Boundary| -> Piece {
+        let (own, shown, flagged) = with_prefix(&text[bytes.clone()], &path, prefix_on, size, len);
+        Piece {
+            text: shown.then_some(own),
+            reason: reason(&secs, text.len(), bytes.end, inner),
+            heading_path: path,
+            prefix_over_budget: flagged,
+            bytes,
+        }
+    };
+    let sec_span = |i: usize, j: usize| secs[i].bytes.start..secs[j - 1].bytes.end;
+    let sec_path = |i: usize, j: usize| {
+        let paths: Vec<&Vec<String>> = secs[i..j].iter().map(|s| &s.path).collect();
+        common(&paths)
+    };
+    let fits = |i: usize, j: usize| {
+        let (t, _, _) = with_prefix(&text[sec_span(i, j)], &sec_path(i, j), prefix_on, size, len);
+        len.count(&t) <= size
+    };
+    let mut out = Vec::new();
+    for step in greedy(secs.len(), &fits, &|_, _| false) {
+        match step {
+            Step::Chunk(i, j) => out.push(piece(sec_span(i, j), sec_path(i, j), Boundary::Section)),
+            Step::Alone(k) => {
+                let sec = &secs[k];
+                let blocks: Vec<Range<usize>> = sec.block_ranges().collect();
+                let span = |i: usize, j: usize| blocks[i].start..blocks[j - 1].end;
+                let fits = |i: usize, j: usize| {
+                    let (t, _, _) = with_prefix(&text[span(i, j)], &sec.path, prefix_on, size, len);
+                    len.count(&t) <= size
+                };
+                let within = |i: usize, j: usize| len.count(&text[span(i, j)]) <= overlap;
+                for step in greedy(blocks.len(), &fits, &within) {
+                    match step {
+                        Step::Chunk(i, j) => {
+                            out.push(piece(span(i, j), sec.path.clone(), Boundary::Paragraph))
+                        }
+                        Step::Alone(b) => {
+                            let block = blocks[b].clone();
+                            let (_, shown, _) = with_prefix("", &sec.path, prefix_on, size, len);
+                            let room = if shown {
+                                size - len.count(&format!("{}\n\n", sec.path.join(" > ")))
+                            } else {
+                                size
+                            };
+                            let inner = Recursive::new(&Settings {
+                                chunk_size: room,
+                                chunk_overlap: overlap.min(room - 1),
+                                ..*s
+                            })
+                            .expect("valid settings");
+                            for p in inner.split(&text[block.clone()]).expect("splits") {
+                                let bytes = block.start + p.bytes.start..block.start + p.bytes.end;
+                                let mut q = piece(bytes, sec.path.clone(), p.reason);
+                                if let Some(t) = &q.text {
+                                    if len.count(t) > size {
+                                        q.text = None;
+                                        q.prefix_over_budget = true;
+                                    }
+                                }
+                                out.push(q);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// The comparison.
+
+/// Runs `chunker` and checks it against `expected` and the invariants; `Err` says how not.
+fn check(
+    chunker: &dyn Chunker,
+    keeps: Keeps,
+    text: &str,
+    s: &Settings,
+    expected: Vec<Piece>,
+) -> Result<usize, String> {
+    let pieces = chunker.split(text).map_err(|e| format!("refused: {e}"))?;
+    if pieces != expected {
+        let i = pieces
+            .iter()
+            .zip(&expected)
+            .position(|(a, b)| a != b)
+            .unwrap_or(pieces.len().min(expected.len()));
+        return Err(format!(
+            "{} pieces, second implementation {}; first difference at {i}:\n  ours   {:?}\n  second {:?}",
+            pieces.len(),
+            expected.len(),
+            pieces.get(i),
+            expected.get(i)
+        ));
+    }
+    let chunks = run(chunker, text, s.encoding).map_err(|e| format!("run refused: {e}"))?;
+    let spans: Vec<(usize, usize)> = chunks
+        .chunks
+        .iter()
+        .map(|c| (c.bytes.start, c.bytes.end))
+        .collect();
+    check_reconstruction(text.len(), &spans).map_err(|e| format!("reconstruction: {e}"))?;
+    keeps::check(keeps, text, &chunks).map_err(|e| format!("keeps {keeps:?}: {e}"))?;
+    for (i, c) in chunks.chunks.iter().enumerate() {
+        // One character longer than the budget cannot be cut (E16 at tiny sizes).
+        let uncuttable = c.text.is_none() && text[c.bytes.clone()].chars().count() == 1;
+        if c.flags.oversize && !uncuttable {
+            return Err(format!(
+                "chunk {i} is {} long, over {}",
+                c.length, s.chunk_size
+            ));
+        }
+    }
+    Ok(chunks.chunks.len())
+}
+
+fn describe(name: &str, doc: &str, s: &Settings, extra: &str) -> String {
+    format!(
+        "{name} on {doc}: size {} overlap {} {:?} {}{extra}",
+        s.chunk_size, s.chunk_overlap, s.unit, s.encoding
+    )
+}
+
+fn grid(units: &[SizeUnit]) -> Vec<Settings> {
+    let mut out = Vec::new();
+    for &unit in units {
+        let encodings: &[Encoding] = match unit {
+            SizeUnit::Tokens => &Encoding::ALL,
+            SizeUnit::Characters => &[Encoding::Cl100kBase],
+        };
+        for &encoding in encodings {
+            for size in SIZES {
+                for chunk_overlap in overlaps(size) {
+                    out.push(Settings {
+                        chunk_size: size,
+                        chunk_overlap,
+                        unit,
+                        encoding,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn section_budget_equals_the_second_implementation() {
+    let mut failures = Vec::new();
+    let (mut cases, mut chunks) = (0, 0);
+    for (doc, text) in documents() {
+        for s in grid(&[SizeUnit::Tokens]) {
+            let c = SectionBudget::new(&s).expect("valid");
+            cases += 1;
+            match check(
+                &c,
+                Keeps::Everything,
+                &text,
+                &s,
+                second_section_budget(&text, &s),
+            ) {
+                Ok(n) => chunks += n,
+                Err(e) => {
+                    failures.push(format!("{}: {e}", describe("section-budget", doc, &s, "")))
+                }
+            }
+        }
+    }
+    eprintln!(
+        "section-budget: {cases} settings, {chunks} chunks equal, {} differ",
+        failures.len()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn markdown_equals_the_second_implementation() {
+    let mut failures = Vec::new();
+    let (mut cases, mut chunks) = (0, 0);
+    for (doc, text) in documents() {
+        for s in grid(&[SizeUnit::Tokens, SizeUnit::Characters]) {
+            for prefix in [false, true] {
+                let c = MarkdownStructure {
+                    heading_path_prefix: prefix,
+                    ..MarkdownStructure::new(&s).expect("valid")
+                };
+                cases += 1;
+                let expected = second_markdown(&text, &s, prefix);
+                match check(&c, c.keeps(), &text, &s, expected) {
+                    Ok(n) => chunks += n,
+                    Err(e) => failures.push(format!(
+                        "{}: {e}",
+                        describe(
+                            "markdown",
+                            doc,
+                            &s,
+                            if prefix { " with prefix" } else { "" }
+                        )
+                    )),
+                }
+            }
+        }
+    }
+    eprintln!(
+        "markdown: {cases} settings, {chunks} chunks equal, {} differ",
+        failures.len()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn the_comparison_can_fail() {
+    // The checker sees a wrong chunking: the second implementation at another size.
+    let text = &documents()[1].1;
+    let s = Settings {
+        chunk_size: 64,
+        chunk_overlap: 0,
+        unit: SizeUnit::Tokens,
+        encoding: Encoding::Cl100kBase,
+    };
+    let other = Settings {
+        chunk_size: 65,
+        ..s
+    };
+    let c = SectionBudget::new(&s).expect("valid");
+    let wrong = second_section_budget(text, &other);
+    assert!(check(&c, Keeps::Everything, text, &s, wrong).is_err());
+}
