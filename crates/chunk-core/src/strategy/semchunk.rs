@@ -31,7 +31,7 @@
 
 use super::{Boundary, Chunker, Piece, Settings, SizeUnit, StrategyError, StrategyId};
 use crate::sizer::Length;
-use crate::tokenizer::{Bpe, Encoding};
+use crate::tokenizer::{Bpe, Encoded, Encoding};
 use std::ops::Range;
 
 /// semchunk 4.1.1's `chunkerify(tiktoken.get_encoding(encoding), chunk_size)` chunker, called
@@ -156,32 +156,90 @@ struct Counter<'a> {
 }
 
 impl Counter<'_> {
-    fn count(&self, t: &str) -> usize {
+    /// `text[: heuristic + max_token_chars - 1]` when `len(text) > heuristic` (`heuristic = 6 ×
+    /// chunk_size`), else `None`.
+    fn shortcut_prefix<'t>(&self, t: &'t str) -> Option<&'t str> {
         let heuristic = self.chunk_size.saturating_mul(6);
-        // `len(text) > heuristic`: a text of at most `heuristic` bytes has at most as many chars.
-        if t.len() > heuristic && t.char_indices().nth(heuristic).is_some() {
-            let prefix_chars = (heuristic as isize).saturating_add(self.prefix_extra);
-            let end = if prefix_chars < 0 {
-                // Python's negative slice end: all but the last |n| characters.
-                let back = prefix_chars.unsigned_abs();
-                t.char_indices().rev().nth(back - 1).map_or(0, |(b, _)| b)
+        // A text of at most `heuristic` bytes has at most as many chars; an ASCII prefix of
+        // `heuristic + 1` bytes is as many chars.
+        if t.len() <= heuristic
+            || !(t.as_bytes()[..=heuristic].is_ascii() || t.char_indices().nth(heuristic).is_some())
+        {
+            return None;
+        }
+        let prefix_chars = (heuristic as isize).saturating_add(self.prefix_extra);
+        let end = if prefix_chars < 0 {
+            // Python's negative slice end: all but the last |n| characters.
+            let back = prefix_chars.unsigned_abs();
+            t.char_indices().rev().nth(back - 1).map_or(0, |(b, _)| b)
+        } else {
+            let k = prefix_chars as usize;
+            let ascii = t.len().min(k);
+            if t.as_bytes()[..ascii].is_ascii() {
+                ascii
             } else {
-                t.char_indices()
-                    .nth(prefix_chars as usize)
-                    .map_or(t.len(), |(b, _)| b)
-            };
-            if self.bpe.count(&t[..end]) > self.chunk_size {
+                t.char_indices().nth(k).map_or(t.len(), |(b, _)| b)
+            }
+        };
+        Some(&t[..end])
+    }
+
+    /// `faster_token_counter(t)`: `chunk_size + 1` when the shortcut prefix is already over
+    /// `chunk_size` tokens, else the true count.
+    fn count(&self, t: &str) -> usize {
+        if let Some(p) = self.shortcut_prefix(t) {
+            if exceeds(self.bpe, p, self.chunk_size) {
                 return self.chunk_size.saturating_add(1);
             }
         }
         self.bpe.count(t)
     }
+
+    /// `faster_token_counter(t) > limit`, tokenizing only as far as that takes.
+    fn exceeds(&self, t: &str, limit: usize) -> bool {
+        if let Some(p) = self.shortcut_prefix(t) {
+            if exceeds(self.bpe, p, self.chunk_size) {
+                return self.chunk_size.saturating_add(1) > limit;
+            }
+        }
+        exceeds(self.bpe, t, limit)
+    }
+}
+
+/// `bpe.count(t) > limit`, tokenizing `t` in whole pieces (the same tokens as one pass, see
+/// [`Bpe::encode_from`]) only until the count passes `limit`.
+fn exceeds(bpe: &Bpe, t: &str, limit: usize) -> bool {
+    if t.len() <= limit {
+        return false; // a token is at least one byte
+    }
+    let mut enc = Encoded {
+        ids: Vec::new(),
+        offsets: vec![0],
+    };
+    let mut at = 0;
+    while at < t.len() {
+        // About four bytes a token: read roughly as far as the tokens still missing.
+        let missing = limit.saturating_add(1) - enc.ids.len();
+        let next = bpe.encode_from(t, at, missing.saturating_mul(4).max(64), &mut enc);
+        if enc.ids.len() > limit {
+            return true;
+        }
+        if next <= at {
+            break;
+        }
+        at = next;
+    }
+    false
 }
 
 /// Python's `str.isspace()`: Rust's `char::is_whitespace` plus the information separators
 /// U+001C–U+001F (bidirectional class B or S), which Python also counts.
 fn py_isspace(c: char) -> bool {
-    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+    if c.is_ascii() {
+        matches!(c as u8, b' ' | 0x09..=0x0d | 0x1c..=0x1f)
+    } else {
+        c.is_whitespace()
+    }
 }
 
 /// `not chunk or chunk.isspace()`.
@@ -222,6 +280,38 @@ const STRUCTURAL: [(char, Boundary); 25] = [
     ('&', Boundary::Word),
     ('-', Boundary::Word),
 ];
+
+/// The position of `c` in [`STRUCTURAL`], if it is one of them.
+fn structural_rank(c: char) -> Option<usize> {
+    Some(match c {
+        '.' => 0,
+        '?' => 1,
+        '!' => 2,
+        ';' => 3,
+        ',' => 4,
+        '(' => 5,
+        ')' => 6,
+        '[' => 7,
+        ']' => 8,
+        '\u{201c}' => 9,
+        '\u{201d}' => 10,
+        '\u{2018}' => 11,
+        '\u{2019}' => 12,
+        '\'' => 13,
+        '"' => 14,
+        '`' => 15,
+        '*' => 16,
+        ':' => 17,
+        '\u{2014}' => 18,
+        '\u{2026}' => 19,
+        '/' => 20,
+        '\\' => 21,
+        '\u{2013}' => 22,
+        '&' => 23,
+        '-' => 24,
+        _ => return None,
+    })
+}
 
 /// How one level of `_split_text` cut a segment.
 enum Cut<'t> {
@@ -273,7 +363,11 @@ fn split_level(doc: &str, seg: Range<usize>) -> Level {
     };
     // Byte offsets (relative) where a splitter occurrence starts.
     let occurrences: Vec<usize> = match &cut {
-        Cut::Str(s) => text.match_indices(*s).map(|(i, _)| i).collect(),
+        Cut::Str(s) => match s.chars().next() {
+            // A one-character splitter: the faster char search, same matches.
+            Some(c) if c.len_utf8() == s.len() => text.match_indices(c).map(|(i, _)| i).collect(),
+            _ => text.match_indices(*s).map(|(i, _)| i).collect(),
+        },
         Cut::Preceded { preceder, ws } => {
             let mut prev = None;
             let mut out = Vec::new();
@@ -315,15 +409,10 @@ fn split_level(doc: &str, seg: Range<usize>) -> Level {
 /// level it stands for.
 fn choose_splitter(text: &str) -> (Cut<'_>, bool, Boundary) {
     let bytes = text.as_bytes();
-    if bytes.iter().any(|&b| b == b'\n' || b == b'\r') {
-        let nl = |c: char| c == '\n' || c == '\r';
-        let s = longest_run(text, nl).unwrap_or_else(|| {
-            let i = bytes
-                .iter()
-                .position(|&b| b == b'\n' || b == b'\r')
-                .unwrap_or(0);
-            &text[i..i + 1]
-        });
+    let newline = |b: u8| b == b'\n' || b == b'\r';
+    if let Some(first) = bytes.iter().position(|&b| newline(b)) {
+        let s =
+            longest_byte_run(bytes, first, newline).map_or(&text[first..first + 1], |r| &text[r]);
         // Line breaks in the run (`\r\n` is one).
         let breaks = s.matches('\n').count() + s.matches('\r').count() - s.matches("\r\n").count();
         let kind = if breaks >= 2 {
@@ -333,22 +422,50 @@ fn choose_splitter(text: &str) -> (Cut<'_>, bool, Boundary) {
         };
         return (Cut::Str(s), true, kind);
     }
-    if bytes.contains(&b'\t') {
-        let s = longest_run(text, |c| c == '\t').unwrap_or("\t");
+    if let Some(first) = bytes.iter().position(|&b| b == b'\t') {
+        let s = longest_byte_run(bytes, first, |b| b == b'\t').map_or("\t", |r| &text[r]);
         return (Cut::Str(s), true, Boundary::Word);
     }
-    if let Some((first, ws)) = text.char_indices().find(|&(_, c)| py_isspace(c)) {
-        if let Some(run) = longest_run(text, py_isspace) {
-            return (Cut::Str(run), true, Boundary::Word);
-        }
-        for &(p, kind) in &STRUCTURAL {
-            let mut prev = None;
-            for c in text.chars() {
-                if prev == Some(p) && py_isspace(c) {
-                    return (Cut::Preceded { preceder: p, ws: c }, true, kind);
-                }
-                prev = Some(c);
+    // One pass for the whitespace branch: the first whitespace, the first longest run of two
+    // or more, and the first preceder of the list (by rank) that occurs before a whitespace,
+    // with the whitespace after its first such occurrence.
+    let mut first_ws: Option<(usize, char)> = None;
+    let mut run: Option<(usize, usize)> = None; // (start byte, chars)
+    let mut best_run: Option<(usize, Range<usize>)> = None;
+    let mut preceded: Option<(usize, char)> = None; // (rank, whitespace)
+    let mut prev_rank: Option<usize> = None;
+    let mut close = |run: &mut Option<(usize, usize)>, end: usize| {
+        if let Some((s, n)) = run.take() {
+            if n >= 2 && best_run.as_ref().is_none_or(|(m, _)| n > *m) {
+                best_run = Some((n, s..end));
             }
+        }
+    };
+    for (i, c) in text.char_indices() {
+        if py_isspace(c) {
+            first_ws.get_or_insert((i, c));
+            match &mut run {
+                Some((_, n)) => *n += 1,
+                None => run = Some((i, 1)),
+            }
+            if let Some(r) = prev_rank.take() {
+                if preceded.is_none_or(|(b, _)| r < b) {
+                    preceded = Some((r, c));
+                }
+            }
+        } else {
+            close(&mut run, i);
+            prev_rank = structural_rank(c);
+        }
+    }
+    close(&mut run, text.len());
+    if let Some((first, ws)) = first_ws {
+        if let Some((_, r)) = best_run {
+            return (Cut::Str(&text[r]), true, Boundary::Word);
+        }
+        if let Some((r, ws)) = preceded {
+            let (preceder, kind) = STRUCTURAL[r];
+            return (Cut::Preceded { preceder, ws }, true, kind);
         }
         return (
             Cut::Str(&text[first..first + ws.len_utf8()]),
@@ -356,38 +473,42 @@ fn choose_splitter(text: &str) -> (Cut<'_>, bool, Boundary) {
             Boundary::Word,
         );
     }
-    for &(p, kind) in &STRUCTURAL {
-        if let Some(i) = text.find(p) {
-            return (Cut::Str(&text[i..i + p.len_utf8()]), false, kind);
+    // The first of the list present (`splitter in text`, in list order).
+    let mut best: Option<(usize, usize)> = None; // (rank, byte)
+    for (i, c) in text.char_indices() {
+        if let Some(r) = structural_rank(c) {
+            if best.is_none_or(|(b, _)| r < b) {
+                best = Some((r, i));
+                if r == 0 {
+                    break;
+                }
+            }
         }
+    }
+    if let Some((r, i)) = best {
+        let (p, kind) = STRUCTURAL[r];
+        return (Cut::Str(&text[i..i + p.len_utf8()]), false, kind);
     }
     (Cut::Chars, true, Boundary::Character)
 }
 
-/// The first longest run of at least two characters matching `is` (`max(re.findall(f"{c}{{2,}}",
-/// text), key=len)`; lengths in characters), or `None`.
-fn longest_run(text: &str, is: impl Fn(char) -> bool) -> Option<&str> {
-    let mut best: Option<(usize, Range<usize>)> = None;
-    let mut run: Option<(usize, usize)> = None; // (start byte, chars)
-    let mut close = |run: &mut Option<(usize, usize)>, end: usize| {
-        if let Some((s, n)) = run.take() {
-            if n >= 2 && best.as_ref().is_none_or(|(m, _)| n > *m) {
-                best = Some((n, s..end));
-            }
+/// The first longest run of at least two bytes matching `is` (`max(re.findall(f"{c}{{2,}}",
+/// text), key=len)` for ASCII classes), scanning from `from`; `None` when every run is single.
+fn longest_byte_run(bytes: &[u8], from: usize, is: impl Fn(u8) -> bool) -> Option<Range<usize>> {
+    let mut best: Option<Range<usize>> = None;
+    let mut i = from;
+    while let Some(k) = bytes[i..].iter().position(|&b| is(b)) {
+        let s = i + k;
+        let e = bytes[s..]
+            .iter()
+            .position(|&b| !is(b))
+            .map_or(bytes.len(), |k| s + k);
+        if e - s >= 2 && best.as_ref().is_none_or(|b| e - s > b.len()) {
+            best = Some(s..e);
         }
-    };
-    for (i, c) in text.char_indices() {
-        if is(c) {
-            match &mut run {
-                Some((_, n)) => *n += 1,
-                None => run = Some((i, 1)),
-            }
-        } else {
-            close(&mut run, i);
-        }
+        i = e;
     }
-    close(&mut run, text.len());
-    best.map(|(_, r)| &text[r])
+    best
 }
 
 /// `merge_splits`: the index of the first split not merged into the chunk that starts at split
@@ -466,8 +587,7 @@ fn chunk(
             None => {
                 let i = f.i;
                 let split = f.level.span(i, i + 1);
-                let tokens = counter.count(&doc[split.clone()]);
-                if tokens > size {
+                if counter.exceeds(&doc[split.clone()], size) {
                     let level = split_level(doc, split.clone());
                     if level.splits() == 1 {
                         // One character over the size: semchunk would chunk that same
@@ -476,7 +596,7 @@ fn chunk(
                             strategy: StrategyId::Semchunk,
                             library: "semchunk",
                             byte_offset: split.start,
-                            tokens,
+                            tokens: counter.count(&doc[split]),
                             chunk_size: size,
                         });
                     }
@@ -502,7 +622,7 @@ fn chunk(
         if !f.level.splitter_is_whitespace && next < n {
             let sb = f.level.splitter_bytes;
             if let Some((last, _)) = out.last_mut() {
-                if counter.count(&doc[last.start..last.end + sb]) <= size {
+                if !counter.exceeds(&doc[last.start..last.end + sb], size) {
                     last.end += sb;
                 } else {
                     let s = last.end;
@@ -744,6 +864,52 @@ mod tests {
         assert_eq!(bpe.count(&long), 11);
         assert_eq!(c.count(&long), 3);
         assert_eq!(c.count("word word"), 2); // 9 chars: counted
+    }
+
+    #[test]
+    fn structural_ranks_follow_the_list_order() {
+        for (r, (p, _)) in STRUCTURAL.iter().enumerate() {
+            assert_eq!(structural_rank(*p), Some(r), "{p:?}");
+        }
+        assert_eq!(structural_rank('a'), None);
+        assert_eq!(structural_rank(' '), None);
+    }
+
+    #[test]
+    fn splitter_choice_follows_split_text() {
+        let pick = |t: &str| match choose_splitter(t) {
+            (Cut::Str(s), ws, k) => (s.to_string(), ws, k),
+            (Cut::Preceded { preceder, ws }, w, k) => (format!("{preceder}{ws}"), w, k),
+            (Cut::Chars, ws, k) => (String::new(), ws, k),
+        };
+        // Values from semchunk's own `_split_text`. Longest newline run (in characters),
+        // the first of the longest; CRLF CRLF is a paragraph.
+        assert_eq!(
+            pick("a\n\nb\r\n\r\nc\n\n\nd\r\r\re"),
+            ("\r\n\r\n".into(), true, Boundary::Paragraph)
+        );
+        assert_eq!(
+            pick("a\n\n\nb\r\r\rc"),
+            ("\n\n\n".into(), true, Boundary::Paragraph)
+        );
+        assert_eq!(pick("a\r\nb"), ("\r\n".into(), true, Boundary::Line));
+        assert_eq!(pick("a\rb\nc"), ("\r".into(), true, Boundary::Line));
+        assert_eq!(pick("a\tb\t\tc  d"), ("\t\t".into(), true, Boundary::Word));
+        // A whitespace run beats preceders; `\u{a0}` and U+001F are whitespace.
+        assert_eq!(
+            pick("a. b \u{a0}c"),
+            (" \u{a0}".into(), true, Boundary::Word)
+        );
+        // Single whitespace: the best-ranked preceder, wherever it is.
+        assert_eq!(
+            pick("a, b; c! d. e"),
+            (". ".into(), true, Boundary::Sentence)
+        );
+        assert_eq!(pick("a - b, c"), (", ".into(), true, Boundary::Clause));
+        assert_eq!(pick("a\u{1f}b"), ("\u{1f}".into(), true, Boundary::Word));
+        // No whitespace: the best-ranked character present, kept in the chunks.
+        assert_eq!(pick("a-b/c;d"), (";".into(), false, Boundary::Clause));
+        assert_eq!(pick("abc"), (String::new(), true, Boundary::Character));
     }
 
     #[test]
