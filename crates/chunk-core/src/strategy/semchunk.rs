@@ -33,6 +33,7 @@ use super::{Boundary, Chunker, Piece, Settings, SizeUnit, StrategyError, Strateg
 use crate::sizer::Length;
 use crate::tokenizer::{Bpe, Encoded, Encoding};
 use std::ops::Range;
+use std::sync::OnceLock;
 
 /// semchunk 4.1.1's `chunkerify(tiktoken.get_encoding(encoding), chunk_size)` chunker, called
 /// with `overlap` and `offsets=True`. Sizes in tokens only (semchunk has no character mode
@@ -104,7 +105,7 @@ impl Chunker for Semchunk {
         let bpe = self.encoding.tokenizer();
         let max_token_chars = self
             .max_token_chars
-            .unwrap_or_else(|| longest_token_bytes(bpe));
+            .unwrap_or_else(|| default_max_token_chars(self.encoding));
         let counter = Counter {
             bpe,
             chunk_size: self.chunk_size,
@@ -134,6 +135,16 @@ impl Chunker for Semchunk {
         }
         Ok(pieces)
     }
+}
+
+/// `chunkerify`'s default `max_token_chars` for `encoding`, computed once per encoding.
+fn default_max_token_chars(encoding: Encoding) -> usize {
+    static CACHE: [OnceLock<usize>; 2] = [OnceLock::new(), OnceLock::new()];
+    let slot = match encoding {
+        Encoding::Cl100kBase => &CACHE[0],
+        Encoding::O200kBase => &CACHE[1],
+    };
+    *slot.get_or_init(|| longest_token_bytes(encoding.tokenizer()))
 }
 
 /// The longest token of the encoding in bytes (`max(len(t) for t in token_byte_values())`).
