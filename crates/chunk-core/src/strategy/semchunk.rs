@@ -28,6 +28,22 @@
 //!   and every output chunk spans `chunk_size // subsize` consecutive subchunks, a new one
 //!   every `(chunk_size - overlap) // subsize` subchunks (the document slice between the first
 //!   subchunk's start and the last one's end, whitespace between them included).
+//! - A single character over the size it is chunked at (e.g. "猫", 3 cl100k tokens, at size 2,
+//!   or at size 24 with overlap 2, which chunks at 2) makes `chunk` recurse on that same
+//!   character forever; Python raises `RecursionError`, and this returns
+//!   [`StrategyError::CharacterOverChunkSize`]. Python's recursion limit itself (about a
+//!   thousand nested levels, only reached by texts built for it) is not reproduced: the
+//!   recursion runs on an explicit stack here.
+//!
+//! `reason`: a chunk ends at the splitter of the deepest level at which its end is a split
+//! boundary: a newline run of two or more line breaks → paragraph, one → line; tabs and other
+//! whitespace → word; whitespace after (or a kept) `.` `?` `!` → sentence, `;` `,` brackets,
+//! quotes, `` ` `` `*` `:` `—` `…` → clause, `/` `\` `–` `&` `-` → word; characters →
+//! character; the last chunk → end of text.
+//!
+//! Speed without changing a result: a count that is only compared with a limit tokenizes
+//! whole pieces until it passes the limit; `merge_splits`' counts, whose values steer the
+//! search, are exact.
 
 use super::{Boundary, Chunker, Piece, Settings, SizeUnit, StrategyError, StrategyId};
 use crate::sizer::Length;
