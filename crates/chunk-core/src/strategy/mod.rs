@@ -333,6 +333,23 @@ pub enum StrategyError {
         /// The offending string.
         found: &'static str,
     },
+    /// The library fails on this text: one character is more tokens than the chunk size it
+    /// works at (semchunk then recurses without end and Python raises `RecursionError`).
+    #[error(
+        "{library} fails on the character at byte {byte_offset}: it is {tokens} tokens, over the chunk size {chunk_size}"
+    )]
+    CharacterOverChunkSize {
+        /// The strategy whose library fails.
+        strategy: StrategyId,
+        /// The library's package name.
+        library: &'static str,
+        /// Byte offset of the character.
+        byte_offset: usize,
+        /// Its token count.
+        tokens: usize,
+        /// The chunk size the library was working at when it met it.
+        chunk_size: usize,
+    },
     /// A library-specific parameter is out of the range the library accepts.
     #[error("{strategy}: {parameter} is out of range ({detail})")]
     ParameterRefused {
