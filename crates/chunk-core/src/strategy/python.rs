@@ -5,7 +5,11 @@
 /// removes. This is Rust's [`char::is_whitespace`] plus the four ASCII information separators
 /// U+001C–U+001F (bidirectional class B or S in Python's rule, not `White_Space` in Rust's).
 pub fn python_isspace(c: char) -> bool {
-    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+    if c.is_ascii() {
+        matches!(c as u8, b' ' | 0x09..=0x0d | 0x1c..=0x1f)
+    } else {
+        c.is_whitespace()
+    }
 }
 
 /// `True` where Python's `str.isprintable()` is true for `c`: every character except those of

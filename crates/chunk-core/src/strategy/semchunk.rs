@@ -45,6 +45,7 @@
 //! whole pieces until it passes the limit; `merge_splits`' counts, whose values steer the
 //! search, are exact.
 
+use super::python::python_isspace;
 use super::{Boundary, Chunker, Piece, Settings, SizeUnit, StrategyError, StrategyId};
 use crate::sizer::Length;
 use crate::tokenizer::{Bpe, Encoded, Encoding};
@@ -259,19 +260,9 @@ fn exceeds(bpe: &Bpe, t: &str, limit: usize) -> bool {
     false
 }
 
-/// Python's `str.isspace()`: Rust's `char::is_whitespace` plus the information separators
-/// U+001C–U+001F (bidirectional class B or S), which Python also counts.
-fn py_isspace(c: char) -> bool {
-    if c.is_ascii() {
-        matches!(c as u8, b' ' | 0x09..=0x0d | 0x1c..=0x1f)
-    } else {
-        c.is_whitespace()
-    }
-}
-
 /// `not chunk or chunk.isspace()`.
 fn py_isspace_or_empty(s: &str) -> bool {
-    s.chars().all(py_isspace)
+    s.chars().all(python_isspace)
 }
 
 /// `_NON_WHITESPACE_STRUCTURAL_SPLITTERS`, most desirable first, with the structure level a cut
@@ -469,7 +460,7 @@ fn choose_splitter(text: &str) -> (Cut<'_>, bool, Boundary) {
         }
     };
     for (i, c) in text.char_indices() {
-        if py_isspace(c) {
+        if python_isspace(c) {
             first_ws.get_or_insert((i, c));
             match &mut run {
                 Some((_, n)) => *n += 1,
@@ -948,7 +939,7 @@ mod tests {
 
     #[test]
     fn python_isspace_includes_information_separators() {
-        assert!(py_isspace('\u{1f}') && py_isspace('\u{a0}') && py_isspace('\u{3000}'));
-        assert!(!py_isspace('\u{200b}') && !py_isspace('\u{180e}') && !py_isspace('x'));
+        assert!(python_isspace('\u{1f}') && python_isspace('\u{a0}') && python_isspace('\u{3000}'));
+        assert!(!python_isspace('\u{200b}') && !python_isspace('\u{180e}') && !python_isspace('x'));
     }
 }
