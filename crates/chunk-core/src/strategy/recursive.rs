@@ -1,22 +1,109 @@
-//! The product's recursive splitter.
+//! The product's own recursive splitter (SPEC §5): split at paragraphs, then sentences, then
+//! words, and cut at token boundaries only when nothing else fits, sizing every chunk by the
+//! true count of its own text.
+//!
+//! No library is reproduced; the strategy is guarded by reconstruction and by an independent
+//! second implementation in the gate (`tests/gate/recursive_reference.rs`), which follows the
+//! rule stated on [`Recursive`] with linear scans and full counts.
 
-use super::{Chunker, Piece, Settings, StrategyError, StrategyId};
+use super::{Boundary, Chunker, Piece, Settings, StrategyError, StrategyId};
+use crate::params::ChunkParams;
+use crate::sim::sentences::{sentence_bytes, SentenceRule};
 use crate::sizer::Length;
+use crate::tokenizer::{Encoding, SliceCounter};
+use std::borrow::Cow;
+use std::sync::OnceLock;
 
-/// Placeholder until the strategy lands (replaced in this change).
-#[derive(Clone, Debug)]
+/// The product's recursive splitter: every chunk is an exact slice of the document, at most
+/// [`ChunkParams::chunk_size`] units of [`Recursive::length`] counting its overlap, cut at the
+/// coarsest structure that fits.
+///
+/// # The rule
+///
+/// *Units* are the tokens of the encoding or characters (Unicode scalar values), as
+/// [`Recursive::length`] says; `S` = `chunk_size`, `O` = `chunk_overlap` (clamped below `S` and
+/// flagged by [`ChunkParams`]); `c(x)` = the true count of the text `x`
+/// ([`crate::sizer::TokenCounter::count`]); `T[a..e]` = the document's bytes `a..e`.
+///
+/// **Cut points.** Whitespace goes with the text after it, as BPE tokens carry it (`" word"`):
+/// every structural cut point is the start of a run of whitespace (`char::is_whitespace`) that
+/// has text before it and non-whitespace after it. Leading whitespace of the document is thus
+/// in the first chunk, trailing whitespace in the last, and no chunk is whitespace only unless
+/// the text is, or a cut below the word level falls at the edge of a run of whitespace (a run
+/// longer than the size must be cut). The levels, coarsest first, each holding every cut point
+/// of the levels above it and the end of the text:
+/// 1. **paragraph** ([`Boundary::Paragraph`]): runs of whitespace with at least two line breaks
+///    (`\r\n` is one; `\n`, `\r`, U+000B, U+000C, U+0085, U+2028, U+2029);
+/// 2. **sentence** ([`Boundary::Sentence`]): the start of each sentence of
+///    [`sentence_bytes`] under [`Recursive::rule`] after the first, moved back over the
+///    whitespace that ends the sentence before it;
+/// 3. **word** ([`Boundary::Word`]): every run of whitespace;
+/// 4. **unit**: tokens — the document's token boundaries that are also char boundaries (never a
+///    cut inside a character, so no U+FFFD: E16), reason [`Boundary::SizeLimit`]; characters —
+///    every char boundary, reason [`Boundary::Character`];
+/// 5. **character** (tokens only, [`Boundary::Character`]): every char boundary.
+///
+/// **Reach.** A unit is at most `m` bytes (`m` = the longest token of the encoding, or 4 for
+/// characters), so a slice longer than `n·m` bytes is always more than `n` units: candidates
+/// lie within that reach and are never counted beyond it.
+///
+/// **Proxy.** `p(a, e)` = the number of the document's units that start in `[a, e)`: exact for
+/// characters, and for tokens equal to `c(T[a..e])` whenever the slice is tokenized as the
+/// document is there (nearly always). It is monotone in `e`, so it is searched by bisection;
+/// it only chooses where the true counts are taken.
+///
+/// **End of a chunk starting at `a`** whose end must lie after `lo` (`lo = a`, or the previous
+/// chunk's end when this one starts inside it). At each level, coarsest first: let `w₁ < w₂ <
+/// …` be the level's cut points in `(lo, a + S·m]`; let `k` = the number of them with
+/// `p(a, wᵢ) ≤ S`; call `i` *fitting* when `c(T[a..wᵢ]) ≤ S`, and `0` fitting always. If `k`
+/// fits, move up while `k + 1` fits; otherwise move down until a fitting `k` (possibly 0). A
+/// final `k ≥ 1` ends the chunk at `w_k`, at this level; `k = 0` tries the next level. When no
+/// level fits (tokens only: one character alone is more than `S` tokens), the chunk is that one
+/// character, flagged oversize by [`super::run`]. Token counts of slices are not monotone in BPE
+/// (`"hel"` may be 2 tokens and `"hell"` 1): the walk from the proxy makes the result one
+/// precise edge of the fitting candidates, and every chosen chunk is verified by a true count.
+///
+/// **Overlap.** The next chunk after `[a, e)` (cut at level `ℓ`) starts by stepping back over
+/// whole units of level `ℓ`: let `q₁ > q₂ > …` be the level-`ℓ` cut points in `(a, e)` with
+/// `e − q ≤ O·m`, `k` = the number with `p(qᵢ, e) ≤ O`, *fitting* =
+/// `c(T[qᵢ..e]) ≤ O`, and the same walk; the start is `q_k`, or `e` for `k = 0` (or `O = 0`).
+/// A paragraph cut thus overlaps by whole paragraphs only: with paragraphs longer than `O`
+/// the real overlap is 0 (E06), which the page measures from the chunks. The next chunk's end
+/// must lie after `e`, and the overlap may not move the cut inside a word: first the chunk
+/// starting at `e` itself is cut (level `ℓ₀`); then from the overlap start the end is searched
+/// at the levels down to the word level, or down to `ℓ₀` when that is finer. When none fits
+/// (the overlap plus the next word would exceed `S`), the start moves to the next later cut
+/// point `q_{k−1}`, …, and finally to `e`, whose cut is already known. Every chunk so starts
+/// after the previous start and ends after the previous end: the loop always advances (E01,
+/// E12).
+///
+/// **Reason**: the level the chunk's end was found at; [`Boundary::EndOfText`] for the last.
+///
+/// **Cost**: one encode of the document, one sentence segmentation, and per chunk a few true
+/// counts of chunk-sized slices (counts stop once past the cap), so linear in the text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Recursive {
-    settings: Settings,
+    /// Size and overlap, in units of [`Recursive::length`] (an overlap ≥ size is clamped to
+    /// size − 1 and flagged).
+    pub params: ChunkParams,
+    /// The unit: tokens of an encoding or characters.
+    pub length: Length,
+    /// How sentence ends are found (default: UAX #29 with the abbreviation list).
+    pub rule: SentenceRule,
 }
 
 impl Recursive {
-    /// Placeholder constructor.
+    /// The recursive splitter with `settings`, sentences by
+    /// [`SentenceRule::Uax29Abbreviations`].
     ///
     /// # Errors
-    /// None yet.
+    /// [`StrategyError::ZeroChunkSize`] when `chunk_size == 0`.
     pub fn new(settings: &Settings) -> Result<Self, StrategyError> {
         Ok(Recursive {
-            settings: *settings,
+            params: ChunkParams::new(settings.chunk_size, settings.chunk_overlap)
+                .map_err(|_| StrategyError::ZeroChunkSize)?,
+            length: settings.length(),
+            rule: SentenceRule::Uax29Abbreviations,
         })
     }
 }
@@ -27,10 +114,556 @@ impl Chunker for Recursive {
     }
 
     fn budget(&self) -> (usize, Length) {
-        (self.settings.chunk_size, self.settings.length())
+        (self.params.chunk_size(), self.length)
     }
 
-    fn split(&self, _text: &str) -> Result<Vec<Piece>, StrategyError> {
-        todo!("Recursive")
+    fn split(&self, text: &str) -> Result<Vec<Piece>, StrategyError> {
+        if text.is_empty() {
+            return Ok(Vec::new());
+        }
+        let plan = Plan::new(text, self.length, self.rule);
+        let mut counter = Counter::new(self.length);
+        let size = self.params.chunk_size();
+        let overlap = self.params.chunk_overlap();
+        let mut pieces = Vec::new();
+        let mut a = 0;
+        let (mut end, mut level) = plan.cut_or_char(&mut counter, 0, size);
+        loop {
+            pieces.push(Piece::slice(a..end, plan.reason(level, end)));
+            if end == text.len() {
+                return Ok(pieces);
+            }
+            // The cut from `end` itself, without overlap: an overlap may not cut inside a word
+            // unless that one does.
+            let plain = plan.cut_or_char(&mut counter, end, size);
+            let mut next = (end, plain);
+            for b in plan.overlap_starts(&mut counter, level, a, end, overlap) {
+                if b == end {
+                    break;
+                }
+                if let Some(found) = plan.cut(&mut counter, b, end, size, plain.1.max(Level::Word))
+                {
+                    next = (b, found);
+                    break;
+                }
+            }
+            let (b, (e, l)) = next;
+            (a, end, level) = (b, e, l);
+        }
+    }
+}
+
+/// A structure level of the cut, coarsest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Level {
+    Paragraph,
+    Sentence,
+    Word,
+    Unit,
+    Character,
+}
+
+/// The candidates and counts of one document.
+struct Plan<'t> {
+    text: &'t str,
+    length: Length,
+    /// Unit boundaries (tokens only; characters count directly).
+    units: Vec<usize>,
+    /// Cut points of the explicit levels (paragraph, sentence, word, and unit for tokens),
+    /// each ending with `text.len()`.
+    levels: Vec<Vec<usize>>,
+    /// Most bytes one unit can span (the reach per unit).
+    unit_bytes: usize,
+}
+
+impl<'t> Plan<'t> {
+    fn new(text: &'t str, length: Length, rule: SentenceRule) -> Self {
+        let len = text.len();
+        let (mut paragraphs, mut words) = (Vec::new(), Vec::new());
+        for (start, breaks) in whitespace_runs(text) {
+            words.push(start);
+            if breaks >= 2 {
+                paragraphs.push(start);
+            }
+        }
+        let sentences: Vec<usize> = sentence_bytes(text, rule)
+            .iter()
+            .skip(1)
+            .map(|&(s, _)| text[..s].trim_end().len())
+            .filter(|&p| p > 0 && !text[p..].trim().is_empty())
+            .collect();
+        let mut levels = Vec::with_capacity(4);
+        paragraphs.push(len);
+        levels.push(paragraphs);
+        levels.push(union(&levels[0], &sentences));
+        levels.push(union(&levels[1], &words));
+        let (units, unit_bytes) = match length {
+            Length::Tokens(e) => {
+                let units = length.boundaries(text);
+                let safe: Vec<usize> = units
+                    .iter()
+                    .copied()
+                    .filter(|&u| u > 0 && text.is_char_boundary(u))
+                    .collect();
+                levels.push(union(&levels[2], &safe));
+                (units, longest_token(e))
+            }
+            Length::Characters => (Vec::new(), 4),
+        };
+        Plan {
+            text,
+            length,
+            units,
+            levels,
+            unit_bytes,
+        }
+    }
+
+    /// The levels searched, coarsest first.
+    fn searched(&self) -> &'static [Level] {
+        match self.length {
+            Length::Tokens(_) => &[
+                Level::Paragraph,
+                Level::Sentence,
+                Level::Word,
+                Level::Unit,
+                Level::Character,
+            ],
+            Length::Characters => &[Level::Paragraph, Level::Sentence, Level::Word, Level::Unit],
+        }
+    }
+
+    fn reason(&self, level: Level, end: usize) -> Boundary {
+        if end == self.text.len() {
+            return Boundary::EndOfText;
+        }
+        match (level, self.length) {
+            (Level::Paragraph, _) => Boundary::Paragraph,
+            (Level::Sentence, _) => Boundary::Sentence,
+            (Level::Word, _) => Boundary::Word,
+            (Level::Unit, Length::Tokens(_)) => Boundary::SizeLimit,
+            (Level::Unit, Length::Characters) | (Level::Character, _) => Boundary::Character,
+        }
+    }
+
+    /// Cut points of `level` in `(lo, hi]`, ascending.
+    fn candidates(&self, level: Level, lo: usize, hi: usize) -> Cow<'_, [usize]> {
+        match self.levels.get(level as usize) {
+            Some(list) if level != Level::Character => {
+                let from = list.partition_point(|&c| c <= lo);
+                let to = list.partition_point(|&c| c <= hi);
+                Cow::Borrowed(&list[from..to.max(from)])
+            }
+            _ => {
+                let hi = hi.min(self.text.len());
+                Cow::Owned(
+                    (lo.saturating_add(1)..=hi)
+                        .filter(|&p| self.text.is_char_boundary(p))
+                        .collect(),
+                )
+            }
+        }
+    }
+
+    /// Units starting in `[a, e)` (see "Proxy" on [`Recursive`]).
+    fn proxy(&self, a: usize, e: usize) -> usize {
+        match self.length {
+            Length::Tokens(_) => {
+                let before = |x: usize| self.units.partition_point(|&o| o < x);
+                before(e) - before(a)
+            }
+            Length::Characters => self.text[a..e].chars().count(),
+        }
+    }
+
+    /// Bytes that `n` units can span at most.
+    fn reach(&self, n: usize) -> usize {
+        n.saturating_mul(self.unit_bytes)
+    }
+
+    /// The chunk starting at `a` with its end after `lo`, at a level no finer than `finest`:
+    /// `(end, level)`, or `None` when no such level fits.
+    fn cut(
+        &self,
+        counter: &mut Counter<'t>,
+        a: usize,
+        lo: usize,
+        size: usize,
+        finest: Level,
+    ) -> Option<(usize, Level)> {
+        let hi = a.saturating_add(self.reach(size));
+        let mut levels = self.searched().iter().take_while(|&&l| l <= finest);
+        levels.find_map(|&level| {
+            let w = self.candidates(level, lo, hi);
+            let k = w.partition_point(|&e| self.proxy(a, e) <= size);
+            let text = self.text;
+            let mut fits = |i: usize| i == 0 || counter.fits(&text[a..w[i - 1]], size);
+            let j = edge(k, w.len(), &mut fits);
+            (j > 0).then(|| (w[j - 1], level))
+        })
+    }
+
+    /// [`Plan::cut`] from `a` at every level, or the single character at `a` when nothing fits.
+    fn cut_or_char(&self, counter: &mut Counter<'t>, a: usize, size: usize) -> (usize, Level) {
+        self.cut(counter, a, a, size, Level::Character)
+            .unwrap_or_else(|| {
+                let c = self.text[a..].chars().next().map_or(0, char::len_utf8);
+                (a + c, Level::Character)
+            })
+    }
+
+    /// Where the chunk after `[a, e)` (cut at `level`) may start, preferred first: the overlap
+    /// start, then each later cut point, then `e`.
+    fn overlap_starts(
+        &self,
+        counter: &mut Counter<'t>,
+        level: Level,
+        a: usize,
+        e: usize,
+        overlap: usize,
+    ) -> Vec<usize> {
+        if overlap == 0 {
+            return vec![e];
+        }
+        let lo = a.max(e.saturating_sub(self.reach(overlap).saturating_add(1)));
+        let v = self.candidates(level, lo, e - 1);
+        let n = v.len();
+        // The i-th latest cut point, i ≥ 1.
+        let q = |i: usize| v[n - i];
+        let k = n - v.partition_point(|&x| self.proxy(x, e) > overlap);
+        let text = self.text;
+        let mut fits = |i: usize| i == 0 || counter.fits(&text[q(i)..e], overlap);
+        let j = edge(k, n, &mut fits);
+        (1..=j).rev().map(q).chain(std::iter::once(e)).collect()
+    }
+}
+
+/// The walk of [`Recursive`]'s rule: from `k` (of `n` candidates; 0 = none, always fitting),
+/// up while the next fits if `k` fits, else down to the first that fits.
+fn edge(k: usize, n: usize, fits: &mut impl FnMut(usize) -> bool) -> usize {
+    let mut j = k;
+    if fits(j) {
+        while j < n && fits(j + 1) {
+            j += 1;
+        }
+    } else {
+        while j > 0 && !fits(j) {
+            j -= 1;
+        }
+    }
+    j
+}
+
+/// Starts of the whitespace runs that have text before them and non-whitespace after them,
+/// with the number of line breaks in each (`\r\n` counts once).
+fn whitespace_runs(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut run: Option<(usize, usize)> = None;
+    let mut seen_text = false;
+    let mut prev = '\0';
+    for (i, c) in text.char_indices() {
+        if !c.is_whitespace() {
+            out.extend(run.take());
+            seen_text = true;
+        } else if seen_text {
+            let line_break = matches!(
+                c,
+                '\n' | '\r' | '\u{0B}' | '\u{0C}' | '\u{85}' | '\u{2028}' | '\u{2029}'
+            ) && !(c == '\n' && prev == '\r');
+            run.get_or_insert((i, 0)).1 += usize::from(line_break);
+        }
+        prev = c;
+    }
+    out
+}
+
+/// Sorted union of two ascending lists.
+fn union(a: &[usize], b: &[usize]) -> Vec<usize> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        let x = match (a.get(i), b.get(j)) {
+            (Some(&x), Some(&y)) if x <= y => {
+                i += 1;
+                j += usize::from(x == y);
+                x
+            }
+            (_, Some(&y)) => {
+                j += 1;
+                y
+            }
+            (Some(&x), None) => {
+                i += 1;
+                x
+            }
+            (None, None) => break,
+        };
+        out.push(x);
+    }
+    out
+}
+
+/// The longest token of `e`, in bytes.
+fn longest_token(e: Encoding) -> usize {
+    static CL100K: OnceLock<usize> = OnceLock::new();
+    static O200K: OnceLock<usize> = OnceLock::new();
+    let cell = match e {
+        Encoding::Cl100kBase => &CL100K,
+        Encoding::O200kBase => &O200K,
+    };
+    *cell.get_or_init(|| {
+        let bpe = e.tokenizer();
+        (0..bpe.vocab_size() as u32)
+            .filter_map(|id| bpe.token_bytes(id))
+            .map(<[u8]>::len)
+            .max()
+            .unwrap_or(1)
+    })
+}
+
+/// True counts with a cap: stops once the count is past it.
+enum Counter<'t> {
+    Characters,
+    Tokens {
+        counter: SliceCounter<'t>,
+        /// The longest token, in bytes.
+        longest: usize,
+    },
+}
+
+impl<'t> Counter<'t> {
+    fn new(length: Length) -> Self {
+        match length {
+            Length::Characters => Counter::Characters,
+            Length::Tokens(e) => Counter::Tokens {
+                counter: e.tokenizer().counter(),
+                longest: longest_token(e),
+            },
+        }
+    }
+
+    /// `c(s) ≤ cap`, with the same result as [`crate::sizer::TokenCounter::count`].
+    fn fits(&mut self, s: &'t str, cap: usize) -> bool {
+        match self {
+            Counter::Characters => s.chars().nth(cap).is_none(),
+            Counter::Tokens { counter, longest } => {
+                s.len() <= cap.saturating_mul(*longest) && counter.count_at_most(s, cap).is_some()
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::strategy::{run, SizeUnit};
+
+    fn settings(size: usize, overlap: usize, unit: SizeUnit) -> Settings {
+        Settings {
+            chunk_size: size,
+            chunk_overlap: overlap,
+            unit,
+            encoding: Encoding::Cl100kBase,
+        }
+    }
+
+    /// `(text, reason)` of each chunk.
+    fn chunks(text: &str, size: usize, overlap: usize, unit: SizeUnit) -> Vec<(String, Boundary)> {
+        let r = Recursive::new(&settings(size, overlap, unit)).expect("valid");
+        r.split(text)
+            .expect("ok")
+            .into_iter()
+            .map(|p| (text[p.bytes].to_string(), p.reason))
+            .collect()
+    }
+
+    fn texts(text: &str, size: usize, overlap: usize, unit: SizeUnit) -> Vec<String> {
+        chunks(text, size, overlap, unit)
+            .into_iter()
+            .map(|(t, _)| t)
+            .collect()
+    }
+
+    #[test]
+    fn paragraphs_first_with_whitespace_leading_the_next_chunk() {
+        // E11-A: the leading blank line stays in the first chunk; no chunk is empty.
+        let text = "\n\nHello there friend\n\nSecond part";
+        assert_eq!(
+            chunks(text, 4, 0, SizeUnit::Tokens),
+            [
+                ("\n\nHello there friend".to_string(), Boundary::Paragraph),
+                ("\n\nSecond part".to_string(), Boundary::EndOfText),
+            ]
+        );
+        // CRLF blank lines are paragraphs; a single line break is not.
+        let text = "alpha beta\r\n\r\ngamma delta\nepsilon";
+        assert_eq!(
+            texts(text, 6, 0, SizeUnit::Tokens),
+            ["alpha beta", "\r\n\r\ngamma delta\nepsilon"]
+        );
+        assert_eq!(texts("", 4, 0, SizeUnit::Tokens), Vec::<String>::new());
+        assert_eq!(texts(" \n\n ", 4, 0, SizeUnit::Tokens), [" \n\n "]);
+    }
+
+    #[test]
+    fn e06_a_paragraph_cut_overlaps_by_whole_paragraphs_only() {
+        let text = "one two three four five six seven eight\n\nnine ten";
+        assert_eq!(
+            chunks(text, 8, 3, SizeUnit::Tokens),
+            [
+                (
+                    "one two three four five six seven eight".to_string(),
+                    Boundary::Paragraph
+                ),
+                ("\n\nnine ten".to_string(), Boundary::EndOfText),
+            ]
+        );
+    }
+
+    #[test]
+    fn e07_word_overlap_counts_the_separators() {
+        let text = "red  blue  green  gold  pink  grey";
+        assert_eq!(
+            chunks(text, 4, 2, SizeUnit::Tokens),
+            [
+                ("red  blue".to_string(), Boundary::Word),
+                ("  blue  green".to_string(), Boundary::Word),
+                ("  green  gold".to_string(), Boundary::Word),
+                ("  gold  pink".to_string(), Boundary::Word),
+                ("  pink  grey".to_string(), Boundary::EndOfText),
+            ]
+        );
+    }
+
+    #[test]
+    fn sentences_before_words_and_characters_as_a_unit() {
+        let text = "Cats sleep a lot. Dogs bark at night. And here is more.";
+        assert_eq!(
+            chunks(text, 12, 0, SizeUnit::Tokens),
+            [
+                (
+                    "Cats sleep a lot. Dogs bark at night.".to_string(),
+                    Boundary::Sentence
+                ),
+                (" And here is more.".to_string(), Boundary::EndOfText),
+            ]
+        );
+        assert_eq!(
+            texts(text, 20, 0, SizeUnit::Characters),
+            [
+                "Cats sleep a lot.",
+                " Dogs bark at night.",
+                " And here is more."
+            ]
+        );
+        // A word longer than the size is cut between characters.
+        assert_eq!(
+            chunks("abcdefgh ij", 3, 0, SizeUnit::Characters),
+            [
+                ("abc".to_string(), Boundary::Character),
+                ("def".to_string(), Boundary::Character),
+                ("gh".to_string(), Boundary::Word),
+                (" ij".to_string(), Boundary::EndOfText),
+            ]
+        );
+    }
+
+    #[test]
+    fn e16_cjk_is_cut_at_character_safe_token_boundaries() {
+        let text = "猫".repeat(200);
+        let r = Recursive::new(&settings(50, 0, SizeUnit::Tokens)).expect("valid");
+        let out = run(&r, &text, Encoding::Cl100kBase).expect("ok");
+        let lens: Vec<_> = out
+            .chunks
+            .iter()
+            .map(|c| c.text(&text).chars().count())
+            .collect();
+        assert_eq!(lens, [[16; 12].as_slice(), &[8]].concat());
+        assert!(out.chunks[..12].iter().all(|c| c.tokens == 48));
+        assert!(out
+            .chunks
+            .iter()
+            .all(|c| c.text.is_none() && !c.flags.oversize));
+        assert_eq!(out.chunks[0].reason, Boundary::SizeLimit);
+        // One character of 3 tokens under a size of 2: the character alone, flagged oversize.
+        let r = Recursive::new(&settings(2, 1, SizeUnit::Tokens)).expect("valid");
+        let out = run(&r, "猫猫", Encoding::Cl100kBase).expect("ok");
+        let got: Vec<_> = out
+            .chunks
+            .iter()
+            .map(|c| (c.text("猫猫").into_owned(), c.flags.oversize))
+            .collect();
+        assert_eq!(got, [("猫".to_string(), true), ("猫".to_string(), true)]);
+        assert_eq!(out.chunks[1].bytes, 3..6);
+    }
+
+    #[test]
+    fn e12_a_long_word_with_overlap_advances_within_the_size() {
+        let text = format!("Prefix {} suffix", "x".repeat(300));
+        let r = Recursive::new(&settings(10, 3, SizeUnit::Tokens)).expect("valid");
+        let out = run(&r, &text, Encoding::Cl100kBase).expect("ok");
+        assert!(out
+            .chunks
+            .iter()
+            .all(|c| c.tokens <= 10 && !c.flags.oversize));
+        let spans: Vec<_> = out
+            .chunks
+            .iter()
+            .map(|c| (c.bytes.start, c.bytes.end))
+            .collect();
+        assert!(crate::reconstruct::check_reconstruction(text.len(), &spans).is_ok());
+        assert_eq!(out.chunks[0].text(&text), "Prefix");
+        // Token-level chunks step back 3 tokens: measured from the document's tokens.
+        let ranges: Vec<_> = out
+            .chunks
+            .iter()
+            .filter_map(|c| c.token_range.clone())
+            .collect();
+        assert!(ranges
+            .windows(2)
+            .skip(1)
+            .any(|w| w[0].end - w[1].start == 3));
+    }
+
+    #[test]
+    fn overlap_at_size_is_clamped_and_size_one_terminates() {
+        let text = "alpha beta gamma delta epsilon zeta eta theta iota kappa";
+        let r = Recursive::new(&settings(2, 2, SizeUnit::Tokens)).expect("valid");
+        assert!(r.params.overlap_clamped());
+        let out = run(&r, text, Encoding::Cl100kBase).expect("ok");
+        assert!(out.chunks.iter().all(|c| c.tokens <= 2));
+        let got: Vec<_> = out.chunks.iter().map(|c| c.text(text)).collect();
+        // Each chunk after the first steps back one whole word (1 token); " zeta" is 2 tokens,
+        // so the chunk after " delta epsilon" drops the overlap rather than cut " zeta".
+        assert_eq!(
+            got,
+            [
+                "alpha beta",
+                " beta gamma",
+                " gamma delta",
+                " delta epsilon",
+                " zeta",
+                " eta theta",
+                " theta iota",
+                " iota kappa"
+            ]
+        );
+        let r = Recursive::new(&settings(1, 0, SizeUnit::Characters)).expect("valid");
+        assert_eq!(r.split("ab c").expect("ok").len(), 4);
+    }
+
+    #[test]
+    fn the_slice_counter_counts_exactly_and_stops_past_the_cap() {
+        let bpe = Encoding::Cl100kBase.tokenizer();
+        let text = "Hello there, friend!\n\n猫猫 1234567   x";
+        let mut counter = bpe.counter();
+        for (end, _) in text.char_indices().skip(1) {
+            let s = &text[..end];
+            let n = bpe.count(s);
+            assert_eq!(counter.count_at_most(s, n), Some(n), "{s:?}");
+            assert_eq!(counter.count_at_most(s, n + 5), Some(n), "{s:?}");
+            assert_eq!(counter.count_at_most(s, n - 1), None, "{s:?}");
+        }
+        assert_eq!(counter.count_at_most("", 0), Some(0));
     }
 }

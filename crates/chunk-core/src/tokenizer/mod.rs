@@ -246,6 +246,47 @@ impl Bpe {
     }
 }
 
+impl Bpe {
+    /// A token counter for many slices of one text, sharing one merge cache: counting slices
+    /// that hold the same words again costs a lookup per piece.
+    pub fn counter<'t>(&'static self) -> SliceCounter<'t> {
+        SliceCounter {
+            bpe: self,
+            encoder: merge::PieceEncoder::new(&self.ranks),
+            ids: Vec::new(),
+            ends: Vec::new(),
+        }
+    }
+}
+
+/// Counts the tokens of texts (slices of one document) with a shared merge cache; made by
+/// [`Bpe::counter`].
+pub struct SliceCounter<'t> {
+    bpe: &'static Bpe,
+    encoder: merge::PieceEncoder<'static, 't>,
+    ids: Vec<u32>,
+    ends: Vec<usize>,
+}
+
+impl<'t> SliceCounter<'t> {
+    /// The number of tokens of `text` ([`Bpe::count`]) when it is at most `cap`; `None` when
+    /// it is more (the count stops at the first piece past `cap`).
+    pub fn count_at_most(&mut self, text: &'t str, cap: usize) -> Option<usize> {
+        let mut n = 0;
+        for (s, e) in pretokenize::pieces(self.bpe.split, text, 0) {
+            self.encoder
+                .encode(&text.as_bytes()[s..e], s, &mut self.ids, &mut self.ends);
+            n += self.ids.len();
+            self.ids.clear();
+            self.ends.clear();
+            if n > cap {
+                return None;
+            }
+        }
+        Some(n)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

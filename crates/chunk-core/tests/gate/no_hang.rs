@@ -1,5 +1,6 @@
 //! Non-progress cases first, in a child process with a deadline (SPEC §6: a hang is a
-//! failure, not a slow test).
+//! failure, not a slow test): the simulator's, then every strategy's
+//! ([`crate::strategies::non_progress_cases`]).
 //!
 //! The parent re-runs this test binary (`std::env::current_exe()`) with only the ignored test
 //! [`child_non_progress_cases`] selected and [`CHILD_ENV`] set, waits at most [`DEADLINE`],
@@ -180,4 +181,7 @@ fn child_non_progress_cases() {
     // Per document and strategy: sizes 10–50 meet 9, 8, …, 1 slider overlaps ≥ size (45),
     // + one huge overlap per slider size (31) + 4 overlaps at size 1.
     assert_eq!(configs, prepared().len() * 2 * (45 + 31 + 4));
+
+    // The same kinds of case for every strategy of `chunk_core::strategy`, own and library.
+    crate::strategies::non_progress_cases();
 }
