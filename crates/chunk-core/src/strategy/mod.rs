@@ -350,6 +350,18 @@ pub enum StrategyError {
         /// The chunk size the library was working at when it met it.
         chunk_size: usize,
     },
+    /// The library recurses deeper than Python's recursion limit on this text and raises
+    /// `RecursionError` (LlamaIndex's `SentenceSplitter` re-splits a long run of sentence marks
+    /// such as `!!!!…` one sentence per level).
+    #[error("{library} exceeds Python's recursion limit on the text at byte {byte_offset}")]
+    RecursionLimit {
+        /// The strategy whose library raises.
+        strategy: StrategyId,
+        /// The library's package name.
+        library: &'static str,
+        /// Byte offset of the piece being split when the limit was passed.
+        byte_offset: usize,
+    },
     /// A library-specific parameter is out of the range the library accepts.
     #[error("{strategy}: {parameter} is out of range ({detail})")]
     ParameterRefused {
