@@ -26,16 +26,12 @@
 //! nltk compiles these patterns with the third-party `regex` module (`nltk/redos.py`), so `\s`
 //! is Unicode `White_Space` ([`char::is_whitespace`]) and `\d` is `Nd` ([`ND`], the `regex`
 //! 2026.11.19 table), while `str.strip`/`str.rstrip` and `str.isupper`/`str.islower` are
-//! Python's own (`str.isspace` adds U+001C–U+001F; see [`py_space`]; the case of a word's
+//! Python's own (`str.isspace` adds U+001C–U+001F; see [`crate::strategy::python_isspace`]; the case of a word's
 //! first letter is read with [`char::is_uppercase`]/[`char::is_lowercase`], the same
 //! properties, on Rust's newer Unicode tables than CPython 3.11's 14.0). `redos` also stops
 //! any match after 5 s of wall-clock time (`TimeoutError`); that timeout is not reproduced.
 
-/// Python's `str.isspace` (CPython 3.11, Unicode 14.0): `White_Space` plus U+001C–U+001F. Used
-/// by `str.strip`, `str.rstrip` and `line.strip()`.
-pub(crate) fn py_space(c: char) -> bool {
-    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
-}
+pub(crate) use crate::strategy::python::python_isspace as py_space;
 
 /// `\s` of the `regex` module: Unicode `White_Space`.
 fn re_space(c: char) -> bool {
