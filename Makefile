@@ -111,11 +111,11 @@ test-phases:
 # The native tests include the differential tests against the real Python libraries: the venv
 # and tiktoken's cache are made ready first (scripts/ensure-oracle.sh installs only what is
 # missing), and their paths are passed to cargo test. The differential test runs on its own with
-# --nocapture so that its comparison counts are printed.
+# --nocapture so that its comparison counts are printed (the snippet test with it).
 test-native: tools-serve
 	@eval "$$($(ROOT)/scripts/ensure-oracle.sh)"; \
 	export CHUNK_ORACLE_PYTHON TIKTOKEN_CACHE_DIR; \
-	cargo test --workspace -- --skip library_strategies_equal_the_libraries; \
+	cargo test --workspace -- --skip library_strategies_equal_the_libraries --skip snippets_reproduce; \
 	cargo test -p chunk-core --test differential -- --nocapture
 
 # Only the differential tests (every library strategy against its library), with their counts.

@@ -304,3 +304,117 @@ fn library_strategies_equal_the_libraries_chunk_for_chunk() {
         "a library strategy differs from its library (see above)"
     );
 }
+
+/// The page's snippets, run with the libraries in the venv, give exactly the strategy's chunks
+/// (the texts the page exports) on the fixture and a CRLF markdown document.
+#[test]
+fn snippets_reproduce_the_strategies_chunks() {
+    use chunk_core::analysis::export::rows;
+    use chunk_core::analysis::snippet::snippet;
+    let Ok(python) = std::env::var("CHUNK_ORACLE_PYTHON") else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CHUNK_ORACLE_PYTHON is not set under CI: the snippet tests would not run"
+        );
+        eprintln!("snippet tests NOT RUN: CHUNK_ORACLE_PYTHON is not set (make test sets it)");
+        return;
+    };
+    let docs: Vec<(&str, String)> = corpus::documents()
+        .into_iter()
+        .filter(|(n, _)| ["moonstone-short.txt", "guide-crlf.md"].contains(n))
+        .collect();
+    let settings = [
+        (512, 64, SizeUnit::Tokens, Encoding::Cl100kBase),
+        (256, 32, SizeUnit::Tokens, Encoding::O200kBase),
+        (1000, 200, SizeUnit::Characters, Encoding::Cl100kBase),
+        (400, 0, SizeUnit::Characters, Encoding::Cl100kBase),
+    ];
+    let root = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("snippets");
+    let _ = std::fs::remove_dir_all(&root);
+    let mut cases = Vec::new(); // (dir, description, our chunk texts)
+    for id in StrategyId::all().filter(|s| s.library().is_some()) {
+        for &(chunk_size, chunk_overlap, unit, encoding) in &settings {
+            let s = Settings {
+                chunk_size,
+                chunk_overlap,
+                unit,
+                encoding,
+            };
+            let Some(code) = snippet(id, &s) else {
+                continue;
+            };
+            for (doc, text) in &docs {
+                let Ok(ours) = chunker(id, &s).and_then(|c| run(c.as_ref(), text, encoding)) else {
+                    continue;
+                };
+                let dir = root.join(cases.len().to_string());
+                std::fs::create_dir_all(&dir).expect("temp dir");
+                std::fs::write(dir.join("document.txt"), text).expect("write document");
+                std::fs::write(dir.join("snippet.py"), &code.code).expect("write snippet");
+                let texts: Vec<String> = rows(text, &ours).into_iter().map(|r| r.text).collect();
+                let what =
+                    format!("{id} on {doc} with {chunk_size}/{chunk_overlap} {unit:?} {encoding}");
+                cases.push((dir, what, texts));
+            }
+        }
+    }
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/differential/oracle/run_snippets.py"
+    );
+    let mut child = Command::new(&python)
+        .arg(script)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("start the snippet runner");
+    let list: String = cases
+        .iter()
+        .map(|(d, _, _)| format!("{}\n", d.display()))
+        .collect();
+    child
+        .stdin
+        .take()
+        .expect("piped")
+        .write_all(list.as_bytes())
+        .expect("send the list");
+    let out = child.wait_with_output().expect("snippet runner exits");
+    assert!(out.status.success(), "the snippet runner failed");
+    let results: HashMap<String, Value> = String::from_utf8(out.stdout)
+        .expect("UTF-8")
+        .lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).expect("JSON");
+            (v["dir"].as_str().unwrap_or_default().to_string(), v)
+        })
+        .collect();
+    let mut failures = Vec::new();
+    for (dir, what, ours) in &cases {
+        let r = &results[&dir.display().to_string()];
+        let theirs: Option<Vec<&str>> = r["chunks"]
+            .as_array()
+            .map(|a| a.iter().filter_map(Value::as_str).collect());
+        match theirs {
+            None => failures.push(format!("{what}: the snippet raised {}", r["error"])),
+            Some(t) if t != *ours => {
+                let i = t
+                    .iter()
+                    .zip(ours)
+                    .position(|(a, b)| a != b)
+                    .unwrap_or(t.len().min(ours.len()));
+                failures.push(format!(
+                    "{what}: snippet gives {} chunks, we {}; first difference at chunk {i}",
+                    t.len(),
+                    ours.len()
+                ));
+            }
+            Some(_) => {}
+        }
+    }
+    eprintln!("snippets: {} run, {} differ", cases.len(), failures.len());
+    assert!(
+        failures.is_empty(),
+        "snippets that do not reproduce the page's chunks:\n{}",
+        failures.join("\n")
+    );
+}
