@@ -218,7 +218,8 @@ pub enum Keeps {
     /// document exactly: nothing dropped (SPEC §6 reconstruction).
     Everything,
     /// Every chunk is the document slice at its byte range and chunks are in document order;
-    /// what no chunk covers is whitespace only (trimmed chunk edges, whitespace-only pieces).
+    /// what no chunk covers is whitespace only (trimmed chunk edges, whitespace-only pieces),
+    /// whitespace as Python's `str.isspace` has it (U+001C–U+001F included).
     AllButWhitespace,
     /// Chunks are decoded token windows: the bytes of consecutive windows rebuild the
     /// document, but a window that cuts a character shows U+FFFD for each cut part.

@@ -49,6 +49,19 @@ pub fn documents() -> Vec<(&'static str, String)> {
              mentions <|fim_prefix|> too.\n\nThen a last paragraph."
                 .to_string(),
         ),
+        // Python's str.isspace counts U+001C..U+001F as whitespace, Rust's does not: strip()
+        // removes them at chunk edges (a fuzz find against the keeps statement).
+        (
+            "separators.txt",
+            (1..=40)
+                .map(|i| {
+                    format!(
+                        "Record {i} has\u{1f} a field\u{1c} and an end.\u{1d}\u{1e}\n{}",
+                        if i % 3 == 0 { "\u{1e}\n\n" } else { "" }
+                    )
+                })
+                .collect(),
+        ),
         ("empty", String::new()),
     ]
 }

@@ -52,9 +52,7 @@ pub fn check(keeps: Keeps, text: &str, chunks: &Chunks) -> Result<(), String> {
             .unwrap_or(&[]);
         match keeps {
             Keeps::AllButWhitespace => {
-                if !gap.iter().all(u8::is_ascii_whitespace)
-                    && !String::from_utf8_lossy(gap).trim().is_empty()
-                {
+                if !String::from_utf8_lossy(gap).chars().all(python_isspace) {
                     return Err(format!(
                         "chunk {i}: bytes {covered}..{} are dropped and not whitespace",
                         b.start
@@ -103,7 +101,7 @@ pub fn check(keeps: Keeps, text: &str, chunks: &Chunks) -> Result<(), String> {
     }
     let tail = &text[covered.min(text.len())..];
     match keeps {
-        Keeps::AllButWhitespace if tail.trim().is_empty() => Ok(()),
+        Keeps::AllButWhitespace if tail.chars().all(python_isspace) => Ok(()),
         _ if tail.is_empty() => Ok(()),
         _ => Err(format!(
             "bytes {covered}..{} at the end are lost",
