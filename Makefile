@@ -113,7 +113,7 @@ test-phases:
 # missing), and their paths are passed to cargo test. The differential test runs on its own with
 # --nocapture so that its comparison counts are printed (the snippet test with it).
 test-native: tools-serve
-	@eval "$$($(ROOT)/scripts/ensure-oracle.sh)"; \
+	@oracle="$$($(ROOT)/scripts/ensure-oracle.sh)" || exit 1; eval "$$oracle"; \
 	export CHUNK_ORACLE_PYTHON TIKTOKEN_CACHE_DIR; \
 	cargo test --workspace -- --skip library_strategies_equal_the_libraries --skip snippets_reproduce; \
 	cargo test -p chunk-core --test differential -- --nocapture
@@ -121,7 +121,7 @@ test-native: tools-serve
 # Only the differential tests (every library strategy against its library), with their counts.
 .PHONY: test-differential
 test-differential: tools-serve
-	@eval "$$($(ROOT)/scripts/ensure-oracle.sh)"; \
+	@oracle="$$($(ROOT)/scripts/ensure-oracle.sh)" || exit 1; eval "$$oracle"; \
 	export CHUNK_ORACLE_PYTHON TIKTOKEN_CACHE_DIR; \
 	cargo test -p chunk-core --test differential -- --nocapture
 

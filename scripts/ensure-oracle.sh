@@ -14,11 +14,21 @@ VENV="$ROOT/target/oracle-venv"
 CACHE="$ROOT/target/tiktoken-cache"
 say() { printf '[oracle] %s\n' "$*" >&2; }
 
-want="$(sha256sum "$REQ" | cut -d' ' -f1)"
+# The pinned wheels and the strategies' Python rules (str.isspace, str.isprintable: CPython
+# 3.11's Unicode 14.0.0 tables, crates/chunk-core/src/strategy/python.rs) are those of 3.11.
+command -v python3 >/dev/null 2>&1 || { say "ERROR: python3 is not on PATH (Python 3.11 is needed)"; exit 1; }
+pyver="$(python3 -c 'import sys, unicodedata; print("%d.%d unicode %s" % (sys.version_info[:2] + (unicodedata.unidata_version,)))')"
+case "$pyver" in
+    "3.11 unicode 14.0.0") ;;
+    *) say "ERROR: python3 is $pyver; the differential tests need CPython 3.11 (Unicode 14.0.0)"; exit 1 ;;
+esac
+python3 -c 'import venv, ensurepip' 2>/dev/null \
+    || { say "ERROR: python3 has no venv/ensurepip module (Debian: apt-get install python3-venv)"; exit 1; }
+
+want="$(cat "$REQ" <(echo "$pyver") | sha256sum | cut -d' ' -f1)"
 if [ -x "$VENV/bin/python" ] && [ "$(cat "$VENV/.requirements-sha256" 2>/dev/null)" = "$want" ]; then
     say "ok: venv $VENV matches requirements.txt"
 else
-    command -v python3 >/dev/null 2>&1 || { say "ERROR: python3 is not on PATH"; exit 1; }
     say "installing: python3 -m venv $VENV, then pip install -r requirements.txt (about a minute)"
     rm -rf "$VENV"
     python3 -m venv "$VENV"
@@ -64,5 +74,5 @@ for name in ("cl100k_base", "o200k_base"):
         shutil.copyfile(src, dest)
     print(f"[oracle] ok: {name} in tiktoken's cache", file=__import__("sys").stderr)
 PY
-echo "CHUNK_ORACLE_PYTHON=$VENV/bin/python"
-echo "TIKTOKEN_CACHE_DIR=$CACHE"
+printf 'CHUNK_ORACLE_PYTHON=%q\n' "$VENV/bin/python"
+printf 'TIKTOKEN_CACHE_DIR=%q\n' "$CACHE"

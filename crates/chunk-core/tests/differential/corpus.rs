@@ -62,6 +62,17 @@ pub fn documents() -> Vec<(&'static str, String)> {
                 })
                 .collect(),
         ),
+        // Edge cases E13 (a shell comment in a fenced block is no heading) and E16 (CJK without
+        // spaces) of shared/cases/edge-cases.md.
+        (
+            "e13-tilde.md",
+            "# Setup\nInstall the tool.\n~~~bash\n# this is a shell comment\npip install thing\n~~~\n## Usage\nRun it.".to_string(),
+        ),
+        (
+            "e13-backtick.md",
+            "# Setup\nInstall the tool.\n```bash\n# this is a shell comment\npip install thing\n```\n## Usage\nRun it.".to_string(),
+        ),
+        ("e16-cjk.txt", "猫".repeat(200)),
         ("empty", String::new()),
     ]
 }

@@ -118,16 +118,31 @@ impl LangchainTokenTextSplitter {
             chunk_size: settings.chunk_size,
             chunk_overlap: settings.chunk_overlap,
         };
-        splitter.check()?;
+        check_sizes(
+            StrategyId::LangchainToken,
+            splitter.chunk_size,
+            splitter.chunk_overlap,
+        )?;
         Ok(splitter)
     }
 
-    fn check(&self) -> Result<(), StrategyError> {
+    /// The refusals of `split_text`: `TextSplitter.__init__` raises for the sizes, then
+    /// `split_text_on_tokens` encodes the text (tiktoken raises on a special-token string) and
+    /// only then raises for `chunk_overlap == chunk_size`, so a text refusal comes first.
+    fn check(&self, text: &str) -> Result<(), StrategyError> {
         check_sizes(
             StrategyId::LangchainToken,
             self.chunk_size,
             self.chunk_overlap,
         )?;
+        if let Some(&(byte_offset, found)) = special_in(text, self.encoding_name).first() {
+            return Err(StrategyError::TextRefused {
+                strategy: StrategyId::LangchainToken,
+                library: PACKAGE,
+                byte_offset,
+                found,
+            });
+        }
         if self.chunk_overlap == self.chunk_size {
             return Err(StrategyError::OverlapRefused {
                 strategy: StrategyId::LangchainToken,
@@ -150,15 +165,7 @@ impl Chunker for LangchainTokenTextSplitter {
     }
 
     fn split(&self, text: &str) -> Result<Vec<Piece>, StrategyError> {
-        self.check()?;
-        if let Some(&(byte_offset, found)) = special_in(text, self.encoding_name).first() {
-            return Err(StrategyError::TextRefused {
-                strategy: StrategyId::LangchainToken,
-                library: PACKAGE,
-                byte_offset,
-                found,
-            });
-        }
+        self.check(text)?;
         let offsets = self.encoding_name.tokenizer().encode(text).offsets;
         let n = offsets.len() - 1;
         let step = self.chunk_size - self.chunk_overlap;

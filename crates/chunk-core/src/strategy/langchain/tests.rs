@@ -252,18 +252,16 @@ fn sizes_the_library_refuses() {
     let overlap_refused =
         |r: Result<(), StrategyError>| matches!(r, Err(StrategyError::OverlapRefused { .. }));
     // TokenTextSplitter: overlap > size in __init__, overlap == size in split_text_on_tokens,
-    // even on an empty text.
+    // even on an empty text, but after encoding: a special-token string is refused first.
     assert!(overlap_refused(
         LangchainTokenTextSplitter::new(&tokens(5, 6)).map(|_| ())
     ));
-    assert!(overlap_refused(
-        LangchainTokenTextSplitter::new(&tokens(5, 5)).map(|_| ())
-    ));
-    let t = LangchainTokenTextSplitter {
-        chunk_overlap: 5,
-        ..LangchainTokenTextSplitter::new(&tokens(5, 0)).expect("valid")
-    };
+    let t = LangchainTokenTextSplitter::new(&tokens(5, 5)).expect("refused only on split");
     assert!(overlap_refused(t.split("").map(|_| ())));
+    assert!(matches!(
+        t.split("a <|endoftext|> b"),
+        Err(StrategyError::TextRefused { byte_offset: 2, .. })
+    ));
     assert_eq!(
         LangchainTokenTextSplitter::new(&chars(5, 0)).map(|_| ()),
         Err(StrategyError::UnitUnsupported {

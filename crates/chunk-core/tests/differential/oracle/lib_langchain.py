@@ -32,15 +32,19 @@ def recursive_splitter(case, add_start_index):
     )
 
 
-def start_of(doc):
-    # `create_documents` reports -1 when its `str.find` from the guessed offset misses.
+def start_of(doc, text):
+    # `create_documents` finds start_index with `str.find` from a guessed offset: -1 when it
+    # misses, and an earlier copy when the chunk's text occurs more than once (猫×200). Only
+    # the start of a chunk whose text occurs once in the document is a true position.
     start = doc.metadata["start_index"]
-    return start if start >= 0 else None
+    chunk = doc.page_content
+    unique = text.find(chunk) == text.rfind(chunk)
+    return start if start >= 0 and unique else None
 
 
 def recursive(text, case):
     docs = recursive_splitter(case, True).create_documents([text])
-    return [{"text": d.page_content, "start": start_of(d), "end": None} for d in docs]
+    return [{"text": d.page_content, "start": start_of(d, text), "end": None} for d in docs]
 
 
 def markdown(text, case):
@@ -48,7 +52,16 @@ def markdown(text, case):
     # document: not compared.
     sections = MarkdownHeaderTextSplitter(headers_to_split_on=HEADERS).split_text(text)
     docs = recursive_splitter(case, False).split_documents(sections)
-    return [{"text": d.page_content, "start": None, "end": None} for d in docs]
+    return [
+        {
+            "text": d.page_content,
+            "start": None,
+            "end": None,
+            # The headers a chunk is under, outermost first (metadata keys in HEADERS order).
+            "heading_path": [d.metadata[name] for _, name in HEADERS if name in d.metadata],
+        }
+        for d in docs
+    ]
 
 
 ORACLES = {
