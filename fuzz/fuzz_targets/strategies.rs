@@ -42,10 +42,10 @@ fuzz_target!(|input: Input| {
     let Ok(out) = run(c.as_ref(), text, settings.encoding) else {
         return;
     };
-    if let Err(e) = keeps::check(id.keeps(), text, &out) {
+    if let Err(e) = keeps::check(out.keeps, text, &out) {
         panic!("{id}: {e}");
     }
-    if id.library().is_none() && id.keeps() == Keeps::Everything {
+    if id.library().is_none() && out.keeps == Keeps::Everything {
         let spans: Vec<(usize, usize)> =
             out.chunks.iter().map(|c| (c.bytes.start, c.bytes.end)).collect();
         if let Err(e) = check_reconstruction(text.len(), &spans) {

@@ -68,7 +68,10 @@ pub fn summary(
     for c in &chunks.chunks {
         let overlap_end = c.bytes.end.min(covered_to);
         if c.bytes.start < overlap_end {
-            let bytes = &text.as_bytes()[c.bytes.start..overlap_end];
+            let bytes = text
+                .as_bytes()
+                .get(c.bytes.start..overlap_end)
+                .unwrap_or(&[]);
             repeated_tokens += bpe.count(&String::from_utf8_lossy(bytes));
         }
         covered_to = covered_to.max(c.bytes.end);

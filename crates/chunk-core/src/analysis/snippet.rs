@@ -5,6 +5,10 @@
 
 use crate::strategy::{Settings, SizeUnit, StrategyId};
 
+/// The tiktoken version the snippets install: the one pinned in the differential tests'
+/// `requirements.txt` (a test checks they agree).
+pub const TIKTOKEN_VERSION: &str = "0.14.0";
+
 /// A snippet: the install line and the program.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Snippet {
@@ -17,11 +21,13 @@ pub struct Snippet {
 }
 
 /// The snippet for `id` with `settings` (every other parameter at the library's default, as
-/// [`crate::strategy::chunker`] builds it); `None` for the product's own strategies, and for a
-/// unit the strategy cannot size in.
+/// [`crate::strategy::chunker`] builds it); `None` for the product's own strategies and for a
+/// setting the strategy refuses (a unit it cannot size in, an overlap its library lacks).
 pub fn snippet(id: StrategyId, settings: &Settings) -> Option<Snippet> {
     let lib = id.library()?;
-    if !id.supports(settings.unit) {
+    // A setting the strategy refuses (an overlap chonkie's RecursiveChunker does not have, a
+    // size the library rejects) has no code that reproduces it.
+    if !id.supports(settings.unit) || crate::strategy::chunker(id, settings).is_err() {
         return None;
     }
     let (size, overlap) = (settings.chunk_size, settings.chunk_overlap);
@@ -124,8 +130,14 @@ pub fn snippet(id: StrategyId, settings: &Settings) -> Option<Snippet> {
         }
         _ => return None,
     };
-    if imports.iter().any(|i| i.contains("tiktoken")) && !id.as_str().starts_with("text-splitter") {
-        packages.push("tiktoken".to_string());
+    // Every tokens-sized library counts with Python's tiktoken except text-splitter, whose
+    // binding carries tiktoken-rs; LangChain imports it only inside from_tiktoken_encoder.
+    let text_splitter = matches!(
+        id,
+        StrategyId::TextSplitter | StrategyId::TextSplitterMarkdown
+    );
+    if !chars && !text_splitter {
+        packages.push(format!("tiktoken=={TIKTOKEN_VERSION}"));
     }
     imports.sort_by_key(|i| !i.starts_with("import "));
     let code = format!(
@@ -158,7 +170,7 @@ mod tests {
 
     #[test]
     fn every_library_strategy_has_one_and_own_strategies_have_none() {
-        let s = settings(512, 64, SizeUnit::Tokens);
+        let s = settings(512, 0, SizeUnit::Tokens);
         for id in StrategyId::all() {
             assert_eq!(snippet(id, &s).is_some(), id.library().is_some(), "{id}");
         }
@@ -182,7 +194,22 @@ mod tests {
             .contains("RecursiveCharacterTextSplitter(chunk_size=1000, chunk_overlap=200)"));
         assert!(s.code.contains("newline=\"\""));
         let t = snippet(StrategyId::Semchunk, &settings(512, 0, SizeUnit::Tokens)).expect("lib");
-        assert_eq!(t.install, "pip install semchunk==4.1.1 tiktoken");
+        assert_eq!(t.install, "pip install semchunk==4.1.1 tiktoken==0.14.0");
+        let l = snippet(
+            StrategyId::LangchainToken,
+            &settings(512, 64, SizeUnit::Tokens),
+        )
+        .expect("lib");
+        assert_eq!(
+            l.install,
+            "pip install langchain-text-splitters==1.1.3 tiktoken==0.14.0"
+        );
+        let ts = snippet(
+            StrategyId::TextSplitter,
+            &settings(512, 64, SizeUnit::Tokens),
+        )
+        .expect("lib");
+        assert_eq!(ts.install, "pip install semantic-text-splitter==0.33.1");
         assert!(t.code.contains("chunks = chunker(text)\n"));
     }
 }

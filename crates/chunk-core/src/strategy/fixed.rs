@@ -23,14 +23,17 @@ impl FixedWindows {
     /// [`StrategyError::ZeroChunkSize`] when `chunk_size == 0`.
     pub fn new(settings: &Settings) -> Result<Self, StrategyError> {
         Ok(FixedWindows {
-            params: ChunkParams::new(settings.chunk_size, settings.chunk_overlap)
-                .map_err(|_| StrategyError::ZeroChunkSize)?,
+            params: ChunkParams::new(settings.chunk_size, settings.chunk_overlap)?,
             length: settings.length(),
         })
     }
 }
 
 impl Chunker for FixedWindows {
+    fn overlap_clamped(&self) -> bool {
+        self.params.overlap_clamped()
+    }
+
     fn id(&self) -> StrategyId {
         StrategyId::Fixed
     }
@@ -97,6 +100,12 @@ mod tests {
         let ranges: Vec<_> = out.chunks.iter().map(|c| c.token_range.clone()).collect();
         assert_eq!(ranges, [Some(0..8), Some(4..10)]);
         assert_eq!(out.chunks[1].reason, Boundary::EndOfText);
+        assert!(!out.overlap_clamped);
+        // E01: an overlap at the size is lowered to size − 1, and the output says so.
+        let c = FixedWindows::new(&settings(2, 2, SizeUnit::Tokens)).expect("valid");
+        let out = run(&c, text, Encoding::Cl100kBase).expect("ok");
+        assert!(out.overlap_clamped);
+        assert_eq!(out.chunks.len(), 9);
         // 猫 is three cl100k tokens of one byte each: a window of one token cuts it.
         let c = FixedWindows::new(&settings(1, 0, SizeUnit::Tokens)).expect("valid");
         let out = run(&c, "猫", Encoding::Cl100kBase).expect("ok");

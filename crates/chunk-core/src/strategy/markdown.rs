@@ -62,22 +62,11 @@ impl MarkdownStructure {
     /// [`StrategyError::ZeroChunkSize`] when `chunk_size == 0`.
     pub fn new(settings: &Settings) -> Result<Self, StrategyError> {
         Ok(MarkdownStructure {
-            params: ChunkParams::new(settings.chunk_size, settings.chunk_overlap)
-                .map_err(|_| StrategyError::ZeroChunkSize)?,
+            params: ChunkParams::new(settings.chunk_size, settings.chunk_overlap)?,
             unit: settings.unit,
             encoding: settings.encoding,
             heading_path_prefix: false,
         })
-    }
-
-    /// What the chunks keep of the document: [`Keeps::Everything`], or
-    /// [`Keeps::EverythingAfterPrefix`] with the heading-path prefix.
-    pub fn keeps(&self) -> Keeps {
-        if self.heading_path_prefix {
-            Keeps::EverythingAfterPrefix
-        } else {
-            Keeps::Everything
-        }
     }
 
     fn length(&self) -> Length {
@@ -229,6 +218,19 @@ fn piece(
 }
 
 impl Chunker for MarkdownStructure {
+    /// [`Keeps::Everything`], or [`Keeps::EverythingAfterPrefix`] with the heading-path prefix.
+    fn keeps(&self) -> Keeps {
+        if self.heading_path_prefix {
+            Keeps::EverythingAfterPrefix
+        } else {
+            Keeps::Everything
+        }
+    }
+
+    fn overlap_clamped(&self) -> bool {
+        self.params.overlap_clamped()
+    }
+
     fn id(&self) -> StrategyId {
         StrategyId::Markdown
     }

@@ -375,6 +375,14 @@ pub enum StrategyError {
     },
 }
 
+impl From<crate::params::ParamsError> for StrategyError {
+    fn from(e: crate::params::ParamsError) -> Self {
+        match e {
+            crate::params::ParamsError::ZeroChunkSize => StrategyError::ZeroChunkSize,
+        }
+    }
+}
+
 /// Why a chunk ends where it does: the structure level of the cut, the size limit when no
 /// structure fitted, or the end of the text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, strum::IntoStaticStr, strum::EnumIter)]
@@ -453,6 +461,19 @@ pub trait Chunker {
     /// A [`StrategyError`] when the setting or the text is refused (the library's own
     /// refusals included); nothing is computed then.
     fn split(&self, text: &str) -> Result<Vec<Piece>, StrategyError>;
+
+    /// What this strategy, as configured, keeps of the document (default: its id's statement,
+    /// [`StrategyId::keeps`]; an option such as a heading-path prefix can change it).
+    fn keeps(&self) -> Keeps {
+        self.id().keeps()
+    }
+
+    /// True when the requested overlap was ≥ `chunk_size` and this strategy lowered it to
+    /// `chunk_size − 1` ([`crate::params::ChunkParams`]); the page must say so. Library
+    /// strategies never clamp: they refuse what their library refuses.
+    fn overlap_clamped(&self) -> bool {
+        false
+    }
 }
 
 /// Flags of one measured chunk.
@@ -514,6 +535,10 @@ pub struct Chunks {
     pub document_tokens: usize,
     /// The budget and its length function ([`Chunker::budget`]).
     pub budget: (usize, Length),
+    /// What the chunks keep of the document ([`Chunker::keeps`]).
+    pub keeps: Keeps,
+    /// The requested overlap was lowered below the size ([`Chunker::overlap_clamped`]).
+    pub overlap_clamped: bool,
 }
 
 impl Chunks {
@@ -575,6 +600,8 @@ pub fn run(chunker: &dyn Chunker, text: &str, encoding: Encoding) -> Result<Chun
         encoding,
         document_tokens: offsets.len() - 1,
         budget,
+        keeps: chunker.keeps(),
+        overlap_clamped: chunker.overlap_clamped(),
     })
 }
 

@@ -100,8 +100,7 @@ impl Recursive {
     /// [`StrategyError::ZeroChunkSize`] when `chunk_size == 0`.
     pub fn new(settings: &Settings) -> Result<Self, StrategyError> {
         Ok(Recursive {
-            params: ChunkParams::new(settings.chunk_size, settings.chunk_overlap)
-                .map_err(|_| StrategyError::ZeroChunkSize)?,
+            params: ChunkParams::new(settings.chunk_size, settings.chunk_overlap)?,
             length: settings.length(),
             rule: SentenceRule::Uax29Abbreviations,
         })
@@ -109,6 +108,10 @@ impl Recursive {
 }
 
 impl Chunker for Recursive {
+    fn overlap_clamped(&self) -> bool {
+        self.params.overlap_clamped()
+    }
+
     fn id(&self) -> StrategyId {
         StrategyId::Recursive
     }

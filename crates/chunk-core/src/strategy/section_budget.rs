@@ -61,14 +61,17 @@ impl SectionBudget {
             });
         }
         Ok(SectionBudget {
-            params: ChunkParams::new(settings.chunk_size, settings.chunk_overlap)
-                .map_err(|_| StrategyError::ZeroChunkSize)?,
+            params: ChunkParams::new(settings.chunk_size, settings.chunk_overlap)?,
             encoding: settings.encoding,
         })
     }
 }
 
 impl Chunker for SectionBudget {
+    fn overlap_clamped(&self) -> bool {
+        self.params.overlap_clamped()
+    }
+
     fn id(&self) -> StrategyId {
         StrategyId::SectionBudget
     }

@@ -28,8 +28,7 @@ impl SentencePacking {
     /// [`StrategyError::ZeroChunkSize`] when `chunk_size == 0`.
     pub fn new(settings: &Settings) -> Result<Self, StrategyError> {
         Ok(SentencePacking {
-            params: ChunkParams::new(settings.chunk_size, settings.chunk_overlap)
-                .map_err(|_| StrategyError::ZeroChunkSize)?,
+            params: ChunkParams::new(settings.chunk_size, settings.chunk_overlap)?,
             length: settings.length(),
             rule: SentenceRule::Uax29Abbreviations,
         })
@@ -37,6 +36,10 @@ impl SentencePacking {
 }
 
 impl Chunker for SentencePacking {
+    fn overlap_clamped(&self) -> bool {
+        self.params.overlap_clamped()
+    }
+
     fn id(&self) -> StrategyId {
         StrategyId::Sentence
     }

@@ -236,12 +236,8 @@ fn compare(case: &Case, text: &str, theirs: &Value) -> Result<Option<usize>, Str
         };
     }
     let ours = ours.map_err(|e| format!("we refused ({e}); the library chunked it"))?;
-    keeps::check(case.strategy.keeps(), text, &ours).map_err(|e| {
-        format!(
-            "our chunks break the {:?} statement: {e}",
-            case.strategy.keeps()
-        )
-    })?;
+    keeps::check(ours.keeps, text, &ours)
+        .map_err(|e| format!("our chunks break the {:?} statement: {e}", ours.keeps))?;
     let lib = theirs["chunks"].as_array().expect("chunks array");
     let chars = char_offsets(text);
     for (i, (o, l)) in ours.chunks.iter().zip(lib).enumerate() {
@@ -392,7 +388,7 @@ fn snippets_reproduce_the_strategies_chunks() {
     ];
     let root = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("snippets");
     let _ = std::fs::remove_dir_all(&root);
-    let mut cases = Vec::new(); // (dir, description, our chunk texts)
+    let mut cases = Vec::new(); // (dir, description, our chunk texts or None where we refuse)
     for id in StrategyId::all().filter(|s| s.library().is_some()) {
         for &(chunk_size, chunk_overlap, unit, encoding) in &settings {
             let s = Settings {
@@ -405,14 +401,15 @@ fn snippets_reproduce_the_strategies_chunks() {
                 continue;
             };
             for (doc, text) in &docs {
-                let Ok(ours) = chunker(id, &s).and_then(|c| run(c.as_ref(), text, encoding)) else {
-                    continue;
-                };
+                // Where we refuse, the snippet must raise (an empty list stands for that).
+                let texts: Option<Vec<String>> = chunker(id, &s)
+                    .and_then(|c| run(c.as_ref(), text, encoding))
+                    .ok()
+                    .map(|ours| rows(text, &ours).into_iter().map(|r| r.text).collect());
                 let dir = root.join(cases.len().to_string());
                 std::fs::create_dir_all(&dir).expect("temp dir");
                 std::fs::write(dir.join("document.txt"), text).expect("write document");
                 std::fs::write(dir.join("snippet.py"), &code.code).expect("write snippet");
-                let texts: Vec<String> = rows(text, &ours).into_iter().map(|r| r.text).collect();
                 let what =
                     format!("{id} on {doc} with {chunk_size}/{chunk_overlap} {unit:?} {encoding}");
                 cases.push((dir, what, texts));
@@ -455,6 +452,12 @@ fn snippets_reproduce_the_strategies_chunks() {
         let theirs: Option<Vec<&str>> = r["chunks"]
             .as_array()
             .map(|a| a.iter().filter_map(Value::as_str).collect());
+        let Some(ours) = ours else {
+            if theirs.is_some() {
+                failures.push(format!("{what}: we refuse, but the snippet ran"));
+            }
+            continue;
+        };
         match theirs {
             None => failures.push(format!("{what}: the snippet raised {}", r["error"])),
             Some(t) if t != *ours => {
@@ -471,6 +474,16 @@ fn snippets_reproduce_the_strategies_chunks() {
             }
             Some(_) => {}
         }
+    }
+    let requirements = include_str!("requirements.txt");
+    let pin = format!(
+        "tiktoken=={}",
+        chunk_core::analysis::snippet::TIKTOKEN_VERSION
+    );
+    if !requirements.lines().any(|l| l == pin) {
+        failures.push(format!(
+            "the snippets install {pin}, requirements.txt pins another"
+        ));
     }
     eprintln!("snippets: {} run, {} differ", cases.len(), failures.len());
     assert!(

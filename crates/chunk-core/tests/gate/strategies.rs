@@ -167,7 +167,7 @@ pub fn run_case(id: StrategyId, text: &str, s: &Settings) -> Result<Option<Chunk
 /// chunk's token count and length equal to fresh counts, the oversize flag exactly when the
 /// chunk is over the budget, the whitespace flag exactly when the text is blank.
 pub fn check_measured(id: StrategyId, text: &str, s: &Settings, c: &Chunks) -> Result<(), String> {
-    keeps::check(id.keeps(), text, c).map_err(|e| format!("keeps {:?}: {e}", id.keeps()))?;
+    keeps::check(c.keeps, text, c).map_err(|e| format!("keeps {:?}: {e}", c.keeps))?;
     if c.strategy != id || c.budget.0 != s.chunk_size || c.budget.1 != s.length() {
         return Err(format!("strategy or budget wrong: {:?}", c.budget));
     }

@@ -224,7 +224,10 @@ pub(super) fn sections(text: &str, headers_to_split_on: &[(String, String)]) -> 
             });
             prev_line = None;
         }
-        let section = out.last_mut().expect("pushed above");
+        // A section was pushed above when this block does not join the previous one.
+        let Some(section) = out.last_mut() else {
+            continue;
+        };
         for (i, line) in block.lines.iter().enumerate() {
             if let Some(prev) = &prev_line {
                 let join = if i == 0 { "  \n" } else { "\n" };
