@@ -9,7 +9,7 @@ use crate::tokenizer::{Bpe, Encoding};
 /// cl100k_base and o200k_base ([`Bpe`]), the simulator's simple tokenizer ([`SimpleTokens`]),
 /// Unicode scalar values ([`Length::Characters`]); WordPiece or Unigram later.
 pub trait TokenCounter {
-    /// Units in `text`. Must be additive over nothing: callers never assume
+    /// Units in `text`. Need not be additive: callers never assume
     /// `count(a + b) == count(a) + count(b)` (BPE merges across the seam).
     fn count(&self, text: &str) -> usize;
 }

@@ -9,7 +9,7 @@
 //! ones; a strategy's refusal of a setting or a text throws a JS `Error` whose message is the
 //! [`StrategyError`]'s English `Display`.
 //!
-//! A strategy that panics (one not implemented yet) traps the wasm instance (the release
+//! A strategy that panics (a bug: every strategy is meant to return chunks or an error) traps the wasm instance (the release
 //! profile aborts on panic): the caller catches the `WebAssembly.RuntimeError`, may read the
 //! panic message with [`last_panic`], and must instantiate the module afresh before the next
 //! call.
@@ -32,8 +32,8 @@ fn start() {
     }));
 }
 
-/// The message of the last panic in this instance (e.g. `"panicked at …: not yet
-/// implemented: Semchunk"`), or `undefined` when none happened. Readable after the trap.
+/// The message of the last panic in this instance (`"panicked at <file>:<line>: <message>"`),
+/// or `undefined` when none happened. Readable after the trap.
 #[wasm_bindgen]
 pub fn last_panic() -> Option<String> {
     LAST_PANIC.lock().unwrap_or_else(|e| e.into_inner()).clone()
