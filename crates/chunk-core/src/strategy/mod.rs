@@ -46,7 +46,9 @@ pub use recursive::Recursive;
 pub use section_budget::SectionBudget;
 pub use semchunk::Semchunk;
 pub use sentence::SentencePacking;
-pub use text_splitter::{TextSplitterMarkdownSplitter, TextSplitterTextSplitter};
+pub use text_splitter::{
+    TextSplitterChunker, TextSplitterMarkdownSplitter, TextSplitterTextSplitter,
+};
 
 /// The stable id of every strategy, as the page's `data-strategy` and `strategy` select use it
 /// (`"langchain-recursive"`, …).

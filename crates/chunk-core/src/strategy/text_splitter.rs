@@ -28,18 +28,44 @@ impl ChunkSizer for BpeSizer {
     }
 }
 
-/// The parameters of the crate's `ChunkConfig`, under its own names.
+/// One of the crate's two splitters with the parameters of its `ChunkConfig`, under the
+/// crate's own names: [`TextSplitterTextSplitter`] (`MARKDOWN = false`) or
+/// [`TextSplitterMarkdownSplitter`] (`MARKDOWN = true`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Config {
-    capacity: usize,
-    overlap: usize,
-    trim: bool,
-    sizer: Length,
+pub struct TextSplitterChunker<const MARKDOWN: bool> {
+    /// `ChunkConfig::new(capacity)`: the maximum chunk size, in `sizer` units.
+    pub capacity: usize,
+    /// `ChunkConfig::with_overlap`: the overlap between chunks, in `sizer` units (default 0;
+    /// must be below `capacity`).
+    pub overlap: usize,
+    /// `ChunkConfig::with_trim`: trim whitespace off each chunk (default true).
+    pub trim: bool,
+    /// `ChunkConfig::with_sizer`: `Characters` (the crate's default) or tokens.
+    pub sizer: Length,
 }
 
-impl Config {
-    fn from_settings(settings: &Settings) -> Self {
-        Config {
+/// text-splitter 0.33.1's `TextSplitter` (the crate itself, `src/splitter/text.rs`): Unicode
+/// text levels (line breaks by run length, sentences, words, graphemes, characters) merged up
+/// to `capacity`. Sized by the crate's `Characters` (Unicode scalar values) or by tokens of
+/// this project's BPE, the crate's tiktoken sizing (`encode_ordinary`). Chunks are trimmed
+/// (`trim`).
+pub type TextSplitterTextSplitter = TextSplitterChunker<false>;
+
+/// text-splitter 0.33.1's `MarkdownSplitter` (the crate itself, `src/splitter/markdown.rs`):
+/// CommonMark structure levels (headings by level, thematic breaks, blocks, inline elements,
+/// soft breaks) above the text levels, merged up to `capacity`. Chunks are trimmed keeping
+/// indentation when they span lines (the crate's `Trim::PreserveIndentation`).
+pub type TextSplitterMarkdownSplitter = TextSplitterChunker<true>;
+
+impl<const MARKDOWN: bool> TextSplitterChunker<MARKDOWN> {
+    /// The splitter with `capacity = chunk_size`, `overlap = chunk_overlap`, `trim = true`, and
+    /// the sizer of `settings.unit`.
+    ///
+    /// # Errors
+    /// [`StrategyError::ZeroChunkSize`] for capacity 0 and [`StrategyError::OverlapRefused`]
+    /// when `overlap >= capacity` (the crate's `ChunkConfigError`).
+    pub fn new(settings: &Settings) -> Result<Self, StrategyError> {
+        let c = TextSplitterChunker {
             capacity: settings.chunk_size,
             overlap: settings.chunk_overlap,
             trim: true,
@@ -47,13 +73,24 @@ impl Config {
                 SizeUnit::Tokens => Length::Tokens(settings.encoding),
                 SizeUnit::Characters => Length::Characters,
             },
+        };
+        c.check()?;
+        Ok(c)
+    }
+
+    fn strategy(&self) -> StrategyId {
+        if MARKDOWN {
+            StrategyId::TextSplitterMarkdown
+        } else {
+            StrategyId::TextSplitter
         }
     }
 
     /// `ChunkConfig::new(capacity).with_overlap(overlap)`: the crate refuses an overlap not
     /// below the capacity (`ChunkConfigError`, "The overlap is larger than or equal to the
     /// desired chunk capacity"; the Python binding raises `ValueError` with it).
-    fn check(&self, strategy: StrategyId) -> Result<(), StrategyError> {
+    fn check(&self) -> Result<(), StrategyError> {
+        let strategy = self.strategy();
         if self.capacity == 0 {
             return Err(StrategyError::ZeroChunkSize);
         }
@@ -69,9 +106,9 @@ impl Config {
     }
 
     /// Byte ranges of the crate's chunks of `text`.
-    fn chunk(&self, strategy: StrategyId, text: &str) -> Result<Vec<Range<usize>>, StrategyError> {
-        self.check(strategy)?;
-        let markdown = strategy == StrategyId::TextSplitterMarkdown;
+    fn chunk(&self, text: &str) -> Result<Vec<Range<usize>>, StrategyError> {
+        self.check()?;
+        let (strategy, markdown) = (self.strategy(), MARKDOWN);
         // Trimmed, a whitespace-only text has no chunk. The crate finds that out in time
         // quadratic in the text when the overlap is above 0 (100 KB of line breaks: minutes,
         // in the Python binding too), so say it at once; the settings are still checked.
@@ -175,56 +212,9 @@ fn is_atx_heading(line: &str) -> bool {
         )
 }
 
-/// text-splitter 0.33.1's `TextSplitter` (the crate itself, `src/splitter/text.rs`): splits at
-/// the largest semantic level whose sections fit (newline runs by length, then Unicode
-/// sentences, words, graphemes, characters) and merges neighbours up to `capacity`.
-///
-/// Sized by the crate's `Characters` (Unicode scalar values) or by tokens of this project's
-/// BPE, the crate's tiktoken sizing (`encode_ordinary`). Chunks are trimmed (`trim`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TextSplitterTextSplitter {
-    /// `ChunkConfig::new(capacity)`: the maximum chunk size, in `sizer` units.
-    pub capacity: usize,
-    /// `ChunkConfig::with_overlap`: the overlap between chunks, in `sizer` units (default 0;
-    /// must be below `capacity`).
-    pub overlap: usize,
-    /// `ChunkConfig::with_trim`: trim whitespace off each chunk (default true).
-    pub trim: bool,
-    /// `ChunkConfig::with_sizer`: `Characters` (the crate's default) or tokens.
-    pub sizer: Length,
-}
-
-impl TextSplitterTextSplitter {
-    /// The splitter with `capacity = chunk_size`, `overlap = chunk_overlap`, `trim = true`, and
-    /// the sizer of `settings.unit`.
-    ///
-    /// # Errors
-    /// [`StrategyError::ZeroChunkSize`] for capacity 0 and [`StrategyError::OverlapRefused`]
-    /// when `overlap >= capacity` (the crate's `ChunkConfigError`).
-    pub fn new(settings: &Settings) -> Result<Self, StrategyError> {
-        let c = Config::from_settings(settings);
-        c.check(StrategyId::TextSplitter)?;
-        Ok(TextSplitterTextSplitter {
-            capacity: c.capacity,
-            overlap: c.overlap,
-            trim: c.trim,
-            sizer: c.sizer,
-        })
-    }
-
-    fn config(&self) -> Config {
-        Config {
-            capacity: self.capacity,
-            overlap: self.overlap,
-            trim: self.trim,
-            sizer: self.sizer,
-        }
-    }
-}
-
-impl Chunker for TextSplitterTextSplitter {
+impl<const MARKDOWN: bool> Chunker for TextSplitterChunker<MARKDOWN> {
     fn id(&self) -> StrategyId {
-        StrategyId::TextSplitter
+        self.strategy()
     }
 
     fn budget(&self) -> (usize, Length) {
@@ -232,68 +222,8 @@ impl Chunker for TextSplitterTextSplitter {
     }
 
     fn split(&self, text: &str) -> Result<Vec<Piece>, StrategyError> {
-        let ranges = self.config().chunk(self.id(), text)?;
-        Ok(pieces(text, ranges, false))
-    }
-}
-
-/// text-splitter 0.33.1's `MarkdownSplitter` (the crate itself, `src/splitter/markdown.rs`):
-/// CommonMark structure levels (headings by level, thematic breaks, blocks, inline elements,
-/// soft breaks) above the text levels, merged up to `capacity`. Chunks are trimmed keeping
-/// indentation when they span lines (the crate's `Trim::PreserveIndentation`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TextSplitterMarkdownSplitter {
-    /// `ChunkConfig::new(capacity)`: the maximum chunk size, in `sizer` units.
-    pub capacity: usize,
-    /// `ChunkConfig::with_overlap`: the overlap between chunks, in `sizer` units (default 0;
-    /// must be below `capacity`).
-    pub overlap: usize,
-    /// `ChunkConfig::with_trim`: trim whitespace off each chunk (default true).
-    pub trim: bool,
-    /// `ChunkConfig::with_sizer`: `Characters` (the crate's default) or tokens.
-    pub sizer: Length,
-}
-
-impl TextSplitterMarkdownSplitter {
-    /// The splitter with `capacity = chunk_size`, `overlap = chunk_overlap`, `trim = true`, and
-    /// the sizer of `settings.unit`.
-    ///
-    /// # Errors
-    /// [`StrategyError::ZeroChunkSize`] for capacity 0 and [`StrategyError::OverlapRefused`]
-    /// when `overlap >= capacity` (the crate's `ChunkConfigError`).
-    pub fn new(settings: &Settings) -> Result<Self, StrategyError> {
-        let c = Config::from_settings(settings);
-        c.check(StrategyId::TextSplitterMarkdown)?;
-        Ok(TextSplitterMarkdownSplitter {
-            capacity: c.capacity,
-            overlap: c.overlap,
-            trim: c.trim,
-            sizer: c.sizer,
-        })
-    }
-
-    fn config(&self) -> Config {
-        Config {
-            capacity: self.capacity,
-            overlap: self.overlap,
-            trim: self.trim,
-            sizer: self.sizer,
-        }
-    }
-}
-
-impl Chunker for TextSplitterMarkdownSplitter {
-    fn id(&self) -> StrategyId {
-        StrategyId::TextSplitterMarkdown
-    }
-
-    fn budget(&self) -> (usize, Length) {
-        (self.capacity, self.sizer)
-    }
-
-    fn split(&self, text: &str) -> Result<Vec<Piece>, StrategyError> {
-        let ranges = self.config().chunk(self.id(), text)?;
-        Ok(pieces(text, ranges, true))
+        let ranges = self.chunk(text)?;
+        Ok(pieces(text, ranges, MARKDOWN))
     }
 }
 
