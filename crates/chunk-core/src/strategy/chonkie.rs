@@ -6,7 +6,7 @@
 //! tiktoken encoding (a `tiktoken.Encoding` passed as `tokenizer`, whose `encode` refuses
 //! special-token strings).
 
-use super::fixed::token_piece;
+use super::fixed::{token_piece, window_pieces};
 use super::python::python_isspace;
 use super::{Boundary, Chunker, Piece, Settings, StrategyError, StrategyId};
 use crate::sizer::{Length, TokenCounter};
@@ -410,24 +410,12 @@ impl Chunker for ChonkieTokenChunker {
         }
         refuse_special_tokens(StrategyId::ChonkieToken, self.tokenizer, text)?;
         let bounds = self.tokenizer.boundaries(text);
-        let n = bounds.len() - 1;
-        let step = self.chunk_size - self.chunk_overlap;
-        let mut out = Vec::new();
-        let mut start = 0;
-        while start < n {
-            let stop = start.saturating_add(self.chunk_size).min(n);
-            let reason = if stop == n {
-                Boundary::EndOfText
-            } else {
-                Boundary::SizeLimit
-            };
-            out.push(token_piece(text, bounds[start]..bounds[stop], reason));
-            if stop == n {
-                break;
-            }
-            start += step;
-        }
-        Ok(out)
+        Ok(window_pieces(
+            text,
+            &bounds,
+            self.chunk_size,
+            self.chunk_overlap,
+        ))
     }
 }
 

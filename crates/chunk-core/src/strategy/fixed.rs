@@ -44,22 +44,42 @@ impl Chunker for FixedWindows {
 
     fn split(&self, text: &str) -> Result<Vec<Piece>, StrategyError> {
         let bounds = self.length.boundaries(text);
-        let n = bounds.len() - 1;
-        let windows = fixed_windows(n, self.params.chunk_size(), self.params.chunk_overlap())
-            .ok_or(StrategyError::ZeroChunkSize)?
-            .windows;
-        Ok(windows
-            .into_iter()
-            .map(|w| {
-                let reason = if w.end == n {
-                    Boundary::EndOfText
-                } else {
-                    Boundary::SizeLimit
-                };
-                token_piece(text, bounds[w.start]..bounds[w.end], reason)
-            })
-            .collect())
+        Ok(window_pieces(
+            text,
+            &bounds,
+            self.params.chunk_size(),
+            self.params.chunk_overlap(),
+        ))
     }
+}
+
+/// Fixed windows of `chunk_size` units stepping by `chunk_size − chunk_overlap` over the units
+/// whose byte boundaries are `bounds` ([`Length::boundaries`] of `text`), the last one ending
+/// at the text's end ([`fixed_windows`], so the count is the SPEC §2 formula's). The product's
+/// fixed windows, LangChain's `TokenTextSplitter` and chonkie's `TokenChunker` all cut this
+/// way. An overlap ≥ `chunk_size` is clamped (library strategies refuse it before).
+pub(super) fn window_pieces(
+    text: &str,
+    bounds: &[usize],
+    chunk_size: usize,
+    chunk_overlap: usize,
+) -> Vec<Piece> {
+    let n = bounds.len().saturating_sub(1);
+    let Some(windows) = fixed_windows(n, chunk_size, chunk_overlap) else {
+        return Vec::new();
+    };
+    windows
+        .windows
+        .into_iter()
+        .map(|w| {
+            let reason = if w.end == n {
+                Boundary::EndOfText
+            } else {
+                Boundary::SizeLimit
+            };
+            token_piece(text, bounds[w.start]..bounds[w.end], reason)
+        })
+        .collect()
 }
 
 /// A piece for a byte range that may start or end inside a character (a token window): the

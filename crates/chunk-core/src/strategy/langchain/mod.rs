@@ -16,7 +16,7 @@ mod markdown;
 
 mod recursive;
 
-use super::fixed::token_piece;
+use super::fixed::window_pieces;
 use super::{Boundary, Chunker, Piece, Settings, SizeUnit, StrategyError, StrategyId};
 use crate::sizer::Length;
 use crate::tokenizer::{find_special_tokens, Encoding};
@@ -167,24 +167,12 @@ impl Chunker for LangchainTokenTextSplitter {
     fn split(&self, text: &str) -> Result<Vec<Piece>, StrategyError> {
         self.check(text)?;
         let offsets = self.encoding_name.tokenizer().encode(text).offsets;
-        let n = offsets.len() - 1;
-        let step = self.chunk_size - self.chunk_overlap;
-        let mut pieces = Vec::with_capacity(n / step + 1);
-        let mut start = 0;
-        while start < n {
-            let end = start.saturating_add(self.chunk_size).min(n);
-            let reason = if end == n {
-                Boundary::EndOfText
-            } else {
-                Boundary::SizeLimit
-            };
-            pieces.push(token_piece(text, offsets[start]..offsets[end], reason));
-            if end == n {
-                break;
-            }
-            start += step;
-        }
-        Ok(pieces)
+        Ok(window_pieces(
+            text,
+            &offsets,
+            self.chunk_size,
+            self.chunk_overlap,
+        ))
     }
 }
 
