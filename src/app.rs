@@ -8,7 +8,6 @@ use crate::calculator::{Inputs, Results};
 use crate::faq::Faq;
 use crate::file_input::TextSource;
 use crate::i18n::{Key, Lang};
-use crate::preview::Preview;
 use crate::state::AppState;
 use crate::tokenize_job::spawn_tokenizer;
 
@@ -18,6 +17,7 @@ pub fn App() -> impl IntoView {
     let state = AppState::new(browser::initial_lang());
     provide_context(state);
     spawn_tokenizer(state);
+    crate::compare::spawn_compare(state);
 
     // Keep <html lang> and the document title in step with the language switch: side effects
     // on the document outside our view tree, hence an Effect.
@@ -40,7 +40,9 @@ pub fn App() -> impl IntoView {
             <Inputs/>
             <Results/>
             <TextSource/>
-            <Preview/>
+            <crate::compare::table::CompareTable/>
+            <crate::compare::panel::StrategyPanel/>
+            <crate::compare::ab::AbView/>
             <crate::simulator::Simulator/>
             <Faq/>
         </main>

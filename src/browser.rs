@@ -130,3 +130,51 @@ pub fn clipboard_text(data: &web_sys::DataTransfer) -> Option<js_sys::JsString> 
         .ok()?;
     text.dyn_into().ok()
 }
+
+/// Offers `text` as a file download named `name` with MIME type `mime`: a `Blob` in the page
+/// and a temporary object URL clicked through an `<a download>`; nothing leaves the browser.
+pub fn download(name: &str, mime: &str, text: &str) {
+    #[cfg(target_arch = "wasm32")]
+    {
+        use wasm_bindgen::JsCast;
+        let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+        let options = web_sys::BlobPropertyBag::new();
+        options.set_type(mime);
+        let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else {
+            return;
+        };
+        let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
+            return;
+        };
+        let document = leptos::prelude::document();
+        if let Some(a) = document
+            .create_element("a")
+            .ok()
+            .and_then(|e| e.dyn_into::<web_sys::HtmlAnchorElement>().ok())
+        {
+            a.set_href(&url);
+            a.set_download(name);
+            a.click();
+        }
+        // The click has started the download; the URL can go once this task ends.
+        let revoke = wasm_bindgen::closure::Closure::once_into_js(move || {
+            let _ = web_sys::Url::revoke_object_url(&url);
+        });
+        let _ = leptos::prelude::window()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(revoke.unchecked_ref(), 0);
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = (name, mime, text);
+}
+
+/// Puts `text` on the clipboard (`navigator.clipboard.writeText`); silently nothing where the
+/// browser refuses (no permission, insecure context).
+pub fn copy_text(text: &str) {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let clipboard = leptos::prelude::window().navigator().clipboard();
+        let _ = clipboard.write_text(text);
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = text;
+}

@@ -137,6 +137,7 @@ pub fn Inputs() -> impl IntoView {
                 <NumberField id="chunk-size" label=Key::ChunkSizeLabel value=state.chunk_size error=size_err/>
                 <NumberField id="chunk-overlap" label=Key::OverlapLabel value=state.chunk_overlap error=overlap_err/>
             </div>
+            <crate::compare::SizeUnitSelect/>
             <NumberField id="price" label=Key::PriceLabel value=state.price error=price_err inputmode="decimal"/>
             <p class="field-note">{move || state.t(Key::PriceHint)}</p>
             <div class="field">

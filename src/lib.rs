@@ -8,6 +8,8 @@
 //! - [`file_input`]: paste box, file open / drop, tokenizer status, special-token notice.
 //! - [`tokenize_job`]: re-tokenizes on every edit, in the worker or in slices, with cancellation.
 //! - [`tokenize_worker`]: the Web Worker that tokenizes off the main thread, both sides.
+//! - [`compare`]: every strategy on the whole text (table, chosen strategy, A/B, export,
+//!   snippet), computed by the comparison worker.
 //! - [`preview`]: the chunk preview (cut points, overlap, cut characters as bytes).
 //! - [`simulator`]: the chunking simulator (SPEC §4): strategies, metrics, coverage, charts.
 //! - [`faq`]: the questions and answers.
@@ -23,6 +25,7 @@
 pub mod app;
 pub mod browser;
 pub mod calculator;
+pub mod compare;
 pub mod faq;
 pub mod file_input;
 pub mod format;

@@ -7,7 +7,7 @@ use crate::strategy::Chunks;
 
 /// The figures of one strategy on one document. Token figures are in tokens of
 /// [`Chunks::encoding`], each chunk counted by encoding exactly its own text.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Summary {
     /// Number of chunks.
     pub chunks: usize,

@@ -3,11 +3,12 @@
 //! it ended. The page offers both as downloads (from a `Blob`; no network).
 
 use crate::strategy::Chunks;
-use serde::Serialize;
+use crate::strategy::Boundary;
+use serde::{Deserialize, Serialize};
 
 /// One exported chunk. Offsets are half-open: bytes are UTF-8 bytes of the document,
 /// characters are Unicode scalar values (Python's `str` indices, LangChain's `start_index`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Row {
     /// 0-based chunk index.
     pub index: usize,
@@ -21,12 +22,16 @@ pub struct Row {
     pub char_start: usize,
     /// One past the last character (a byte offset inside a character counts the character).
     pub char_end: usize,
+    /// 1-based line of the chunk's first byte (lines end at `\n`).
+    pub line_start: usize,
+    /// 1-based line of the chunk's last byte (its first byte's line for an empty chunk).
+    pub line_end: usize,
     /// Tokens of `text` in the chunks' encoding.
     pub tokens: usize,
     /// Headings the chunk is under, outermost first, joined with `" > "`.
     pub heading_path: String,
-    /// Why the chunk ends here ([`crate::strategy::Boundary::as_str`]).
-    pub reason: &'static str,
+    /// Why the chunk ends here (serialized as [`Boundary::as_str`], e.g. `"paragraph"`).
+    pub reason: Boundary,
     /// True when `text` is not the document slice `byte_start..byte_end`.
     pub text_changed: bool,
 }
@@ -36,34 +41,36 @@ pub fn rows(text: &str, chunks: &Chunks) -> Vec<Row> {
     // For each chunk offset: how many characters start before it, and whether it falls inside
     // a character. One sorted pass over the offsets instead of a scan per chunk.
     let bytes = text.as_bytes();
+    // The last byte of a chunk (for its end line) is `end - 1`; offsets are looked up as given.
     let mut wanted: Vec<usize> = chunks
         .chunks
         .iter()
-        .flat_map(|c| [c.bytes.start, c.bytes.end])
+        .flat_map(|c| [c.bytes.start, c.bytes.end, last_byte(&c.bytes)])
         .map(|b| b.min(bytes.len()))
         .collect();
     wanted.sort_unstable();
     wanted.dedup();
+    // offset -> (characters before it, inside a character, newlines before it)
     let mut before = std::collections::HashMap::with_capacity(wanted.len());
-    let (mut chars, mut at) = (0usize, 0usize);
+    let (mut chars, mut lines, mut at) = (0usize, 0usize, 0usize);
     for w in wanted {
-        chars += bytes[at..w]
-            .iter()
-            .filter(|&&b| !is_continuation(b))
-            .count();
+        let span = &bytes[at..w];
+        chars += span.iter().filter(|&&b| !is_continuation(b)).count();
+        lines += memchr::memchr_iter(b'\n', span).count();
         at = w;
         let inside = bytes.get(w).is_some_and(|&b| is_continuation(b));
-        before.insert(w, (chars, inside));
+        before.insert(w, (chars, inside, lines));
     }
     let lookup = |b: usize| {
         before
             .get(&b.min(bytes.len()))
             .copied()
-            .unwrap_or((0, false))
+            .unwrap_or((0, false, 0))
     };
+    let line = |b: usize| lookup(b).2 + 1;
     // A start inside a character counts that character; so does an end inside one.
     let char_start = |b| {
-        let (n, inside) = lookup(b);
+        let (n, inside, _) = lookup(b);
         n - usize::from(inside)
     };
     let char_end = |b| lookup(b).0;
@@ -78,12 +85,19 @@ pub fn rows(text: &str, chunks: &Chunks) -> Vec<Row> {
             byte_end: c.bytes.end,
             char_start: char_start(c.bytes.start),
             char_end: char_end(c.bytes.end),
+            line_start: line(c.bytes.start),
+            line_end: line(last_byte(&c.bytes)),
             tokens: c.tokens,
             heading_path: c.heading_path.join(" > "),
-            reason: c.reason.as_str(),
+            reason: c.reason,
             text_changed: c.flags.text_changed,
         })
         .collect()
+}
+
+/// The offset of the last byte of `bytes` (its start when empty).
+fn last_byte(bytes: &std::ops::Range<usize>) -> usize {
+    bytes.end.saturating_sub(1).max(bytes.start)
 }
 
 /// True for a UTF-8 continuation byte (`10xxxxxx`): not the start of a character.
@@ -162,11 +176,11 @@ mod tests {
         let r = rows(text, &fixed(text, 100, SizeUnit::Tokens));
         assert_eq!(
             to_jsonl(&r),
-            "{\"index\":0,\"text\":\"a, \\\"b\\\"\\nc\",\"byte_start\":0,\"byte_end\":8,\"char_start\":0,\"char_end\":8,\"tokens\":6,\"heading_path\":\"\",\"reason\":\"end-of-text\",\"text_changed\":false}\n"
+            "{\"index\":0,\"text\":\"a, \\\"b\\\"\\nc\",\"byte_start\":0,\"byte_end\":8,\"char_start\":0,\"char_end\":8,\"line_start\":1,\"line_end\":2,\"tokens\":6,\"heading_path\":\"\",\"reason\":\"end-of-text\",\"text_changed\":false}\n"
         );
         assert_eq!(
             to_csv(&r),
-            "index,text,byte_start,byte_end,char_start,char_end,tokens,heading_path,reason,text_changed\r\n0,\"a, \"\"b\"\"\nc\",0,8,0,8,6,,end-of-text,false\r\n"
+            "index,text,byte_start,byte_end,char_start,char_end,line_start,line_end,tokens,heading_path,reason,text_changed\r\n0,\"a, \"\"b\"\"\nc\",0,8,0,8,1,2,6,,end-of-text,false\r\n"
         );
         assert_eq!(to_jsonl(&[]), "");
     }

@@ -1,9 +1,15 @@
 //! Figures computed from a strategy's measured chunks ([`crate::strategy::Chunks`]): the
-//! comparison table's row ([`summary`]), the rows of an export ([`export`]), and the code that
-//! reproduces a library strategy with the library ([`snippet`]).
+//! comparison table's row ([`summary`]), the chunk-size histogram ([`histogram`]), the A/B
+//! difference of two rows ([`ab`]), the rows of an export ([`export`]), a refusal as data the
+//! page can word ([`refusal`]), and the code that reproduces a library strategy with the
+//! library ([`snippet`]).
 
+pub mod ab;
 pub mod compare;
 pub mod export;
+pub mod histogram;
+pub mod protocol;
+pub mod refusal;
 pub mod snippet;
 
 pub use compare::{summary, Summary};

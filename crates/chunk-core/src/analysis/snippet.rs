@@ -10,10 +10,10 @@ use crate::strategy::{Settings, SizeUnit, StrategyId};
 pub const TIKTOKEN_VERSION: &str = "0.14.0";
 
 /// A snippet: the install line and the program.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Snippet {
     /// The language of [`Snippet::code`] (`"python"`).
-    pub language: &'static str,
+    pub language: String,
     /// The `pip install` line with exact versions.
     pub install: String,
     /// The program: reads `document.txt`, leaves the chunk texts in `chunks`, prints the count.
@@ -148,7 +148,7 @@ pub fn snippet(id: StrategyId, settings: &Settings) -> Option<Snippet> {
         imports = imports.join("\n"),
     );
     Some(Snippet {
-        language: "python",
+        language: "python".to_owned(),
         install: format!("pip install {}", packages.join(" ")),
         code,
     })

@@ -16,6 +16,7 @@
 //! Adding a strategy is one file, one [`StrategyId`] variant and one arm in [`chunker`].
 
 mod chonkie;
+mod defaults;
 mod fixed;
 mod langchain;
 mod llamaindex;
@@ -34,6 +35,7 @@ use std::ops::Range;
 use thiserror::Error;
 
 pub use chonkie::{ChonkieRecursiveChunker, ChonkieTokenChunker};
+pub use defaults::LibraryDefaults;
 pub use fixed::FixedWindows;
 pub use langchain::{
     KeepSeparator, LangchainMarkdownHeaderTextSplitter, LangchainRecursiveCharacterTextSplitter,
@@ -65,8 +67,11 @@ pub use text_splitter::{
     strum::EnumString,
     strum::IntoStaticStr,
     strum::Display,
+    serde::Serialize,
+    serde::Deserialize,
 )]
 #[strum(serialize_all = "kebab-case")]
+#[serde(rename_all = "kebab-case")]
 pub enum StrategyId {
     /// Fixed token windows ([`FixedWindows`]).
     Fixed,
@@ -251,8 +256,10 @@ pub enum Keeps {
     EverythingAfterPrefix,
 }
 
-/// The unit `chunk_size` and `chunk_overlap` are given in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+/// The unit `chunk_size` and `chunk_overlap` are given in (`"tokens"` / `"characters"` in
+/// serde and in the page's `chunk-size-unit` select).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum SizeUnit {
     /// Tokens of [`Settings::encoding`].
     #[default]
@@ -264,7 +271,7 @@ pub enum SizeUnit {
 
 /// The common setting every strategy starts from; library-specific options take the
 /// library's defaults in [`chunker`] and can be set on each strategy's own type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Settings {
     /// Maximum chunk size, in [`Settings::unit`].
     pub chunk_size: usize,
@@ -387,8 +394,20 @@ impl From<crate::params::ParamsError> for StrategyError {
 
 /// Why a chunk ends where it does: the structure level of the cut, the size limit when no
 /// structure fitted, or the end of the text.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, strum::IntoStaticStr, strum::EnumIter)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::IntoStaticStr,
+    strum::EnumIter,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 #[strum(serialize_all = "kebab-case")]
+#[serde(rename_all = "kebab-case")]
 pub enum Boundary {
     /// At a section boundary (a markdown heading).
     Section,

@@ -1,0 +1,78 @@
+// The comparison worker (see crates/compare-engine and src/compare/engine.rs). A module worker
+// that runs the comparison engine's own wasm module, never the page's.
+//
+// The first message is `{kind: "init", js, wasm, module?}`: the URL of the engine's
+// wasm-bindgen glue, the URL of its .wasm and, when the page already has it from an earlier
+// worker, the compiled WebAssembly.Module (so a restarted worker fetches nothing). The worker
+// answers `{kind: "ready", module}` with the module it compiled, which the page keeps.
+//
+// Then: `{kind: "text", text_id, bytes}` (the document as UTF-8, transferred), and the
+// requests of chunk_core::analysis::protocol. A `compare` request is answered one row at a
+// time; between two rows the worker returns to its event loop, so that a newer request
+// of the same lane stops it. Everything else is answered at once, in arrival order.
+let engine;
+let ready;
+// The newest compare job of each lane (0: the comparison table, 1: the A/B view).
+const latest = new Map();
+
+function fail(message) {
+  self.postMessage({ kind: 'failed', job: null, message: `compare worker: ${message}` });
+}
+
+// A trap (a panic in a strategy, out of memory) is reported, never left unhandled: the page
+// then starts a new worker.
+self.onunhandledrejection = (event) => {
+  event.preventDefault();
+  const panic = engine?.last_panic?.();
+  fail(panic ? `${event.reason} (${panic})` : `${event.reason}`);
+};
+
+async function start({ js, wasm, module }) {
+  const glue = await import(js);
+  const compiled = module ?? (await WebAssembly.compile(await (await fetch(wasm)).arrayBuffer()));
+  await glue.default({ module_or_path: compiled });
+  engine = glue;
+  self.postMessage({ kind: 'ready', module: compiled });
+}
+
+// Lets queued messages run (a newer request, a new text) before the next row.
+const yieldToEvents = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+async function compare(request) {
+  latest.set(request.lane, request.job);
+  const current = () => latest.get(request.lane) === request.job;
+  const rows = engine.rows_in(request);
+  for (let i = 0; i < rows; i += 1) {
+    if (!current()) return;
+    const reply = engine.compare_row(request, i);
+    self.postMessage(reply);
+    if (reply.kind !== 'row') return;
+    await yieldToEvents();
+  }
+  if (current()) self.postMessage({ kind: 'compared', job: request.job });
+}
+
+self.onmessage = ({ data }) => {
+  if (data.kind === 'init') {
+    ready = start(data).catch((err) => fail(`did not start: ${err}`));
+    return;
+  }
+  if (!ready) {
+    fail('a request came before init');
+    return;
+  }
+  ready.then(() => {
+    if (!engine) return;
+    switch (data.kind) {
+      case 'text':
+        engine.set_text(data.text_id, data.bytes);
+        break;
+      case 'compare':
+        return compare(data);
+      default:
+        // A newer select also stops a running compare's stale rows from mattering: the page
+        // drops replies to old jobs.
+        self.postMessage(engine.handle(data));
+    }
+  }).catch((err) => fail(`${err}`));
+};

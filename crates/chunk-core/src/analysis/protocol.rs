@@ -1,0 +1,226 @@
+//! The messages between the page and the comparison worker (`crates/compare-engine`), as serde
+//! types both sides share: the page never runs a strategy (the text-splitter crate and its
+//! Unicode data stay out of the page's own wasm), it sends requests and shows the replies.
+//!
+//! The document itself travels apart, once per text: `{kind: "text", text_id, bytes}` with the
+//! UTF-8 bytes in a transferred `Uint8Array`. Every request names the `text_id` it is about;
+//! the worker answers a request for a text it does not hold with [`Reply::NeedText`].
+
+use crate::analysis::export::Row;
+use crate::analysis::histogram::Histogram;
+use crate::analysis::refusal::Refusal;
+use crate::analysis::snippet::Snippet;
+use crate::analysis::Summary;
+use crate::strategy::{Settings, StrategyId};
+use serde::{Deserialize, Serialize};
+
+/// The embedding model's maximum input used until a model is chosen: 8,191 tokens, OpenAI's
+/// text-embedding-3-small / -large and text-embedding-ada-002 (OpenAI's embeddings guide).
+pub const DEFAULT_MAX_INPUT_TOKENS: usize = 8191;
+
+/// What every figure of a request depends on besides the text.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Figures {
+    /// chunk_size, chunk_overlap, unit, encoding.
+    pub settings: Settings,
+    /// The embedding model's maximum input, in tokens (chunks over it are counted).
+    pub max_input_tokens: usize,
+    /// Price per 1,000,000 tokens, in the page's currency.
+    pub price_per_million: f64,
+}
+
+/// Export formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ExportFormat {
+    /// JSON Lines ([`crate::analysis::export::to_jsonl`]).
+    Jsonl,
+    /// CSV ([`crate::analysis::export::to_csv`]).
+    Csv,
+}
+
+/// Page → worker.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Request {
+    /// One comparison row per strategy of `strategies`, in that order, each posted as soon as
+    /// it is done ([`Reply::Row`]), then [`Reply::Compared`]. A newer `compare` stops an older
+    /// one between two rows.
+    Compare {
+        /// Job number (the page ignores replies to older jobs).
+        job: u32,
+        /// Which of the page's tables asks (0: the comparison table, 1: the A/B view): a newer
+        /// `compare` stops an older one of the same lane only.
+        lane: u32,
+        /// The text the job is about.
+        text_id: u32,
+        /// The strategies, in the order rows should arrive.
+        strategies: Vec<StrategyId>,
+        /// Settings, limit and price.
+        figures: Figures,
+    },
+    /// Cut the text with one strategy and keep its chunks for [`Request::Rows`] and
+    /// [`Request::Export`]; answered by [`Reply::Selected`].
+    Select {
+        /// Job number.
+        job: u32,
+        /// The text the job is about.
+        text_id: u32,
+        /// The strategy.
+        strategy: StrategyId,
+        /// Settings, limit and price.
+        figures: Figures,
+        /// Number of histogram bins wanted.
+        bins: usize,
+    },
+    /// Rows `from..from + count` of the selected strategy's chunks ([`Reply::Rows`]).
+    Rows {
+        /// The job of the [`Request::Select`] whose chunks are meant.
+        job: u32,
+        /// First row index.
+        from: usize,
+        /// Number of rows wanted (fewer at the end).
+        count: usize,
+    },
+    /// Every chunk of the selected strategy as an export file ([`Reply::Exported`]).
+    Export {
+        /// The job of the [`Request::Select`] whose chunks are meant.
+        job: u32,
+        /// The format.
+        format: ExportFormat,
+    },
+}
+
+impl Request {
+    /// The job number.
+    pub fn job(&self) -> u32 {
+        match self {
+            Request::Compare { job, .. }
+            | Request::Select { job, .. }
+            | Request::Rows { job, .. }
+            | Request::Export { job, .. } => *job,
+        }
+    }
+}
+
+/// A strategy's figures, or why it refused the setting or the text.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "kebab-case")]
+pub enum Outcome {
+    /// The strategy cut the text.
+    Figures {
+        /// The comparison row's figures.
+        summary: Summary,
+        /// The requested overlap was lowered below the size (the product's strategies).
+        overlap_clamped: bool,
+    },
+    /// The strategy (or its library) refused.
+    Refused {
+        /// Why.
+        refusal: Refusal,
+    },
+}
+
+/// Worker → page.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Reply {
+    /// The worker runs and takes requests.
+    Ready,
+    /// The worker does not hold text `text_id` (it was restarted, or the text message was
+    /// lost): the page sends the text again and repeats the request.
+    NeedText {
+        /// The job that could not run.
+        job: u32,
+    },
+    /// One comparison row.
+    Row {
+        /// Job number.
+        job: u32,
+        /// The strategy.
+        strategy: StrategyId,
+        /// Its figures or refusal.
+        outcome: Outcome,
+        /// Wall time of this row in the worker, in milliseconds (shown, never asserted).
+        millis: f64,
+    },
+    /// Every row of job `job` has been posted.
+    Compared {
+        /// Job number.
+        job: u32,
+    },
+    /// The selected strategy's figures, histogram and snippet.
+    Selected {
+        /// Job number.
+        job: u32,
+        /// The strategy.
+        strategy: StrategyId,
+        /// Its figures or refusal.
+        outcome: Outcome,
+        /// The chunk-size histogram (`None` when refused).
+        histogram: Option<Histogram>,
+        /// The code that reproduces the chunks with the library (`None` for the product's own
+        /// strategies and refused settings).
+        snippet: Option<Snippet>,
+    },
+    /// Rows of the selected strategy's chunks.
+    Rows {
+        /// Job number of the selection.
+        job: u32,
+        /// Index of the first row.
+        from: usize,
+        /// Total number of chunks.
+        total: usize,
+        /// The rows.
+        rows: Vec<Row>,
+    },
+    /// An export file.
+    Exported {
+        /// Job number of the selection.
+        job: u32,
+        /// The format.
+        format: ExportFormat,
+        /// The file's text.
+        text: String,
+    },
+    /// A request could not be read, or no strategy is selected for `rows` / `export`.
+    Failed {
+        /// The job, when the request had one.
+        job: Option<u32>,
+        /// English, for the console.
+        message: String,
+    },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::strategy::SizeUnit;
+    use crate::tokenizer::Encoding;
+
+    #[test]
+    fn requests_read_back_as_written_with_the_pages_names() {
+        let r = Request::Compare {
+            job: 3,
+            lane: 0,
+            text_id: 1,
+            strategies: vec![StrategyId::LangchainRecursive, StrategyId::TextSplitter],
+            figures: Figures {
+                settings: Settings {
+                    chunk_size: 512,
+                    chunk_overlap: 64,
+                    unit: SizeUnit::Characters,
+                    encoding: Encoding::O200kBase,
+                },
+                max_input_tokens: 8191,
+                price_per_million: 0.02,
+            },
+        };
+        let json = serde_json::to_string(&r).unwrap();
+        assert!(json.starts_with("{\"kind\":\"compare\",\"job\":3,\"lane\":0"), "{json}");
+        assert!(json.contains("[\"langchain-recursive\",\"text-splitter\"]"), "{json}");
+        assert!(json.contains("\"unit\":\"characters\",\"encoding\":\"o200k_base\""), "{json}");
+        assert_eq!(serde_json::from_str::<Request>(&json).unwrap(), r);
+        assert_eq!(r.job(), 3);
+    }
+}

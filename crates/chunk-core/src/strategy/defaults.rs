@@ -1,0 +1,83 @@
+//! Each library's own defaults for `chunk_size`, `chunk_overlap` and the length unit, as its
+//! constructor has them (the page offers them when a library strategy is chosen).
+
+use super::{SizeUnit, StrategyId};
+
+/// A library's default size setting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LibraryDefaults {
+    /// Default `chunk_size`, in `unit`.
+    pub chunk_size: usize,
+    /// Default `chunk_overlap`, in `unit`.
+    pub chunk_overlap: usize,
+    /// The unit the library measures in by default.
+    pub unit: SizeUnit,
+}
+
+impl StrategyId {
+    /// The library's defaults for this strategy; `None` for the product's own strategies and
+    /// for libraries whose size parameter has no default (text-splitter's `ChunkConfig::new`,
+    /// `semchunk.chunkerify`). Sources: langchain-text-splitters `TextSplitter.__init__`
+    /// (4000 / 200, `len`); llama-index-core `SentenceSplitter` (`DEFAULT_CHUNK_SIZE` 1024,
+    /// `SENTENCE_CHUNK_OVERLAP` 200) and `TokenTextSplitter` (1024, `DEFAULT_CHUNK_OVERLAP`
+    /// 20), in tokens; chonkie `RecursiveChunker` / `TokenChunker` (2048, overlap 0,
+    /// tokenizer `"character"`).
+    pub fn library_defaults(self) -> Option<LibraryDefaults> {
+        let d = |chunk_size, chunk_overlap, unit| {
+            Some(LibraryDefaults {
+                chunk_size,
+                chunk_overlap,
+                unit,
+            })
+        };
+        match self {
+            StrategyId::LangchainRecursive | StrategyId::LangchainMarkdown => {
+                d(4000, 200, SizeUnit::Characters)
+            }
+            // TokenTextSplitter inherits TextSplitter's defaults and counts in tokens.
+            StrategyId::LangchainToken => d(4000, 200, SizeUnit::Tokens),
+            StrategyId::LlamaindexSentence => d(1024, 200, SizeUnit::Tokens),
+            StrategyId::LlamaindexToken => d(1024, 20, SizeUnit::Tokens),
+            StrategyId::ChonkieRecursive | StrategyId::ChonkieToken => {
+                d(2048, 0, SizeUnit::Characters)
+            }
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::strategy::{chunker, Settings};
+    use crate::tokenizer::Encoding;
+
+    #[test]
+    fn every_library_default_is_a_setting_its_strategy_accepts() {
+        let mut with = 0;
+        for id in StrategyId::all() {
+            let Some(d) = id.library_defaults() else {
+                continue;
+            };
+            with += 1;
+            assert!(id.library().is_some(), "{id} has defaults but no library");
+            assert!(id.supports(d.unit), "{id} cannot size in its own default unit");
+            let s = Settings {
+                chunk_size: d.chunk_size,
+                chunk_overlap: d.chunk_overlap,
+                unit: d.unit,
+                encoding: Encoding::Cl100kBase,
+            };
+            assert!(chunker(id, &s).is_ok(), "{id} refuses its library's defaults");
+        }
+        assert_eq!(with, 7);
+        assert_eq!(
+            StrategyId::LlamaindexSentence.library_defaults(),
+            Some(LibraryDefaults {
+                chunk_size: 1024,
+                chunk_overlap: 200,
+                unit: SizeUnit::Tokens
+            })
+        );
+    }
+}

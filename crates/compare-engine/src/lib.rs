@@ -1,0 +1,452 @@
+//! The page's comparison worker: every chunking strategy of [`chunk_core::strategy`] run on the
+//! user's whole text in a Web Worker (`assets/compare-worker.js`), so that the page's own wasm
+//! carries no strategy (the text-splitter crate and its Unicode data weigh 2.3 MB gzip) and no
+//! long task runs on the page's thread. Trunk builds this crate as a worker module
+//! (`index.html`, `data-type="worker"`): it is fetched after the page has started, never in the
+//! first paint.
+//!
+//! The messages are [`chunk_core::analysis::protocol`]'s. [`Engine`] holds the state (the text,
+//! the selected strategy's chunks) and answers them natively testable; the `wasm_bindgen`
+//! exports below are a thin layer over it:
+//! - `set_text(text_id, bytes)` — the document, as UTF-8;
+//! - `compare_row(request, index)` — row `index` of a `compare` request (the worker's script
+//!   loops over the rows and yields to its event loop between two, so that a newer request
+//!   stops an older one);
+//! - `handle(request)` — `select`, `rows` and `export`.
+//!
+//! A strategy that panics (a bug) traps the instance (release builds abort on panic); the
+//! script then reports `failed` and the page starts a new worker. [`last_panic`] keeps the
+//! message for the report.
+
+use chunk_core::analysis::export::{rows, to_csv, to_jsonl};
+use chunk_core::analysis::histogram::histogram;
+use chunk_core::analysis::protocol::{ExportFormat, Figures, Outcome, Reply, Request};
+use chunk_core::analysis::refusal::Refusal;
+use chunk_core::analysis::snippet::snippet;
+use chunk_core::analysis::summary;
+use chunk_core::strategy::{chunker, run, Chunks, StrategyId};
+
+/// The worker's state: the text it holds and the chunks of the last selection.
+#[derive(Default)]
+pub struct Engine {
+    /// `(text_id, text)` of the document the page last sent.
+    text: Option<(u32, String)>,
+    /// The last [`Request::Select`]: its job and the chunks it cut.
+    selected: Option<(u32, Chunks)>,
+}
+
+impl Engine {
+    /// Holds `text` as document `text_id`, replacing the previous one (and its selection).
+    pub fn set_text(&mut self, text_id: u32, text: String) {
+        self.text = Some((text_id, text));
+        self.selected = None;
+    }
+
+    /// The text if it is `text_id`.
+    fn text(&self, text_id: u32) -> Option<&str> {
+        match &self.text {
+            Some((id, t)) if *id == text_id => Some(t.as_str()),
+            _ => None,
+        }
+    }
+
+    /// The number of rows of a `compare` request (0 for any other request).
+    pub fn rows_in(request: &Request) -> usize {
+        match request {
+            Request::Compare { strategies, .. } => strategies.len(),
+            _ => 0,
+        }
+    }
+
+    /// Row `index` of a [`Request::Compare`]: [`Reply::Row`], [`Reply::NeedText`] when the text
+    /// is not held, [`Reply::Failed`] for another request or an index past the end.
+    /// `clock` gives milliseconds (the row's wall time is measured with it).
+    pub fn compare_row(&self, request: &Request, index: usize, clock: impl Fn() -> f64) -> Reply {
+        let Request::Compare {
+            job,
+            text_id,
+            lane: _,
+            strategies,
+            figures,
+        } = request
+        else {
+            return failed(Some(request.job()), "compare_row takes a compare request");
+        };
+        let Some(&strategy) = strategies.get(index) else {
+            return failed(Some(*job), "row index past the strategies");
+        };
+        let Some(text) = self.text(*text_id) else {
+            return Reply::NeedText { job: *job };
+        };
+        let started = clock();
+        let outcome = match cut(strategy, text, figures) {
+            Ok(chunks) => outcome_of(text, &chunks, figures),
+            Err(refusal) => Outcome::Refused { refusal },
+        };
+        Reply::Row {
+            job: *job,
+            strategy,
+            outcome,
+            millis: clock() - started,
+        }
+    }
+
+    /// Answers [`Request::Select`], [`Request::Rows`] and [`Request::Export`].
+    pub fn handle(&mut self, request: Request) -> Reply {
+        match request {
+            Request::Compare { job, .. } => failed(Some(job), "compare goes row by row"),
+            Request::Select {
+                job,
+                text_id,
+                strategy,
+                figures,
+                bins,
+            } => {
+                let Some(text) = self.text(text_id) else {
+                    return Reply::NeedText { job };
+                };
+                match cut(strategy, text, &figures) {
+                    Ok(chunks) => {
+                        let outcome = outcome_of(text, &chunks, &figures);
+                        let h = histogram(&chunks, bins, figures.max_input_tokens);
+                        self.selected = Some((job, chunks));
+                        Reply::Selected {
+                            job,
+                            strategy,
+                            outcome,
+                            histogram: Some(h),
+                            snippet: snippet(strategy, &figures.settings),
+                        }
+                    }
+                    Err(refusal) => {
+                        self.selected = None;
+                        Reply::Selected {
+                            job,
+                            strategy,
+                            outcome: Outcome::Refused { refusal },
+                            histogram: None,
+                            snippet: None,
+                        }
+                    }
+                }
+            }
+            Request::Rows { job, from, count } => match self.selection(job) {
+                Some((text, chunks)) => {
+                    let total = chunks.chunks.len();
+                    let from = from.min(total);
+                    let end = from.saturating_add(count).min(total);
+                    let part = Chunks {
+                        chunks: chunks.chunks[from..end].to_vec(),
+                        ..chunks.clone_empty()
+                    };
+                    let mut out = rows(text, &part);
+                    for (i, r) in out.iter_mut().enumerate() {
+                        r.index = from + i;
+                    }
+                    Reply::Rows {
+                        job,
+                        from,
+                        total,
+                        rows: out,
+                    }
+                }
+                None => failed(Some(job), "no chunks are selected for this job"),
+            },
+            Request::Export { job, format } => match self.selection(job) {
+                Some((text, chunks)) => {
+                    let all = rows(text, chunks);
+                    let text = match format {
+                        ExportFormat::Jsonl => to_jsonl(&all),
+                        ExportFormat::Csv => to_csv(&all),
+                    };
+                    Reply::Exported { job, format, text }
+                }
+                None => failed(Some(job), "no chunks are selected for this job"),
+            },
+        }
+    }
+
+    /// The text and the chunks of selection `job`, if it is the current one.
+    fn selection(&self, job: u32) -> Option<(&str, &Chunks)> {
+        let (j, chunks) = self.selected.as_ref()?;
+        let (_, text) = self.text.as_ref()?;
+        (*j == job).then_some((text.as_str(), chunks))
+    }
+}
+
+/// Cuts `text` with `strategy` at `figures`' settings.
+fn cut(strategy: StrategyId, text: &str, figures: &Figures) -> Result<Chunks, Refusal> {
+    let s = &figures.settings;
+    chunker(strategy, s)
+        .and_then(|c| run(c.as_ref(), text, s.encoding))
+        .map_err(|e| Refusal::from(&e))
+}
+
+/// The comparison figures of `chunks`.
+fn outcome_of(text: &str, chunks: &Chunks, figures: &Figures) -> Outcome {
+    Outcome::Figures {
+        summary: summary(
+            text,
+            chunks,
+            figures.max_input_tokens,
+            figures.price_per_million,
+        ),
+        overlap_clamped: chunks.overlap_clamped,
+    }
+}
+
+fn failed(job: Option<u32>, message: &str) -> Reply {
+    Reply::Failed {
+        job,
+        message: message.to_owned(),
+    }
+}
+
+/// Copies of everything in a [`Chunks`] but its chunk list (for a page of rows).
+trait CloneEmpty {
+    fn clone_empty(&self) -> Chunks;
+}
+
+impl CloneEmpty for Chunks {
+    fn clone_empty(&self) -> Chunks {
+        Chunks {
+            strategy: self.strategy,
+            chunks: Vec::new(),
+            encoding: self.encoding,
+            document_tokens: self.document_tokens,
+            budget: self.budget,
+            keeps: self.keeps,
+            overlap_clamped: self.overlap_clamped,
+        }
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+mod exports {
+    use super::Engine;
+    use chunk_core::analysis::protocol::{Reply, Request};
+    use std::cell::RefCell;
+    use std::sync::Mutex;
+    use wasm_bindgen::prelude::*;
+
+    thread_local! {
+        static ENGINE: RefCell<Engine> = RefCell::new(Engine::default());
+    }
+
+    /// The message of the last panic, kept by the hook [`start`] installs.
+    static LAST_PANIC: Mutex<Option<String>> = Mutex::new(None);
+
+    /// Installs a panic hook that keeps the panic's message for [`last_panic`] (the trap that
+    /// follows carries none).
+    #[wasm_bindgen(start)]
+    fn start() {
+        std::panic::set_hook(Box::new(|info| {
+            let mut last = LAST_PANIC.lock().unwrap_or_else(|e| e.into_inner());
+            *last = Some(info.to_string());
+        }));
+    }
+
+    /// The message of the last panic in this instance, if any.
+    #[wasm_bindgen]
+    pub fn last_panic() -> Option<String> {
+        LAST_PANIC.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Holds `bytes` (UTF-8) as document `text_id`.
+    ///
+    /// # Errors
+    /// A JS `Error` when the bytes are not UTF-8 (a JS string encoded by `TextEncoder` always
+    /// is).
+    #[wasm_bindgen]
+    pub fn set_text(text_id: u32, bytes: Vec<u8>) -> Result<(), JsError> {
+        let text = String::from_utf8(bytes)
+            .map_err(|e| JsError::new(&format!("the text is not UTF-8: {e}")))?;
+        ENGINE.with(|e| e.borrow_mut().set_text(text_id, text));
+        Ok(())
+    }
+
+    /// The number of rows of a `compare` request.
+    #[wasm_bindgen]
+    pub fn rows_in(request: JsValue) -> usize {
+        read(request).map_or(0, |r| Engine::rows_in(&r))
+    }
+
+    /// Row `index` of a `compare` request, as a reply object.
+    #[wasm_bindgen]
+    pub fn compare_row(request: JsValue, index: usize) -> JsValue {
+        let reply = match read(request) {
+            Ok(r) => ENGINE.with(|e| e.borrow().compare_row(&r, index, js_sys::Date::now)),
+            Err(reply) => reply,
+        };
+        write(&reply)
+    }
+
+    /// The reply to a `select`, `rows` or `export` request.
+    #[wasm_bindgen]
+    pub fn handle(request: JsValue) -> JsValue {
+        let reply = match read(request) {
+            Ok(r) => ENGINE.with(|e| e.borrow_mut().handle(r)),
+            Err(reply) => reply,
+        };
+        write(&reply)
+    }
+
+    fn read(request: JsValue) -> Result<Request, Reply> {
+        serde_wasm_bindgen::from_value(request).map_err(|e| Reply::Failed {
+            job: None,
+            message: format!("unreadable request: {e}"),
+        })
+    }
+
+    fn write(reply: &Reply) -> JsValue {
+        let serializer = serde_wasm_bindgen::Serializer::json_compatible();
+        serde::Serialize::serialize(reply, &serializer).unwrap_or(JsValue::NULL)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chunk_core::analysis::protocol::Figures;
+    use chunk_core::strategy::{Settings, SizeUnit};
+    use chunk_core::tokenizer::Encoding;
+
+    const TEXT: &str = "# Title\n\nOne sentence here. Another sentence there.\n\nA second paragraph, with a clause; and more words to cut.\n";
+
+    fn figures(size: usize, overlap: usize, unit: SizeUnit) -> Figures {
+        Figures {
+            settings: Settings {
+                chunk_size: size,
+                chunk_overlap: overlap,
+                unit,
+                encoding: Encoding::Cl100kBase,
+            },
+            max_input_tokens: 8191,
+            price_per_million: 0.02,
+        }
+    }
+
+    fn engine() -> Engine {
+        let mut e = Engine::default();
+        e.set_text(7, TEXT.to_owned());
+        e
+    }
+
+    #[test]
+    fn every_row_equals_the_cores_own_summary_or_refusal() {
+        let e = engine();
+        let f = figures(8, 2, SizeUnit::Tokens);
+        let request = Request::Compare {
+            job: 1,
+            lane: 0,
+            text_id: 7,
+            strategies: StrategyId::all().collect(),
+            figures: f,
+        };
+        assert_eq!(Engine::rows_in(&request), 15);
+        for (i, id) in StrategyId::all().enumerate() {
+            let Reply::Row {
+                job,
+                strategy,
+                outcome,
+                ..
+            } = e.compare_row(&request, i, || 0.0)
+            else {
+                panic!("row {i} is not a row");
+            };
+            assert_eq!((job, strategy), (1, id));
+            let direct = chunker(id, &f.settings).and_then(|c| run(c.as_ref(), TEXT, f.settings.encoding));
+            match (outcome, direct) {
+                (Outcome::Figures { summary: s, .. }, Ok(c)) => {
+                    assert_eq!(s, summary(TEXT, &c, 8191, 0.02), "{id}")
+                }
+                (Outcome::Refused { refusal }, Err(err)) => {
+                    assert_eq!(refusal, Refusal::from(&err), "{id}")
+                }
+                (o, d) => panic!("{id}: engine {o:?}, core {d:?}"),
+            }
+        }
+        assert!(matches!(
+            e.compare_row(&request, 15, || 0.0),
+            Reply::Failed { job: Some(1), .. }
+        ));
+    }
+
+    #[test]
+    fn a_request_for_another_text_asks_for_it() {
+        let e = engine();
+        let request = Request::Compare {
+            job: 2,
+            lane: 0,
+            text_id: 8,
+            strategies: vec![StrategyId::Fixed],
+            figures: figures(8, 0, SizeUnit::Tokens),
+        };
+        assert_eq!(e.compare_row(&request, 0, || 0.0), Reply::NeedText { job: 2 });
+    }
+
+    #[test]
+    fn rows_and_exports_are_the_selected_chunks() {
+        let mut e = engine();
+        let f = figures(40, 0, SizeUnit::Characters);
+        let reply = e.handle(Request::Select {
+            job: 5,
+            text_id: 7,
+            strategy: StrategyId::LangchainRecursive,
+            figures: f,
+            bins: 10,
+        });
+        let Reply::Selected {
+            outcome: Outcome::Figures { summary: s, .. },
+            histogram: Some(h),
+            snippet: Some(code),
+            ..
+        } = reply
+        else {
+            panic!("not selected: {reply:?}");
+        };
+        assert_eq!(h.bins.iter().map(|b| b.count).sum::<usize>(), s.chunks);
+        assert!(code.code.contains("RecursiveCharacterTextSplitter(chunk_size=40, chunk_overlap=0)"));
+        let Reply::Rows { total, from, rows, .. } = e.handle(Request::Rows {
+            job: 5,
+            from: 1,
+            count: 2,
+        }) else {
+            panic!("no rows");
+        };
+        assert_eq!((total, from, rows.len()), (s.chunks, 1, 2));
+        assert_eq!(rows[0].index, 1);
+        let Reply::Exported { text, .. } = e.handle(Request::Export {
+            job: 5,
+            format: ExportFormat::Jsonl,
+        }) else {
+            panic!("no export");
+        };
+        assert_eq!(text.lines().count(), s.chunks);
+        let second: chunk_core::analysis::export::Row =
+            serde_json::from_str(text.lines().nth(1).unwrap()).unwrap();
+        assert_eq!(second, rows[0]);
+        assert_eq!(&TEXT[second.byte_start..second.byte_end], second.text);
+        // A stale job gets no rows.
+        assert!(matches!(
+            e.handle(Request::Rows { job: 4, from: 0, count: 1 }),
+            Reply::Failed { job: Some(4), .. }
+        ));
+        // A refused setting selects nothing.
+        let refused = e.handle(Request::Select {
+            job: 6,
+            text_id: 7,
+            strategy: StrategyId::ChonkieRecursive,
+            figures: figures(40, 5, SizeUnit::Characters),
+            bins: 10,
+        });
+        assert!(matches!(
+            refused,
+            Reply::Selected { outcome: Outcome::Refused { .. }, histogram: None, snippet: None, .. }
+        ));
+        assert!(matches!(
+            e.handle(Request::Export { job: 6, format: ExportFormat::Csv }),
+            Reply::Failed { .. }
+        ));
+    }
+}

@@ -1,0 +1,310 @@
+//! The page's handle on the comparison worker (`assets/compare-worker.js`, which runs
+//! `crates/compare-engine`): it starts the worker once the page is up, sends it the text (once
+//! per text, as UTF-8 in a transferred buffer) and requests of
+//! [`chunk_core::analysis::protocol`], and turns its messages into [`Event`]s.
+//!
+//! The engine's wasm (every strategy, the text-splitter crate and its Unicode data) is fetched
+//! by the worker itself when [`CompareEngine::start`] runs, after the first paint; the worker
+//! hands back the compiled `WebAssembly.Module`, which a restarted worker (after a trap) gets
+//! instead of fetching it again.
+
+use chunk_core::analysis::protocol::Reply;
+
+/// Script of the worker, next to `index.html` (copied there by Trunk).
+pub const WORKER_SCRIPT: &str = "compare-worker.js";
+/// The engine's wasm-bindgen glue and module as Trunk names a worker build (after the crate).
+pub const ENGINE_GLUE: &str = "compare-engine.js";
+/// See [`ENGINE_GLUE`].
+pub const ENGINE_WASM: &str = "compare-engine_bg.wasm";
+
+/// What the worker reports.
+#[derive(Debug)]
+pub enum Event {
+    /// The worker runs (first start or restart).
+    Ready,
+    /// A reply to a request.
+    Reply(Reply),
+    /// The worker failed (did not load, or a strategy trapped); it has been restarted where
+    /// possible. English, for the page's notice and the console.
+    Failed(String),
+}
+
+#[cfg(target_arch = "wasm32")]
+pub use imp::CompareEngine;
+
+#[cfg(not(target_arch = "wasm32"))]
+pub use native::CompareEngine;
+
+#[cfg(target_arch = "wasm32")]
+mod imp {
+    use std::cell::{Cell, RefCell};
+    use std::rc::Rc;
+    use std::sync::Arc;
+
+    use chunk_core::analysis::protocol::{Reply, Request};
+    use js_sys::{Object, Reflect, Uint8Array};
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+    use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
+
+    use super::{Event, ENGINE_GLUE, ENGINE_WASM, WORKER_SCRIPT};
+
+    struct Inner {
+        worker: RefCell<Option<Worker>>,
+        /// The compiled engine module, once a worker has sent it.
+        module: RefCell<JsValue>,
+        ready: Cell<bool>,
+        /// Requests posted before the worker was ready, in order.
+        queued: RefCell<Vec<JsValue>>,
+        /// The text the worker should hold, and whether it has been sent to this worker.
+        text: RefCell<Option<(u32, Arc<str>)>>,
+        text_sent: Cell<bool>,
+        /// The last request of each kind that needs the text, to repeat after `need-text`.
+        last: RefCell<Vec<Request>>,
+        restarts: Cell<u32>,
+        on_event: Box<dyn Fn(Event)>,
+        closures: RefCell<Vec<Box<dyn std::any::Any>>>,
+        base: String,
+    }
+
+    /// The page's handle on the comparison worker. Cloning shares the same worker.
+    #[derive(Clone)]
+    pub struct CompareEngine(Rc<Inner>);
+
+    impl CompareEngine {
+        /// Starts the worker; `on_event` gets every [`Event`]. `None` where there is no document
+        /// base URL or the browser refuses module workers (the comparison then says so).
+        pub fn start(on_event: impl Fn(Event) + 'static) -> Option<Self> {
+            let document = web_sys::window()?.document()?;
+            let base = document.base_uri().ok()??;
+            let engine = CompareEngine(Rc::new(Inner {
+                worker: RefCell::new(None),
+                module: RefCell::new(JsValue::UNDEFINED),
+                ready: Cell::new(false),
+                queued: RefCell::new(Vec::new()),
+                text: RefCell::new(None),
+                text_sent: Cell::new(false),
+                last: RefCell::new(Vec::new()),
+                restarts: Cell::new(0),
+                on_event: Box::new(on_event),
+                closures: RefCell::new(Vec::new()),
+                base,
+            }));
+            engine.spawn().then_some(engine)
+        }
+
+        fn url(&self, file: &str) -> Option<String> {
+            web_sys::Url::new_with_base(file, &self.0.base)
+                .ok()
+                .map(|u| u.href())
+        }
+
+        /// Starts a worker and sends it `init`; false when the browser refuses.
+        fn spawn(&self) -> bool {
+            let (Some(script), Some(js), Some(wasm)) = (
+                self.url(WORKER_SCRIPT),
+                self.url(ENGINE_GLUE),
+                self.url(ENGINE_WASM),
+            ) else {
+                return false;
+            };
+            let options = WorkerOptions::new();
+            options.set_type(WorkerType::Module);
+            let Ok(worker) = Worker::new_with_options(&script, &options) else {
+                return false;
+            };
+            let me = Rc::downgrade(&self.0);
+            let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
+                if let Some(inner) = me.upgrade() {
+                    CompareEngine(inner).receive(ev.data());
+                }
+            });
+            let me = Rc::downgrade(&self.0);
+            let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
+                ev.prevent_default();
+                let detail = ev
+                    .dyn_ref::<web_sys::ErrorEvent>()
+                    .map(|e| e.message())
+                    .filter(|m| !m.is_empty())
+                    .unwrap_or_else(|| format!("{WORKER_SCRIPT} did not load or start"));
+                if let Some(inner) = me.upgrade() {
+                    CompareEngine(inner).failed(format!("compare worker: {detail}"));
+                }
+            });
+            worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+            worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+            let init = object(&[
+                ("kind", &JsValue::from_str("init")),
+                ("js", &JsValue::from_str(&js)),
+                ("wasm", &JsValue::from_str(&wasm)),
+                ("module", &self.0.module.borrow()),
+            ]);
+            if worker.post_message(&init).is_err() {
+                worker.terminate();
+                return false;
+            }
+            let mut closures = self.0.closures.borrow_mut();
+            closures.clear();
+            closures.push(Box::new(on_message));
+            closures.push(Box::new(on_error));
+            self.0.ready.set(false);
+            self.0.text_sent.set(false);
+            *self.0.worker.borrow_mut() = Some(worker);
+            true
+        }
+
+        fn receive(&self, data: JsValue) {
+            let kind = Reflect::get(&data, &JsValue::from_str("kind"))
+                .ok()
+                .and_then(|k| k.as_string())
+                .unwrap_or_default();
+            if kind == "ready" {
+                if let Ok(module) = Reflect::get(&data, &JsValue::from_str("module")) {
+                    if module.is_object() {
+                        *self.0.module.borrow_mut() = module;
+                    }
+                }
+                self.0.ready.set(true);
+                let queued: Vec<JsValue> = self.0.queued.borrow_mut().drain(..).collect();
+                for q in queued {
+                    self.post_now(&q);
+                }
+                (self.0.on_event)(Event::Ready);
+                return;
+            }
+            match serde_wasm_bindgen::from_value::<Reply>(data) {
+                Ok(Reply::NeedText { job }) => {
+                    // The worker lost the text (restarted): send it and repeat the request.
+                    self.0.text_sent.set(false);
+                    let again: Vec<Request> = self
+                        .0
+                        .last
+                        .borrow()
+                        .iter()
+                        .filter(|r| r.job() == job)
+                        .cloned()
+                        .collect();
+                    for r in again {
+                        self.request(r);
+                    }
+                }
+                Ok(Reply::Failed { job: None, message }) => self.failed(message),
+                Ok(reply) => (self.0.on_event)(Event::Reply(reply)),
+                Err(e) => (self.0.on_event)(Event::Failed(format!(
+                    "unreadable message from the compare worker ({kind}): {e}"
+                ))),
+            }
+        }
+
+        /// The worker failed: report, and start a new one (at most a few times in a row).
+        fn failed(&self, message: String) {
+            if let Some(w) = self.0.worker.borrow_mut().take() {
+                w.terminate();
+            }
+            (self.0.on_event)(Event::Failed(message));
+            let n = self.0.restarts.get() + 1;
+            self.0.restarts.set(n);
+            if n <= 3 {
+                self.spawn();
+            }
+        }
+
+        /// Makes `text` document `text_id` of the worker (sent with the next request).
+        pub fn set_text(&self, text_id: u32, text: Arc<str>) {
+            let same = self
+                .0
+                .text
+                .borrow()
+                .as_ref()
+                .is_some_and(|(id, _)| *id == text_id);
+            if !same {
+                *self.0.text.borrow_mut() = Some((text_id, text));
+                self.0.text_sent.set(false);
+            }
+        }
+
+        /// Posts `request` (after the text, when the worker does not have it yet).
+        pub fn request(&self, request: Request) {
+            if !self.0.text_sent.get() {
+                if let Some((id, text)) = self.0.text.borrow().as_ref() {
+                    let bytes = Uint8Array::new_from_slice(text.as_bytes());
+                    let message = object(&[
+                        ("kind", &JsValue::from_str("text")),
+                        ("text_id", &JsValue::from(*id)),
+                        ("bytes", &bytes),
+                    ]);
+                    self.post(&message, Some(&bytes));
+                    self.0.text_sent.set(true);
+                }
+            }
+            let serializer = serde_wasm_bindgen::Serializer::json_compatible();
+            let Ok(value) = serde::Serialize::serialize(&request, &serializer) else {
+                return;
+            };
+            if matches!(request, Request::Compare { .. } | Request::Select { .. }) {
+                let mut last = self.0.last.borrow_mut();
+                let same_kind = std::mem::discriminant(&request);
+                last.retain(|r| std::mem::discriminant(r) != same_kind);
+                last.push(request);
+            }
+            self.post(&value, None);
+        }
+
+        fn post(&self, message: &JsValue, transfer: Option<&Uint8Array>) {
+            if !self.0.ready.get() {
+                // Before `ready` the transfer would race the init; copy instead (once).
+                self.0.queued.borrow_mut().push(message.clone());
+                return;
+            }
+            match transfer {
+                Some(bytes) => {
+                    if let Some(w) = self.0.worker.borrow().as_ref() {
+                        let list = js_sys::Array::of1(&bytes.buffer());
+                        let _ = w.post_message_with_transfer(message, &list);
+                    }
+                }
+                None => self.post_now(message),
+            }
+        }
+
+        fn post_now(&self, message: &JsValue) {
+            if let Some(w) = self.0.worker.borrow().as_ref() {
+                let _ = w.post_message(message);
+            }
+        }
+    }
+
+    /// A plain JS object with the given fields.
+    fn object(fields: &[(&str, &JsValue)]) -> Object {
+        let o = Object::new();
+        for (k, v) in fields {
+            let _ = Reflect::set(&o, &JsValue::from_str(k), v);
+        }
+        o
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+mod native {
+    use std::sync::Arc;
+
+    use chunk_core::analysis::protocol::Request;
+
+    use super::Event;
+
+    /// Native stand-in (the page's unit tests build natively): there is no worker, so
+    /// [`CompareEngine::start`] returns `None`.
+    #[derive(Clone)]
+    pub struct CompareEngine;
+
+    impl CompareEngine {
+        /// Always `None` outside the browser.
+        pub fn start(_on_event: impl Fn(Event) + 'static) -> Option<Self> {
+            None
+        }
+        /// No-op outside the browser.
+        pub fn set_text(&self, _text_id: u32, _text: Arc<str>) {}
+        /// No-op outside the browser.
+        pub fn request(&self, _request: Request) {}
+    }
+}

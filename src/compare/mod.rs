@@ -1,0 +1,708 @@
+//! Every strategy on the user's whole text: the comparison table ([`table`]), the chosen
+//! strategy's chunks, histogram, export and snippet ([`panel`]), and two settings side by side
+//! ([`ab`]). Every figure comes from the comparison worker ([`engine`], which runs
+//! `crates/compare-engine`); this module only schedules requests and keeps the replies.
+//!
+//! Contexts, each written by one part of the page (Leptos todomvc style):
+//! - [`CompareSettings`]: the size unit and the chosen strategy, written by their selects;
+//! - [`CompareResults`]: the worker's replies, written only by the driver ([`spawn_compare`]).
+
+pub mod ab;
+pub mod engine;
+pub mod messages;
+pub mod panel;
+pub mod table;
+
+use std::cell::Cell;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use chunk_core::analysis::export::Row;
+use chunk_core::analysis::histogram::Histogram;
+use chunk_core::analysis::protocol::{
+    ExportFormat, Figures, Outcome, Reply, Request, DEFAULT_MAX_INPUT_TOKENS,
+};
+use chunk_core::analysis::refusal::Refusal;
+use chunk_core::analysis::snippet::Snippet;
+use chunk_core::strategy::{Settings, SizeUnit, StrategyId};
+use leptos::prelude::*;
+
+use crate::i18n::Lang;
+use crate::state::AppState;
+use engine::{CompareEngine, Event};
+use messages::Msg;
+
+/// Chunks asked for at first and per "show more".
+pub const ROWS_PAGE: usize = 20;
+/// Histogram bins asked for.
+pub const HISTOGRAM_BINS: usize = 24;
+/// Quiet time after the last edit before the worker is asked, in milliseconds: typing in a
+/// long text would otherwise start (and stop) a comparison per key.
+pub const DEBOUNCE_MS: u64 = 200;
+
+/// The settings the comparison reads besides the calculator's fields.
+#[derive(Clone, Copy)]
+pub struct CompareSettings {
+    /// Unit of chunk_size and chunk_overlap for the strategies (`chunk-size-unit`).
+    pub unit: RwSignal<SizeUnit>,
+    /// The strategy whose chunks are shown (`strategy`).
+    pub strategy: RwSignal<StrategyId>,
+    /// The B side of the A/B view: strategy, chunk_size, chunk_overlap as typed.
+    pub ab: RwSignal<AbSide>,
+}
+
+/// The B side of the A/B view.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AbSide {
+    /// B's strategy.
+    pub strategy: StrategyId,
+    /// B's chunk_size, as typed.
+    pub chunk_size: String,
+    /// B's chunk_overlap, as typed.
+    pub chunk_overlap: String,
+}
+
+/// Where the worker is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EngineStatus {
+    /// Not started yet, or fetching and compiling its module.
+    Loading,
+    /// Running.
+    Ready,
+    /// No worker in this browser, or it failed (English detail for the console and notice).
+    Failed(String),
+}
+
+/// One row of the table: filled when the worker's reply arrives.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RowState {
+    /// The strategy.
+    pub strategy: StrategyId,
+    /// Its figures or refusal; `None` while pending.
+    pub outcome: Option<Outcome>,
+    /// Worker time for the row, in milliseconds.
+    pub millis: f64,
+}
+
+/// The comparison table of one job.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Table {
+    /// The job the rows belong to (0: none yet).
+    pub job: u32,
+    /// One row per strategy, in [`StrategyId::all`] order.
+    pub rows: Vec<RowState>,
+    /// True once every row has arrived.
+    pub complete: bool,
+    /// The settings the rows are for.
+    pub figures: Option<Figures>,
+    /// Whether the price field gave a price (else cost is not shown).
+    pub priced: bool,
+}
+
+/// The chosen strategy's figures, histogram and snippet.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Selection {
+    /// The job.
+    pub job: u32,
+    /// The strategy.
+    pub strategy: StrategyId,
+    /// Figures or refusal.
+    pub outcome: Outcome,
+    /// Histogram of chunk tokens (`None` when refused).
+    pub histogram: Option<Histogram>,
+    /// The code that reproduces it with the library.
+    pub snippet: Option<Snippet>,
+}
+
+/// The chosen strategy's chunks received so far.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct ChunkPage {
+    /// The selection job they belong to.
+    pub job: u32,
+    /// Total number of chunks.
+    pub total: usize,
+    /// Rows `0..rows.len()`.
+    pub rows: Vec<Row>,
+}
+
+/// The worker's replies, written only by [`spawn_compare`].
+#[derive(Clone, Copy)]
+pub struct CompareResults {
+    /// Worker status.
+    pub engine: RwSignal<EngineStatus>,
+    /// The comparison table.
+    pub table: RwSignal<Table>,
+    /// The chosen strategy's figures (`None` before the first reply or without text).
+    pub selection: RwSignal<Option<Selection>>,
+    /// The chosen strategy's chunks.
+    pub chunks: RwSignal<ChunkPage>,
+    /// The A/B view's B row: (job, outcome).
+    pub ab_row: RwSignal<Option<(u32, Outcome)>>,
+    /// A request the page could not make (e.g. a bad B size), or none.
+    pub requests: Requests,
+}
+
+/// The driver's request functions, for the components that ask for more (rows, exports).
+#[derive(Clone, Copy)]
+pub struct Requests {
+    more_rows: StoredValue<Option<Rc<dyn Fn()>>, LocalStorage>,
+    export: StoredValue<Option<Rc<dyn Fn(ExportFormat)>>, LocalStorage>,
+}
+
+impl Requests {
+    /// Asks for the next [`ROWS_PAGE`] chunks of the selection.
+    pub fn more_rows(&self) {
+        if let Some(f) = self.more_rows.get_value() {
+            f();
+        }
+    }
+    /// Asks for an export file of the selection (downloaded when it arrives).
+    pub fn export(&self, format: ExportFormat) {
+        if let Some(f) = self.export.get_value() {
+            f(format);
+        }
+    }
+}
+
+/// The figures a job is for, from the page's fields; `None` while a field the strategies need
+/// is invalid (the calculator shows that error).
+fn figures_of(app: &AppState, unit: SizeUnit) -> Option<(Figures, bool)> {
+    let checked = app.checked.get();
+    let size = checked.size_value?;
+    let overlap = checked.requested_overlap?;
+    let price = checked.input.and_then(|i| i.price_per_million);
+    let settings = Settings {
+        chunk_size: usize::try_from(size).ok()?,
+        chunk_overlap: usize::try_from(overlap).ok()?,
+        unit,
+        encoding: app.encoding.get(),
+    };
+    Some((
+        Figures {
+            settings,
+            max_input_tokens: DEFAULT_MAX_INPUT_TOKENS,
+            price_per_million: price.unwrap_or(0.0),
+        },
+        price.is_some(),
+    ))
+}
+
+/// B's figures: A's with B's size and overlap, when both parse as whole numbers ≥ 0 (size ≥ 1).
+fn b_figures(a: &Figures, side: &AbSide) -> Option<Figures> {
+    let size: usize = side.chunk_size.trim().parse().ok().filter(|&s| s >= 1)?;
+    let overlap: usize = side.chunk_overlap.trim().parse().ok()?;
+    Some(Figures {
+        settings: Settings {
+            chunk_size: size,
+            chunk_overlap: overlap,
+            ..a.settings
+        },
+        ..*a
+    })
+}
+
+/// Creates and provides both contexts and starts the driver: the worker is started once the
+/// page has painted, and every change of the text, the fields, the unit or the strategy
+/// (debounced by [`DEBOUNCE_MS`]) sends the requests.
+pub fn spawn_compare(app: AppState) {
+    let settings = CompareSettings {
+        unit: RwSignal::new(SizeUnit::Tokens),
+        strategy: RwSignal::new(StrategyId::Fixed),
+        ab: RwSignal::new(AbSide {
+            strategy: StrategyId::LangchainRecursive,
+            chunk_size: "1024".into(),
+            chunk_overlap: "128".into(),
+        }),
+    };
+    let results = CompareResults {
+        engine: RwSignal::new(EngineStatus::Loading),
+        table: RwSignal::new(Table::default()),
+        selection: RwSignal::new(None),
+        chunks: RwSignal::new(ChunkPage::default()),
+        ab_row: RwSignal::new(None),
+        requests: Requests {
+            more_rows: StoredValue::new_local(None),
+            export: StoredValue::new_local(None),
+        },
+    };
+    provide_context(settings);
+    provide_context(results);
+
+    let engine: StoredValue<Option<CompareEngine>, LocalStorage> = StoredValue::new_local(None);
+    let jobs = Rc::new(Cell::new(0u32));
+    // The text's id: a new one whenever the text (an `Arc`) changes.
+    let text_ids: StoredValue<(usize, u32), LocalStorage> = StoredValue::new_local((0, 0));
+    let ab_job = StoredValue::new(0u32);
+
+    let on_event = move |event: Event| match event {
+        Event::Ready => results.engine.set(EngineStatus::Ready),
+        Event::Failed(message) => {
+            web_sys_log(&message);
+            results.engine.set(EngineStatus::Failed(message));
+        }
+        Event::Reply(reply) => receive(results, ab_job, reply),
+    };
+
+    // Start the worker after the first paint: the engine's module is fetched by the worker.
+    set_timeout(
+        move || {
+            let started = CompareEngine::start(on_event);
+            if started.is_none() {
+                results
+                    .engine
+                    .set(EngineStatus::Failed("no module worker in this browser".into()));
+            }
+            engine.set_value(started);
+        },
+        std::time::Duration::from_millis(0),
+    );
+
+    let next_job = {
+        let jobs = jobs.clone();
+        move || {
+            jobs.set(jobs.get().wrapping_add(1).max(1));
+            jobs.get()
+        }
+    };
+    let send = move |request: Request| {
+        engine.with_value(|e| {
+            if let Some(e) = e {
+                e.request(request);
+            }
+        });
+    };
+    let with_text = move |text: Arc<str>| -> u32 {
+        let ptr = Arc::as_ptr(&text) as *const u8 as usize;
+        let (last_ptr, last_id) = text_ids.get_value();
+        let id = if ptr == last_ptr {
+            last_id
+        } else {
+            last_id.wrapping_add(1)
+        };
+        text_ids.set_value((ptr, id));
+        engine.with_value(|e| {
+            if let Some(e) = e {
+                e.set_text(id, text);
+            }
+        });
+        id
+    };
+
+    // The comparison table follows the text and every setting; the selection also follows
+    // the strategy (choosing another strategy does not redo the table).
+    let table_job = {
+        let next_job = next_job.clone();
+        move |text: Arc<str>, figures: Figures, priced: bool| {
+            let text_id = with_text(text);
+            let job = next_job();
+            results.table.set(Table {
+                job,
+                rows: StrategyId::all()
+                    .map(|s| RowState {
+                        strategy: s,
+                        outcome: None,
+                        millis: 0.0,
+                    })
+                    .collect(),
+                complete: false,
+                figures: Some(figures),
+                priced,
+            });
+            send(Request::Compare {
+                job,
+                lane: 0,
+                text_id,
+                strategies: StrategyId::all().collect(),
+                figures,
+            });
+        }
+    };
+    let selection_job = {
+        let next_job = next_job.clone();
+        move |text: Arc<str>, figures: Figures, strategy: StrategyId| {
+            let text_id = with_text(text);
+            select_job(results, strategy, text_id, figures, next_job(), send);
+        }
+    };
+    debounced(move || {
+        let text = app.text.get();
+        let ready = results.engine.get() == EngineStatus::Ready;
+        let figures = figures_of(&app, settings.unit.get());
+        if text.is_empty() {
+            results.table.set(Table::default());
+        }
+        let (Some((figures, priced)), false, true) = (figures, text.is_empty(), ready) else {
+            return None;
+        };
+        let table_job = table_job.clone();
+        Some(move || table_job(text, figures, priced))
+    });
+    debounced(move || {
+        let text = app.text.get();
+        let strategy = settings.strategy.get();
+        let ready = results.engine.get() == EngineStatus::Ready;
+        let figures = figures_of(&app, settings.unit.get());
+        if text.is_empty() {
+            results.selection.set(None);
+            results.chunks.set(ChunkPage::default());
+        }
+        let (Some((figures, _)), false, true) = (figures, text.is_empty(), ready) else {
+            return None;
+        };
+        let selection_job = selection_job.clone();
+        Some(move || selection_job(text, figures, strategy))
+    });
+
+    // The A/B view's B row.
+    Effect::new({
+        let next_job = next_job.clone();
+        move |_| {
+            let side = settings.ab.get();
+            let text = app.text.get();
+            let ready = results.engine.get() == EngineStatus::Ready;
+            let a = figures_of(&app, settings.unit.get());
+            let (Some((a, _)), false, true) = (a, text.is_empty(), ready) else {
+                results.ab_row.set(None);
+                return;
+            };
+            let Some(b) = b_figures(&a, &side) else {
+                results.ab_row.set(None);
+                return;
+            };
+            let text_id = with_text(text);
+            let job = next_job();
+            ab_job.set_value(job);
+            send(Request::Compare {
+                job,
+                lane: 1,
+                text_id,
+                strategies: vec![side.strategy],
+                figures: b,
+            });
+        }
+    });
+
+    results.requests.more_rows.set_value(Some(Rc::new(move || {
+        let page = results.chunks.get_untracked();
+        if page.job != 0 && page.rows.len() < page.total {
+            send(Request::Rows {
+                job: page.job,
+                from: page.rows.len(),
+                count: ROWS_PAGE,
+            });
+        }
+    })));
+    results.requests.export.set_value(Some(Rc::new(move |format| {
+        if let Some(sel) = results.selection.get_untracked() {
+            send(Request::Export {
+                job: sel.job,
+                format,
+            });
+        }
+    })));
+}
+
+/// Runs `track` in an effect (it reads the signals the job depends on); the job it returns
+/// runs [`DEBOUNCE_MS`] later unless the signals changed again meanwhile.
+fn debounced<J: FnOnce() + 'static>(track: impl Fn() -> Option<J> + 'static) {
+    let generation = Rc::new(Cell::new(0u64));
+    Effect::new(move |_| {
+        let g = generation.get() + 1;
+        generation.set(g);
+        if let Some(job) = track() {
+            let generation = generation.clone();
+            set_timeout(
+                move || {
+                    if generation.get() == g {
+                        job();
+                    }
+                },
+                std::time::Duration::from_millis(DEBOUNCE_MS),
+            );
+        }
+    });
+}
+
+/// Sends a selection job for `strategy` and asks for its first rows.
+fn select_job(
+    results: CompareResults,
+    strategy: StrategyId,
+    text_id: u32,
+    figures: Figures,
+    job: u32,
+    send: impl Fn(Request),
+) {
+    results.chunks.set(ChunkPage {
+        job,
+        total: 0,
+        rows: Vec::new(),
+    });
+    send(Request::Select {
+        job,
+        text_id,
+        strategy,
+        figures,
+        bins: HISTOGRAM_BINS,
+    });
+    send(Request::Rows {
+        job,
+        from: 0,
+        count: ROWS_PAGE,
+    });
+}
+
+/// Files one reply into the results (replies to jobs no longer current are dropped).
+fn receive(results: CompareResults, ab_job: StoredValue<u32>, reply: Reply) {
+    match reply {
+        Reply::Row {
+            job,
+            strategy,
+            outcome,
+            millis,
+        } => {
+            if job == ab_job.get_value() {
+                results.ab_row.set(Some((job, outcome)));
+                return;
+            }
+            results.table.update(|t| {
+                if t.job == job {
+                    if let Some(r) = t.rows.iter_mut().find(|r| r.strategy == strategy) {
+                        r.outcome = Some(outcome);
+                        r.millis = millis;
+                    }
+                }
+            });
+        }
+        Reply::Compared { job } => results.table.update(|t| {
+            if t.job == job {
+                t.complete = true;
+            }
+        }),
+        Reply::Selected {
+            job,
+            strategy,
+            outcome,
+            histogram,
+            snippet,
+        } => {
+            if results.chunks.with_untracked(|c| c.job) == job {
+                results.selection.set(Some(Selection {
+                    job,
+                    strategy,
+                    outcome,
+                    histogram,
+                    snippet,
+                }));
+            }
+        }
+        Reply::Rows {
+            job,
+            from,
+            total,
+            rows,
+        } => results.chunks.update(|c| {
+            if c.job == job && from == c.rows.len() {
+                c.total = total;
+                c.rows.extend(rows);
+            }
+        }),
+        Reply::Exported { job, format, text } => {
+            let current = results.selection.with_untracked(|s| {
+                s.as_ref()
+                    .filter(|s| s.job == job)
+                    .map(|s| s.strategy)
+            });
+            if let Some(strategy) = current {
+                let (ext, mime) = match format {
+                    ExportFormat::Jsonl => ("jsonl", "application/jsonl"),
+                    ExportFormat::Csv => ("csv", "text/csv"),
+                };
+                crate::browser::download(&format!("chunks-{strategy}.{ext}"), mime, &text);
+            }
+        }
+        Reply::Failed { message, .. } => web_sys_log(&message),
+        Reply::Ready | Reply::NeedText { .. } => {}
+    }
+}
+
+fn web_sys_log(message: &str) {
+    #[cfg(target_arch = "wasm32")]
+    web_sys::console::warn_1(&message.into());
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = message;
+}
+
+/// The `chunk-size-unit` select: tokens or characters for chunk_size and chunk_overlap of the
+/// strategies (the calculator's own figures stay token windows, as its note says).
+#[component]
+pub fn SizeUnitSelect() -> impl IntoView {
+    let app = expect_context::<AppState>();
+    let settings = expect_context::<CompareSettings>();
+    let m = move |msg: Msg| messages::text(app.lang.get(), msg);
+    let on_change = move |ev| {
+        let unit = match event_target_value(&ev).as_str() {
+            "characters" => SizeUnit::Characters,
+            _ => SizeUnit::Tokens,
+        };
+        settings.unit.set(unit);
+    };
+    view! {
+        <div class="field">
+            <label for="chunk-size-unit">{move || m(Msg::SizeUnitLabel)}</label>
+            <select id="chunk-size-unit" data-testid="chunk-size-unit" on:change=on_change>
+                <option value="tokens" selected=move || settings.unit.get() == SizeUnit::Tokens>
+                    {move || m(Msg::UnitTokens)}
+                </option>
+                <option value="characters" selected=move || settings.unit.get() == SizeUnit::Characters>
+                    {move || m(Msg::UnitCharacters)}
+                </option>
+            </select>
+            <p class="field-note">{move || m(Msg::UnitNote)}</p>
+        </div>
+    }
+}
+
+/// The strategy's display name: the library's class for library strategies, else the
+/// product's own name in `lang`.
+pub fn strategy_name(lang: Lang, id: StrategyId) -> String {
+    match id.library() {
+        Some(lib) => format!("{} · {}", library_label(lib.package), lib.api),
+        None => messages::text(
+            lang,
+            match id {
+                StrategyId::Fixed => Msg::OwnFixed,
+                StrategyId::Sentence => Msg::OwnSentence,
+                StrategyId::Recursive => Msg::OwnRecursive,
+                StrategyId::Markdown => Msg::OwnMarkdown,
+                _ => Msg::OwnSectionBudget,
+            },
+        )
+        .to_owned(),
+    }
+}
+
+/// A library's usual name from its package name.
+fn library_label(package: &str) -> &str {
+    match package {
+        "langchain-text-splitters" => "LangChain",
+        "llama-index-core" => "LlamaIndex",
+        "text-splitter" => "text-splitter",
+        "semchunk" => "semchunk",
+        "chonkie" => "chonkie",
+        other => other,
+    }
+}
+
+/// A refusal worded in `lang`, with its numbers formatted.
+pub fn refusal_text(lang: Lang, r: &Refusal) -> String {
+    let msg = match r.kind.as_str() {
+        "zero-chunk-size" => Msg::RefusedZeroSize,
+        "overlap-refused" => Msg::RefusedOverlap,
+        "overlap-unsupported" => Msg::RefusedNoOverlap,
+        "unit-unsupported" => Msg::RefusedUnit,
+        "text-refused" => Msg::RefusedText,
+        "character-over-chunk-size" => Msg::RefusedCharacter,
+        "recursion-limit" => Msg::RefusedRecursion,
+        "parameter-refused" => Msg::RefusedParameter,
+        _ => return r.english.clone(),
+    };
+    let mut args: Vec<(&str, String)> = Vec::new();
+    for (k, v) in &r.fields {
+        let shown = match v.parse::<u64>() {
+            Ok(n) if k != "strategy" => crate::format::int(lang, n),
+            _ => v.clone(),
+        };
+        args.push((k.as_str(), shown));
+    }
+    let unit_word = match r.field("unit") {
+        Some("characters") => messages::text(lang, Msg::UnitCharacters),
+        _ => messages::text(lang, Msg::UnitTokens),
+    };
+    args.push(("unit_name", unit_word.to_owned()));
+    let borrowed: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    crate::i18n::fill(messages::text(lang, msg), &borrowed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chunk_core::strategy::StrategyError;
+    use chunk_core::tokenizer::Encoding;
+
+    #[test]
+    fn b_takes_as_settings_and_its_own_whole_sizes() {
+        let a = Figures {
+            settings: Settings {
+                chunk_size: 512,
+                chunk_overlap: 64,
+                unit: SizeUnit::Characters,
+                encoding: Encoding::O200kBase,
+            },
+            max_input_tokens: 8191,
+            price_per_million: 0.02,
+        };
+        let side = |s: &str, o: &str| AbSide {
+            strategy: StrategyId::Fixed,
+            chunk_size: s.into(),
+            chunk_overlap: o.into(),
+        };
+        let b = b_figures(&a, &side(" 1024 ", "128")).expect("whole numbers");
+        assert_eq!((b.settings.chunk_size, b.settings.chunk_overlap), (1024, 128));
+        assert_eq!(b.settings.unit, SizeUnit::Characters);
+        assert_eq!(b.settings.encoding, Encoding::O200kBase);
+        assert_eq!(b_figures(&a, &side("0", "0")), None);
+        assert_eq!(b_figures(&a, &side("12.5", "0")), None);
+        assert_eq!(b_figures(&a, &side("100", "-1")), None);
+    }
+
+    #[test]
+    fn every_refusal_is_worded_with_its_numbers_in_every_language() {
+        let errors = [
+            StrategyError::ZeroChunkSize,
+            StrategyError::OverlapRefused {
+                strategy: StrategyId::LangchainRecursive,
+                library: "langchain-text-splitters",
+                chunk_size: 100,
+                chunk_overlap: 150,
+            },
+            StrategyError::OverlapUnsupported {
+                strategy: StrategyId::ChonkieRecursive,
+            },
+            StrategyError::UnitUnsupported {
+                strategy: StrategyId::Semchunk,
+                unit: SizeUnit::Characters,
+            },
+            StrategyError::TextRefused {
+                strategy: StrategyId::LangchainToken,
+                library: "langchain-text-splitters",
+                byte_offset: 42,
+                found: "<|endoftext|>",
+            },
+            StrategyError::CharacterOverChunkSize {
+                strategy: StrategyId::Semchunk,
+                library: "semchunk",
+                byte_offset: 7,
+                tokens: 3,
+                chunk_size: 2,
+            },
+            StrategyError::RecursionLimit {
+                strategy: StrategyId::LlamaindexSentence,
+                library: "llama-index-core",
+                byte_offset: 9,
+            },
+            StrategyError::ParameterRefused {
+                strategy: StrategyId::Semchunk,
+                parameter: "chunk_size",
+                detail: "must be positive",
+            },
+        ];
+        for lang in Lang::ALL {
+            for e in &errors {
+                let text = refusal_text(lang, &Refusal::from(e));
+                assert!(!text.contains('{'), "{lang:?} {e}: {text}");
+            }
+            let t = refusal_text(lang, &Refusal::from(&errors[1]));
+            assert!(t.contains("150") && t.contains("100"), "{lang:?}: {t}");
+        }
+    }
+}

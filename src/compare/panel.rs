@@ -1,0 +1,450 @@
+//! The chosen strategy: the `strategy` select, the library's own defaults, its figures, the
+//! chunk-size histogram (SVG, limit line), the smallest and last chunk called out, its chunks
+//! (20 at a time) with byte, character and line positions, token count, heading path and why
+//! each ended, the JSONL / CSV export, and the snippet that reproduces it with the library.
+//!
+//! Hooks: `strategy` (select; option values are strategy ids), `strategy-defaults`,
+//! `strategy-figures`, `histogram` / `histogram-bar` (`data-from`, `data-to`, `data-count`) /
+//! `histogram-limit`, `smallest-chunk` and `last-chunk` (`data-index`, `data-tokens`),
+//! `strategy-chunks`, one `chunk` per chunk (`data-index`, `data-byte-start`, `data-byte-end`,
+//! `data-char-start`, `data-char-end`, `data-line-start`, `data-line-end`, `data-tokens`,
+//! `data-reason`) holding `chunk-text` (exactly the chunk's text), `show-more`, `export-jsonl`,
+//! `export-csv`, `snippet`, `snippet-copy`, `strategy-refused`.
+//!
+//! With the fixed strategy in tokens the page's classic preview (overlaps highlighted, cut
+//! characters as bytes) shows the chunks instead (`crate::preview`).
+
+use chunk_core::analysis::export::Row;
+use chunk_core::analysis::histogram::Histogram;
+use chunk_core::analysis::protocol::{ExportFormat, Outcome};
+use chunk_core::strategy::{SizeUnit, StrategyId};
+use leptos::prelude::*;
+
+use super::messages::{self, Msg};
+use super::table::badge;
+use super::{refusal_text, strategy_name, CompareResults, CompareSettings};
+use crate::format;
+use crate::i18n::{fill, Lang};
+use crate::preview::{shown_end, Preview};
+use crate::state::AppState;
+
+/// True when the classic preview shows the chosen strategy's chunks.
+pub fn classic_preview(strategy: StrategyId, unit: SizeUnit) -> bool {
+    strategy == StrategyId::Fixed && unit == SizeUnit::Tokens
+}
+
+/// The strategy panel and, below it, the chosen strategy's chunks.
+#[component]
+pub fn StrategyPanel() -> impl IntoView {
+    let app = expect_context::<AppState>();
+    let settings = expect_context::<CompareSettings>();
+    let m = move |msg: Msg| messages::text(app.lang.get(), msg);
+    let on_pick = move |ev| {
+        if let Ok(id) = event_target_value(&ev).parse::<StrategyId>() {
+            settings.strategy.set(id);
+        }
+    };
+    let defaults = move || settings.strategy.get().library_defaults();
+    let use_defaults = move |_| {
+        if let Some(d) = settings.strategy.get_untracked().library_defaults() {
+            app.chunk_size.set(d.chunk_size.to_string());
+            app.chunk_overlap.set(d.chunk_overlap.to_string());
+            settings.unit.set(d.unit);
+        }
+    };
+    let defaults_text = move || {
+        defaults().map(|d| {
+            let lang = app.lang.get();
+            fill(
+                m(Msg::LibraryDefaults),
+                &[
+                    ("chunk_size", &format::int(lang, d.chunk_size as u64)),
+                    ("chunk_overlap", &format::int(lang, d.chunk_overlap as u64)),
+                    ("unit", unit_name(lang, d.unit)),
+                ],
+            )
+        })
+    };
+    let unsupported = move || {
+        let id = settings.strategy.get();
+        let unit = settings.unit.get();
+        (!id.supports(unit)).then(|| m(Msg::UnitNotSupported))
+    };
+    view! {
+        <section class="panel strategy-panel" data-testid="strategy-panel">
+            <h2>{move || m(Msg::PanelHeading)}</h2>
+            <div class="field-row strategy-pick">
+                <label for="strategy">{move || m(Msg::StrategyLabel)}</label>
+                <select id="strategy" data-testid="strategy" on:change=on_pick>
+                    {StrategyId::all()
+                        .map(|id| {
+                            view! {
+                                <option
+                                    value=id.as_str()
+                                    selected=move || settings.strategy.get() == id
+                                >
+                                    {move || strategy_name(app.lang.get(), id)}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
+                </select>
+                <span class="badge" data-testid="strategy-badge">
+                    {move || badge(app.lang.get(), settings.strategy.get()).0}
+                </span>
+            </div>
+            {move || {
+                defaults_text()
+                    .map(|t| {
+                        view! {
+                            <p class="hint">
+                                {t}
+                                " "
+                                <button type="button" data-testid="strategy-defaults" on:click=use_defaults>
+                                    {m(Msg::UseDefaults)}
+                                </button>
+                            </p>
+                        }
+                    })
+            }}
+            {move || unsupported().map(|t| view! { <p class="notice warn">{t}</p> })}
+            <Figures/>
+            <HistogramView/>
+            <Snippet/>
+        </section>
+        {move || {
+            if classic_preview(settings.strategy.get(), settings.unit.get()) {
+                view! { <Preview/> }.into_any()
+            } else {
+                view! { <StrategyChunks/> }.into_any()
+            }
+        }}
+    }
+}
+
+fn unit_name(lang: Lang, unit: SizeUnit) -> &'static str {
+    messages::text(
+        lang,
+        match unit {
+            SizeUnit::Tokens => Msg::UnitTokens,
+            SizeUnit::Characters => Msg::UnitCharacters,
+        },
+    )
+}
+
+/// The chosen strategy's figures, or its refusal.
+#[component]
+fn Figures() -> impl IntoView {
+    let app = expect_context::<AppState>();
+    let results = expect_context::<CompareResults>();
+    move || {
+        let lang = app.lang.get();
+        let m = |msg: Msg| messages::text(lang, msg);
+        let sel = results.selection.get()?;
+        Some(match sel.outcome {
+            Outcome::Figures {
+                summary: s,
+                overlap_clamped,
+            } => {
+                let n = |x: usize| format::int(lang, x as u64);
+                let clamped = overlap_clamped
+                    .then(|| view! { <p class="notice">{m(Msg::OverlapClampedHere)}</p> });
+                view! {
+                    <dl class="figures" data-testid="strategy-figures" data-chunks=s.chunks data-total-tokens=s.total_tokens>
+                        <div><dt>{m(Msg::ColChunks)}</dt><dd>{n(s.chunks)}</dd></div>
+                        <div><dt>{m(Msg::ColTotal)}</dt><dd>{n(s.total_tokens)}</dd></div>
+                        <div><dt>{m(Msg::ColRepeated)}</dt><dd>{n(s.repeated_tokens)}</dd></div>
+                        <div><dt>{m(Msg::ColP95)}</dt><dd>{n(s.p95_tokens)}</dd></div>
+                        <div><dt>{m(Msg::ColMax)}</dt><dd>{n(s.max_tokens)}</dd></div>
+                        <div><dt>{m(Msg::ColSplit)}</dt><dd>{n(s.split_sentences)}</dd></div>
+                    </dl>
+                    {clamped}
+                }
+                .into_any()
+            }
+            Outcome::Refused { refusal } => view! {
+                <p class="notice warn" data-testid="strategy-refused" data-refused=refusal.kind.clone()>
+                    {refusal_text(lang, &refusal)}
+                </p>
+            }
+            .into_any(),
+        })
+    }
+}
+
+/// Width and height of the histogram's drawing, in SVG user units.
+const SVG_W: f64 = 600.0;
+const SVG_H: f64 = 160.0;
+
+/// The histogram of chunk tokens, the limit line, and the smallest and last chunk.
+#[component]
+fn HistogramView() -> impl IntoView {
+    let app = expect_context::<AppState>();
+    let results = expect_context::<CompareResults>();
+    move || {
+        let lang = app.lang.get();
+        let h = results.selection.get()?.histogram?;
+        Some(histogram_view(lang, h))
+    }
+}
+
+fn histogram_view(lang: Lang, h: Histogram) -> impl IntoView {
+    let m = |msg: Msg| messages::text(lang, msg);
+    let n = |x: usize| format::int(lang, x as u64);
+    let bins = h.bins.len().max(1) as f64;
+    let bar_w = SVG_W / bins;
+    let top = h.bins.last().map_or(1, |b| b.to + 1) as f64;
+    let max = h.max_count.max(1) as f64;
+    let bars = h
+        .bins
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let height = SVG_H * b.count as f64 / max;
+            let title = fill(
+                m(Msg::BarTitle),
+                &[("count", &n(b.count)), ("from", &n(b.from)), ("to", &n(b.to))],
+            );
+            view! {
+                <rect
+                    data-testid="histogram-bar"
+                    data-from=b.from
+                    data-to=b.to
+                    data-count=b.count
+                    x=i as f64 * bar_w + 1.0
+                    y=SVG_H - height
+                    width=(bar_w - 2.0).max(1.0)
+                    height=height
+                >
+                    <title>{title}</title>
+                </rect>
+            }
+        })
+        .collect_view();
+    let limit = (h.limit as f64) < top;
+    let limit_x = SVG_W * h.limit as f64 / top;
+    let limit_line = limit.then(|| {
+        view! {
+            <line data-testid="histogram-limit" class="limit" x1=limit_x x2=limit_x y1=0 y2=SVG_H></line>
+        }
+    });
+    let limit_note = fill(
+        m(if limit {
+            Msg::LimitDrawn
+        } else {
+            Msg::LimitAbove
+        }),
+        &[("limit", &n(h.limit))],
+    );
+    let called = |testid: &'static str, msg: Msg, c: Option<chunk_core::analysis::histogram::Called>| {
+        c.map(|c| {
+            view! {
+                <li data-testid=testid data-index=c.index data-tokens=c.tokens>
+                    {fill(m(msg), &[("index", &n(c.index)), ("tokens", &n(c.tokens))])}
+                </li>
+            }
+        })
+    };
+    let tiny = (h.tiny > 0).then(|| {
+        view! { <li data-testid="tiny-chunks" data-value=h.tiny>{fill(m(Msg::TinyChunks), &[("n", &n(h.tiny))])}</li> }
+    });
+    view! {
+        <figure class="histogram">
+            <svg
+                data-testid="histogram"
+                viewBox=format!("0 0 {SVG_W} {SVG_H}")
+                role="img"
+                aria-label=m(Msg::HistogramTitle)
+                preserveAspectRatio="none"
+            >
+                {bars}
+                {limit_line}
+            </svg>
+            <figcaption>
+                {fill(m(Msg::HistogramCaption), &[("width", &n(h.bin_width))])}
+                " "
+                {limit_note}
+            </figcaption>
+            <ul class="called-out">
+                {called("smallest-chunk", Msg::SmallestChunk, h.smallest)}
+                {called("last-chunk", Msg::LastChunk, h.last)}
+                {tiny}
+            </ul>
+        </figure>
+    }
+}
+
+/// The snippet that reproduces the chosen strategy with its library, and the export buttons.
+#[component]
+fn Snippet() -> impl IntoView {
+    let app = expect_context::<AppState>();
+    let results = expect_context::<CompareResults>();
+    let m = move |msg: Msg| messages::text(app.lang.get(), msg);
+    let has_chunks = move || {
+        results
+            .selection
+            .with(|s| s.as_ref().is_some_and(|s| matches!(s.outcome, Outcome::Figures { .. })))
+    };
+    let code = move || {
+        results
+            .selection
+            .with(|s| s.as_ref().and_then(|s| s.snippet.clone()))
+    };
+    let copy = move |_| {
+        if let Some(s) = code() {
+            crate::browser::copy_text(&format!("{}\n\n{}", s.install, s.code));
+        }
+    };
+    view! {
+        <div class="export-row" class:hidden=move || !has_chunks()>
+            <button type="button" data-testid="export-jsonl" on:click=move |_| results.requests.export(ExportFormat::Jsonl)>
+                {move || m(Msg::ExportJsonl)}
+            </button>
+            <button type="button" data-testid="export-csv" on:click=move |_| results.requests.export(ExportFormat::Csv)>
+                {move || m(Msg::ExportCsv)}
+            </button>
+            <span class="hint">{move || m(Msg::ExportNote)}</span>
+        </div>
+        {move || {
+            code()
+                .map(|s| {
+                    view! {
+                        <div class="snippet">
+                            <h3>{m(Msg::SnippetHeading)}</h3>
+                            <p class="hint">{m(Msg::SnippetNote)}</p>
+                            <pre data-testid="snippet" data-language=s.language.clone()><code>{format!("{}\n\n{}", s.install, s.code)}</code></pre>
+                            <button type="button" data-testid="snippet-copy" on:click=copy>{m(Msg::Copy)}</button>
+                        </div>
+                    }
+                })
+        }}
+    }
+}
+
+/// The chosen strategy's chunks, [`super::ROWS_PAGE`] at a time.
+#[component]
+fn StrategyChunks() -> impl IntoView {
+    let app = expect_context::<AppState>();
+    let results = expect_context::<CompareResults>();
+    let m = move |msg: Msg| messages::text(app.lang.get(), msg);
+    let shown = move || results.chunks.with(|c| c.rows.len());
+    let total = move || results.chunks.with(|c| c.total);
+    view! {
+        <section class="panel preview" data-testid="strategy-chunks">
+            <h2>{move || m(Msg::ChunksHeading)}</h2>
+            {move || {
+                app.text.with(|t| t.is_empty()).then(|| view! { <p class="hint">{m(Msg::CompareIdle)}</p> })
+            }}
+            <ol class="chunks">
+                <For
+                    each=move || results.chunks.get().rows
+                    key=|r: &Row| (r.index, r.byte_start, r.byte_end, r.tokens)
+                    children=move |r: Row| chunk_view(app.lang.get_untracked(), r)
+                />
+            </ol>
+            <p class="hint">
+                {move || {
+                    let lang = app.lang.get();
+                    fill(
+                        m(Msg::ShowingOf),
+                        &[("shown", &format::int(lang, shown() as u64)), ("total", &format::int(lang, total() as u64))],
+                    )
+                }}
+            </p>
+            <button
+                type="button"
+                data-testid="show-more"
+                class:hidden={move || shown() >= total()}
+                on:click=move |_| results.requests.more_rows()
+            >
+                {move || m(Msg::ShowMore)}
+            </button>
+        </section>
+    }
+}
+
+/// One `chunk`: its positions, tokens, heading path, why it ended, and its text.
+fn chunk_view(lang: Lang, r: Row) -> impl IntoView {
+    let m = |msg: Msg| messages::text(lang, msg);
+    let n = |x: usize| format::int(lang, x as u64);
+    let head = fill(
+        m(Msg::ChunkHead),
+        &[
+            ("index", &n(r.index)),
+            ("tokens", &n(r.tokens)),
+            ("b0", &n(r.byte_start)),
+            ("b1", &n(r.byte_end)),
+            ("c0", &n(r.char_start)),
+            ("c1", &n(r.char_end)),
+            ("l0", &n(r.line_start)),
+            ("l1", &n(r.line_end)),
+        ],
+    );
+    let reason = fill(m(Msg::EndsAt), &[("reason", m(reason_msg(r.reason)))]);
+    let path = (!r.heading_path.is_empty()).then(|| {
+        view! { <span class="heading-path" data-testid="chunk-heading-path">{r.heading_path.clone()}</span> }
+    });
+    let changed = r
+        .text_changed
+        .then(|| view! { <span class="badge" data-testid="chunk-text-changed">{m(Msg::TextChanged)}</span> });
+    // A chunk's text is shown whole up to the preview's display limits (8 KiB, 200 lines).
+    let end = shown_end(&r.text, 0, r.text.len(), 0);
+    let hidden = r.text.len() - end;
+    let more = (hidden > 0)
+        .then(|| view! { <p class="hint">{fill(m(Msg::TextCut), &[("n", &n(hidden))])}</p> });
+    view! {
+        <li
+            class="chunk"
+            data-testid="chunk"
+            data-index=r.index
+            data-byte-start=r.byte_start
+            data-byte-end=r.byte_end
+            data-char-start=r.char_start
+            data-char-end=r.char_end
+            data-line-start=r.line_start
+            data-line-end=r.line_end
+            data-tokens=r.tokens
+            data-reason=r.reason.as_str()
+            data-shown-bytes=end
+        >
+            <div class="chunk-head">
+                <span>{head}</span>
+                " "
+                {path}
+                " "
+                <span class="reason">{reason}</span>
+                {changed}
+            </div>
+            <pre class="chunk-body" data-testid="chunk-text">{r.text[..end].to_owned()}</pre>
+            {more}
+        </li>
+    }
+}
+
+/// The message naming a boundary.
+fn reason_msg(b: chunk_core::strategy::Boundary) -> Msg {
+    use chunk_core::strategy::Boundary as B;
+    match b {
+        B::Section => Msg::ReasonSection,
+        B::Paragraph => Msg::ReasonParagraph,
+        B::Line => Msg::ReasonLine,
+        B::Sentence => Msg::ReasonSentence,
+        B::Clause => Msg::ReasonClause,
+        B::Word => Msg::ReasonWord,
+        B::Character => Msg::ReasonCharacter,
+        B::SizeLimit => Msg::ReasonSizeLimit,
+        B::EndOfText => Msg::ReasonEndOfText,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_fixed_token_windows_use_the_classic_preview() {
+        assert!(classic_preview(StrategyId::Fixed, SizeUnit::Tokens));
+        assert!(!classic_preview(StrategyId::Fixed, SizeUnit::Characters));
+        assert!(!classic_preview(StrategyId::LangchainRecursive, SizeUnit::Tokens));
+    }
+}

@@ -1,0 +1,476 @@
+//! The comparison table: one row per strategy on the whole text, sortable by any column, with
+//! the library and version each library row reproduces. Hooks: `compare` (the section, with
+//! `data-state` = `idle` | `loading` | `running` | `done` | `failed`), `compare-progress`
+//! (`data-value` = rows done, `data-total`), `compare-table`, `compare-sort` (one button per
+//! column, `data-column`), and one `compare-row` per strategy with `data-strategy`,
+//! `data-chunks`, `data-total-tokens`, `data-repeated-tokens`, `data-mean-tokens`,
+//! `data-max-tokens`, `data-p95-tokens`, `data-over-limit`, `data-split-sentences`,
+//! `data-cost` (absent while pending; `data-refused` when the strategy refused).
+
+use chunk_core::analysis::protocol::Outcome;
+use chunk_core::analysis::Summary;
+use chunk_core::strategy::{SizeUnit, StrategyId};
+use leptos::prelude::*;
+
+use super::messages::{self, Msg};
+use super::{refusal_text, strategy_name, CompareResults, CompareSettings, EngineStatus, RowState};
+use crate::format;
+use crate::i18n::Lang;
+use crate::state::AppState;
+
+/// A sortable column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Column {
+    /// The strategy's name.
+    Strategy,
+    /// Number of chunks.
+    Chunks,
+    /// Tokens embedded.
+    Total,
+    /// Repeated tokens.
+    Repeated,
+    /// Mean chunk tokens.
+    Mean,
+    /// 95th-percentile chunk tokens.
+    P95,
+    /// Largest chunk.
+    Max,
+    /// Chunks over the model's limit.
+    OverLimit,
+    /// Split sentences.
+    Split,
+    /// Cost.
+    Cost,
+}
+
+impl Column {
+    /// Every column, in table order.
+    pub const ALL: [Column; 10] = [
+        Column::Strategy,
+        Column::Chunks,
+        Column::Total,
+        Column::Repeated,
+        Column::Mean,
+        Column::P95,
+        Column::Max,
+        Column::OverLimit,
+        Column::Split,
+        Column::Cost,
+    ];
+
+    /// The `data-column` name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Column::Strategy => "strategy",
+            Column::Chunks => "chunks",
+            Column::Total => "total-tokens",
+            Column::Repeated => "repeated-tokens",
+            Column::Mean => "mean-tokens",
+            Column::P95 => "p95-tokens",
+            Column::Max => "max-tokens",
+            Column::OverLimit => "over-limit",
+            Column::Split => "split-sentences",
+            Column::Cost => "cost",
+        }
+    }
+
+    fn header(self) -> Msg {
+        match self {
+            Column::Strategy => Msg::ColStrategy,
+            Column::Chunks => Msg::ColChunks,
+            Column::Total => Msg::ColTotal,
+            Column::Repeated => Msg::ColRepeated,
+            Column::Mean => Msg::ColMean,
+            Column::P95 => Msg::ColP95,
+            Column::Max => Msg::ColMax,
+            Column::OverLimit => Msg::ColOverLimit,
+            Column::Split => Msg::ColSplit,
+            Column::Cost => Msg::ColCost,
+        }
+    }
+
+    /// The figure this column sorts by (`None` for the name column).
+    fn value(self, s: &Summary) -> Option<f64> {
+        Some(match self {
+            Column::Strategy => return None,
+            Column::Chunks => s.chunks as f64,
+            Column::Total => s.total_tokens as f64,
+            Column::Repeated => s.repeated_tokens as f64,
+            Column::Mean => s.mean_tokens.unwrap_or(0.0),
+            Column::P95 => s.p95_tokens as f64,
+            Column::Max => s.max_tokens as f64,
+            Column::OverLimit => s.over_limit as f64,
+            Column::Split => s.split_sentences as f64,
+            Column::Cost => s.cost,
+        })
+    }
+}
+
+/// The table's order: a column and its direction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sort {
+    /// The column.
+    pub column: Column,
+    /// Ascending when true.
+    pub ascending: bool,
+}
+
+/// `rows` in `sort` order: rows with figures first (by the column, ties in strategy order),
+/// then refused rows, then pending ones, each in strategy order.
+pub fn sorted(rows: &[RowState], sort: Sort, lang: Lang) -> Vec<RowState> {
+    let mut out = rows.to_vec();
+    let rank = |r: &RowState| match &r.outcome {
+        Some(Outcome::Figures { .. }) => 0,
+        Some(Outcome::Refused { .. }) => 1,
+        None => 2,
+    };
+    out.sort_by(|a, b| {
+        rank(a).cmp(&rank(b)).then_with(|| {
+            let by = match (&a.outcome, &b.outcome, sort.column) {
+                (_, _, Column::Strategy) => {
+                    strategy_name(lang, a.strategy).cmp(&strategy_name(lang, b.strategy))
+                }
+                (
+                    Some(Outcome::Figures { summary: x, .. }),
+                    Some(Outcome::Figures { summary: y, .. }),
+                    c,
+                ) => c
+                    .value(x)
+                    .partial_cmp(&c.value(y))
+                    .unwrap_or(std::cmp::Ordering::Equal),
+                _ => std::cmp::Ordering::Equal,
+            };
+            let by = if sort.ascending { by } else { by.reverse() };
+            by.then(a.strategy.cmp(&b.strategy))
+        })
+    });
+    out
+}
+
+/// The comparison section: status, progress and the table.
+#[component]
+pub fn CompareTable() -> impl IntoView {
+    let app = expect_context::<AppState>();
+    let settings = expect_context::<CompareSettings>();
+    let results = expect_context::<CompareResults>();
+    let sort = RwSignal::new(Sort {
+        column: Column::Strategy,
+        ascending: true,
+    });
+    let m = move |msg: Msg| messages::text(app.lang.get(), msg);
+    let state = move || {
+        let table = results.table.get();
+        match results.engine.get() {
+            EngineStatus::Failed(_) => "failed",
+            _ if app.text.with(|t| t.is_empty()) => "idle",
+            EngineStatus::Loading => "loading",
+            EngineStatus::Ready if table.job == 0 => "loading",
+            EngineStatus::Ready if table.complete => "done",
+            EngineStatus::Ready => "running",
+        }
+    };
+    let done = move || {
+        results
+            .table
+            .with(|t| t.rows.iter().filter(|r| r.outcome.is_some()).count())
+    };
+    let total = move || results.table.with(|t| t.rows.len());
+    let status_text = move || {
+        let lang = app.lang.get();
+        match state() {
+            "failed" => m(Msg::EngineFailed).to_owned(),
+            "idle" => m(Msg::CompareIdle).to_owned(),
+            "loading" => m(Msg::EngineLoading).to_owned(),
+            "done" => {
+                let ms: f64 = results
+                    .table
+                    .with(|t| t.rows.iter().map(|r| r.millis).sum());
+                crate::i18n::fill(
+                    m(Msg::CompareDone),
+                    &[
+                        ("n", &format::int(lang, total() as u64)),
+                        ("seconds", &format::fixed2(lang, ms / 1000.0)),
+                    ],
+                )
+            }
+            _ => crate::i18n::fill(
+                m(Msg::CompareRunning),
+                &[
+                    ("done", &format::int(lang, done() as u64)),
+                    ("total", &format::int(lang, total() as u64)),
+                ],
+            ),
+        }
+    };
+    let unit_note = move || {
+        let unit = settings.unit.get();
+        let enc = app.encoding.get().name();
+        crate::i18n::fill(
+            m(match unit {
+                SizeUnit::Tokens => Msg::TableNoteTokens,
+                SizeUnit::Characters => Msg::TableNoteCharacters,
+            }),
+            &[
+                ("encoding", enc),
+                (
+                    "limit",
+                    &format::int(
+                        app.lang.get(),
+                        chunk_core::analysis::protocol::DEFAULT_MAX_INPUT_TOKENS as u64,
+                    ),
+                ),
+            ],
+        )
+    };
+    view! {
+        <section class="panel compare" data-testid="compare" data-state=state>
+            <h2>{move || m(Msg::CompareHeading)}</h2>
+            <p class="hint">{move || m(Msg::CompareIntro)}</p>
+            <p class="compare-status" data-testid="compare-status" role="status" aria-live="polite">
+                {status_text}
+            </p>
+            <progress
+                data-testid="compare-progress"
+                max=move || total().max(1)
+                value=done
+                data-value=done
+                data-total=total
+                class:hidden={move || state() != "running"}
+            ></progress>
+            <p class="hint">{unit_note}</p>
+            <div class="table-scroll">
+                <table class="compare-table" data-testid="compare-table">
+                    <thead>
+                        <tr>
+                            {Column::ALL
+                                .into_iter()
+                                .map(|c| {
+                                    let aria = move || {
+                                        let s = sort.get();
+                                        if s.column != c {
+                                            "none"
+                                        } else if s.ascending {
+                                            "ascending"
+                                        } else {
+                                            "descending"
+                                        }
+                                    };
+                                    view! {
+                                        <th scope="col" aria-sort=aria>
+                                            <button
+                                                type="button"
+                                                class="sort"
+                                                data-testid="compare-sort"
+                                                data-column=c.name()
+                                                on:click=move |_| {
+                                                    sort.update(|s| {
+                                                        if s.column == c {
+                                                            s.ascending = !s.ascending;
+                                                        } else {
+                                                            *s = Sort { column: c, ascending: c == Column::Strategy };
+                                                        }
+                                                    })
+                                                }
+                                            >
+                                                {move || m(c.header())}
+                                            </button>
+                                        </th>
+                                    }
+                                })
+                                .collect_view()}
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {move || {
+                            let lang = app.lang.get();
+                            let priced = results.table.with(|t| t.priced);
+                            let rows = results.table.with(|t| sorted(&t.rows, sort.get(), lang));
+                            rows.into_iter()
+                                .map(|r| row_view(lang, r, priced, settings))
+                                .collect_view()
+                        }}
+                    </tbody>
+                </table>
+            </div>
+        </section>
+    }
+}
+
+/// One `compare-row`.
+fn row_view(lang: Lang, r: RowState, priced: bool, settings: CompareSettings) -> impl IntoView {
+    let m = |msg: Msg| messages::text(lang, msg);
+    let id = r.strategy;
+    let name = strategy_name(lang, id);
+    let badge = badge(lang, id);
+    let pick = move |_| settings.strategy.set(id);
+    let name_cell = view! {
+        <th scope="row" class="strategy-cell">
+            <button type="button" class="link" data-testid="compare-pick" on:click=pick>
+                {name}
+            </button>
+            <span class="badge" class:approx=badge.1 data-testid="compare-badge">{badge.0}</span>
+        </th>
+    };
+    match r.outcome {
+        Some(Outcome::Figures { summary: s, .. }) => {
+            let n = |x: usize| format::int(lang, x as u64);
+            let mean = s
+                .mean_tokens
+                .map(|x| format::fixed2(lang, x))
+                .unwrap_or_else(|| "—".into());
+            let cost = if priced {
+                format::usd(lang, s.cost)
+            } else {
+                "—".into()
+            };
+            view! {
+                <tr
+                    data-testid="compare-row"
+                    data-strategy=id.as_str()
+                    data-chunks=s.chunks
+                    data-total-tokens=s.total_tokens
+                    data-repeated-tokens=s.repeated_tokens
+                    data-mean-tokens=s.mean_tokens.unwrap_or(0.0)
+                    data-p95-tokens=s.p95_tokens
+                    data-max-tokens=s.max_tokens
+                    data-over-limit=s.over_limit
+                    data-split-sentences=s.split_sentences
+                    data-sentences=s.sentences
+                    data-cost=s.cost
+                    class:over={s.over_limit > 0}
+                >
+                    {name_cell}
+                    <td>{n(s.chunks)}</td>
+                    <td>{n(s.total_tokens)}</td>
+                    <td>{n(s.repeated_tokens)}</td>
+                    <td>{mean}</td>
+                    <td>{n(s.p95_tokens)}</td>
+                    <td>{n(s.max_tokens)}</td>
+                    <td>{n(s.over_limit)}</td>
+                    <td title=crate::i18n::fill(m(Msg::OfSentences), &[("n", &n(s.sentences))])>
+                        {n(s.split_sentences)}
+                    </td>
+                    <td>{cost}</td>
+                </tr>
+            }
+            .into_any()
+        }
+        Some(Outcome::Refused { refusal }) => view! {
+            <tr data-testid="compare-row" data-strategy=id.as_str() data-refused=refusal.kind.clone()>
+                {name_cell}
+                <td colspan="9" class="refused">{refusal_text(lang, &refusal)}</td>
+            </tr>
+        }
+        .into_any(),
+        None => view! {
+            <tr data-testid="compare-row" data-strategy=id.as_str() data-pending="true">
+                {name_cell}
+                <td colspan="9" class="pending">{m(Msg::Pending)}</td>
+            </tr>
+        }
+        .into_any(),
+    }
+}
+
+/// The badge of a strategy and whether it is approximate: what it is exact for, never more.
+pub fn badge(lang: Lang, id: StrategyId) -> (String, bool) {
+    let m = |msg: Msg| messages::text(lang, msg);
+    match id.library() {
+        Some(lib) if lib.exact => (
+            crate::i18n::fill(
+                m(Msg::BadgeExact),
+                &[("package", lib.package), ("version", lib.version)],
+            ),
+            false,
+        ),
+        Some(lib) => (
+            crate::i18n::fill(
+                m(Msg::BadgeApprox),
+                &[("package", lib.package), ("version", lib.version)],
+            ),
+            true,
+        ),
+        None => (m(Msg::BadgeOwn).to_owned(), false),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chunk_core::analysis::refusal::Refusal;
+    use chunk_core::strategy::StrategyError;
+
+    fn row(strategy: StrategyId, chunks: Option<usize>) -> RowState {
+        let summary = |c: usize| Summary {
+            chunks: c,
+            document_tokens: 100,
+            total_tokens: 100 + c,
+            repeated_tokens: 0,
+            mean_tokens: Some(1.0),
+            p95_tokens: 1,
+            max_tokens: 1,
+            min_chunk: None,
+            over_limit: 0,
+            max_input_tokens: 8191,
+            sentences: 3,
+            split_sentences: 0,
+            cost: 0.0,
+        };
+        RowState {
+            strategy,
+            outcome: chunks.map(|c| Outcome::Figures {
+                summary: summary(c),
+                overlap_clamped: false,
+            }),
+            millis: 0.0,
+        }
+    }
+
+    #[test]
+    fn figures_sort_both_ways_and_refused_and_pending_rows_stay_last() {
+        let mut refused = row(StrategyId::ChonkieRecursive, None);
+        refused.outcome = Some(Outcome::Refused {
+            refusal: Refusal::from(&StrategyError::ZeroChunkSize),
+        });
+        let rows = vec![
+            row(StrategyId::Fixed, Some(5)),
+            refused,
+            row(StrategyId::Semchunk, Some(9)),
+            row(StrategyId::Markdown, None),
+            row(StrategyId::Sentence, Some(5)),
+        ];
+        let ids = |s: Sort| -> Vec<StrategyId> {
+            sorted(&rows, s, Lang::En)
+                .into_iter()
+                .map(|r| r.strategy)
+                .collect()
+        };
+        use StrategyId as S;
+        assert_eq!(
+            ids(Sort {
+                column: Column::Chunks,
+                ascending: true
+            }),
+            [S::Fixed, S::Sentence, S::Semchunk, S::ChonkieRecursive, S::Markdown]
+        );
+        assert_eq!(
+            ids(Sort {
+                column: Column::Total,
+                ascending: false
+            }),
+            [S::Semchunk, S::Fixed, S::Sentence, S::ChonkieRecursive, S::Markdown]
+        );
+    }
+
+    #[test]
+    fn the_badge_names_the_library_and_version_it_is_exact_for() {
+        let (text, approx) = badge(Lang::En, StrategyId::LangchainRecursive);
+        assert!(text.contains("langchain-text-splitters") && text.contains("1.1.3"), "{text}");
+        assert!(!approx);
+        for id in StrategyId::all() {
+            for lang in Lang::ALL {
+                assert!(!badge(lang, id).0.contains('{'));
+            }
+        }
+    }
+}
