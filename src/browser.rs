@@ -130,3 +130,16 @@ pub fn clipboard_text(data: &web_sys::DataTransfer) -> Option<js_sys::JsString> 
         .ok()?;
     text.dyn_into().ok()
 }
+
+/// Milliseconds from a monotonic-enough clock: `Date.now()` in the page and in the worker
+/// (both have it); 0 natively, where nothing is scheduled by time.
+pub fn now_ms() -> f64 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        js_sys::Date::now()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        0.0
+    }
+}
