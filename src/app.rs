@@ -1,5 +1,6 @@
 //! The page: header with the language switch, then the calculator, the text, the preview and
-//! the FAQ. Creates the [`AppState`], provides it as context and starts the tokenizer job.
+//! the FAQ. Creates and provides the page's contexts ([`crate::state`]) and starts the tokenizer
+//! job.
 
 use leptos::prelude::*;
 
@@ -8,30 +9,30 @@ use crate::calculator::{Inputs, Results};
 use crate::faq::Faq;
 use crate::file_input::TextSource;
 use crate::i18n::{Key, Lang};
-use crate::state::AppState;
+use crate::state::{provide_page_state, Language};
 use crate::tokenize_job::spawn_tokenizer;
 
 /// The whole page.
 #[component]
 pub fn App() -> impl IntoView {
-    let state = AppState::new(browser::initial_lang());
-    provide_context(state);
-    spawn_tokenizer(state);
-    crate::compare::spawn_compare(state);
+    let page = provide_page_state(browser::initial_lang());
+    spawn_tokenizer(page.tokenization, page.source, page.fields);
+    let lang = page.language;
+    crate::compare::spawn_compare(page);
 
     // Keep <html lang> and the document title in step with the language switch: side effects
     // on the document outside our view tree, hence an Effect.
     Effect::new(move |_| {
-        let lang = state.lang.get();
-        browser::apply_lang(lang, crate::i18n::text(lang, Key::Title));
+        let l = lang.get();
+        browser::apply_lang(l, crate::i18n::text(l, Key::Title));
     });
 
     view! {
         <header class="site-header">
             <div class="header-inner">
                 <div>
-                    <h1>{move || state.t(Key::Title)}</h1>
-                    <p class="tagline">{move || state.t(Key::Tagline)}</p>
+                    <h1>{move || lang.t(Key::Title)}</h1>
+                    <p class="tagline">{move || lang.t(Key::Tagline)}</p>
                 </div>
                 <LanguageSwitch/>
             </div>
@@ -47,25 +48,26 @@ pub fn App() -> impl IntoView {
             <Faq/>
         </main>
         <footer class="site-footer">
-            <p>{move || state.t(Key::Privacy)}</p>
-            <p>{move || state.t(Key::Footer)}</p>
+            <p>{move || lang.t(Key::Privacy)}</p>
+            <p>{move || lang.t(Key::Footer)}</p>
         </footer>
     }
 }
 
-/// The language `<select>`; the choice is remembered on this device.
+/// The language `<select>`; the choice is remembered on this device. The only writer of the
+/// [`Language`] context.
 #[component]
 fn LanguageSwitch() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let language = expect_context::<Language>();
     let on_change = move |ev| {
         if let Some(lang) = Lang::from_tag(&event_target_value(&ev)) {
-            state.lang.set(lang);
+            language.lang.set(lang);
             browser::remember_lang(lang);
         }
     };
     view! {
         <label class="lang-switch">
-            <span>{move || state.t(Key::LanguageLabel)}</span>
+            <span>{move || language.t(Key::LanguageLabel)}</span>
             <select
                 data-testid="language"
                 on:change=on_change
@@ -77,7 +79,7 @@ fn LanguageSwitch() -> impl IntoView {
                             <option
                                 value=l.code()
                                 lang=l.code()
-                                selected=move || state.lang.get() == l
+                                selected=move || language.get() == l
                             >
                                 {l.native_name()}
                             </option>

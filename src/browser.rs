@@ -178,3 +178,16 @@ pub fn copy_text(text: &str) {
     #[cfg(not(target_arch = "wasm32"))]
     let _ = text;
 }
+
+/// Milliseconds from a monotonic-enough clock: `Date.now()` in the page and in the worker
+/// (both have it); 0 natively, where nothing is scheduled by time.
+pub fn now_ms() -> f64 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        js_sys::Date::now()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        0.0
+    }
+}

@@ -1,27 +1,26 @@
 //! The calculator's two panels: the settings form ([`Inputs`]) and the figures ([`Results`]),
 //! with the notices that must never be silent (clamped overlap, estimate vs exact).
 
-use chunk_core::formula::FormulaOutput;
+use chunk_core::formula::{FormulaOutput, CHARS_PER_TOKEN};
 use chunk_core::tokenizer::Encoding;
 use leptos::prelude::*;
 
 use crate::format;
 use crate::i18n::Key;
 use crate::parse::{FieldError, LengthUnit};
-use crate::state::AppState;
+use crate::state::{CalculatorFields, Derived, Language, SourceText, Tokenization};
 
 /// The message for a field error, in the current language.
-fn error_message(state: AppState, err: FieldError) -> String {
-    let lang = state.lang.get();
+fn error_message(lang: Language, err: FieldError) -> String {
     match err {
-        FieldError::Empty => state.t(Key::ErrEmpty).into(),
-        FieldError::NotANumber => state.t(Key::ErrNotANumber).into(),
-        FieldError::Negative => state.t(Key::ErrNegative).into(),
-        FieldError::NotWhole => state.t(Key::ErrNotWhole).into(),
-        FieldError::ZeroSize => state.t(Key::ErrZeroSize).into(),
-        FieldError::TooLarge { max } => state.tf(
+        FieldError::Empty => lang.t(Key::ErrEmpty).into(),
+        FieldError::NotANumber => lang.t(Key::ErrNotANumber).into(),
+        FieldError::Negative => lang.t(Key::ErrNegative).into(),
+        FieldError::NotWhole => lang.t(Key::ErrNotWhole).into(),
+        FieldError::ZeroSize => lang.t(Key::ErrZeroSize).into(),
+        FieldError::TooLarge { max } => lang.tf(
             Key::ErrTooLarge,
-            &[("max", &format::int(lang, max as u128))],
+            &[("max", &format::int(lang.get(), max as u128))],
         ),
     }
 }
@@ -45,12 +44,12 @@ fn NumberField(
     #[prop(optional)]
     children: Option<Children>,
 ) -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let lang = expect_context::<Language>();
     let error_id = format!("{id}-error");
     let error_testid = format!("error-{id}");
     view! {
         <div class="field" class:invalid=move || error.get().is_some()>
-            <label for=id>{move || state.t(label)}</label>
+            <label for=id>{move || lang.t(label)}</label>
             <div class="field-row">
                 <input
                     id=id
@@ -67,53 +66,60 @@ fn NumberField(
                 {children.map(|c| c())}
             </div>
             <p class="field-error" id=error_id data-testid=error_testid role="alert">
-                {move || error.get().map(|e| error_message(state, e))}
+                {move || error.get().map(|e| error_message(lang, e))}
             </p>
         </div>
     }
 }
 
-/// The settings form: document length and unit, chunk size, overlap, price, tokenizer.
+/// The settings form: document length and unit, chunk size, overlap, price, tokenizer. The
+/// only writer of the [`CalculatorFields`] context.
 #[component]
 pub fn Inputs() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let lang = expect_context::<Language>();
+    let fields = expect_context::<CalculatorFields>();
+    let source = expect_context::<SourceText>();
+    let tokenization = expect_context::<Tokenization>();
+    let derived = expect_context::<Derived>();
     // Plain derived closures (not memos): each only projects one field of the `checked` memo,
     // which already runs once per edit.
-    let doc_err = Signal::derive(move || state.checked.with(|c| c.doc_length));
-    let size_err = Signal::derive(move || state.checked.with(|c| c.chunk_size));
-    let overlap_err = Signal::derive(move || state.checked.with(|c| c.chunk_overlap));
-    let price_err = Signal::derive(move || state.checked.with(|c| c.price));
+    let doc_err = Signal::derive(move || derived.checked.with(|c| c.doc_length));
+    let size_err = Signal::derive(move || derived.checked.with(|c| c.chunk_size));
+    let overlap_err = Signal::derive(move || derived.checked.with(|c| c.chunk_overlap));
+    let price_err = Signal::derive(move || derived.checked.with(|c| c.price));
     let on_unit = move |ev| {
         if let Some(u) = LengthUnit::from_code(&event_target_value(&ev)) {
-            state.unit.set(u);
+            fields.unit.set(u);
         }
     };
     let on_encoding = move |ev| {
         if let Some(e) = Encoding::from_name(&event_target_value(&ev)) {
-            state.encoding.set(e);
+            fields.encoding.set(e);
         }
     };
     let text_note = move || {
-        let tokens = state.tokenized.with(|t| t.as_ref().map(|t| t.tokens()));
-        (!state.text.with(|t| t.is_empty()))
+        let tokens = tokenization
+            .tokenized
+            .with(|t| t.as_ref().map(|t| t.tokens()));
+        (!source.text.with(|t| t.is_empty()))
             .then_some(tokens)
             .flatten()
             .map(|n| {
-                let n = format::int(state.lang.get(), n as u128);
+                let n = format::int(lang.get(), n as u128);
                 view! {
                     <p class="field-note" data-testid="doc-length-from-text">
-                        {state.tf(Key::DocLengthFromText, &[("tokens", &n)])}
+                        {lang.tf(Key::DocLengthFromText, &[("tokens", &n)])}
                     </p>
                 }
             })
     };
     view! {
         <section class="panel settings" aria-labelledby="settings-heading">
-            <h2 id="settings-heading">{move || state.t(Key::SettingsHeading)}</h2>
-            <NumberField id="doc-length" label=Key::DocLengthLabel value=state.doc_length error=doc_err>
+            <h2 id="settings-heading">{move || lang.t(Key::SettingsHeading)}</h2>
+            <NumberField id="doc-length" label=Key::DocLengthLabel value=fields.doc_length error=doc_err>
                 <select
                     data-testid="length-unit"
-                    aria-label=move || state.t(Key::UnitLabel)
+                    aria-label=move || lang.t(Key::UnitLabel)
                     on:change=on_unit
                 >
                     {[LengthUnit::Tokens, LengthUnit::Chars]
@@ -124,8 +130,8 @@ pub fn Inputs() -> impl IntoView {
                                 LengthUnit::Chars => Key::UnitChars,
                             };
                             view! {
-                                <option value=u.code() selected=move || state.unit.get() == u>
-                                    {move || state.t(key)}
+                                <option value=u.code() selected=move || fields.unit.get() == u>
+                                    {move || lang.t(key)}
                                 </option>
                             }
                         })
@@ -134,27 +140,27 @@ pub fn Inputs() -> impl IntoView {
             </NumberField>
             {text_note}
             <div class="field-pair">
-                <NumberField id="chunk-size" label=Key::ChunkSizeLabel value=state.chunk_size error=size_err/>
-                <NumberField id="chunk-overlap" label=Key::OverlapLabel value=state.chunk_overlap error=overlap_err/>
+                <NumberField id="chunk-size" label=Key::ChunkSizeLabel value=fields.chunk_size error=size_err/>
+                <NumberField id="chunk-overlap" label=Key::OverlapLabel value=fields.chunk_overlap error=overlap_err/>
             </div>
             <crate::compare::SizeUnitSelect/>
-            <NumberField id="price" label=Key::PriceLabel value=state.price error=price_err inputmode="decimal"/>
-            <p class="field-note">{move || state.t(Key::PriceHint)}</p>
+            <NumberField id="price" label=Key::PriceLabel value=fields.price error=price_err inputmode="decimal"/>
+            <p class="field-note">{move || lang.t(Key::PriceHint)}</p>
             <div class="field">
-                <label for="tokenizer">{move || state.t(Key::TokenizerLabel)}</label>
+                <label for="tokenizer">{move || lang.t(Key::TokenizerLabel)}</label>
                 <select id="tokenizer" data-testid="tokenizer" on:change=on_encoding>
                     {Encoding::ALL
                         .into_iter()
                         .map(|e| {
                             view! {
-                                <option value=e.name() selected=move || state.encoding.get() == e>
+                                <option value=e.name() selected=move || fields.encoding.get() == e>
                                     {e.name()}
                                 </option>
                             }
                         })
                         .collect_view()}
                 </select>
-                <p class="field-note">{move || state.t(Key::TokenizerHint)}</p>
+                <p class="field-note">{move || lang.t(Key::TokenizerHint)}</p>
             </div>
         </section>
     }
@@ -177,10 +183,10 @@ fn Figure(
     #[prop(optional)]
     primary: bool,
 ) -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let lang = expect_context::<Language>();
     view! {
         <div class="figure" class:primary=primary>
-            <dt>{move || state.t(label)}</dt>
+            <dt>{move || lang.t(label)}</dt>
             <dd
                 data-testid=testid
                 data-value=move || value.get().map(|v| v.0).unwrap_or_default()
@@ -188,7 +194,7 @@ fn Figure(
                 // wrapped over two lines in a narrow card.
                 class:long=move || value.with(|v| v.as_ref().is_some_and(|v| v.1.chars().count() > LONG_FIGURE_CHARS))
             >
-                {move || value.get().map(|v| v.1).unwrap_or_else(|| state.t(Key::NotAvailable).into())}
+                {move || value.get().map(|v| v.1).unwrap_or_else(|| lang.t(Key::NotAvailable).into())}
             </dd>
         </div>
     }
@@ -207,27 +213,29 @@ fn share(x: f64, lang: crate::i18n::Lang) -> (String, String) {
 /// The figures of SPEC §2 and the notices about them.
 #[component]
 pub fn Results() -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let out = state.output;
+    let lang = expect_context::<Language>();
+    let source = expect_context::<SourceText>();
+    let derived = expect_context::<Derived>();
+    let out = derived.output;
     // Builds a figure signal from the formula output: a derived signal, because each is a
     // cheap projection of the `output` memo plus the language.
     let fig = move |f: fn(&FormulaOutput, crate::i18n::Lang) -> (String, String)| {
         Signal::derive(move || {
-            let lang = state.lang.get();
-            out.get().map(|o| f(&o, lang))
+            let l = lang.get();
+            out.get().map(|o| f(&o, l))
         })
     };
 
     let doc_chars = Signal::derive(move || {
-        let lang = state.lang.get();
-        if !state.text.with(|t| t.is_empty()) {
-            return Some(int(state.text_chars.get().into(), lang));
+        let l = lang.get();
+        if !source.text.with(|t| t.is_empty()) {
+            return Some(int(derived.text_chars.get().into(), l));
         }
         match out.get().map(|o| o.is_estimate) {
-            Some(true) => state.checked.with(|c| {
+            Some(true) => derived.checked.with(|c| {
                 c.input.and_then(|i| match i.document {
                     chunk_core::formula::DocLength::EstimatedFromChars { chars, .. } => {
-                        Some(int(chars.into(), lang))
+                        Some(int(chars.into(), l))
                     }
                     _ => None,
                 })
@@ -236,10 +244,10 @@ pub fn Results() -> impl IntoView {
         }
     });
     let cost = Signal::derive(move || {
-        let lang = state.lang.get();
+        let l = lang.get();
         out.get()
             .and_then(|o| o.cost)
-            .map(|c| (c.to_string(), format::usd(lang, c)))
+            .map(|c| (c.to_string(), format::usd(l, c)))
     });
     let is_estimate = move || out.get().is_some_and(|o| o.is_estimate);
 
@@ -251,7 +259,7 @@ pub fn Results() -> impl IntoView {
             data-estimate=move || is_estimate().to_string()
         >
             <h2 id="results-heading">
-                {move || state.t(Key::ResultsHeading)}
+                {move || lang.t(Key::ResultsHeading)}
                 {move || {
                     out.get()
                         .map(|o| {
@@ -260,7 +268,7 @@ pub fn Results() -> impl IntoView {
                             } else {
                                 ("badge exact", Key::ExactBadge)
                             };
-                            view! { <span class=class>{state.t(key)}</span> }
+                            view! { <span class=class>{lang.t(key)}</span> }
                         })
                 }}
             </h2>
@@ -284,18 +292,21 @@ pub fn Results() -> impl IntoView {
 /// The notices above the figures: fields to fix, overlap clamped, estimate or exact.
 #[component]
 fn Notices() -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let out = state.output;
+    let lang = expect_context::<Language>();
+    let fields = expect_context::<CalculatorFields>();
+    let source = expect_context::<SourceText>();
+    let derived = expect_context::<Derived>();
+    let out = derived.output;
     let clamped = move || {
-        let (requested, used) = state.checked.with(|c| c.clamped_overlap())?;
-        let size = state.checked.with(|c| c.size_value)?;
-        let lang = state.lang.get();
-        let msg = state.tf(
+        let (requested, used) = derived.checked.with(|c| c.clamped_overlap())?;
+        let size = derived.checked.with(|c| c.size_value)?;
+        let l = lang.get();
+        let msg = lang.tf(
             Key::NoticeOverlapClamped,
             &[
-                ("requested", &format::int(lang, requested as u128)),
-                ("size", &format::int(lang, size as u128)),
-                ("used", &format::int(lang, used as u128)),
+                ("requested", &format::int(l, requested as u128)),
+                ("size", &format::int(l, size as u128)),
+                ("used", &format::int(l, used as u128)),
             ],
         );
         Some(view! {
@@ -314,35 +325,36 @@ fn Notices() -> impl IntoView {
         out.get().is_none().then(|| {
             view! {
                 <p class="notice error" data-testid="notice-fix-fields">
-                    {state.t(Key::ErrFixFields)}
+                    {lang.t(Key::ErrFixFields)}
                 </p>
             }
         })
     };
     let basis = move || {
         let o = out.get()?;
-        let lang = state.lang.get();
+        let l = lang.get();
         if o.is_estimate {
-            let chars = state.checked.with(|c| {
+            let chars = derived.checked.with(|c| {
                 c.input.map(|i| match i.document {
                     chunk_core::formula::DocLength::EstimatedFromChars { chars, .. } => chars,
                     chunk_core::formula::DocLength::Tokens(t) => t,
                 })
             })?;
-            let msg = state.tf(
+            let msg = lang.tf(
                 Key::NoticeEstimate,
                 &[
-                    ("chars", &format::int(lang, chars as u128)),
-                    ("tokens", &format::int(lang, o.document_tokens as u128)),
+                    ("chars", &format::int(l, chars as u128)),
+                    ("per_token", &format::int(l, CHARS_PER_TOKEN)),
+                    ("tokens", &format::int(l, o.document_tokens as u128)),
                 ],
             );
             Some(
                 view! { <p class="notice info" data-testid="notice-estimate">{msg}</p> }.into_any(),
             )
-        } else if state.is_ready() && !state.text.with(|t| t.is_empty()) {
-            let msg = state.tf(
+        } else if derived.ready.get() && !source.text.with(|t| t.is_empty()) {
+            let msg = lang.tf(
                 Key::NoticeExact,
-                &[("encoding", state.encoding.get().name())],
+                &[("encoding", fields.encoding.get().name())],
             );
             Some(view! { <p class="notice ok" data-testid="notice-exact">{msg}</p> }.into_any())
         } else {

@@ -1,12 +1,12 @@
 //! The FAQ of SPEC §2, as `<details>` elements. The overlap answer quotes the worked example
 //! with figures computed by the core, so the text can never disagree with the calculator.
 
-use chunk_core::formula::{compute, DocLength, FormulaInput};
+use chunk_core::formula::{compute, DocLength, FormulaInput, CHARS_PER_TOKEN};
 use leptos::prelude::*;
 
 use crate::format;
 use crate::i18n::Key;
-use crate::state::AppState;
+use crate::state::Language;
 
 /// Questions and answers, in order.
 const ITEMS: [(Key, Key); 5] = [
@@ -20,10 +20,10 @@ const ITEMS: [(Key, Key); 5] = [
 /// The FAQ panel.
 #[component]
 pub fn Faq() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let lang = expect_context::<Language>();
     // A plain closure: it runs only when the language changes, and the computation is trivial.
     let answer = move |key: Key| {
-        let lang = state.lang.get();
+        let l = lang.get();
         let example = compute(FormulaInput {
             document: DocLength::Tokens(10_000),
             chunk_size: 512,
@@ -32,27 +32,28 @@ pub fn Faq() -> impl IntoView {
         })
         .ok();
         match example {
-            Some(o) => state.tf(
+            Some(o) => lang.tf(
                 key,
                 &[
-                    ("chunks", &format::int(lang, o.chunks)),
-                    ("total", &format::int(lang, o.total_tokens)),
-                    ("repeated", &format::int(lang, o.repeated_tokens)),
-                    ("extra", &format::percent(lang, o.extra_over_document)),
+                    ("chunks", &format::int(l, o.chunks)),
+                    ("total", &format::int(l, o.total_tokens)),
+                    ("repeated", &format::int(l, o.repeated_tokens)),
+                    ("extra", &format::percent(l, o.extra_over_document)),
+                    ("per_token", &format::int(l, CHARS_PER_TOKEN)),
                 ],
             ),
-            None => state.t(key).to_string(),
+            None => lang.t(key).to_string(),
         }
     };
     view! {
         <section class="panel faq" aria-labelledby="faq-heading">
-            <h2 id="faq-heading">{move || state.t(Key::FaqHeading)}</h2>
+            <h2 id="faq-heading">{move || lang.t(Key::FaqHeading)}</h2>
             {ITEMS
                 .into_iter()
                 .map(|(q, a)| {
                     view! {
                         <details>
-                            <summary>{move || state.t(q)}</summary>
+                            <summary>{move || lang.t(q)}</summary>
                             <p>{move || answer(a)}</p>
                         </details>
                     }

@@ -6,8 +6,11 @@ use std::sync::Arc;
 use leptos::html::Textarea;
 use leptos::prelude::*;
 
+use chunk_core::text_stats::{replacement_chars, whole_kib, whole_mib};
+use chunk_core::tokenizer::special_token_counts;
+
 use crate::i18n::Key;
-use crate::state::{AppState, Progress};
+use crate::state::{Derived, Language, SourceText, Tokenization};
 use crate::{browser, format};
 
 /// Largest file accepted, in bytes (10 MB): far above any document worth previewing chunk by
@@ -102,10 +105,13 @@ enum FileMessage {
     Problem(String, FileProblem),
 }
 
-/// Paste box, file open / drop, status and special-token notice.
+/// Paste box, file open / drop, status and special-token notice. The only writer of the
+/// [`SourceText`] context.
 #[component]
 pub fn TextSource() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let lang = expect_context::<Language>();
+    let source = expect_context::<SourceText>();
+    let derived = expect_context::<Derived>();
     // A NodeRef, because a loaded file or "clear" must write the box directly: the box is not
     // bound to the `text` signal (rewriting a 1 MB textarea on every keystroke would be slow
     // and would move the caret).
@@ -115,7 +121,7 @@ pub fn TextSource() -> impl IntoView {
 
     // Whether the text is too long for the box (see LARGE_TEXT_BYTES). A Memo: the box, the
     // notice and its read-only flag read it, and it changes far less often than the text.
-    let large = Memo::new(move |_| state.text.with(|t| t.len() > LARGE_TEXT_BYTES));
+    let large = Memo::new(move |_| source.text.with(|t| t.len() > LARGE_TEXT_BYTES));
     // Counts the edits (typing, pastes, file choices, clear), so that a long paste or a file
     // still being read knows when a newer edit has made it stale: the newer edit wins. A
     // StoredValue: only read in callbacks, never drawn.
@@ -123,7 +129,7 @@ pub fn TextSource() -> impl IntoView {
     // Starts a new edit: whatever was still being read is stale. Returns the edit's number.
     let new_edit = move || {
         edits.update_value(|n| *n += 1);
-        state.reading.set(false);
+        source.reading.set(false);
         edits.get_value()
     };
     let set_text = move |s: String| {
@@ -131,7 +137,7 @@ pub fn TextSource() -> impl IntoView {
         if let Some(el) = textarea.get_untracked() {
             el.set_value(if s.len() > LARGE_TEXT_BYTES { "" } else { &s });
         }
-        state.text.set(Arc::from(s));
+        source.text.set(Arc::from(s));
     };
     // A large paste goes to the state, not into the box (see LARGE_TEXT_BYTES).
     let on_paste = move |ev: web_sys::ClipboardEvent| {
@@ -159,7 +165,7 @@ pub fn TextSource() -> impl IntoView {
         ev.prevent_default();
         let at = selection(&el);
         let this_edit = new_edit();
-        state.reading.set(true); // until set_text, or a newer edit, clears it
+        source.reading.set(true); // until set_text, or a newer edit, clears it
         leptos::task::spawn_local(async move {
             let current = || edits.get_value() == this_edit;
             if let Some(pasted) = browser::read_js_string(&pasted, PASTE_SLICE_UNITS, current).await
@@ -170,13 +176,14 @@ pub fn TextSource() -> impl IntoView {
     };
     let large_notice = move || {
         large.get().then(|| {
-            let (kb, chars) = (state.text.with(|t| t.len() / 1024), state.text_chars.get());
-            let lang = state.lang.get();
-            let text = state.tf(
+            let kb = source.text.with(|t| whole_kib(t.len()));
+            let chars = derived.text_chars.get();
+            let l = lang.get();
+            let text = lang.tf(
                 Key::LargeText,
                 &[
-                    ("kb", &format::int(lang, kb as u128)),
-                    ("chars", &format::int(lang, chars as u128)),
+                    ("kb", &format::int(l, kb as u128)),
+                    ("chars", &format::int(l, chars as u128)),
                 ],
             );
             view! { <p class="notice" role="status" data-testid="large-text-notice">{text}</p> }
@@ -241,7 +248,7 @@ pub fn TextSource() -> impl IntoView {
         message.get().map(|m| {
             let (class, text) = match m {
                 FileMessage::Loaded(name) => {
-                    ("file-msg ok", state.tf(Key::FileLoaded, &[("name", &name)]))
+                    ("file-msg ok", lang.tf(Key::FileLoaded, &[("name", &name)]))
                 }
                 FileMessage::Problem(name, p) => {
                     let key = match p {
@@ -249,10 +256,10 @@ pub fn TextSource() -> impl IntoView {
                         FileProblem::NotUtf8 => Key::FileNotUtf8,
                         FileProblem::Unreadable => Key::FileReadError,
                     };
-                    let max = format::int(state.lang.get(), (MAX_FILE_BYTES / 1_048_576.0) as u128);
+                    let max = format::int(lang.get(), whole_mib(MAX_FILE_BYTES as u64));
                     (
                         "file-msg error",
-                        state.tf(key, &[("name", &name), ("max", &max)]),
+                        lang.tf(key, &[("name", &name), ("max", &max)]),
                     )
                 }
             };
@@ -262,8 +269,8 @@ pub fn TextSource() -> impl IntoView {
 
     view! {
         <section class="panel text-source" aria-labelledby="text-heading">
-            <h2 id="text-heading">{move || state.t(Key::TextHeading)}</h2>
-            <label for="text-input">{move || state.t(Key::TextLabel)}</label>
+            <h2 id="text-heading">{move || lang.t(Key::TextHeading)}</h2>
+            <label for="text-input">{move || lang.t(Key::TextLabel)}</label>
             <textarea
                 id="text-input"
                 data-testid="text-input"
@@ -271,7 +278,7 @@ pub fn TextSource() -> impl IntoView {
                 rows="10"
                 spellcheck="false"
                 placeholder=move || {
-                    state.t(if large.get() { Key::LargeTextPlaceholder } else { Key::TextPlaceholder })
+                    lang.t(if large.get() { Key::LargeTextPlaceholder } else { Key::TextPlaceholder })
                 }
                 node_ref=textarea
                 prop:readOnly=large
@@ -281,7 +288,7 @@ pub fn TextSource() -> impl IntoView {
                         set_text(value); // empties the box (see LARGE_TEXT_BYTES)
                     } else {
                         new_edit();
-                        state.text.set(Arc::from(value));
+                        source.text.set(Arc::from(value));
                     }
                 }
                 on:paste=on_paste
@@ -292,7 +299,7 @@ pub fn TextSource() -> impl IntoView {
             {large_notice}
             <div class="text-actions">
                 <label class="button file-button">
-                    {move || state.t(Key::OpenFile)}
+                    {move || lang.t(Key::OpenFile)}
                     <input
                         type="file"
                         class="visually-hidden"
@@ -300,7 +307,7 @@ pub fn TextSource() -> impl IntoView {
                         on:change=on_file
                     />
                 </label>
-                <span class="hint">{move || state.t(Key::DropHint)}</span>
+                <span class="hint">{move || lang.t(Key::DropHint)}</span>
                 <button
                     type="button"
                     class="button secondary"
@@ -310,7 +317,7 @@ pub fn TextSource() -> impl IntoView {
                         set_message.set(None);
                     }
                 >
-                    {move || state.t(Key::ClearText)}
+                    {move || lang.t(Key::ClearText)}
                 </button>
             </div>
             {message_view}
@@ -326,54 +333,51 @@ pub fn TextSource() -> impl IntoView {
 /// Web Worker does the counting; `data-bytes` and `data-chars` give the current text's length.
 #[component]
 fn Status() -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let ready = move || state.is_ready();
+    let lang = expect_context::<Language>();
+    let source = expect_context::<SourceText>();
+    let tokenization = expect_context::<Tokenization>();
+    let derived = expect_context::<Derived>();
+    let ready = move || derived.ready.get();
     let label = move || {
-        let lang = state.lang.get();
-        if state.reading.get() {
-            return state.t(Key::StatusReading).into();
+        let l = lang.get();
+        if source.reading.get() {
+            return lang.t(Key::StatusReading).into();
         }
         if !ready() {
-            let fraction = match state.progress.get() {
-                Progress::Running { done, total } if total > 0 => done as f64 / total as f64,
-                _ => 0.0,
-            };
-            return state.tf(
+            let fraction = tokenization.progress.get().fraction();
+            return lang.tf(
                 Key::StatusTokenizing,
-                &[("percent", &format::percent_whole(lang, fraction))],
+                &[("percent", &format::percent_whole(l, fraction))],
             );
         }
-        if state.text.with(|t| t.is_empty()) {
-            return state.t(Key::StatusNoText).into();
+        if source.text.with(|t| t.is_empty()) {
+            return lang.t(Key::StatusNoText).into();
         }
-        state.tokenized.with(|t| match t {
-            Some(t) => state.tf(
+        tokenization.tokenized.with(|t| match t {
+            Some(t) => lang.tf(
                 Key::StatusReady,
                 &[
-                    ("tokens", &format::int(lang, t.tokens() as u128)),
+                    ("tokens", &format::int(l, t.tokens() as u128)),
                     (
                         "chars",
-                        &format::int(lang, u128::from(state.text_chars.get())),
+                        &format::int(l, u128::from(derived.text_chars.get())),
                     ),
-                    ("bytes", &format::int(lang, t.text.len() as u128)),
+                    ("bytes", &format::int(l, t.text.len() as u128)),
                     ("encoding", t.encoding.name()),
                 ],
             ),
             None => String::new(),
         })
     };
-    let progress_value = move || match state.progress.get() {
-        Progress::Running { done, total } if total > 0 => done as f64 / total as f64,
-        _ => 0.0,
-    };
+    let progress_value = move || tokenization.progress.get().fraction();
     view! {
         <div
             class="status"
             data-testid="status"
             data-state=move || if ready() { "ready" } else { "tokenizing" }
-            data-worker=move || state.worker.get().to_string()
-            data-bytes=move || state.text.with(|t| t.len()).to_string()
-            data-chars=move || state.text_chars.get().to_string()
+            data-worker=move || tokenization.worker.get().to_string()
+            data-bytes=move || source.text.with(|t| t.len()).to_string()
+            data-chars=move || derived.text_chars.get().to_string()
             role="status"
             aria-live="polite"
         >
@@ -389,20 +393,21 @@ fn Status() -> impl IntoView {
 /// the text itself, so they are never stale.
 #[component]
 fn TextNotes() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let lang = expect_context::<Language>();
+    let source = expect_context::<SourceText>();
     // Memos: one scan of the text per change, however often the language re-renders them.
     // A char pattern (memchr) rather than "\r\n" (two-way search): it scans 10 MB in a few ms.
-    let crlf = Memo::new(move |_| state.text.with(|t| t.contains('\r')));
-    let replaced = Memo::new(move |_| state.text.with(|t| t.matches('\u{FFFD}').count()));
+    let crlf = Memo::new(move |_| source.text.with(|t| t.contains('\r')));
+    let replaced = Memo::new(move |_| source.text.with(|t| replacement_chars(t)));
     view! {
         {move || crlf.get().then(|| view! {
-            <p class="notice" data-testid="notice-crlf">{move || state.t(Key::NoteCrlf)}</p>
+            <p class="notice" data-testid="notice-crlf">{move || lang.t(Key::NoteCrlf)}</p>
         })}
         {move || (replaced.get() > 0).then(|| {
-            let n = format::int(state.lang.get(), replaced.get() as u128);
+            let n = format::int(lang.get(), replaced.get() as u128);
             view! {
                 <p class="notice warn" data-testid="notice-replacement" data-count=replaced.get().to_string()>
-                    {state.tf(Key::NoteReplacement, &[("n", &n)])}
+                    {lang.tf(Key::NoteReplacement, &[("n", &n)])}
                 </p>
             }
         })}
@@ -412,24 +417,18 @@ fn TextNotes() -> impl IntoView {
 /// Always says that special-token strings count as ordinary text; lists them when present.
 #[component]
 fn SpecialTokens() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let lang = expect_context::<Language>();
+    let tokenization = expect_context::<Tokenization>();
     let found = move || {
-        state.tokenized.with(|t| {
+        tokenization.tokenized.with(|t| {
             let t = t.as_ref()?;
             if t.specials.is_empty() {
                 return None;
             }
-            let mut names: Vec<(&str, usize)> = Vec::new();
-            for (_, s) in &t.specials {
-                match names.iter_mut().find(|(n, _)| n == s) {
-                    Some((_, c)) => *c += 1,
-                    None => names.push((s, 1)),
-                }
-            }
-            let lang = state.lang.get();
-            let list = names
+            let l = lang.get();
+            let list = special_token_counts(&t.specials)
                 .iter()
-                .map(|(n, c)| format!("{n} ×{}", format::int(lang, *c as u128)))
+                .map(|(n, c)| format!("{n} ×{}", format::int(l, *c as u128)))
                 .collect::<Vec<_>>()
                 .join(", ");
             Some(view! {
@@ -438,14 +437,14 @@ fn SpecialTokens() -> impl IntoView {
                     data-testid="notice-special-tokens"
                     data-count=t.specials.len().to_string()
                 >
-                    {state.tf(Key::SpecialFound, &[("list", &list)])}
+                    {lang.tf(Key::SpecialFound, &[("list", &list)])}
                 </p>
             })
         })
     };
     view! {
         {found}
-        <p class="field-note">{move || state.t(Key::SpecialNote)}</p>
+        <p class="field-note">{move || lang.t(Key::SpecialNote)}</p>
     }
 }
 

@@ -86,7 +86,7 @@ fn en(key: Key) -> &'static str {
         ErrZeroSize => "A chunk must hold at least 1 token.",
         ErrFixFields => "Correct the marked fields to see the figures.",
         NoticeOverlapClamped => "Overlap changed for the figures: an overlap of {requested} is not smaller than the chunk size of {size}, so the windows would never move forward. The figures use an overlap of {used} instead (all in tokens). Your field still says {requested}.",
-        NoticeEstimate => "Estimate: {chars} characters ÷ 4 ≈ {tokens} tokens. Four characters per token is OpenAI's rule of thumb for English; other languages, code and numbers take more tokens per character. Paste the text below for an exact count.",
+        NoticeEstimate => "Estimate: {chars} characters ÷ {per_token} ≈ {tokens} tokens. About {per_token} characters per token is OpenAI's rule of thumb for English; other languages, code and numbers take more tokens per character. Paste the text below for an exact count.",
         NoticeExact => "Exact: your text counted with {encoding}.",
         EstimateBadge => "estimate",
         ExactBadge => "exact",
@@ -142,7 +142,7 @@ fn en(key: Key) -> &'static str {
         FaqQ2 => "Does overlap make embedding more expensive?",
         FaqA2 => "Yes. Every overlapping token is embedded again. With 10,000 tokens, size 512 and overlap 64 you get {chunks} chunks and send {total} tokens instead of 10,000: {repeated} repeats, {extra} more than the document.",
         FaqQ3 => "Are these numbers exact?",
-        FaqA3 => "For fixed token windows, yes: the figures and the preview come from the same rule. Splitters that follow sentences, paragraphs or headings make uneven chunks and give other counts. A length typed in characters is only an estimate (4 characters per token); paste the text for the real count.",
+        FaqA3 => "For fixed token windows, yes: the figures and the preview come from the same rule. Splitters that follow sentences, paragraphs or headings make uneven chunks and give other counts. A length typed in characters is only an estimate ({per_token} characters per token); paste the text for the real count.",
         FaqQ4 => "Which tokenizer should I choose?",
         FaqA4 => "The one your embedding model uses. OpenAI's text-embedding-3-small and -large use cl100k_base; o200k_base belongs to newer chat models. Tokenizers of other vendors are not bundled here, so for their models the counts are approximations.",
         FaqQ5 => "Is my text sent anywhere?",
@@ -178,7 +178,7 @@ fn vi(key: Key) -> &'static str {
         ErrZeroSize => "Mỗi đoạn phải chứa ít nhất 1 token.",
         ErrFixFields => "Hãy sửa các ô được đánh dấu để xem kết quả.",
         NoticeOverlapClamped => "Độ chồng lấp đã được đổi khi tính: {requested} token không nhỏ hơn kích thước đoạn {size}, nên cửa sổ sẽ không bao giờ tiến lên. Kết quả dùng độ chồng lấp {used} token. Ô nhập của bạn vẫn giữ {requested}.",
-        NoticeEstimate => "Ước tính: {chars} ký tự ÷ 4 ≈ {tokens} token. Bốn ký tự mỗi token là quy tắc kinh nghiệm của OpenAI cho tiếng Anh; tiếng Việt, mã nguồn và con số cần nhiều token hơn cho mỗi ký tự. Hãy dán văn bản bên dưới để đếm chính xác.",
+        NoticeEstimate => "Ước tính: {chars} ký tự ÷ {per_token} ≈ {tokens} token. Khoảng {per_token} ký tự mỗi token là quy tắc kinh nghiệm của OpenAI cho tiếng Anh; tiếng Việt, mã nguồn và con số cần nhiều token hơn cho mỗi ký tự. Hãy dán văn bản bên dưới để đếm chính xác.",
         NoticeExact => "Chính xác: văn bản của bạn được đếm bằng {encoding}.",
         EstimateBadge => "ước tính",
         ExactBadge => "chính xác",
@@ -234,7 +234,7 @@ fn vi(key: Key) -> &'static str {
         FaqQ2 => "Chồng lấp có làm chi phí nhúng tăng không?",
         FaqA2 => "Có. Mỗi token nằm trong phần chồng lấp được nhúng thêm lần nữa. Với 10.000 token, kích thước 512 và chồng lấp 64, bạn có {chunks} đoạn và gửi {total} token thay vì 10.000: {repeated} token lặp, nhiều hơn tài liệu {extra}.",
         FaqQ3 => "Các con số này có chính xác không?",
-        FaqA3 => "Với cửa sổ token cố định thì có: kết quả và phần xem trước dùng cùng một quy tắc. Các bộ chia theo câu, đoạn văn hay tiêu đề tạo ra đoạn không đều và số liệu khác. Độ dài nhập theo ký tự chỉ là ước tính (4 ký tự mỗi token); hãy dán văn bản để có số thật.",
+        FaqA3 => "Với cửa sổ token cố định thì có: kết quả và phần xem trước dùng cùng một quy tắc. Các bộ chia theo câu, đoạn văn hay tiêu đề tạo ra đoạn không đều và số liệu khác. Độ dài nhập theo ký tự chỉ là ước tính ({per_token} ký tự mỗi token); hãy dán văn bản để có số thật.",
         FaqQ4 => "Nên chọn bộ tách token nào?",
         FaqA4 => "Bộ mà mô hình nhúng của bạn dùng. text-embedding-3-small và -large của OpenAI dùng cl100k_base; o200k_base thuộc về các mô hình trò chuyện mới hơn. Bộ tách token của các hãng khác không có sẵn ở đây, nên với mô hình của họ con số chỉ là gần đúng.",
         FaqQ5 => "Văn bản của tôi có bị gửi đi đâu không?",
@@ -270,7 +270,7 @@ fn id(key: Key) -> &'static str {
         ErrZeroSize => "Satu chunk harus memuat sedikitnya 1 token.",
         ErrFixFields => "Perbaiki kolom yang ditandai untuk melihat hasilnya.",
         NoticeOverlapClamped => "Tumpang tindih diubah untuk perhitungan: {requested} token tidak lebih kecil dari ukuran chunk {size}, sehingga jendela tidak akan pernah maju. Hasil memakai tumpang tindih {used} token. Kolom Anda tetap berisi {requested}.",
-        NoticeEstimate => "Perkiraan: {chars} karakter ÷ 4 ≈ {tokens} token. Empat karakter per token adalah patokan kasar OpenAI untuk bahasa Inggris; bahasa lain, kode, dan angka memerlukan lebih banyak token per karakter. Tempel teksnya di bawah untuk hitungan yang tepat.",
+        NoticeEstimate => "Perkiraan: {chars} karakter ÷ {per_token} ≈ {tokens} token. Sekitar {per_token} karakter per token adalah patokan kasar OpenAI untuk bahasa Inggris; bahasa lain, kode, dan angka memerlukan lebih banyak token per karakter. Tempel teksnya di bawah untuk hitungan yang tepat.",
         NoticeExact => "Tepat: teks Anda dihitung dengan {encoding}.",
         EstimateBadge => "perkiraan",
         ExactBadge => "tepat",
@@ -326,7 +326,7 @@ fn id(key: Key) -> &'static str {
         FaqQ2 => "Apakah tumpang tindih menaikkan biaya embedding?",
         FaqA2 => "Ya. Setiap token di bagian tumpang tindih di-embed lagi. Dengan 10.000 token, ukuran 512 dan tumpang tindih 64, Anda mendapat {chunks} chunk dan mengirim {total} token, bukan 10.000: {repeated} ulangan, {extra} lebih banyak dari dokumen.",
         FaqQ3 => "Apakah angka-angka ini tepat?",
-        FaqA3 => "Untuk jendela token tetap, ya: hasil dan pratinjau memakai aturan yang sama. Pemecah yang mengikuti kalimat, paragraf atau judul menghasilkan chunk yang tidak rata dan angka lain. Panjang yang diketik dalam karakter hanyalah perkiraan (4 karakter per token); tempel teksnya untuk angka sebenarnya.",
+        FaqA3 => "Untuk jendela token tetap, ya: hasil dan pratinjau memakai aturan yang sama. Pemecah yang mengikuti kalimat, paragraf atau judul menghasilkan chunk yang tidak rata dan angka lain. Panjang yang diketik dalam karakter hanyalah perkiraan ({per_token} karakter per token); tempel teksnya untuk angka sebenarnya.",
         FaqQ4 => "Tokenizer mana yang harus dipilih?",
         FaqA4 => "Yang dipakai model embedding Anda. text-embedding-3-small dan -large dari OpenAI memakai cl100k_base; o200k_base milik model percakapan yang lebih baru. Tokenizer vendor lain tidak disertakan di sini, jadi untuk model mereka angkanya hanya mendekati.",
         FaqQ5 => "Apakah teks saya dikirim ke suatu tempat?",
@@ -362,7 +362,7 @@ fn ru(key: Key) -> &'static str {
         ErrZeroSize => "Чанк должен вмещать хотя бы 1 токен.",
         ErrFixFields => "Исправьте отмеченные поля, чтобы увидеть результат.",
         NoticeOverlapClamped => "Перекрытие изменено для расчёта: {requested} токенов не меньше размера чанка {size}, и окно никогда бы не сдвинулось вперёд. В расчёте использовано перекрытие {used} токенов. В вашем поле по-прежнему {requested}.",
-        NoticeEstimate => "Оценка: {chars} символов ÷ 4 ≈ {tokens} токенов. Четыре символа на токен — эмпирическое правило OpenAI для английского; другие языки, код и числа требуют больше токенов на символ. Вставьте текст ниже, чтобы получить точный подсчёт.",
+        NoticeEstimate => "Оценка: {chars} символов ÷ {per_token} ≈ {tokens} токенов. Эмпирическое правило OpenAI для английского — в среднем {per_token} симв. на токен; другие языки, код и числа требуют больше токенов на символ. Вставьте текст ниже, чтобы получить точный подсчёт.",
         NoticeExact => "Точно: ваш текст посчитан токенизатором {encoding}.",
         EstimateBadge => "оценка",
         ExactBadge => "точно",
@@ -418,7 +418,7 @@ fn ru(key: Key) -> &'static str {
         FaqQ2 => "Перекрытие увеличивает счёт за эмбеддинги?",
         FaqA2 => "Да. Каждый токен из перекрытия отправляется на эмбеддинг повторно. При 10 000 токенов, размере 512 и перекрытии 64 получается {chunks} чанка и {total} токенов вместо 10 000: {repeated} повторов, на {extra} больше документа.",
         FaqQ3 => "Эти числа точные?",
-        FaqA3 => "Для фиксированных окон токенов — да: цифры и просмотр считаются по одному правилу. Разбиение по предложениям, абзацам или заголовкам даёт неровные чанки и другие числа. Длина в символах — лишь оценка (4 символа на токен); вставьте текст, чтобы получить настоящее число.",
+        FaqA3 => "Для фиксированных окон токенов — да: цифры и просмотр считаются по одному правилу. Разбиение по предложениям, абзацам или заголовкам даёт неровные чанки и другие числа. Длина в символах — лишь оценка (в среднем {per_token} симв. на токен); вставьте текст, чтобы получить настоящее число.",
         FaqQ4 => "Какой токенизатор выбрать?",
         FaqA4 => "Тот, что использует ваша модель эмбеддингов. text-embedding-3-small и -large от OpenAI используют cl100k_base; o200k_base относится к более новым чат-моделям. Токенизаторов других поставщиков здесь нет, поэтому для их моделей числа приблизительные.",
         FaqQ5 => "Мой текст куда-нибудь отправляется?",
@@ -454,7 +454,7 @@ fn pl(key: Key) -> &'static str {
         ErrZeroSize => "Chunk musi mieścić co najmniej 1 token.",
         ErrFixFields => "Popraw zaznaczone pola, aby zobaczyć wyniki.",
         NoticeOverlapClamped => "Nakładanie zmienione na potrzeby obliczeń: {requested} tokenów to nie mniej niż rozmiar chunka {size}, więc okno nigdy nie przesunęłoby się do przodu. Wyniki używają nakładania {used} tokenów. W Twoim polu nadal jest {requested}.",
-        NoticeEstimate => "Szacunek: {chars} znaków ÷ 4 ≈ {tokens} tokenów. Cztery znaki na token to praktyczna reguła OpenAI dla angielskiego; inne języki, kod i liczby potrzebują więcej tokenów na znak. Wklej tekst poniżej, aby policzyć dokładnie.",
+        NoticeEstimate => "Szacunek: {chars} znaków ÷ {per_token} ≈ {tokens} tokenów. Praktyczna reguła OpenAI dla angielskiego to średnio {per_token} zn. na token; inne języki, kod i liczby potrzebują więcej tokenów na znak. Wklej tekst poniżej, aby policzyć dokładnie.",
         NoticeExact => "Dokładnie: Twój tekst policzony tokenizerem {encoding}.",
         EstimateBadge => "szacunek",
         ExactBadge => "dokładnie",
@@ -510,7 +510,7 @@ fn pl(key: Key) -> &'static str {
         FaqQ2 => "Czy nakładanie podnosi rachunek za embeddingi?",
         FaqA2 => "Tak. Każdy token z nakładania jest embedowany ponownie. Przy 10 000 tokenów, rozmiarze 512 i nakładaniu 64 powstają {chunks} chunki i wysyłasz {total} tokenów zamiast 10 000: {repeated} powtórzeń, o {extra} więcej niż dokument.",
         FaqQ3 => "Czy te liczby są dokładne?",
-        FaqA3 => "Dla stałych okien tokenów tak: wyniki i podgląd wynikają z tej samej reguły. Dzielenie według zdań, akapitów lub nagłówków daje nierówne chunki i inne liczby. Długość podana w znakach to tylko szacunek (4 znaki na token); wklej tekst, aby poznać prawdziwą liczbę.",
+        FaqA3 => "Dla stałych okien tokenów tak: wyniki i podgląd wynikają z tej samej reguły. Dzielenie według zdań, akapitów lub nagłówków daje nierówne chunki i inne liczby. Długość podana w znakach to tylko szacunek (średnio {per_token} zn. na token); wklej tekst, aby poznać prawdziwą liczbę.",
         FaqQ4 => "Który tokenizer wybrać?",
         FaqA4 => "Ten, którego używa Twój model embeddingów. text-embedding-3-small i -large od OpenAI używają cl100k_base; o200k_base należy do nowszych modeli czatu. Tokenizerów innych dostawców tu nie ma, więc dla ich modeli liczby są przybliżone.",
         FaqQ5 => "Czy mój tekst jest gdzieś wysyłany?",
@@ -549,6 +549,49 @@ mod tests {
                 assert!(!t.trim().is_empty(), "{key:?} empty in {lang:?}");
                 assert_eq!(placeholders(t), en_params, "{key:?} parameters in {lang:?}");
             }
+        }
+    }
+
+    /// The characters-per-token rule is the core's constant, passed as `{per_token}`: no
+    /// message writes a divisor or a "N characters per token" of its own.
+    #[test]
+    fn the_chars_per_token_rule_is_a_parameter_in_every_language() {
+        use chunk_core::formula::{DocLength, CHARS_PER_TOKEN};
+        for lang in Lang::ALL {
+            for &key in Key::ALL {
+                let t = text(lang, key);
+                if let Some(at) = t.find('÷') {
+                    let divisor = t[at + '÷'.len_utf8()..].trim_start();
+                    assert!(
+                        divisor.starts_with("{per_token}"),
+                        "{key:?} in {lang:?}: {t}"
+                    );
+                }
+            }
+            for key in [Key::NoticeEstimate, Key::FaqA3] {
+                assert!(
+                    placeholders(text(lang, key)).contains("per_token"),
+                    "{key:?} in {lang:?}"
+                );
+            }
+            // Filled as the page fills it, the notice states the estimate the formula makes.
+            let DocLength::EstimatedFromChars { chars, tokens } = DocLength::from_chars(10_001)
+            else {
+                panic!("a character count is an estimate");
+            };
+            let filled = fill(
+                text(lang, Key::NoticeEstimate),
+                &[
+                    ("chars", &chars.to_string()),
+                    ("per_token", &CHARS_PER_TOKEN.to_string()),
+                    ("tokens", &tokens.to_string()),
+                ],
+            );
+            assert!(
+                filled.contains(&format!("{chars} "))
+                    && filled.contains(&format!("÷ {CHARS_PER_TOKEN} ≈ {tokens} ")),
+                "{lang:?}: {filled}"
+            );
         }
     }
 

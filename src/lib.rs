@@ -1,12 +1,14 @@
 //! The web page of the RAG Chunk Calculator (Leptos 0.8, client-side rendering).
 //!
 //! Codemap:
-//! - [`app`]: the page, the language switch; creates and provides the state.
-//! - [`state`]: the shared signals and the memos derived from them.
+//! - [`app`]: the page, the language switch; creates and provides the contexts.
+//! - [`state`]: the contexts, one per writer, and the memos derived from them.
 //! - [`parse`]: parsing and validation of the fields (plain functions, tested natively).
 //! - [`calculator`]: the settings form, the figures and their notices.
 //! - [`file_input`]: paste box, file open / drop, tokenizer status, special-token notice.
 //! - [`tokenize_job`]: re-tokenizes on every edit, in the worker or in slices, with cancellation.
+//! - [`tokenize_schedule`]: the pure schedule both sides use: generations, slices, progress,
+//!   where a job runs, when the worker is given up (no web types; tested natively).
 //! - [`tokenize_worker`]: the Web Worker that tokenizes off the main thread, both sides.
 //! - [`compare`]: every strategy on the whole text (table, chosen strategy, A/B, export,
 //!   snippet), computed by the comparison worker.
@@ -35,6 +37,7 @@ pub mod preview;
 pub mod simulator;
 pub mod state;
 pub mod tokenize_job;
+pub mod tokenize_schedule;
 pub mod tokenize_worker;
 
 pub use app::App;

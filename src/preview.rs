@@ -1,7 +1,9 @@
 //! The chunk preview: the tokenized text cut into the same fixed windows as the formula, each
 //! chunk with its token range, byte range, and its overlap with the previous chunk
 //! highlighted. A window edge inside a multi-byte character is shown as the bytes on each side
-//! (e.g. ‹E7 8C›), never as an invented replacement character.
+//! (e.g. ‹E7 8C›), never as an invented replacement character. The spans (ranges, shared
+//! tokens, where the fresh part starts) are `chunk_core::windows::window_spans`; this module
+//! only caps what is shown and renders.
 //!
 //! Only the first [`PAGE`] chunks are rendered, then [`PAGE`] more per "show more" click, so a
 //! 1 MB text with thousands of chunks stays smooth.
@@ -9,12 +11,12 @@
 use std::sync::Arc;
 
 use chunk_core::text_view::{segments, Segment};
-use chunk_core::windows::{fixed_windows, Window};
+use chunk_core::windows::{fixed_windows, window_spans, WindowSpan};
 use leptos::prelude::*;
 
 use crate::format;
 use crate::i18n::{self, Key, Lang};
-use crate::state::{AppState, Tokenized};
+use crate::state::{Derived, Language, Tokenization, Tokenized};
 
 /// Chunks rendered at first and added per "show more".
 pub const PAGE: usize = 20;
@@ -44,41 +46,6 @@ pub fn shown_end(text: &str, b0: usize, b1: usize, keep: usize) -> usize {
     by_bytes.min(by_lines)
 }
 
-/// One chunk as the preview shows it: token range, byte range and the overlap split.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ChunkSpan {
-    /// 0-based chunk index.
-    pub index: usize,
-    /// Token range `[start, end)`.
-    pub window: Window,
-    /// Tokens shared with the previous chunk.
-    pub overlap_tokens: usize,
-    /// Byte range `[start, end)` of the chunk in the text.
-    pub bytes: (usize, usize),
-    /// Byte offset where the part not shared with the previous chunk begins.
-    pub fresh_from: usize,
-}
-
-/// Computes the spans of all windows, from the token byte offsets (`offsets.len() == n + 1`).
-pub fn chunk_spans(offsets: &[usize], windows: &[Window]) -> Vec<ChunkSpan> {
-    let mut prev_end: Option<usize> = None;
-    windows
-        .iter()
-        .enumerate()
-        .map(|(index, &w)| {
-            let shared_end = prev_end.map_or(w.start, |e| e.clamp(w.start, w.end));
-            prev_end = Some(w.end);
-            ChunkSpan {
-                index,
-                window: w,
-                overlap_tokens: shared_end - w.start,
-                bytes: (offsets[w.start], offsets[w.end]),
-                fresh_from: offsets[shared_end],
-            }
-        })
-        .collect()
-}
-
 /// The largest char boundary of `text` at or below `at`.
 fn floor_boundary(text: &str, mut at: usize) -> usize {
     at = at.min(text.len());
@@ -106,7 +73,9 @@ pub fn hex_bytes(bytes: &[u8]) -> String {
 /// The chunk preview panel.
 #[component]
 pub fn Preview() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let lang = expect_context::<Language>();
+    let tokenization = expect_context::<Tokenization>();
+    let derived = expect_context::<Derived>();
     // How many chunks are rendered; a signal because the "show more" button changes it.
     let (shown, set_shown) = signal(PAGE);
 
@@ -114,8 +83,10 @@ pub fn Preview() -> impl IntoView {
     // cheap next to re-rendering chunks, and unrelated changes (language, price) must not
     // rebuild the chunk list.
     let windows = Memo::new(move |_| {
-        let input = state.checked.with(|c| c.input)?;
-        let n = state.tokenized.with(|t| t.as_ref().map(|t| t.tokens()))?;
+        let input = derived.checked.with(|c| c.input)?;
+        let n = tokenization
+            .tokenized
+            .with(|t| t.as_ref().map(|t| t.tokens()))?;
         let size = usize::try_from(input.chunk_size).ok()?;
         let overlap = usize::try_from(input.chunk_overlap).unwrap_or(usize::MAX);
         fixed_windows(n, size, overlap).map(|f| f.windows)
@@ -127,17 +98,17 @@ pub fn Preview() -> impl IntoView {
     });
 
     let body = move || {
-        let Some(tok) = state.tokenized.get() else {
-            return view! { <p class="empty" data-testid="preview-empty">{state.t(Key::PreviewEmpty)}</p> }
+        let Some(tok) = tokenization.tokenized.get() else {
+            return view! { <p class="empty" data-testid="preview-empty">{lang.t(Key::PreviewEmpty)}</p> }
                 .into_any();
         };
         let Some(ws) = windows.get() else {
-            return view! { <p class="empty">{state.t(Key::ErrFixFields)}</p> }.into_any();
+            return view! { <p class="empty">{lang.t(Key::ErrFixFields)}</p> }.into_any();
         };
-        let spans = chunk_spans(&tok.offsets, &ws);
+        let spans = window_spans(&tok.offsets, &ws);
         let total = spans.len();
         let limit = shown.get().min(total);
-        let lang = state.lang.get();
+        let l = lang.get();
         let items = spans[..limit]
             .iter()
             .map(|s| view! { <ChunkView span=*s tok=tok.clone()/> })
@@ -147,9 +118,9 @@ pub fn Preview() -> impl IntoView {
             view! {
                 <div class="more">
                     <p>
-                        {state.tf(
+                        {lang.tf(
                             Key::ShowingOf,
-                            &[("shown", &format::int(lang, limit as u128)), ("total", &format::int(lang, total as u128))],
+                            &[("shown", &format::int(l, limit as u128)), ("total", &format::int(l, total as u128))],
                         )}
                     </p>
                     <button
@@ -158,7 +129,7 @@ pub fn Preview() -> impl IntoView {
                         data-testid="show-more"
                         on:click=move |_| set_shown.update(|s| *s += PAGE)
                     >
-                        {state.tf(Key::ShowMore, &[("n", &format::int(lang, n as u128))])}
+                        {lang.tf(Key::ShowMore, &[("n", &format::int(l, n as u128))])}
                     </button>
                 </div>
             }
@@ -175,18 +146,18 @@ pub fn Preview() -> impl IntoView {
             class="panel preview"
             aria-labelledby="preview-heading"
             data-testid="chunk-preview"
-            class:stale=move || !state.is_ready()
+            class:stale=move || !derived.ready.get()
         >
-            <h2 id="preview-heading">{move || state.t(Key::PreviewHeading)}</h2>
-            <p class="intro">{move || state.t(Key::PreviewIntro)}</p>
+            <h2 id="preview-heading">{move || lang.t(Key::PreviewHeading)}</h2>
+            <p class="intro">{move || lang.t(Key::PreviewIntro)}</p>
             <p class="legend">
                 <mark class="overlap">"abc"</mark>
                 " "
-                {move || state.t(Key::LegendOverlap)}
+                {move || lang.t(Key::LegendOverlap)}
                 <span class="sep">" · "</span>
                 <span class="partial">"‹E7 8C›"</span>
                 " "
-                {move || state.t(Key::LegendBytes)}
+                {move || lang.t(Key::LegendBytes)}
             </p>
             {body}
         </section>
@@ -195,10 +166,10 @@ pub fn Preview() -> impl IntoView {
 
 /// One chunk: header with its ranges, then its text with the shared part highlighted.
 #[component]
-fn ChunkView(span: ChunkSpan, tok: Arc<Tokenized>) -> impl IntoView {
+fn ChunkView(span: WindowSpan, tok: Arc<Tokenized>) -> impl IntoView {
     // Built once per render of the list (the list re-renders on a language change), so the
     // language is read without subscribing.
-    let lang = expect_context::<AppState>().lang.get_untracked();
+    let lang = expect_context::<Language>().lang.get_untracked();
     let tf = |key: Key, args: &[(&str, &str)]| i18n::fill(i18n::text(lang, key), args);
     let n = |x: usize| format::int(lang, x as u128);
     let (b0, b1) = span.bytes;
@@ -292,7 +263,6 @@ fn render_segments(lang: Lang, text: &str, start: usize, end: usize) -> AnyView 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chunk_core::tokenizer::Encoding;
 
     #[test]
     fn display_is_capped_by_bytes_and_by_lines() {
@@ -307,34 +277,6 @@ mod tests {
         let cats = "猫".repeat(MAX_SHOWN_BYTES);
         let end = shown_end(&cats, 0, cats.len(), 0);
         assert!(end <= MAX_SHOWN_BYTES && cats.is_char_boundary(end) && end > MAX_SHOWN_BYTES - 3);
-    }
-
-    #[test]
-    fn spans_follow_the_windows_and_mark_the_shared_part() {
-        // 10 tokens of 1 byte each, size 4, overlap 1 → [0,4) [3,7) [6,10).
-        let offsets: Vec<usize> = (0..=10).collect();
-        let ws = fixed_windows(10, 4, 1).expect("size ≥ 1").windows;
-        let spans = chunk_spans(&offsets, &ws);
-        assert_eq!(spans.len(), 3);
-        assert_eq!(spans[0].overlap_tokens, 0);
-        assert_eq!(spans[0].fresh_from, 0);
-        assert_eq!((spans[1].window.start, spans[1].window.end), (3, 7));
-        assert_eq!(spans[1].overlap_tokens, 1);
-        assert_eq!((spans[1].bytes, spans[1].fresh_from), ((3, 7), 4));
-        assert_eq!((spans[2].bytes, spans[2].fresh_from), ((6, 10), 7));
-    }
-
-    #[test]
-    fn fresh_parts_tile_the_text_exactly() {
-        let text = "猫猫猫 cat 🐈 and Mèo. ".repeat(5);
-        let enc = Encoding::Cl100kBase.tokenizer().encode(&text);
-        let ws = fixed_windows(enc.len(), 7, 3).expect("size ≥ 1").windows;
-        let spans = chunk_spans(&enc.offsets, &ws);
-        let mut rebuilt = Vec::new();
-        for s in &spans {
-            rebuilt.extend_from_slice(&text.as_bytes()[s.fresh_from..s.bytes.1]);
-        }
-        assert_eq!(rebuilt, text.as_bytes());
     }
 
     #[test]

@@ -1,20 +1,32 @@
-//! The page's shared state: the fields as typed, the text, its tokenization, and the figures
-//! derived from them. One [`AppState`] (a `Copy` bundle of signal handles) is provided as
-//! context by the `App` and read by every component.
+//! The page's shared state, split by writer (Leptos todomvc style): each context holds only
+//! the signals one component writes, so a component's reach is visible in its
+//! `expect_context` calls. The `App` creates and provides them all ([`provide_page_state`]):
+//!
+//! | context | what it holds | written by |
+//! |---|---|---|
+//! | [`Language`] | the UI language | `app::LanguageSwitch` |
+//! | [`CalculatorFields`] | the form's fields as typed, the tokenizer | `calculator::Inputs` |
+//! | [`SourceText`] | the pasted or loaded text, "reading a paste" | `file_input::TextSource` |
+//! | [`Tokenization`] | the finished tokenization, progress, worker in use | `tokenize_job` |
+//! | [`Derived`] | memos read by several components (written by none) | — |
+//!
+//! Every figure in them comes from `chunk_core`; the page formats them.
 
 use std::sync::Arc;
 
 use chunk_core::formula::{compute, DocLength, FormulaOutput};
-use chunk_core::tokenizer::Encoding;
+use chunk_core::text_stats::char_count;
+use chunk_core::tokenizer::{tokens_between, Encoding};
 use leptos::prelude::*;
 
 use crate::i18n::{self, Key, Lang};
 use crate::parse::{check, Checked, LengthUnit, RawInputs};
+pub use crate::tokenize_schedule::Progress;
 
 /// A finished tokenization of one text with one encoding.
 #[derive(Debug)]
 pub struct Tokenized {
-    /// The text that was tokenized (shared with the `text` signal; compared by pointer).
+    /// The text that was tokenized (shared with [`SourceText::text`]; compared by pointer).
     pub text: Arc<str>,
     /// The encoding used.
     pub encoding: Encoding,
@@ -27,111 +39,31 @@ pub struct Tokenized {
 }
 
 impl Tokenized {
-    /// Number of tokens.
+    /// Number of tokens (`chunk_core::tokenizer::tokens_between` of the offsets).
     pub fn tokens(&self) -> usize {
-        self.offsets.len().saturating_sub(1)
+        tokens_between(&self.offsets)
     }
 }
 
-/// Progress of the background tokenization.
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
-pub enum Progress {
-    /// Nothing running.
-    #[default]
-    Idle,
-    /// Tokenizing: `done` of `total` bytes processed.
-    Running {
-        /// Bytes tokenized so far.
-        done: usize,
-        /// Bytes in the text.
-        total: usize,
-    },
-}
-
-/// Handles to every signal of the page. `Copy`, so closures capture it freely.
+/// The UI language. Written only by the language switch; read by every component for its
+/// messages and number formats. `Copy`, so closures capture it freely.
 #[derive(Clone, Copy)]
-pub struct AppState {
-    /// UI language.
+pub struct Language {
+    /// The language itself.
     pub lang: RwSignal<Lang>,
-    /// Document-length field, as typed.
-    pub doc_length: RwSignal<String>,
-    /// Unit of the document-length field.
-    pub unit: RwSignal<LengthUnit>,
-    /// Chunk-size field, as typed.
-    pub chunk_size: RwSignal<String>,
-    /// Overlap field, as typed.
-    pub chunk_overlap: RwSignal<String>,
-    /// Price field, as typed.
-    pub price: RwSignal<String>,
-    /// Tokenizer.
-    pub encoding: RwSignal<Encoding>,
-    /// The pasted or loaded text (an `Arc` so the tokenizer job and the result share it).
-    pub text: RwSignal<Arc<str>>,
-    /// The text's length in chars (Unicode scalar values). A `Memo`: the estimate, the char
-    /// figure and the large-text notice all read it, and counting the chars of megabytes
-    /// should happen once per edit, not once per reader or per edit of another field.
-    pub text_chars: Memo<u64>,
-    /// The latest finished tokenization (may be of an older text while a new one runs).
-    pub tokenized: RwSignal<Option<Arc<Tokenized>>>,
-    /// Progress of the running tokenization.
-    pub progress: RwSignal<Progress>,
-    /// True once the tokenizer's Web Worker has started and while it does the tokenizing;
-    /// false before, and where the page's own thread does it (no worker in this browser, or it
-    /// failed). Shown as a `data-worker` hook.
-    pub worker: RwSignal<bool>,
-    /// True while a long paste is being copied into the page (over several tasks, see
-    /// `browser::read_js_string`): the figures are not ready until it is in.
-    pub reading: RwSignal<bool>,
-    /// Every field checked. A `Memo` because the outputs, the notices and each field's error
-    /// read it, and it should run once per edit, not once per reader.
-    pub checked: Memo<Checked>,
-    /// The formula's output for the checked input (`None` while a field is invalid). A `Memo`
-    /// so that an edit that does not change the figures (e.g. "512" → "512.0") re-renders
-    /// nothing.
-    pub output: Memo<Option<FormulaOutput>>,
 }
 
-impl AppState {
-    /// Creates every signal with the page's defaults (SPEC worked example) and `lang`.
+impl Language {
+    /// The language signal, starting at `lang`.
     pub fn new(lang: Lang) -> Self {
-        let d = RawInputs::default();
-        let doc_length = RwSignal::new(d.doc_length);
-        let unit = RwSignal::new(d.unit);
-        let chunk_size = RwSignal::new(d.chunk_size);
-        let chunk_overlap = RwSignal::new(d.chunk_overlap);
-        let price = RwSignal::new(d.price);
-        let encoding = RwSignal::new(Encoding::default());
-        let text: RwSignal<Arc<str>> = RwSignal::new(Arc::from(""));
-        let tokenized: RwSignal<Option<Arc<Tokenized>>> = RwSignal::new(None);
-        let text_chars = Memo::new(move |_| text.with(|t| t.chars().count() as u64));
-        let checked = Memo::new(move |_| {
-            let raw = RawInputs {
-                doc_length: doc_length.get(),
-                unit: unit.get(),
-                chunk_size: chunk_size.get(),
-                chunk_overlap: chunk_overlap.get(),
-                price: price.get(),
-            };
-            check(&raw, text_document(text, text_chars, tokenized, encoding))
-        });
-        let output = Memo::new(move |_| checked.with(|c| c.input).and_then(|i| compute(i).ok()));
-        AppState {
+        Language {
             lang: RwSignal::new(lang),
-            doc_length,
-            unit,
-            chunk_size,
-            chunk_overlap,
-            price,
-            encoding,
-            text,
-            text_chars,
-            tokenized,
-            progress: RwSignal::new(Progress::Idle),
-            worker: RwSignal::new(false),
-            reading: RwSignal::new(false),
-            checked,
-            output,
         }
+    }
+
+    /// The current language; reading it subscribes to language changes.
+    pub fn get(&self) -> Lang {
+        self.lang.get()
     }
 
     /// The message `key` in the current language; reading it subscribes to language changes.
@@ -143,22 +75,223 @@ impl AppState {
     pub fn tf(&self, key: Key, args: &[(&str, &str)]) -> String {
         i18n::fill(self.t(key), args)
     }
+}
 
+/// The calculator's inputs as typed: written only by the settings form (`Inputs`), read by
+/// the [`Derived`] memos (and the form itself, for its selects).
+#[derive(Clone, Copy)]
+pub struct CalculatorFields {
+    /// Document-length field, as typed.
+    pub doc_length: RwSignal<String>,
+    /// Unit of the document-length field.
+    pub unit: RwSignal<LengthUnit>,
+    /// Chunk-size field, as typed.
+    pub chunk_size: RwSignal<String>,
+    /// Overlap field, as typed.
+    pub chunk_overlap: RwSignal<String>,
+    /// Price field, as typed.
+    pub price: RwSignal<String>,
+    /// Tokenizer (also the one the text is tokenized with).
+    pub encoding: RwSignal<Encoding>,
+}
+
+impl CalculatorFields {
+    /// The fields with the page's defaults (SPEC worked example).
+    pub fn new() -> Self {
+        let d = RawInputs::default();
+        CalculatorFields {
+            doc_length: RwSignal::new(d.doc_length),
+            unit: RwSignal::new(d.unit),
+            chunk_size: RwSignal::new(d.chunk_size),
+            chunk_overlap: RwSignal::new(d.chunk_overlap),
+            price: RwSignal::new(d.price),
+            encoding: RwSignal::new(Encoding::default()),
+        }
+    }
+}
+
+impl Default for CalculatorFields {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The text of the text box: written only by the text source (`TextSource`: typing, pastes,
+/// files, clear); read by the tokenizer job, the figures and the simulator's "own text".
+#[derive(Clone, Copy)]
+pub struct SourceText {
+    /// The pasted or loaded text (an `Arc` so the tokenizer job and the result share it).
+    pub text: RwSignal<Arc<str>>,
+    /// True while a long paste is being copied into the page (over several tasks, see
+    /// `browser::read_js_string`): the figures are not ready until it is in.
+    pub reading: RwSignal<bool>,
+}
+
+impl SourceText {
+    /// No text, nothing being read.
+    pub fn new() -> Self {
+        SourceText {
+            text: RwSignal::new(Arc::from("")),
+            reading: RwSignal::new(false),
+        }
+    }
+}
+
+impl Default for SourceText {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The tokenization of the text: written only by the tokenizer job
+/// (`tokenize_job::spawn_tokenizer`, started by the `App`); read by the status, the figures
+/// and the preview.
+#[derive(Clone, Copy)]
+pub struct Tokenization {
+    /// The latest finished tokenization (may be of an older text while a new one runs).
+    pub tokenized: RwSignal<Option<Arc<Tokenized>>>,
+    /// Progress of the running tokenization.
+    pub progress: RwSignal<Progress>,
+    /// True once the tokenizer's Web Worker has started and while it does the tokenizing;
+    /// false before, and where the page's own thread does it (no worker in this browser, or it
+    /// failed). Shown as a `data-worker` hook.
+    pub worker: RwSignal<bool>,
+}
+
+impl Tokenization {
+    /// Nothing tokenized, idle, no worker yet.
+    pub fn new() -> Self {
+        Tokenization {
+            tokenized: RwSignal::new(None),
+            progress: RwSignal::new(Progress::Idle),
+            worker: RwSignal::new(false),
+        }
+    }
+}
+
+impl Default for Tokenization {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// What several components read and no component writes: memos over the other contexts.
+/// Each is a `Memo` for the reason given on it; all run in the owner of the `App`.
+#[derive(Clone, Copy)]
+pub struct Derived {
+    /// The text's length in chars (`chunk_core::text_stats::char_count`). A `Memo`: the
+    /// estimate, the char figure, the status and the large-text notice all read it, and
+    /// counting the chars of megabytes should happen once per edit, not once per reader or per
+    /// edit of another field.
+    pub text_chars: Memo<u64>,
+    /// Every field checked. A `Memo` because the outputs, the notices, the preview and each
+    /// field's error read it, and it should run once per edit, not once per reader.
+    pub checked: Memo<Checked>,
+    /// The formula's output for the checked input (`None` while a field is invalid). A `Memo`
+    /// so that an edit that does not change the figures (e.g. "512" → "512.0") re-renders
+    /// nothing.
+    pub output: Memo<Option<FormulaOutput>>,
     /// True when the figures describe the current text and tokenizer (or there is no text):
-    /// what the `status` hook reports as `ready`.
-    pub fn is_ready(&self) -> bool {
-        if self.reading.get() {
-            return false;
+    /// what the `status` hook reports as `ready`. A `Memo`: the status (three times), the
+    /// preview and the notices read it, and it compares the text by pointer on each change of
+    /// the text, the encoding or the tokenization, not on each read.
+    pub ready: Memo<bool>,
+}
+
+impl Derived {
+    /// The memos over `fields`, `source` and `tokenization`.
+    pub fn new(fields: CalculatorFields, source: SourceText, tokenization: Tokenization) -> Self {
+        let text = source.text;
+        let text_chars = Memo::new(move |_| text.with(|t| char_count(t)));
+        let checked = Memo::new(move |_| {
+            let raw = RawInputs {
+                doc_length: fields.doc_length.get(),
+                unit: fields.unit.get(),
+                chunk_size: fields.chunk_size.get(),
+                chunk_overlap: fields.chunk_overlap.get(),
+                price: fields.price.get(),
+            };
+            check(
+                &raw,
+                text_document(text, text_chars, tokenization.tokenized, fields.encoding),
+            )
+        });
+        let output = Memo::new(move |_| checked.with(|c| c.input).and_then(|i| compute(i).ok()));
+        let ready = Memo::new(move |_| {
+            if source.reading.get() {
+                return false;
+            }
+            let text = text.get();
+            if text.is_empty() {
+                return true;
+            }
+            let enc = fields.encoding.get();
+            tokenization.tokenized.with(|t| {
+                t.as_ref()
+                    .is_some_and(|t| Arc::ptr_eq(&t.text, &text) && t.encoding == enc)
+            })
+        });
+        Derived {
+            text_chars,
+            checked,
+            output,
+            ready,
         }
-        let text = self.text.get();
-        if text.is_empty() {
-            return true;
+    }
+}
+
+/// Every context of the page, as created by [`provide_page_state`]. Not a context itself:
+/// the `App` uses it to start the tokenizer job and the language effect.
+#[derive(Clone, Copy)]
+pub struct PageState {
+    /// The UI language.
+    pub language: Language,
+    /// The calculator's fields.
+    pub fields: CalculatorFields,
+    /// The text.
+    pub source: SourceText,
+    /// The tokenization.
+    pub tokenization: Tokenization,
+    /// The memos over them.
+    pub derived: Derived,
+}
+
+impl PageState {
+    /// Every context of the page, read back from the component tree (for components that read
+    /// several of them; each is still written only by its own component).
+    ///
+    /// # Panics
+    /// Outside the tree under `App` (a missing context is a bug of the page's layout).
+    pub fn from_context() -> Self {
+        PageState {
+            language: expect_context(),
+            fields: expect_context(),
+            source: expect_context(),
+            tokenization: expect_context(),
+            derived: expect_context(),
         }
-        let enc = self.encoding.get();
-        self.tokenized.with(|t| {
-            t.as_ref()
-                .is_some_and(|t| Arc::ptr_eq(&t.text, &text) && t.encoding == enc)
-        })
+    }
+}
+
+/// Creates every context with the page's defaults (SPEC worked example) in `lang`, and
+/// provides each one separately to the current owner's children.
+pub fn provide_page_state(lang: Lang) -> PageState {
+    let language = Language::new(lang);
+    let fields = CalculatorFields::new();
+    let source = SourceText::new();
+    let tokenization = Tokenization::new();
+    let derived = Derived::new(fields, source, tokenization);
+    provide_context(language);
+    provide_context(fields);
+    provide_context(source);
+    provide_context(tokenization);
+    provide_context(derived);
+    PageState {
+        language,
+        fields,
+        source,
+        tokenization,
+        derived,
     }
 }
 

@@ -12,6 +12,9 @@
 //!   slices of [`WORKER_SLICE_MS`], posting progress after each, and drops a job at its next
 //!   slice once a newer one has arrived.
 //!
+//! The schedule itself (job numbers, slices, progress) is [`crate::tokenize_schedule`], which
+//! the page side ([`crate::tokenize_job`]) uses too; this module does not import the page side.
+//!
 //! Messages are plain objects:
 //! - page → worker, once: `{js, module}` (read by the worker's script), then one per job:
 //!   `{id, encoding, bytes}` with `id` a job number, `encoding` a name such as `"cl100k_base"`
@@ -27,10 +30,7 @@ pub use imp::{worker_receive, TokenizerWorker, WorkerResult};
 #[cfg(not(target_arch = "wasm32"))]
 pub use native::{TokenizerWorker, WorkerResult};
 
-/// Work per slice in the worker before it looks for newer jobs and reports progress, in
-/// milliseconds. Longer than the page's own slices (nothing is drawn in the worker); short
-/// enough that a newer edit replaces a stale job within a frame or two.
-pub const WORKER_SLICE_MS: f64 = 25.0;
+pub use crate::tokenize_schedule::WORKER_SLICE_MS;
 
 /// File name of the worker's script, next to `index.html` (copied there by Trunk).
 pub const WORKER_SCRIPT: &str = "tokenize-worker.js";
@@ -91,7 +91,6 @@ pub fn in_worker() -> bool {
 
 #[cfg(target_arch = "wasm32")]
 mod imp {
-    use std::cell::Cell;
     use std::sync::Arc;
 
     use chunk_core::tokenizer::Encoding;
@@ -101,7 +100,8 @@ mod imp {
     use web_sys::{DedicatedWorkerGlobalScope, MessageEvent, Worker, WorkerOptions, WorkerType};
 
     use super::{Reply, WORKER_SCRIPT, WORKER_SLICE_MS};
-    use crate::tokenize_job::Slicer;
+    use crate::browser::now_ms;
+    use crate::tokenize_schedule::{Generations, Slicer};
 
     /// A plain JS object with the given fields.
     fn object(fields: &[(&str, &JsValue)]) -> Object {
@@ -259,7 +259,7 @@ mod imp {
 
     thread_local! {
         /// The newest job number received; an older job stops at its next slice.
-        static NEWEST: Cell<u32> = const { Cell::new(0) };
+        static NEWEST: Generations = Generations::default();
     }
 
     /// The worker's global scope (only called inside the worker).
@@ -295,7 +295,7 @@ mod imp {
             post_failed("tokenizer worker: a job without id, encoding or bytes");
             return;
         };
-        NEWEST.with(|n| n.set(id));
+        NEWEST.with(|n| n.observe(id));
         let Ok(text) = String::from_utf8(bytes.to_vec()) else {
             post_failed("tokenizer worker: the text is not UTF-8");
             return;
@@ -306,10 +306,10 @@ mod imp {
     /// Runs one job to its end, or until a newer job arrives.
     async fn run(id: u32, mut slicer: Slicer) {
         loop {
-            if NEWEST.with(Cell::get) != id {
+            if !NEWEST.with(|n| n.is_current(id)) {
                 return;
             }
-            if slicer.run_for(WORKER_SLICE_MS) {
+            if slicer.run_for(WORKER_SLICE_MS, now_ms) {
                 break;
             }
             let done = JsValue::from(slicer.done_bytes() as u32);

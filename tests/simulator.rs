@@ -1,5 +1,5 @@
-//! Browser tests of the chunking simulator (SPEC §4): mount the `Simulator` with a Vietnamese
-//! `AppState`, press its buttons and move its controls, and read the figures back through
+//! Browser tests of the chunking simulator (SPEC §4): mount the `Simulator` with the page's
+//! `Language` and `SourceText` contexts, press its buttons and move its controls, and read the figures back through
 //! their data-testid hooks.
 //!
 //! Run with:
@@ -12,7 +12,7 @@ use leptos::prelude::*;
 use leptos::task::tick;
 use rag_chunk_calculator::i18n::Lang;
 use rag_chunk_calculator::simulator::Simulator;
-use rag_chunk_calculator::state::AppState;
+use rag_chunk_calculator::state::{Language, SourceText};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlElement};
@@ -22,13 +22,16 @@ wasm_bindgen_test_configure!(run_in_browser);
 /// A mounted simulator inside its own wrapper, unmounted and removed on drop.
 struct Sim {
     root: Element,
-    /// The page state the simulator reads (language, own text), as the `App` would hold it.
-    app: AppState,
+    /// The page's language context, which the simulator reads, as the `App` provides it.
+    lang: Language,
+    /// The page's text context (the simulator's "own text"), as the `App` provides it.
+    source: SourceText,
     _handle: Box<dyn std::any::Any>,
 }
 
 impl Sim {
-    /// Mounts the simulator with a fresh `AppState` in `lang` (what the `App` provides).
+    /// Mounts the simulator with fresh `Language` (in `lang`) and `SourceText` contexts (the
+    /// two the `App` provides that it reads).
     async fn mount(lang: Lang) -> Sim {
         let document = document();
         let root = document.create_element("div").expect("create div");
@@ -40,15 +43,18 @@ impl Sim {
         let slot = std::rc::Rc::new(std::cell::Cell::new(None));
         let out = slot.clone();
         let handle = mount_to(root.clone().unchecked_into::<HtmlElement>(), move || {
-            let app = AppState::new(lang);
-            out.set(Some(app));
-            provide_context(app);
+            let (language, source) = (Language::new(lang), SourceText::new());
+            out.set(Some((language, source)));
+            provide_context(language);
+            provide_context(source);
             view! { <Simulator/> }
         });
         tick().await;
+        let (lang, source) = slot.take().expect("mount_to ran the view");
         Sim {
             root,
-            app: slot.take().expect("mount_to ran the view"),
+            lang,
+            source,
             _handle: Box::new(handle),
         }
     }
@@ -243,7 +249,7 @@ async fn sliders_move_the_figures_and_the_language_switch_moves_the_document() {
     assert_eq!(most, Some(6));
     sim.set("sim-overlap", "0").await;
     // The language switch replaces the default document and query; the figures stay.
-    sim.app.lang.set(Lang::En);
+    sim.lang.lang.set(Lang::En);
     tick().await;
     let query: web_sys::HtmlInputElement = sim.get("sim-query").unchecked_into();
     assert_eq!(query.value(), "operating temperature range of XV40");
@@ -253,7 +259,7 @@ async fn sliders_move_the_figures_and_the_language_switch_moves_the_document() {
     assert_eq!(tokens[112].text_content().as_deref(), Some("XV40"));
     // An edited query survives a language switch.
     sim.set("sim-query", "XV40 battery").await;
-    sim.app.lang.set(Lang::Pl);
+    sim.lang.lang.set(Lang::Pl);
     tick().await;
     let query: web_sys::HtmlInputElement = sim.get("sim-query").unchecked_into();
     assert_eq!(query.value(), "XV40 battery");
@@ -291,7 +297,7 @@ async fn presets_warnings_and_an_empty_text_are_reported() {
     assert!(sim.warning_kinds().contains(&"no-keywords".to_string()));
     assert_eq!(sim.number("sim-out-full-chunks"), 0);
     // A decimal in the own text fools the terminator rule, not UAX #29 with abbreviations.
-    sim.app
+    sim.source
         .text
         .set(std::sync::Arc::from("It weighs 2.5 kg. Keep it dry."));
     sim.set("sim-preset", "own-text").await;

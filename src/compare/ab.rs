@@ -14,15 +14,15 @@ use super::messages::{self, Msg};
 use super::{refusal_text, strategy_name, CompareResults, CompareSettings};
 use crate::format;
 use crate::i18n::{fill, Lang};
-use crate::state::AppState;
+use crate::state::PageState;
 
 /// The A/B view.
 #[component]
 pub fn AbView() -> impl IntoView {
-    let app = expect_context::<AppState>();
+    let app = PageState::from_context();
     let settings = expect_context::<CompareSettings>();
     let results = expect_context::<CompareResults>();
-    let m = move |msg: Msg| messages::text(app.lang.get(), msg);
+    let m = move |msg: Msg| messages::text(app.language.lang.get(), msg);
     let on_strategy = move |ev| {
         if let Ok(id) = event_target_value(&ev).parse::<StrategyId>() {
             settings.ab.update(|s| s.strategy = id);
@@ -37,8 +37,8 @@ pub fn AbView() -> impl IntoView {
         settings.ab.update(|s| s.chunk_overlap = v);
     };
     let a_label = move || {
-        let lang = app.lang.get();
-        let c = app.checked.get();
+        let lang = app.language.lang.get();
+        let c = app.derived.checked.get();
         fill(
             m(Msg::AbSideA),
             &[
@@ -52,7 +52,7 @@ pub fn AbView() -> impl IntoView {
         )
     };
     let body = move || {
-        let lang = app.lang.get();
+        let lang = app.language.lang.get();
         let a = results.selection.get().map(|s| s.outcome);
         let b = results.ab_row.get().map(|(_, o)| o);
         ab_table(lang, a, b)
@@ -69,7 +69,7 @@ pub fn AbView() -> impl IntoView {
                         .map(|id| {
                             view! {
                                 <option value=id.as_str() selected=move || settings.ab.with(|s| s.strategy == id)>
-                                    {move || strategy_name(app.lang.get(), id)}
+                                    {move || strategy_name(app.language.lang.get(), id)}
                                 </option>
                             }
                         })

@@ -28,7 +28,7 @@ use chunk_core::strategy::{Settings, SizeUnit, StrategyId};
 use leptos::prelude::*;
 
 use crate::i18n::Lang;
-use crate::state::AppState;
+use crate::state::PageState;
 use engine::{CompareEngine, Event};
 use messages::Msg;
 
@@ -166,8 +166,8 @@ impl Requests {
 
 /// The figures a job is for, from the page's fields; `None` while a field the strategies need
 /// is invalid (the calculator shows that error).
-fn figures_of(app: &AppState, unit: SizeUnit) -> Option<(Figures, bool)> {
-    let checked = app.checked.get();
+fn figures_of(app: &PageState, unit: SizeUnit) -> Option<(Figures, bool)> {
+    let checked = app.derived.checked.get();
     let size = checked.size_value?;
     let overlap = checked.requested_overlap?;
     let price = checked.input.and_then(|i| i.price_per_million);
@@ -175,7 +175,7 @@ fn figures_of(app: &AppState, unit: SizeUnit) -> Option<(Figures, bool)> {
         chunk_size: usize::try_from(size).ok()?,
         chunk_overlap: usize::try_from(overlap).ok()?,
         unit,
-        encoding: app.encoding.get(),
+        encoding: app.fields.encoding.get(),
     };
     Some((
         Figures {
@@ -204,7 +204,7 @@ fn b_figures(a: &Figures, side: &AbSide) -> Option<Figures> {
 /// Creates and provides both contexts and starts the driver: the worker is started once the
 /// page has painted, and every change of the text, the fields, the unit or the strategy
 /// (debounced by [`DEBOUNCE_MS`]) sends the requests.
-pub fn spawn_compare(app: AppState) {
+pub fn spawn_compare(app: PageState) {
     let settings = CompareSettings {
         unit: RwSignal::new(SizeUnit::Tokens),
         strategy: RwSignal::new(StrategyId::Fixed),
@@ -325,7 +325,7 @@ pub fn spawn_compare(app: AppState) {
         }
     };
     debounced(move || {
-        let text = app.text.get();
+        let text = app.source.text.get();
         let ready = results.engine.get() == EngineStatus::Ready;
         let figures = figures_of(&app, settings.unit.get());
         if text.is_empty() {
@@ -338,7 +338,7 @@ pub fn spawn_compare(app: AppState) {
         Some(move || table_job(text, figures, priced))
     });
     debounced(move || {
-        let text = app.text.get();
+        let text = app.source.text.get();
         let strategy = settings.strategy.get();
         let ready = results.engine.get() == EngineStatus::Ready;
         let figures = figures_of(&app, settings.unit.get());
@@ -358,7 +358,7 @@ pub fn spawn_compare(app: AppState) {
         let next_job = next_job.clone();
         move |_| {
             let side = settings.ab.get();
-            let text = app.text.get();
+            let text = app.source.text.get();
             let ready = results.engine.get() == EngineStatus::Ready;
             let a = figures_of(&app, settings.unit.get());
             let (Some((a, _)), false, true) = (a, text.is_empty(), ready) else {
@@ -536,9 +536,9 @@ fn web_sys_log(message: &str) {
 /// strategies (the calculator's own figures stay token windows, as its note says).
 #[component]
 pub fn SizeUnitSelect() -> impl IntoView {
-    let app = expect_context::<AppState>();
+    let app = PageState::from_context();
     let settings = expect_context::<CompareSettings>();
-    let m = move |msg: Msg| messages::text(app.lang.get(), msg);
+    let m = move |msg: Msg| messages::text(app.language.lang.get(), msg);
     let on_change = move |ev| {
         let unit = match event_target_value(&ev).as_str() {
             "characters" => SizeUnit::Characters,

@@ -26,7 +26,7 @@ use super::{refusal_text, strategy_name, CompareResults, CompareSettings};
 use crate::format;
 use crate::i18n::{fill, Lang};
 use crate::preview::{shown_end, Preview};
-use crate::state::AppState;
+use crate::state::PageState;
 
 /// True when the classic preview shows the chosen strategy's chunks.
 pub fn classic_preview(strategy: StrategyId, unit: SizeUnit) -> bool {
@@ -36,9 +36,9 @@ pub fn classic_preview(strategy: StrategyId, unit: SizeUnit) -> bool {
 /// The strategy panel and, below it, the chosen strategy's chunks.
 #[component]
 pub fn StrategyPanel() -> impl IntoView {
-    let app = expect_context::<AppState>();
+    let app = PageState::from_context();
     let settings = expect_context::<CompareSettings>();
-    let m = move |msg: Msg| messages::text(app.lang.get(), msg);
+    let m = move |msg: Msg| messages::text(app.language.lang.get(), msg);
     let on_pick = move |ev| {
         if let Ok(id) = event_target_value(&ev).parse::<StrategyId>() {
             settings.strategy.set(id);
@@ -47,14 +47,14 @@ pub fn StrategyPanel() -> impl IntoView {
     let defaults = move || settings.strategy.get().library_defaults();
     let use_defaults = move |_| {
         if let Some(d) = settings.strategy.get_untracked().library_defaults() {
-            app.chunk_size.set(d.chunk_size.to_string());
-            app.chunk_overlap.set(d.chunk_overlap.to_string());
+            app.fields.chunk_size.set(d.chunk_size.to_string());
+            app.fields.chunk_overlap.set(d.chunk_overlap.to_string());
             settings.unit.set(d.unit);
         }
     };
     let defaults_text = move || {
         defaults().map(|d| {
-            let lang = app.lang.get();
+            let lang = app.language.lang.get();
             fill(
                 m(Msg::LibraryDefaults),
                 &[
@@ -83,14 +83,14 @@ pub fn StrategyPanel() -> impl IntoView {
                                     value=id.as_str()
                                     selected=move || settings.strategy.get() == id
                                 >
-                                    {move || strategy_name(app.lang.get(), id)}
+                                    {move || strategy_name(app.language.lang.get(), id)}
                                 </option>
                             }
                         })
                         .collect_view()}
                 </select>
                 <span class="badge" data-testid="strategy-badge">
-                    {move || badge(app.lang.get(), settings.strategy.get()).0}
+                    {move || badge(app.language.lang.get(), settings.strategy.get()).0}
                 </span>
             </div>
             {move || {
@@ -135,10 +135,10 @@ fn unit_name(lang: Lang, unit: SizeUnit) -> &'static str {
 /// The chosen strategy's figures, or its refusal.
 #[component]
 fn Figures() -> impl IntoView {
-    let app = expect_context::<AppState>();
+    let app = PageState::from_context();
     let results = expect_context::<CompareResults>();
     move || {
-        let lang = app.lang.get();
+        let lang = app.language.lang.get();
         let m = |msg: Msg| messages::text(lang, msg);
         let sel = results.selection.get()?;
         Some(match sel.outcome {
@@ -179,10 +179,10 @@ const SVG_H: f64 = 160.0;
 /// The histogram of chunk tokens, the limit line, and the smallest and last chunk.
 #[component]
 fn HistogramView() -> impl IntoView {
-    let app = expect_context::<AppState>();
+    let app = PageState::from_context();
     let results = expect_context::<CompareResults>();
     move || {
-        let lang = app.lang.get();
+        let lang = app.language.lang.get();
         let h = results.selection.get()?.histogram?;
         Some(histogram_view(lang, h))
     }
@@ -277,9 +277,9 @@ fn histogram_view(lang: Lang, h: Histogram) -> impl IntoView {
 /// The snippet that reproduces the chosen strategy with its library, and the export buttons.
 #[component]
 fn Snippet() -> impl IntoView {
-    let app = expect_context::<AppState>();
+    let app = PageState::from_context();
     let results = expect_context::<CompareResults>();
-    let m = move |msg: Msg| messages::text(app.lang.get(), msg);
+    let m = move |msg: Msg| messages::text(app.language.lang.get(), msg);
     let has_chunks = move || {
         results
             .selection
@@ -324,27 +324,27 @@ fn Snippet() -> impl IntoView {
 /// The chosen strategy's chunks, [`super::ROWS_PAGE`] at a time.
 #[component]
 fn StrategyChunks() -> impl IntoView {
-    let app = expect_context::<AppState>();
+    let app = PageState::from_context();
     let results = expect_context::<CompareResults>();
-    let m = move |msg: Msg| messages::text(app.lang.get(), msg);
+    let m = move |msg: Msg| messages::text(app.language.lang.get(), msg);
     let shown = move || results.chunks.with(|c| c.rows.len());
     let total = move || results.chunks.with(|c| c.total);
     view! {
         <section class="panel preview" data-testid="strategy-chunks">
             <h2>{move || m(Msg::ChunksHeading)}</h2>
             {move || {
-                app.text.with(|t| t.is_empty()).then(|| view! { <p class="hint">{m(Msg::CompareIdle)}</p> })
+                app.source.text.with(|t| t.is_empty()).then(|| view! { <p class="hint">{m(Msg::CompareIdle)}</p> })
             }}
             <ol class="chunks">
                 <For
                     each=move || results.chunks.get().rows
                     key=|r: &Row| (r.index, r.byte_start, r.byte_end, r.tokens)
-                    children=move |r: Row| chunk_view(app.lang.get_untracked(), r)
+                    children=move |r: Row| chunk_view(app.language.lang.get_untracked(), r)
                 />
             </ol>
             <p class="hint">
                 {move || {
-                    let lang = app.lang.get();
+                    let lang = app.language.lang.get();
                     fill(
                         m(Msg::ShowingOf),
                         &[("shown", &format::int(lang, shown() as u64)), ("total", &format::int(lang, total() as u64))],

@@ -16,7 +16,7 @@ use super::messages::{self, Msg};
 use super::{refusal_text, strategy_name, CompareResults, CompareSettings, EngineStatus, RowState};
 use crate::format;
 use crate::i18n::Lang;
-use crate::state::AppState;
+use crate::state::PageState;
 
 /// A sortable column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -150,19 +150,19 @@ pub fn sorted(rows: &[RowState], sort: Sort, lang: Lang) -> Vec<RowState> {
 /// The comparison section: status, progress and the table.
 #[component]
 pub fn CompareTable() -> impl IntoView {
-    let app = expect_context::<AppState>();
+    let app = PageState::from_context();
     let settings = expect_context::<CompareSettings>();
     let results = expect_context::<CompareResults>();
     let sort = RwSignal::new(Sort {
         column: Column::Strategy,
         ascending: true,
     });
-    let m = move |msg: Msg| messages::text(app.lang.get(), msg);
+    let m = move |msg: Msg| messages::text(app.language.lang.get(), msg);
     let state = move || {
         let table = results.table.get();
         match results.engine.get() {
             EngineStatus::Failed(_) => "failed",
-            _ if app.text.with(|t| t.is_empty()) => "idle",
+            _ if app.source.text.with(|t| t.is_empty()) => "idle",
             EngineStatus::Loading => "loading",
             EngineStatus::Ready if table.job == 0 => "loading",
             EngineStatus::Ready if table.complete => "done",
@@ -176,7 +176,7 @@ pub fn CompareTable() -> impl IntoView {
     };
     let total = move || results.table.with(|t| t.rows.len());
     let status_text = move || {
-        let lang = app.lang.get();
+        let lang = app.language.lang.get();
         match state() {
             "failed" => m(Msg::EngineFailed).to_owned(),
             "idle" => m(Msg::CompareIdle).to_owned(),
@@ -204,7 +204,7 @@ pub fn CompareTable() -> impl IntoView {
     };
     let unit_note = move || {
         let unit = settings.unit.get();
-        let enc = app.encoding.get().name();
+        let enc = app.fields.encoding.get().name();
         crate::i18n::fill(
             m(match unit {
                 SizeUnit::Tokens => Msg::TableNoteTokens,
@@ -215,7 +215,7 @@ pub fn CompareTable() -> impl IntoView {
                 (
                     "limit",
                     &format::int(
-                        app.lang.get(),
+                        app.language.lang.get(),
                         chunk_core::analysis::protocol::DEFAULT_MAX_INPUT_TOKENS as u64,
                     ),
                 ),
@@ -282,7 +282,7 @@ pub fn CompareTable() -> impl IntoView {
                     </thead>
                     <tbody>
                         {move || {
-                            let lang = app.lang.get();
+                            let lang = app.language.lang.get();
                             let priced = results.table.with(|t| t.priced);
                             let rows = results.table.with(|t| sorted(&t.rows, sort.get(), lang));
                             rows.into_iter()

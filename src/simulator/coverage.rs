@@ -45,7 +45,7 @@ pub fn CoverageTable() -> impl IntoView {
             .take(ROW_CAP)
             .enumerate()
             .map(|(k, (w, (held, &hits)))| {
-                let full = n > 0 && hits == n;
+                let full = cov.holds_all(k);
                 let range = format!("{}–{}", sim.int(w.start), sim.int(w.end.saturating_sub(1)));
                 let cells = held
                     .iter()

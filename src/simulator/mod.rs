@@ -27,16 +27,16 @@ pub mod warnings;
 
 use leptos::prelude::*;
 
-use crate::state::AppState;
+use crate::state::{Language, SourceText};
 use messages::Msg;
 use model::SimState;
 
-/// The simulator panel. Needs the page's [`AppState`] in context (for the UI language and the
-/// text of the text box); creates its own [`SimState`] and provides it to its parts.
+/// The simulator panel. Needs the page's [`Language`] and [`SourceText`] contexts (the UI
+/// language and the text of the text box, both only read here); creates its own [`SimState`]
+/// and provides it to its parts.
 #[component]
 pub fn Simulator() -> impl IntoView {
-    let app = expect_context::<AppState>();
-    let sim = SimState::new(app);
+    let sim = SimState::new(expect_context::<Language>(), expect_context::<SourceText>());
     provide_context(sim);
     view! {
         <section class="panel simulator" aria-labelledby="sim-heading" data-testid="simulator">

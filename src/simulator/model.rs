@@ -11,8 +11,8 @@
 //! while the "uneven sentences" preset, which has no Indonesian text, is shown does not
 //! re-tokenize anything).
 //!
-//! The pure helpers at the end (token owners, fooled sentence boundaries, trimming) are plain
-//! functions, tested natively.
+//! The pure helpers at the end (fooled sentence boundaries, trimming) are plain functions,
+//! tested natively; which chunk owns a token is `chunk_core::windows::token_owners`.
 
 use std::sync::Arc;
 
@@ -24,11 +24,10 @@ use chunk_core::sim::{
     TokenizerChoice,
 };
 use chunk_core::tokenizer::Encoding;
-use chunk_core::windows::Window;
 use leptos::prelude::*;
 
 use super::messages::{self, Msg};
-use crate::state::AppState;
+use crate::state::{Language, SourceText};
 
 /// Default chunk size of the simulator, in tokens (SPEC §4 figures).
 pub const DEFAULT_SIZE: usize = 60;
@@ -138,8 +137,8 @@ pub struct SimText {
 /// `Simulator` provides it as context to its parts.
 #[derive(Clone, Copy)]
 pub struct SimState {
-    /// The page's UI language (the shared signal of the `AppState`); it also picks the
-    /// documents, queries and stop words.
+    /// The page's UI language (the signal of the page's [`Language`] context, only read
+    /// here); it also picks the documents, queries and stop words.
     pub lang: RwSignal<crate::i18n::Lang>,
     /// Chunk size slider, in tokens.
     pub size: RwSignal<usize>,
@@ -183,9 +182,9 @@ pub struct SimState {
 }
 
 impl SimState {
-    /// Creates the simulator's signals with the SPEC §4 defaults, reading the language and
-    /// the own text from `app`.
-    pub fn new(app: AppState) -> Self {
+    /// Creates the simulator's signals with the SPEC §4 defaults, reading the language from
+    /// `language` and the own text from `own`.
+    pub fn new(language: Language, own: SourceText) -> Self {
         let size = RwSignal::new(DEFAULT_SIZE);
         let overlap = RwSignal::new(DEFAULT_OVERLAP);
         let strategy = RwSignal::new(Strategy::Fixed);
@@ -194,13 +193,13 @@ impl SimState {
         let rule = RwSignal::new(SentenceRule::Terminators);
         let query_edit = RwSignal::new(None::<String>);
 
-        let lang = app.lang;
+        let lang = language.lang;
         let text = Memo::new(move |_| match source.get() {
             Source::Preset(p) => SimText {
                 text: Arc::from(p.text(lang.get())),
                 cut_from: None,
             },
-            Source::OwnText => app.text.with(|t| cut_text(t, MAX_OWN_TEXT_BYTES)),
+            Source::OwnText => own.text.with(|t| cut_text(t, MAX_OWN_TEXT_BYTES)),
         });
         let prepared = Memo::new(move |_| {
             text.with(|t| Arc::new(Prepared::new(&t.text, tokenizer.get(), rule.get())))
@@ -307,21 +306,6 @@ pub fn cut_text(text: &str, max: usize) -> SimText {
     }
 }
 
-/// For each of the first `n` tokens, the index of the chunk that the strip colours it with:
-/// the last chunk starting at or before it (so colours change exactly at the cut markers).
-/// `chunks` have strictly increasing starts, as every strategy gives.
-pub fn token_owners(chunks: &[Window], n: usize) -> Vec<usize> {
-    let mut owners = Vec::with_capacity(n);
-    let mut k = 0;
-    for i in 0..n {
-        while k + 1 < chunks.len() && chunks[k + 1].start <= i {
-            k += 1;
-        }
-        owners.push(k);
-    }
-    owners
-}
-
 /// Characters of context shown before a fooled sentence end.
 const FOOLED_CONTEXT_CHARS: usize = 24;
 
@@ -360,18 +344,6 @@ mod tests {
     use super::*;
     use chunk_core::sim::documents::default_document;
     use chunk_core::sim::Lang;
-
-    fn w(start: usize, end: usize) -> Window {
-        Window { start, end }
-    }
-
-    #[test]
-    fn owners_change_at_each_chunk_start() {
-        let chunks = [w(0, 4), w(2, 6), w(5, 7)];
-        assert_eq!(token_owners(&chunks, 7), [0, 0, 1, 1, 1, 2, 2]);
-        assert_eq!(token_owners(&chunks, 3), [0, 0, 1]);
-        assert!(token_owners(&[], 0).is_empty());
-    }
 
     #[test]
     fn abbreviations_and_decimals_are_reported_but_semicolons_are_not() {

@@ -11,11 +11,12 @@
 //! documents, and thousands of spans would make every slider move slow.
 
 use chunk_core::text_view::{segments, Segment};
+use chunk_core::windows::{token_owners, window_starting_at, windows_holding};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::messages::Msg;
-use super::model::{token_owners, SimState};
+use super::model::SimState;
 use crate::preview::hex_bytes;
 
 /// Most tokens the strip renders.
@@ -56,11 +57,6 @@ pub fn Strip() -> impl IntoView {
         });
         let n = p.n_tokens().min(STRIP_CAP);
         let owners = token_owners(&chunks, n);
-        let starts: std::collections::HashMap<usize, usize> = chunks
-            .iter()
-            .enumerate()
-            .map(|(k, w)| (w.start, k))
-            .collect();
         let lang = sim.lang.get();
         let title_tpl = super::messages::text(lang, Msg::TokenTitle);
         let mut prev_end = 0;
@@ -74,7 +70,7 @@ pub fn Strip() -> impl IntoView {
                 );
             }
             prev_end = e;
-            if let Some(&k) = starts.get(&i) {
+            if let Some(k) = window_starting_at(&chunks, i) {
                 views.push(
                     view! { <span class="sim-cut" aria-hidden="true" data-chunk=format!("#{k}")></span> }
                         .into_any(),
@@ -224,11 +220,9 @@ fn Readout() -> impl IntoView {
         let holders: Vec<String> = sim.chunking.with(|c| {
             c.as_ref()
                 .map(|c| {
-                    c.chunks
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, w)| w.start <= i && i < w.end)
-                        .map(|(k, _)| format!("#{k}"))
+                    windows_holding(&c.chunks, i)
+                        .into_iter()
+                        .map(|k| format!("#{k}"))
                         .collect()
                 })
                 .unwrap_or_default()

@@ -14,6 +14,7 @@ pub mod segment;
 pub mod sim;
 pub mod sizer;
 pub mod strategy;
+pub mod text_stats;
 pub mod text_view;
 pub mod tokenizer;
 pub mod windows;

@@ -100,6 +100,15 @@ pub struct Coverage {
     pub best: usize,
 }
 
+impl Coverage {
+    /// True when chunk `chunk` holds every keyword (a "full" row of the coverage table). Never
+    /// true when there is no keyword, nor for a chunk index out of range; the chunks it is
+    /// true for are the ones [`Coverage::chunks_with_all`] counts.
+    pub fn holds_all(&self, chunk: usize) -> bool {
+        !self.keywords.is_empty() && self.counts.get(chunk) == Some(&self.keywords.len())
+    }
+}
+
 /// The part of `text.as_bytes()[start..end]` made of whole characters (a BPE chunk edge may
 /// cut a character; its bytes hold no whole word).
 fn whole_chars(text: &str, start: usize, end: usize) -> &str {
@@ -176,5 +185,28 @@ mod tests {
         assert_eq!((c.chunks_with_all, c.best), (0, 1));
         assert_eq!(whole_chars("a猫", 0, 2), "a");
         assert_eq!(whole_chars("a猫", 2, 4), "");
+    }
+
+    #[test]
+    fn a_full_row_holds_every_keyword_and_is_counted() {
+        let text = "XV40 range is wide. The XV40 is small. Its range is wide.";
+        let tokens = simple_spans(text);
+        let kw = keywords("XV40 range", Lang::En);
+        // Five tokens per sentence (the full stop is one).
+        let chunks = [
+            Window { start: 0, end: 5 },
+            Window { start: 5, end: 10 },
+            Window { start: 10, end: 15 },
+        ];
+        let c = coverage(text, &tokens, &chunks, &kw);
+        assert_eq!(c.counts, [2, 1, 1]);
+        let full: Vec<bool> = (0..chunks.len()).map(|k| c.holds_all(k)).collect();
+        assert_eq!(full, [true, false, false]);
+        assert_eq!(c.chunks_with_all, full.iter().filter(|&&f| f).count());
+        assert!(!c.holds_all(3), "no such chunk");
+        // No keyword: no row is full, though every row holds "all" zero keywords.
+        let none = coverage(text, &tokens, &chunks, &[]);
+        assert_eq!(none.counts, [0, 0, 0]);
+        assert!((0..3).all(|k| !none.holds_all(k)));
     }
 }

@@ -98,6 +98,26 @@ pub fn find_special_tokens(text: &str) -> Vec<(usize, &'static str)> {
     out
 }
 
+/// How often each special-token string occurs in `found` (the output of
+/// [`find_special_tokens`]), in order of first occurrence: `[("<|endoftext|>", 2), …]`. The
+/// counts sum to `found.len()`.
+pub fn special_token_counts(found: &[(usize, &'static str)]) -> Vec<(&'static str, usize)> {
+    let mut counts: Vec<(&'static str, usize)> = Vec::new();
+    for &(_, s) in found {
+        match counts.iter_mut().find(|(n, _)| *n == s) {
+            Some((_, c)) => *c += 1,
+            None => counts.push((s, 1)),
+        }
+    }
+    counts
+}
+
+/// Number of tokens between the token boundaries `offsets` (as in [`Encoded::offsets`]:
+/// one more boundary than tokens); 0 for no boundary at all.
+pub fn tokens_between(offsets: &[usize]) -> usize {
+    offsets.len().saturating_sub(1)
+}
+
 /// A tokenized text: token ids and the byte span of each token in the original text.
 ///
 /// Invariant: `offsets.len() == ids.len() + 1`, `offsets[0] == 0`, offsets strictly increase,
@@ -307,5 +327,28 @@ mod tests {
             find_special_tokens(t),
             vec![(14, "<|endoftext|>"), (40, "<|endofprompt|>")]
         );
+    }
+
+    #[test]
+    fn special_strings_are_counted_per_string_in_order_of_first_occurrence() {
+        let t = "<|fim_prefix|>a<|endoftext|>b<|fim_prefix|><|endoftext|><|endoftext|> <|x|>";
+        let found = find_special_tokens(t);
+        assert_eq!(found.len(), 5);
+        assert_eq!(
+            special_token_counts(&found),
+            vec![("<|fim_prefix|>", 2), ("<|endoftext|>", 3)]
+        );
+        assert!(special_token_counts(&find_special_tokens("plain <| text")).is_empty());
+    }
+
+    #[test]
+    fn tokens_are_one_fewer_than_their_boundaries() {
+        let enc = Encoding::Cl100kBase
+            .tokenizer()
+            .encode("Chunks of 猫 and 🐈.");
+        assert_eq!(tokens_between(&enc.offsets), enc.len());
+        assert_eq!(tokens_between(&[0]), 0);
+        assert_eq!(tokens_between(&[]), 0);
+        assert_eq!(tokens_between(&[0, 3, 7]), 2);
     }
 }
