@@ -149,9 +149,11 @@ fixture-counts:
 	@cat $(NATIVE_COUNTS)
 
 # The test starts its own static server on a free 127.0.0.1 port for each build and stops it
-# when done.
+# when done. compare.test.mjs runs the libraries themselves in the differential tests' venv.
 .PHONY: e2e-run fixture-counts
 e2e-run: e2e-deps fixture-counts
+	@oracle="$$($(ROOT)/scripts/ensure-oracle.sh)" || exit 1; eval "$$oracle"; \
+	export CHUNK_ORACLE_PYTHON TIKTOKEN_CACHE_DIR; \
 	cd $(E2E) && E2E_NATIVE_COUNTS="$$(cat $(NATIVE_COUNTS))" E2E_DIST=$(ROOT)/$(DIST_E2E) E2E_DIST_SUBPATH=$(ROOT)/$(DIST_SUBPATH) E2E_SUBPATH=$(SUBPATH) \
 	E2E_FIXTURE=$(ROOT)/$(FIXTURE) node --test --test-reporter=spec --test-concurrency=1 --test-timeout=600000 *.test.mjs
 

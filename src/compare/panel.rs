@@ -6,7 +6,7 @@
 //! Hooks: `strategy` (select; option values are strategy ids), `strategy-defaults`,
 //! `strategy-figures`, `histogram` / `histogram-bar` (`data-from`, `data-to`, `data-count`) /
 //! `histogram-limit`, `smallest-chunk` and `last-chunk` (`data-index`, `data-tokens`),
-//! `strategy-chunks`, one `chunk` per chunk (`data-index`, `data-byte-start`, `data-byte-end`,
+//! `strategy-chunks` (`data-strategy`, `data-total` chunks), one `chunk` per chunk (`data-index`, `data-byte-start`, `data-byte-end`,
 //! `data-char-start`, `data-char-end`, `data-line-start`, `data-line-end`, `data-tokens`,
 //! `data-reason`) holding `chunk-text` (exactly the chunk's text), `show-more`, `export-jsonl`,
 //! `export-csv`, `snippet`, `snippet-copy`, `strategy-refused`.
@@ -330,7 +330,13 @@ fn StrategyChunks() -> impl IntoView {
     let shown = move || results.chunks.with(|c| c.rows.len());
     let total = move || results.chunks.with(|c| c.total);
     view! {
-        <section class="panel preview" data-testid="strategy-chunks">
+        <section
+            class="panel preview"
+            data-testid="strategy-chunks"
+            data-strategy=move || results.selection.with(|s| s.as_ref().map(|s| s.strategy.as_str()))
+            data-job=move || results.chunks.with(|c| c.job)
+            data-total=total
+        >
             <h2>{move || m(Msg::ChunksHeading)}</h2>
             {move || {
                 app.source.text.with(|t| t.is_empty()).then(|| view! { <p class="hint">{m(Msg::CompareIdle)}</p> })

@@ -5,7 +5,9 @@
 //! column, `data-column`), and one `compare-row` per strategy with `data-strategy`,
 //! `data-chunks`, `data-total-tokens`, `data-repeated-tokens`, `data-mean-tokens`,
 //! `data-max-tokens`, `data-p95-tokens`, `data-over-limit`, `data-split-sentences`,
-//! `data-cost` (absent while pending; `data-refused` when the strategy refused).
+//! `data-cost` (absent while pending; `data-refused` when the strategy refused),
+//! `data-library` / `data-library-version` on library rows. The section's `data-engine` is
+//! `loading` | `ready` | `failed`.
 
 use chunk_core::analysis::protocol::Outcome;
 use chunk_core::analysis::Summary;
@@ -15,7 +17,7 @@ use leptos::prelude::*;
 use super::messages::{self, Msg};
 use super::{refusal_text, strategy_name, CompareResults, CompareSettings, EngineStatus, RowState};
 use crate::format;
-use crate::i18n::Lang;
+use crate::i18n::{fill, Lang};
 use crate::state::PageState;
 
 /// A sortable column.
@@ -185,7 +187,7 @@ pub fn CompareTable() -> impl IntoView {
                 let ms: f64 = results
                     .table
                     .with(|t| t.rows.iter().map(|r| r.millis).sum());
-                crate::i18n::fill(
+                fill(
                     m(Msg::CompareDone),
                     &[
                         ("n", &format::int(lang, total() as u64)),
@@ -193,7 +195,7 @@ pub fn CompareTable() -> impl IntoView {
                     ],
                 )
             }
-            _ => crate::i18n::fill(
+            _ => fill(
                 m(Msg::CompareRunning),
                 &[
                     ("done", &format::int(lang, done() as u64)),
@@ -205,7 +207,7 @@ pub fn CompareTable() -> impl IntoView {
     let unit_note = move || {
         let unit = settings.unit.get();
         let enc = app.fields.encoding.get().name();
-        crate::i18n::fill(
+        fill(
             m(match unit {
                 SizeUnit::Tokens => Msg::TableNoteTokens,
                 SizeUnit::Characters => Msg::TableNoteCharacters,
@@ -223,7 +225,16 @@ pub fn CompareTable() -> impl IntoView {
         )
     };
     view! {
-        <section class="panel compare" data-testid="compare" data-state=state>
+        <section
+            class="panel compare"
+            data-testid="compare"
+            data-state=state
+            data-engine=move || match results.engine.get() {
+                EngineStatus::Loading => "loading",
+                EngineStatus::Ready => "ready",
+                EngineStatus::Failed(_) => "failed",
+            }
+        >
             <h2>{move || m(Msg::CompareHeading)}</h2>
             <p class="hint">{move || m(Msg::CompareIntro)}</p>
             <p class="compare-status" data-testid="compare-status" role="status" aria-live="polite">
@@ -311,9 +322,19 @@ fn row_view(lang: Lang, r: RowState, priced: bool, settings: CompareSettings) ->
             <span class="badge" class:approx=badge.1 data-testid="compare-badge">{badge.0}</span>
         </th>
     };
-    match r.outcome {
-        Some(Outcome::Figures { summary: s, .. }) => {
-            let n = |x: usize| format::int(lang, x as u64);
+    // One shape for every state (pending, figures, refused): attributes that do not apply are
+    // absent (`None`), so a row that changes state never keeps a stale hook.
+    let (figures, refused) = match r.outcome {
+        Some(Outcome::Figures { summary, .. }) => (Some(summary), None),
+        Some(Outcome::Refused { refusal }) => (None, Some(refusal)),
+        None => (None, None),
+    };
+    let pending = (figures.is_none() && refused.is_none()).then_some("true");
+    let f = figures.clone();
+    let attr = move |get: fn(&Summary) -> String| f.as_ref().map(get);
+    let n = move |x: usize| format::int(lang, x as u64);
+    let cells = match (&figures, &refused) {
+        (Some(s), _) => {
             let mean = s
                 .mean_tokens
                 .map(|x| format::fixed2(lang, x))
@@ -324,51 +345,50 @@ fn row_view(lang: Lang, r: RowState, priced: bool, settings: CompareSettings) ->
                 "—".into()
             };
             view! {
-                <tr
-                    data-testid="compare-row"
-                    data-strategy=id.as_str()
-                    data-chunks=s.chunks
-                    data-total-tokens=s.total_tokens
-                    data-repeated-tokens=s.repeated_tokens
-                    data-mean-tokens=s.mean_tokens.unwrap_or(0.0)
-                    data-p95-tokens=s.p95_tokens
-                    data-max-tokens=s.max_tokens
-                    data-over-limit=s.over_limit
-                    data-split-sentences=s.split_sentences
-                    data-sentences=s.sentences
-                    data-cost=s.cost
-                    class:over={s.over_limit > 0}
-                >
-                    {name_cell}
-                    <td>{n(s.chunks)}</td>
-                    <td>{n(s.total_tokens)}</td>
-                    <td>{n(s.repeated_tokens)}</td>
-                    <td>{mean}</td>
-                    <td>{n(s.p95_tokens)}</td>
-                    <td>{n(s.max_tokens)}</td>
-                    <td>{n(s.over_limit)}</td>
-                    <td title=crate::i18n::fill(m(Msg::OfSentences), &[("n", &n(s.sentences))])>
-                        {n(s.split_sentences)}
-                    </td>
-                    <td>{cost}</td>
-                </tr>
+                <td>{n(s.chunks)}</td>
+                <td>{n(s.total_tokens)}</td>
+                <td>{n(s.repeated_tokens)}</td>
+                <td>{mean}</td>
+                <td>{n(s.p95_tokens)}</td>
+                <td>{n(s.max_tokens)}</td>
+                <td>{n(s.over_limit)}</td>
+                <td title=fill(m(Msg::OfSentences), &[("n", &n(s.sentences))])>
+                    {n(s.split_sentences)}
+                </td>
+                <td>{cost}</td>
             }
             .into_any()
         }
-        Some(Outcome::Refused { refusal }) => view! {
-            <tr data-testid="compare-row" data-strategy=id.as_str() data-refused=refusal.kind.clone()>
-                {name_cell}
-                <td colspan="9" class="refused">{refusal_text(lang, &refusal)}</td>
-            </tr>
+        (None, Some(refusal)) => view! {
+            <td colspan="9" class="refused">{refusal_text(lang, refusal)}</td>
         }
         .into_any(),
-        None => view! {
-            <tr data-testid="compare-row" data-strategy=id.as_str() data-pending="true">
-                {name_cell}
-                <td colspan="9" class="pending">{m(Msg::Pending)}</td>
-            </tr>
-        }
-        .into_any(),
+        (None, None) => view! { <td colspan="9" class="pending">{m(Msg::Pending)}</td> }.into_any(),
+    };
+    view! {
+        <tr
+            data-testid="compare-row"
+            data-strategy=id.as_str()
+            data-library=id.library().map(|l| l.package)
+            data-library-version=id.library().map(|l| l.version)
+            data-pending=pending
+            data-refused=refused.as_ref().map(|r| r.kind.clone())
+            data-chunks=attr(|s| s.chunks.to_string())
+            data-total-tokens=attr(|s| s.total_tokens.to_string())
+            data-repeated-tokens=attr(|s| s.repeated_tokens.to_string())
+            data-mean-tokens=attr(|s| s.mean_tokens.unwrap_or(0.0).to_string())
+            data-p95-tokens=attr(|s| s.p95_tokens.to_string())
+            data-max-tokens=attr(|s| s.max_tokens.to_string())
+            data-over-limit=attr(|s| s.over_limit.to_string())
+            data-split-sentences=attr(|s| s.split_sentences.to_string())
+            data-sentences=attr(|s| s.sentences.to_string())
+            data-cost=attr(|s| s.cost.to_string())
+            data-millis=r.millis
+            class:over=figures.as_ref().is_some_and(|s| s.over_limit > 0)
+        >
+            {name_cell}
+            {cells}
+        </tr>
     }
 }
 
@@ -377,14 +397,14 @@ pub fn badge(lang: Lang, id: StrategyId) -> (String, bool) {
     let m = |msg: Msg| messages::text(lang, msg);
     match id.library() {
         Some(lib) if lib.exact => (
-            crate::i18n::fill(
+            fill(
                 m(Msg::BadgeExact),
                 &[("package", lib.package), ("version", lib.version)],
             ),
             false,
         ),
         Some(lib) => (
-            crate::i18n::fill(
+            fill(
                 m(Msg::BadgeApprox),
                 &[("package", lib.package), ("version", lib.version)],
             ),
