@@ -51,6 +51,7 @@ help:
 	@echo "make count          native token counts of the test fixture"
 	@echo "make bench          figures: tokenizer and strategies in wasm against their peers (~20 min)"
 	@echo "make bench-strategies  only the strategies against their libraries (a few minutes)"
+	@echo "make bench-compare  only the page's comparison table on the fixture, 1 MB and 10 MB"
 
 # ---- tools -------------------------------------------------------------------------------
 
@@ -171,7 +172,7 @@ $(E2E)/node_modules/.package-lock.json: $(E2E)/package-lock.json $(E2E)/package.
 # page under 10 MB texts (main-thread long tasks), then every chunking strategy in wasm against
 # its library in Python (bench/README.md). Fails only when a token count differs from ours or
 # the native core's, or a strategy's chunk count from its library's. ~20 minutes.
-.PHONY: bench bench-strategies
+.PHONY: bench bench-strategies bench-compare
 bench:
 	$(ROOT)/scripts/bench.sh
 
@@ -179,3 +180,8 @@ bench:
 # the corpus packages and the oracle venv ready, runs bench/strategies.mjs. A few minutes.
 bench-strategies:
 	$(ROOT)/scripts/bench-strategies.sh
+
+# Only the comparison part of make bench: a release build of the page, then bench/compare.mjs
+# (time to the complete table and main-thread long tasks on the fixture, 1 MB and 10 MB).
+bench-compare:
+	$(ROOT)/scripts/bench-compare.sh

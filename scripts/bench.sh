@@ -2,7 +2,8 @@
 # make bench: builds the page's tokenizer alone to wasm (crates/tokenizer-wasm), installs the
 # pinned npm peers (bench/package-lock.json) and the Debian packages the corpus is read from,
 # then prints the figures in Node (bench/node.mjs) and headless Chromium (bench/browser.mjs);
-# then builds the page itself and measures it under 10 MB texts (bench/page.mjs); last, every
+# then builds the page itself and measures it under 10 MB texts (bench/page.mjs) and its
+# comparison table on 1 MB and 10 MB (bench/compare.mjs); last, every
 # chunking strategy in wasm (crates/strategies-wasm) against its library in Python
 # (bench/strategies.mjs, with the differential tests' oracle venv).
 # Not a test: no pass/fail on speed. Exits non-zero when a peer's token count differs from ours,
@@ -35,6 +36,9 @@ say "the page under 10 MB texts: release build of the page, then headless Chromi
 PAGE_DIST="$ROOT/target/bench/page-dist"
 if (cd "$ROOT" && cargo fetch && TRUNK_SKIP_VERSION_CHECK=true trunk build --release --offline --dist "$PAGE_DIST"); then
     node "$BENCH/page.mjs" "$PAGE_DIST" || status=1
+    echo
+    say "the comparison table of every strategy in the page: fixture, 1 MB, 10 MB (a few minutes)"
+    node "$BENCH/compare.mjs" "$PAGE_DIST" || status=1
 else
     say "FAILED: the release build of the page"
     status=1

@@ -64,7 +64,21 @@ pub fn Figures() -> impl IntoView {
             .with(|m| m.as_ref().map(|m| m.document_tokens))?;
         Some(sim.tf(Msg::DocumentTokens, &[("n", &sim.int(n))]))
     });
+    // Figures of an own text longer than the simulator's cap are of its first bytes only:
+    // said above the figures themselves, not only among the warnings.
+    let cut_note = move || {
+        let text = sim.text.get();
+        text.cut_from.map(|full| {
+            let shown = text.text.len();
+            view! {
+                <p class="notice warn" data-testid="sim-figures-cut" data-value=shown>
+                    {sim.tf(Msg::WarnTextCut, &[("shown", &sim.int(shown)), ("total", &sim.int(full))])}
+                </p>
+            }
+        })
+    };
     view! {
+        {cut_note}
         <dl class="figures sim-figures" data-testid="sim-figures">
             <Figure testid="sim-out-chunks" label=Msg::OutChunks value=count(|m| m.chunk_count) primary=true/>
             <Figure testid="sim-out-total" label=Msg::OutTotal value=count(|m| m.total_tokens) note=total_note primary=true/>
