@@ -43,10 +43,14 @@ pub fn AbView() -> impl IntoView {
             m(Msg::AbSideA),
             &[
                 ("strategy", &strategy_name(lang, settings.strategy.get())),
-                ("chunk_size", &c.size_value.map_or("—".into(), |v| format::int(lang, v))),
+                (
+                    "chunk_size",
+                    &c.size_value.map_or("—".into(), |v| format::int(lang, v)),
+                ),
                 (
                     "chunk_overlap",
-                    &c.requested_overlap.map_or("—".into(), |v| format::int(lang, v)),
+                    &c.requested_overlap
+                        .map_or("—".into(), |v| format::int(lang, v)),
                 ),
             ],
         )
@@ -111,10 +115,8 @@ fn ab_table(lang: Lang, a: Option<Outcome>, b: Option<Outcome>) -> impl IntoView
     if let Some(t) = refused(&a).or_else(|| refused(&b)) {
         return view! { <p class="notice warn" data-testid="ab-refused">{t}</p> }.into_any();
     }
-    let (
-        Some(Outcome::Figures { summary: a, .. }),
-        Some(Outcome::Figures { summary: b, .. }),
-    ) = (a, b)
+    let (Some(Outcome::Figures { summary: a, .. }), Some(Outcome::Figures { summary: b, .. })) =
+        (a, b)
     else {
         return view! { <p class="hint" data-testid="ab-pending">{m(Msg::Pending)}</p> }.into_any();
     };
@@ -122,7 +124,12 @@ fn ab_table(lang: Lang, a: Option<Outcome>, b: Option<Outcome>) -> impl IntoView
     let rows: [(&str, Msg, Delta, bool); 9] = [
         ("chunks", Msg::ColChunks, d.chunks, false),
         ("total-tokens", Msg::ColTotal, d.total_tokens, false),
-        ("repeated-tokens", Msg::ColRepeated, d.repeated_tokens, false),
+        (
+            "repeated-tokens",
+            Msg::ColRepeated,
+            d.repeated_tokens,
+            false,
+        ),
         ("mean-tokens", Msg::ColMean, d.mean_tokens, true),
         ("p95-tokens", Msg::ColP95, d.p95_tokens, false),
         ("max-tokens", Msg::ColMax, d.max_tokens, false),

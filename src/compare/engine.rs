@@ -22,8 +22,8 @@ pub const ENGINE_WASM: &str = "compare-engine_bg.wasm";
 pub enum Event {
     /// The worker runs (first start or restart).
     Ready,
-    /// A reply to a request.
-    Reply(Reply),
+    /// A reply to a request (boxed: replies are large, the other events small).
+    Reply(Box<Reply>),
     /// The worker failed (did not load, or a strategy trapped); it has been restarted where
     /// possible. English, for the page's notice and the console.
     Failed(String),
@@ -189,7 +189,7 @@ mod imp {
                     }
                 }
                 Ok(Reply::Failed { job: None, message }) => self.failed(message),
-                Ok(reply) => (self.0.on_event)(Event::Reply(reply)),
+                Ok(reply) => (self.0.on_event)(Event::Reply(Box::new(reply))),
                 Err(e) => (self.0.on_event)(Event::Failed(format!(
                     "unreadable message from the compare worker ({kind}): {e}"
                 ))),

@@ -142,11 +142,14 @@ pub struct CompareResults {
     pub requests: Requests,
 }
 
+/// A request function the driver installs (local to the page's thread: it holds the worker).
+type Stored<F> = StoredValue<Option<Rc<F>>, LocalStorage>;
+
 /// The driver's request functions, for the components that ask for more (rows, exports).
 #[derive(Clone, Copy)]
 pub struct Requests {
-    more_rows: StoredValue<Option<Rc<dyn Fn()>>, LocalStorage>,
-    export: StoredValue<Option<Rc<dyn Fn(ExportFormat)>>, LocalStorage>,
+    more_rows: Stored<dyn Fn()>,
+    export: Stored<dyn Fn(ExportFormat)>,
 }
 
 impl Requests {
@@ -240,7 +243,7 @@ pub fn spawn_compare(app: PageState) {
             web_sys_log(&message);
             results.engine.set(EngineStatus::Failed(message));
         }
-        Event::Reply(reply) => receive(results, ab_job, reply),
+        Event::Reply(reply) => receive(results, ab_job, *reply),
     };
 
     // Start the worker after the first paint: the engine's module is fetched by the worker.
@@ -248,9 +251,9 @@ pub fn spawn_compare(app: PageState) {
         move || {
             let started = CompareEngine::start(on_event);
             if started.is_none() {
-                results
-                    .engine
-                    .set(EngineStatus::Failed("no module worker in this browser".into()));
+                results.engine.set(EngineStatus::Failed(
+                    "no module worker in this browser".into(),
+                ));
             }
             engine.set_value(started);
         },
@@ -392,14 +395,17 @@ pub fn spawn_compare(app: PageState) {
             });
         }
     })));
-    results.requests.export.set_value(Some(Rc::new(move |format| {
-        if let Some(sel) = results.selection.get_untracked() {
-            send(Request::Export {
-                job: sel.job,
-                format,
-            });
-        }
-    })));
+    results
+        .requests
+        .export
+        .set_value(Some(Rc::new(move |format| {
+            if let Some(sel) = results.selection.get_untracked() {
+                send(Request::Export {
+                    job: sel.job,
+                    format,
+                });
+            }
+        })));
 }
 
 /// Runs `track` in an effect (it reads the signals the job depends on); the job it returns
@@ -507,11 +513,9 @@ fn receive(results: CompareResults, ab_job: StoredValue<u32>, reply: Reply) {
             }
         }),
         Reply::Exported { job, format, text } => {
-            let current = results.selection.with_untracked(|s| {
-                s.as_ref()
-                    .filter(|s| s.job == job)
-                    .map(|s| s.strategy)
-            });
+            let current = results
+                .selection
+                .with_untracked(|s| s.as_ref().filter(|s| s.job == job).map(|s| s.strategy));
             if let Some(strategy) = current {
                 let (ext, mime) = match format {
                     ExportFormat::Jsonl => ("jsonl", "application/jsonl"),
@@ -647,7 +651,10 @@ mod tests {
             chunk_overlap: o.into(),
         };
         let b = b_figures(&a, &side(" 1024 ", "128")).expect("whole numbers");
-        assert_eq!((b.settings.chunk_size, b.settings.chunk_overlap), (1024, 128));
+        assert_eq!(
+            (b.settings.chunk_size, b.settings.chunk_overlap),
+            (1024, 128)
+        );
         assert_eq!(b.settings.unit, SizeUnit::Characters);
         assert_eq!(b.settings.encoding, Encoding::O200kBase);
         assert_eq!(b_figures(&a, &side("0", "0")), None);

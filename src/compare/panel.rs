@@ -203,7 +203,11 @@ fn histogram_view(lang: Lang, h: Histogram) -> impl IntoView {
             let height = SVG_H * b.count as f64 / max;
             let title = fill(
                 m(Msg::BarTitle),
-                &[("count", &n(b.count)), ("from", &n(b.from)), ("to", &n(b.to))],
+                &[
+                    ("count", &n(b.count)),
+                    ("from", &n(b.from)),
+                    ("to", &n(b.to)),
+                ],
             );
             view! {
                 <rect
@@ -236,15 +240,16 @@ fn histogram_view(lang: Lang, h: Histogram) -> impl IntoView {
         }),
         &[("limit", &n(h.limit))],
     );
-    let called = |testid: &'static str, msg: Msg, c: Option<chunk_core::analysis::histogram::Called>| {
-        c.map(|c| {
-            view! {
-                <li data-testid=testid data-index=c.index data-tokens=c.tokens>
-                    {fill(m(msg), &[("index", &n(c.index)), ("tokens", &n(c.tokens))])}
-                </li>
-            }
-        })
-    };
+    let called =
+        |testid: &'static str, msg: Msg, c: Option<chunk_core::analysis::histogram::Called>| {
+            c.map(|c| {
+                view! {
+                    <li data-testid=testid data-index=c.index data-tokens=c.tokens>
+                        {fill(m(msg), &[("index", &n(c.index)), ("tokens", &n(c.tokens))])}
+                    </li>
+                }
+            })
+        };
     let tiny = (h.tiny > 0).then(|| {
         view! { <li data-testid="tiny-chunks" data-value=h.tiny>{fill(m(Msg::TinyChunks), &[("n", &n(h.tiny))])}</li> }
     });
@@ -281,9 +286,10 @@ fn Snippet() -> impl IntoView {
     let results = expect_context::<CompareResults>();
     let m = move |msg: Msg| messages::text(app.language.lang.get(), msg);
     let has_chunks = move || {
-        results
-            .selection
-            .with(|s| s.as_ref().is_some_and(|s| matches!(s.outcome, Outcome::Figures { .. })))
+        results.selection.with(|s| {
+            s.as_ref()
+                .is_some_and(|s| matches!(s.outcome, Outcome::Figures { .. }))
+        })
     };
     let code = move || {
         results
@@ -451,6 +457,9 @@ mod tests {
     fn only_fixed_token_windows_use_the_classic_preview() {
         assert!(classic_preview(StrategyId::Fixed, SizeUnit::Tokens));
         assert!(!classic_preview(StrategyId::Fixed, SizeUnit::Characters));
-        assert!(!classic_preview(StrategyId::LangchainRecursive, SizeUnit::Tokens));
+        assert!(!classic_preview(
+            StrategyId::LangchainRecursive,
+            SizeUnit::Tokens
+        ));
     }
 }

@@ -471,21 +471,36 @@ mod tests {
                 column: Column::Chunks,
                 ascending: true
             }),
-            [S::Fixed, S::Sentence, S::Semchunk, S::ChonkieRecursive, S::Markdown]
+            [
+                S::Fixed,
+                S::Sentence,
+                S::Semchunk,
+                S::ChonkieRecursive,
+                S::Markdown
+            ]
         );
         assert_eq!(
             ids(Sort {
                 column: Column::Total,
                 ascending: false
             }),
-            [S::Semchunk, S::Fixed, S::Sentence, S::ChonkieRecursive, S::Markdown]
+            [
+                S::Semchunk,
+                S::Fixed,
+                S::Sentence,
+                S::ChonkieRecursive,
+                S::Markdown
+            ]
         );
     }
 
     #[test]
     fn the_badge_names_the_library_and_version_it_is_exact_for() {
         let (text, approx) = badge(Lang::En, StrategyId::LangchainRecursive);
-        assert!(text.contains("langchain-text-splitters") && text.contains("1.1.3"), "{text}");
+        assert!(
+            text.contains("langchain-text-splitters") && text.contains("1.1.3"),
+            "{text}"
+        );
         assert!(!approx);
         for id in StrategyId::all() {
             for lang in Lang::ALL {

@@ -355,7 +355,8 @@ mod tests {
                 panic!("row {i} is not a row");
             };
             assert_eq!((job, strategy), (1, id));
-            let direct = chunker(id, &f.settings).and_then(|c| run(c.as_ref(), TEXT, f.settings.encoding));
+            let direct =
+                chunker(id, &f.settings).and_then(|c| run(c.as_ref(), TEXT, f.settings.encoding));
             match (outcome, direct) {
                 (Outcome::Figures { summary: s, .. }, Ok(c)) => {
                     assert_eq!(s, summary(TEXT, &c, 8191, 0.02), "{id}")
@@ -382,7 +383,10 @@ mod tests {
             strategies: vec![StrategyId::Fixed],
             figures: figures(8, 0, SizeUnit::Tokens),
         };
-        assert_eq!(e.compare_row(&request, 0, || 0.0), Reply::NeedText { job: 2 });
+        assert_eq!(
+            e.compare_row(&request, 0, || 0.0),
+            Reply::NeedText { job: 2 }
+        );
     }
 
     #[test]
@@ -406,12 +410,17 @@ mod tests {
             panic!("not selected: {reply:?}");
         };
         assert_eq!(h.bins.iter().map(|b| b.count).sum::<usize>(), s.chunks);
-        assert!(code.code.contains("RecursiveCharacterTextSplitter(chunk_size=40, chunk_overlap=0)"));
-        let Reply::Rows { total, from, rows, .. } = e.handle(Request::Rows {
+        assert!(code
+            .code
+            .contains("RecursiveCharacterTextSplitter(chunk_size=40, chunk_overlap=0)"));
+        let Reply::Rows {
+            total, from, rows, ..
+        } = e.handle(Request::Rows {
             job: 5,
             from: 1,
             count: 2,
-        }) else {
+        })
+        else {
             panic!("no rows");
         };
         assert_eq!((total, from, rows.len()), (s.chunks, 1, 2));
@@ -429,7 +438,11 @@ mod tests {
         assert_eq!(&TEXT[second.byte_start..second.byte_end], second.text);
         // A stale job gets no rows.
         assert!(matches!(
-            e.handle(Request::Rows { job: 4, from: 0, count: 1 }),
+            e.handle(Request::Rows {
+                job: 4,
+                from: 0,
+                count: 1
+            }),
             Reply::Failed { job: Some(4), .. }
         ));
         // A refused setting selects nothing.
@@ -442,10 +455,18 @@ mod tests {
         });
         assert!(matches!(
             refused,
-            Reply::Selected { outcome: Outcome::Refused { .. }, histogram: None, snippet: None, .. }
+            Reply::Selected {
+                outcome: Outcome::Refused { .. },
+                histogram: None,
+                snippet: None,
+                ..
+            }
         ));
         assert!(matches!(
-            e.handle(Request::Export { job: 6, format: ExportFormat::Csv }),
+            e.handle(Request::Export {
+                job: 6,
+                format: ExportFormat::Csv
+            }),
             Reply::Failed { .. }
         ));
     }

@@ -84,7 +84,11 @@ mod tests {
                 unit: SizeUnit::Tokens,
                 encoding: Encoding::Cl100kBase,
             };
-            let c = run(chunker(StrategyId::Fixed, &s).unwrap().as_ref(), text, s.encoding);
+            let c = run(
+                chunker(StrategyId::Fixed, &s).unwrap().as_ref(),
+                text,
+                s.encoding,
+            );
             summary(text, &c.unwrap(), 8191, 0.02)
         };
         // 12 tokens: 2 chunks of 6, then 4 chunks of 3.

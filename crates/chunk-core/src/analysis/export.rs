@@ -2,8 +2,8 @@
 //! text, its byte and character range in the document, its token count, heading path and why
 //! it ended. The page offers both as downloads (from a `Blob`; no network).
 
-use crate::strategy::Chunks;
 use crate::strategy::Boundary;
+use crate::strategy::Chunks;
 use serde::{Deserialize, Serialize};
 
 /// One exported chunk. Offsets are half-open: bytes are UTF-8 bytes of the document,

@@ -217,9 +217,18 @@ mod tests {
             },
         };
         let json = serde_json::to_string(&r).unwrap();
-        assert!(json.starts_with("{\"kind\":\"compare\",\"job\":3,\"lane\":0"), "{json}");
-        assert!(json.contains("[\"langchain-recursive\",\"text-splitter\"]"), "{json}");
-        assert!(json.contains("\"unit\":\"characters\",\"encoding\":\"o200k_base\""), "{json}");
+        assert!(
+            json.starts_with("{\"kind\":\"compare\",\"job\":3,\"lane\":0"),
+            "{json}"
+        );
+        assert!(
+            json.contains("[\"langchain-recursive\",\"text-splitter\"]"),
+            "{json}"
+        );
+        assert!(
+            json.contains("\"unit\":\"characters\",\"encoding\":\"o200k_base\""),
+            "{json}"
+        );
         assert_eq!(serde_json::from_str::<Request>(&json).unwrap(), r);
         assert_eq!(r.job(), 3);
     }

@@ -161,6 +161,9 @@ mod tests {
         assert_eq!(r.field("nothing"), None);
         assert_eq!(r.english, err.to_string());
         let zero = Refusal::from(&StrategyError::ZeroChunkSize);
-        assert_eq!((zero.kind.as_str(), zero.fields.len()), ("zero-chunk-size", 0));
+        assert_eq!(
+            (zero.kind.as_str(), zero.fields.len()),
+            ("zero-chunk-size", 0)
+        );
     }
 }

@@ -61,14 +61,20 @@ mod tests {
             };
             with += 1;
             assert!(id.library().is_some(), "{id} has defaults but no library");
-            assert!(id.supports(d.unit), "{id} cannot size in its own default unit");
+            assert!(
+                id.supports(d.unit),
+                "{id} cannot size in its own default unit"
+            );
             let s = Settings {
                 chunk_size: d.chunk_size,
                 chunk_overlap: d.chunk_overlap,
                 unit: d.unit,
                 encoding: Encoding::Cl100kBase,
             };
-            assert!(chunker(id, &s).is_ok(), "{id} refuses its library's defaults");
+            assert!(
+                chunker(id, &s).is_ok(),
+                "{id} refuses its library's defaults"
+            );
         }
         assert_eq!(with, 7);
         assert_eq!(

@@ -258,7 +258,9 @@ pub enum Keeps {
 
 /// The unit `chunk_size` and `chunk_overlap` are given in (`"tokens"` / `"characters"` in
 /// serde and in the page's `chunk-size-unit` select).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum SizeUnit {
     /// Tokens of [`Settings::encoding`].

@@ -18,7 +18,9 @@ use std::fmt;
 use std::sync::LazyLock;
 
 /// A BPE encoding shipped with the page (serde: its standard name, `"cl100k_base"`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Encoding {
     /// `cl100k_base`: OpenAI text-embedding-3-*, text-embedding-ada-002, GPT-4, GPT-3.5.
