@@ -6,4 +6,4 @@ pub mod compare;
 pub mod export;
 pub mod snippet;
 
-pub use compare::{summary, Summary};
+pub use compare::{summary, summary_prepared, Summary};

@@ -85,6 +85,32 @@ impl<'r, 't> PieceEncoder<'r, 't> {
     }
 }
 
+/// Appends the tokens of one piece as [`PieceEncoder::encode`] does, without a cache: for the
+/// few pieces at a slice's edges that differ from the whole text's (`indexed`).
+pub(crate) fn encode_once(
+    ranks: &Ranks,
+    piece: &[u8],
+    base: usize,
+    ids: &mut Vec<u32>,
+    ends: &mut Vec<usize>,
+) {
+    if let Some(&rank) = ranks.get(piece) {
+        ids.push(rank);
+        ends.push(base + piece.len());
+        return;
+    }
+    let bounds = if piece.len() < LONG_PIECE {
+        merge_scan(ranks, piece)
+    } else {
+        merge_long(ranks, piece)
+    };
+    for pair in bounds.windows(2) {
+        let (s, e) = (pair[0], pair[1]);
+        ids.push(ranks.get(&piece[s..e]).copied().unwrap_or(u32::MAX));
+        ends.push(base + e);
+    }
+}
+
 /// tiktoken's `_byte_pair_merge`: returns the part boundaries (first 0, last `piece.len()`).
 fn merge_scan(ranks: &Ranks, piece: &[u8]) -> Vec<usize> {
     // parts[i] = (start of part i, rank of merging part i with part i+1)
