@@ -5,8 +5,9 @@
 //! ([`run_prepared`], column `ms`) and summarised ([`summary_prepared`], column `sum ms`); the
 //! last line per encoding is the total of all three.
 //!
-//! Usage: `cargo run --release -p chunk-core --example strategies -- FILE [CHUNK_SIZE [CHUNK_OVERLAP]] [--characters]`
-//! (defaults 512 and 64, in tokens; with `--characters`, in characters). A strategy that refuses
+//! Usage: `cargo run --release -p chunk-core --example strategies -- FILE [CHUNK_SIZE [CHUNK_OVERLAP]] [--characters] [--only=ID,ID…]`
+//! (defaults 512 and 64, in tokens; with `--characters`, in characters; `--only` runs only the
+//! strategies with those ids, e.g. for a profiler). A strategy that refuses
 //! the setting prints its refusal instead of figures. Errors: an unreadable or non-UTF-8 file
 //! prints a message on stderr and exits with status 2.
 
@@ -19,6 +20,10 @@ use std::time::Instant;
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let characters = args.iter().any(|a| a == "--characters");
+    let only: Option<Vec<&str>> = args
+        .iter()
+        .find_map(|a| a.strip_prefix("--only="))
+        .map(|ids| ids.split(',').collect());
     let rest: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
     let Some(path) = rest.first() else {
         eprintln!("usage: strategies FILE [CHUNK_SIZE [CHUNK_OVERLAP]] [--characters]");
@@ -65,6 +70,9 @@ fn main() -> ExitCode {
             ms_since(all)
         );
         for id in StrategyId::all() {
+            if only.as_ref().is_some_and(|o| !o.contains(&id.as_str())) {
+                continue;
+            }
             let settings = Settings {
                 chunk_size,
                 chunk_overlap,
