@@ -20,6 +20,7 @@
 use super::merge::{self, Ranks};
 use super::pretokenize::{self, Pattern};
 use super::{Bpe, Encoded};
+use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::marker::PhantomData;
 use std::sync::Arc;
@@ -153,15 +154,12 @@ impl TokenIndex {
     /// Tokens of `slice`, the text's bytes from `at`: `Bpe::count(slice)`.
     pub(crate) fn count(&self, ranks: &Ranks, slice: &str, at: usize) -> usize {
         let mut n = 0;
-        let (mut ids, mut ends) = (Vec::new(), Vec::new());
-        self.walk(slice, at, |step| match step {
-            Step::Shared(k, j) => n += self.before[j] - self.before[k],
-            Step::Own(s, e) => {
-                merge::encode_once(ranks, &slice.as_bytes()[s..e], s, &mut ids, &mut ends);
-                n += ids.len();
-                ids.clear();
-                ends.clear();
-            }
+        PIECE_COUNTS.with(|counts| {
+            let mut counts = counts.borrow_mut();
+            self.walk(slice, at, |step| match step {
+                Step::Shared(k, j) => n += self.before[j] - self.before[k],
+                Step::Own(s, e) => n += counts.count(ranks, &slice.as_bytes()[s..e]),
+            });
         });
         n
     }
@@ -189,6 +187,56 @@ impl TokenIndex {
         });
         out
     }
+}
+
+/// Token counts of pieces met outside the shared tokens (a slice's edges, texts that are not
+/// slices of the document, such as a chunk with its lines rewritten), kept while any index is
+/// current on the thread: in real text the same words recur, and a hit is one lookup instead of
+/// a merge. Bounded like the merge's own cache ([`merge::CACHE_LIMIT`] pieces shorter than
+/// [`merge::LONG_PIECE`] bytes); cleared when the outermost [`Active`] ends.
+#[derive(Default)]
+struct PieceCounts {
+    counts: FxHashMap<Box<[u8]>, usize>,
+    ids: Vec<u32>,
+    ends: Vec<usize>,
+}
+
+impl PieceCounts {
+    /// Tokens of one split piece.
+    fn count(&mut self, ranks: &Ranks, piece: &[u8]) -> usize {
+        if ranks.contains_key(piece) {
+            return 1;
+        }
+        if let Some(&n) = self.counts.get(piece) {
+            return n;
+        }
+        merge::encode_once(ranks, piece, 0, &mut self.ids, &mut self.ends);
+        let n = self.ids.len();
+        self.ids.clear();
+        self.ends.clear();
+        if self.counts.len() < merge::CACHE_LIMIT && piece.len() < merge::LONG_PIECE {
+            self.counts.insert(piece.into(), n);
+        }
+        n
+    }
+}
+
+thread_local! {
+    static PIECE_COUNTS: RefCell<PieceCounts> = RefCell::new(PieceCounts::default());
+}
+
+/// Tokens of `text` when an index of `split`'s encoding is current on this thread (with the
+/// shared piece counts of [`PieceCounts`]); `None` when none is.
+pub(crate) fn count_with_current_cache(split: Pattern, ranks: &Ranks, text: &str) -> Option<usize> {
+    let current = CURRENT.with(|c| c.borrow().as_ref().map(|c| c.index.split));
+    (current == Some(split)).then(|| {
+        PIECE_COUNTS.with(|counts| {
+            let mut counts = counts.borrow_mut();
+            pretokenize::pieces(split, text, 0)
+                .map(|(s, e)| counts.count(ranks, &text.as_bytes()[s..e]))
+                .sum()
+        })
+    })
 }
 
 /// One step of [`TokenIndex::walk`].
@@ -236,6 +284,9 @@ impl<'t> Active<'t> {
 impl Drop for Active<'_> {
     fn drop(&mut self) {
         let previous = self.previous.take();
+        if previous.is_none() {
+            PIECE_COUNTS.with(|c| *c.borrow_mut() = PieceCounts::default());
+        }
         CURRENT.with(|c| *c.borrow_mut() = previous);
     }
 }
@@ -430,6 +481,9 @@ mod tests {
                     // Through the tokenizer while the index is current: the same numbers.
                     let active = Active::new(&Arc::new(TokenIndex::new(bpe, &t)), &t);
                     prop_assert_eq!(bpe.count(slice), alone.len());
+                    // A copy is not inside the text: counted with the shared piece counts.
+                    prop_assert_eq!(bpe.count(&slice.to_owned()), alone.len());
+                    prop_assert_eq!(bpe.counter().count_at_most(&slice.to_owned(), usize::MAX), Some(alone.len()));
                     prop_assert_eq!(bpe.encode(slice), alone);
                     drop(active);
                 }

@@ -14,11 +14,11 @@ use std::collections::BinaryHeap;
 pub(crate) type Ranks = FxHashMap<&'static [u8], u32>;
 
 /// Pieces at least this long (in bytes) take the long-piece path ([`merge_long`]).
-const LONG_PIECE: usize = 128;
+pub(crate) const LONG_PIECE: usize = 128;
 
 /// Most distinct pieces remembered by one [`PieceEncoder`]; past it, new pieces are merged
 /// without being remembered (memory stays bounded on any input).
-const CACHE_LIMIT: usize = 1 << 16;
+pub(crate) const CACHE_LIMIT: usize = 1 << 16;
 
 /// Encodes pieces of one text, remembering the merge of each piece that is not a token itself:
 /// in real text the same words recur (Zipf's law), and a hit costs one hash lookup.

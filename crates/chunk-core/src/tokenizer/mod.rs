@@ -212,6 +212,9 @@ impl Bpe {
         {
             return n;
         }
+        if let Some(n) = indexed::count_with_current_cache(self.split, &self.ranks, text) {
+            return n;
+        }
         let mut ids = Vec::new();
         let mut ends = Vec::new();
         let mut n = 0;
@@ -290,6 +293,9 @@ impl<'t> SliceCounter<'t> {
         let split = self.bpe.split;
         let ranks = &self.bpe.ranks;
         if let Some(n) = indexed::with_current(split, text, |i, at| i.count(ranks, text, at)) {
+            return (n <= cap).then_some(n);
+        }
+        if let Some(n) = indexed::count_with_current_cache(split, ranks, text) {
             return (n <= cap).then_some(n);
         }
         let mut n = 0;
