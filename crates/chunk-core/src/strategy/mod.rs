@@ -27,6 +27,7 @@ mod semchunk;
 mod sentence;
 mod text_splitter;
 
+use crate::sim::sentences::{CurrentSentences, SentenceCache};
 use crate::sizer::{Length, TokenCounter};
 use crate::tokenizer::indexed::{Active, TokenIndex};
 use crate::tokenizer::{Encoded, Encoding};
@@ -567,6 +568,13 @@ pub struct Document<'t> {
     encoding: Encoding,
     index: Arc<TokenIndex>,
     sentences: OnceLock<Vec<(usize, usize)>>,
+    sentence_spans: SentenceCache,
+}
+
+/// What [`Document::activate`] makes current on the thread while it lives.
+pub(crate) struct Current<'t> {
+    _tokens: Active<'t>,
+    _sentences: CurrentSentences<'t>,
 }
 
 impl<'t> Document<'t> {
@@ -577,6 +585,7 @@ impl<'t> Document<'t> {
             encoding,
             index: Arc::new(TokenIndex::new(encoding.tokenizer(), text)),
             sentences: OnceLock::new(),
+            sentence_spans: SentenceCache::default(),
         }
     }
 
@@ -616,16 +625,22 @@ impl<'t> Document<'t> {
     }
 
     /// Makes this document the one the current thread's tokenizer consults while the guard
-    /// lives (see `tokenizer::indexed`).
-    pub(crate) fn activate(&self) -> Active<'t> {
-        Active::new(&self.index, self.text)
+    /// lives (see `tokenizer::indexed`), and the text whose sentence spans are computed once
+    /// ([`crate::sim::sentences::sentence_bytes`]).
+    pub(crate) fn activate(&self) -> Current<'t> {
+        Current {
+            _tokens: Active::new(&self.index, self.text),
+            _sentences: CurrentSentences::new(&self.sentence_spans, self.text),
+        }
     }
 
     /// The text's sentences without surrounding whitespace, computed on first use
     /// ([`crate::analysis::compare`]).
     pub(crate) fn trimmed_sentences(&self) -> &[(usize, usize)] {
-        self.sentences
-            .get_or_init(|| crate::analysis::compare::trimmed_sentences(self.text))
+        self.sentences.get_or_init(|| {
+            let _current = self.activate();
+            crate::analysis::compare::trimmed_sentences(self.text)
+        })
     }
 }
 
