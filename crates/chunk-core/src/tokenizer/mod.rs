@@ -228,6 +228,13 @@ impl Bpe {
         n
     }
 
+    /// [`Bpe::count`] of `text` when it is a slice of the prepared document current on this
+    /// thread (then it costs only the slice's edges); `None` otherwise, for callers that have a
+    /// cheaper way than a full count for other texts (stopping early).
+    pub(crate) fn count_prepared(&self, text: &str) -> Option<usize> {
+        indexed::with_current(self.split, text, |i, at| i.count(&self.ranks, text, at))
+    }
+
     /// Tokenizes `text[from..]` in whole pieces until at least `budget` bytes are done (or the
     /// text ends), appending to `out`; returns the byte offset where it stopped, a point at which
     /// a later call resumes with exactly the tokens a single pass would give. `from` must be 0 or
