@@ -158,7 +158,7 @@ impl TokenIndex {
             let mut counts = counts.borrow_mut();
             self.walk(slice, at, |step| match step {
                 Step::Shared(k, j) => n += self.before[j] - self.before[k],
-                Step::Own(s, e) => n += counts.count(ranks, &slice.as_bytes()[s..e]),
+                Step::Own(s, e) => n += counts.count(self.split, ranks, &slice.as_bytes()[s..e]),
             });
         });
         n
@@ -194,16 +194,22 @@ impl TokenIndex {
 /// current on the thread: in real text the same words recur, and a hit is one lookup instead of
 /// a merge. Bounded like the merge's own cache ([`merge::CACHE_LIMIT`] pieces shorter than
 /// [`merge::LONG_PIECE`] bytes); cleared when the outermost [`Active`] ends.
+/// The counts are of one encoding at a time (`split`): asked for another, it starts afresh.
 #[derive(Default)]
 struct PieceCounts {
+    split: Option<Pattern>,
     counts: FxHashMap<Box<[u8]>, usize>,
     ids: Vec<u32>,
     ends: Vec<usize>,
 }
 
 impl PieceCounts {
-    /// Tokens of one split piece.
-    fn count(&mut self, ranks: &Ranks, piece: &[u8]) -> usize {
+    /// Tokens of one split piece in the encoding of `split` and `ranks`.
+    fn count(&mut self, split: Pattern, ranks: &Ranks, piece: &[u8]) -> usize {
+        if self.split != Some(split) {
+            self.counts.clear();
+            self.split = Some(split);
+        }
         if ranks.contains_key(piece) {
             return 1;
         }
@@ -233,7 +239,7 @@ pub(crate) fn count_with_current_cache(split: Pattern, ranks: &Ranks, text: &str
         PIECE_COUNTS.with(|counts| {
             let mut counts = counts.borrow_mut();
             pretokenize::pieces(split, text, 0)
-                .map(|(s, e)| counts.count(ranks, &text.as_bytes()[s..e]))
+                .map(|(s, e)| counts.count(split, ranks, &text.as_bytes()[s..e]))
                 .sum()
         })
     })
@@ -482,8 +488,9 @@ mod tests {
                     let active = Active::new(&Arc::new(TokenIndex::new(bpe, &t)), &t);
                     prop_assert_eq!(bpe.count(slice), alone.len());
                     // A copy is not inside the text: counted with the shared piece counts.
-                    prop_assert_eq!(bpe.count(&slice.to_owned()), alone.len());
-                    prop_assert_eq!(bpe.counter().count_at_most(&slice.to_owned(), usize::MAX), Some(alone.len()));
+                    let copy = slice.to_owned();
+                    prop_assert_eq!(bpe.count(&copy), alone.len());
+                    prop_assert_eq!(bpe.counter().count_at_most(&copy, usize::MAX), Some(alone.len()));
                     prop_assert_eq!(bpe.encode(slice), alone);
                     drop(active);
                 }
