@@ -561,8 +561,12 @@ impl Chunks {
 /// candidate a strategy measures (a `&str` slice of the text) is counted from the shared tokens,
 /// exactly as encoding it alone would count it.
 ///
-/// Memory: the token ids and offsets plus three offsets per split piece, about 40 bytes per
-/// token in wasm (10 MB of text: about 100 MB native, half that in wasm32).
+/// Memory: the token ids and byte offsets plus three offsets per split piece, about 20 bytes
+/// per token in wasm32 and twice that natively (10 MB of mixed text, 3 million tokens: about
+/// 60 MB in wasm32), plus a bounded cache of piece counts while a run uses it.
+///
+/// A `Document` is tied to one encoding: a strategy run with [`run_prepared`] is measured in
+/// [`Document::encoding`], so make one per encoding the user picks.
 pub struct Document<'t> {
     text: &'t str,
     encoding: Encoding,
