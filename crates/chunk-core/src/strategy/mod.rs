@@ -567,6 +567,26 @@ impl Chunks {
 ///
 /// A `Document` is tied to one encoding: a strategy run with [`run_prepared`] is measured in
 /// [`Document::encoding`], so make one per encoding the user picks.
+///
+/// ```
+/// use chunk_core::analysis::summary_prepared;
+/// use chunk_core::strategy::{chunker, run_prepared, Document, Settings, SizeUnit, StrategyId};
+/// use chunk_core::tokenizer::Encoding;
+///
+/// let text = "# Notes\n\nCats sleep a lot. Dogs bark at night.\n\nBirds sing.";
+/// let encoding = Encoding::Cl100kBase;
+/// let settings = Settings { chunk_size: 8, chunk_overlap: 2, unit: SizeUnit::Tokens, encoding };
+/// let document = Document::new(text, settings.encoding); // the one full encode
+/// for id in StrategyId::all() {
+///     let row = chunker(id, &settings)
+///         .and_then(|c| run_prepared(c.as_ref(), &document))
+///         .map(|chunks| summary_prepared(&document, &chunks, 8191, 0.02));
+///     match row {
+///         Ok(s) => assert_eq!(s.document_tokens, document.tokens()),
+///         Err(refused) => println!("{id}: {refused}"), // e.g. no chunk_overlap
+///     }
+/// }
+/// ```
 pub struct Document<'t> {
     text: &'t str,
     encoding: Encoding,
