@@ -3,7 +3,7 @@
 //! same way for every strategy from its measured chunks.
 
 use crate::sim::sentences::{sentence_bytes, SentenceRule};
-use crate::strategy::Chunks;
+use crate::strategy::{Chunks, Document};
 
 /// The figures of one strategy on one document. Token figures are in tokens of
 /// [`Chunks::encoding`], each chunk counted by encoding exactly its own text.
@@ -50,6 +50,45 @@ pub fn summary(
     max_input_tokens: usize,
     price_per_million: f64,
 ) -> Summary {
+    let sentences = trimmed_sentences(text);
+    summarize(
+        text,
+        &sentences,
+        chunks,
+        max_input_tokens,
+        price_per_million,
+    )
+}
+
+/// [`summary`] on a prepared document: the same figures, with the document's sentences found
+/// once for every strategy and each repeat counted from the document's tokens
+/// ([`Document::count`]) rather than re-encoded. `chunks` must have been cut from
+/// `document.text()` (as [`crate::strategy::run_prepared`] on it gives them); repeats are
+/// counted in `chunks.encoding`, from the shared tokens when it is the document's.
+pub fn summary_prepared(
+    document: &Document,
+    chunks: &Chunks,
+    max_input_tokens: usize,
+    price_per_million: f64,
+) -> Summary {
+    let _active = document.activate();
+    summarize(
+        document.text(),
+        document.trimmed_sentences(),
+        chunks,
+        max_input_tokens,
+        price_per_million,
+    )
+}
+
+/// [`summary`] with the document's trimmed sentences given.
+fn summarize(
+    text: &str,
+    sentences: &[(usize, usize)],
+    chunks: &Chunks,
+    max_input_tokens: usize,
+    price_per_million: f64,
+) -> Summary {
     let bpe = chunks.encoding.tokenizer();
     let sizes: Vec<usize> = chunks.chunks.iter().map(|c| c.tokens).collect();
     let total_tokens: usize = sizes.iter().sum();
@@ -72,12 +111,12 @@ pub fn summary(
                 .as_bytes()
                 .get(c.bytes.start..overlap_end)
                 .unwrap_or(&[]);
+            // Borrowed (a slice of the document) when on char boundaries.
             repeated_tokens += bpe.count(&String::from_utf8_lossy(bytes));
         }
         covered_to = covered_to.max(c.bytes.end);
     }
-    let sentences = trimmed_sentences(text);
-    let split_sentences = count_split(&sentences, chunks);
+    let split_sentences = count_split(sentences, chunks);
     Summary {
         chunks: n,
         document_tokens: chunks.document_tokens,
@@ -103,8 +142,8 @@ fn p95(sorted: &[usize]) -> usize {
 }
 
 /// Sentence byte ranges without their leading and trailing whitespace; whitespace-only
-/// segments are left out.
-fn trimmed_sentences(text: &str) -> Vec<(usize, usize)> {
+/// segments are left out (cached per text by [`Document`]).
+pub(crate) fn trimmed_sentences(text: &str) -> Vec<(usize, usize)> {
     sentence_bytes(text, SentenceRule::Uax29Abbreviations)
         .into_iter()
         .filter_map(|(s, e)| {

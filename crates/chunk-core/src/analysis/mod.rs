@@ -12,4 +12,4 @@ pub mod protocol;
 pub mod refusal;
 pub mod snippet;
 
-pub use compare::{summary, Summary};
+pub use compare::{summary, summary_prepared, Summary};

@@ -5,6 +5,9 @@
 //! sentence before it (or after it, at the start of the text).
 
 use crate::windows::Window;
+use std::cell::RefCell;
+use std::marker::PhantomData;
+use std::sync::{Arc, OnceLock};
 use unicode_segmentation::UnicodeSegmentation;
 
 /// How sentence ends are found.
@@ -52,7 +55,60 @@ pub const ABBREVIATIONS: [&str; 12] = [
 /// text (the first starts at 0, each starts where the previous ended, the last ends at
 /// `text.len()`); none holds only whitespace unless the whole text is whitespace. Empty text
 /// gives no sentence.
+///
+/// While a prepared document is current (`strategy::run_prepared`) and `text` is that whole
+/// document, the spans are computed once per rule and then copied ([`CurrentSentences`]).
 pub fn sentence_bytes(text: &str, rule: SentenceRule) -> Vec<(usize, usize)> {
+    let slot = SentenceRule::ALL
+        .iter()
+        .position(|&r| r == rule)
+        .unwrap_or(0);
+    let cached = CURRENT.with(|c| {
+        let c = c.borrow();
+        let (address, len, cache) = c.as_ref()?;
+        (*address == text.as_ptr() as usize && *len == text.len()).then(|| {
+            cache[slot]
+                .get_or_init(|| compute_sentence_bytes(text, rule))
+                .clone()
+        })
+    });
+    cached.unwrap_or_else(|| compute_sentence_bytes(text, rule))
+}
+
+/// The sentence spans of one document under each rule of [`SentenceRule::ALL`], computed on
+/// first use; shared by a prepared document and the threads' [`CurrentSentences`].
+pub(crate) type SentenceCache = Arc<[OnceLock<Vec<(usize, usize)>>; 3]>;
+
+thread_local! {
+    static CURRENT: RefCell<Option<(usize, usize, SentenceCache)>> = const { RefCell::new(None) };
+}
+
+/// While it lives, [`sentence_bytes`] of exactly `text` (the same memory) on this thread is
+/// served from `cache`; dropping it restores the previous one.
+pub(crate) struct CurrentSentences<'t> {
+    previous: Option<(usize, usize, SentenceCache)>,
+    _text: PhantomData<&'t str>,
+}
+
+impl<'t> CurrentSentences<'t> {
+    /// Makes `cache` the one for `text`.
+    pub(crate) fn new(cache: &SentenceCache, text: &'t str) -> Self {
+        let now = (text.as_ptr() as usize, text.len(), Arc::clone(cache));
+        CurrentSentences {
+            previous: CURRENT.with(|c| c.replace(Some(now))),
+            _text: PhantomData,
+        }
+    }
+}
+
+impl Drop for CurrentSentences<'_> {
+    fn drop(&mut self) {
+        let previous = self.previous.take();
+        CURRENT.with(|c| *c.borrow_mut() = previous);
+    }
+}
+
+fn compute_sentence_bytes(text: &str, rule: SentenceRule) -> Vec<(usize, usize)> {
     let raw = match rule {
         SentenceRule::Terminators => terminator_cuts(text),
         SentenceRule::Uax29 | SentenceRule::Uax29Abbreviations => text

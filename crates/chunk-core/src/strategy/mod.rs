@@ -28,10 +28,13 @@ mod semchunk;
 mod sentence;
 mod text_splitter;
 
+use crate::sim::sentences::{CurrentSentences, SentenceCache};
 use crate::sizer::{Length, TokenCounter};
-use crate::tokenizer::Encoding;
+use crate::tokenizer::indexed::{Active, TokenIndex};
+use crate::tokenizer::{Encoded, Encoding};
 use std::borrow::Cow;
 use std::ops::Range;
+use std::sync::{Arc, OnceLock};
 use thiserror::Error;
 
 pub use chonkie::{ChonkieRecursiveChunker, ChonkieTokenChunker};
@@ -571,14 +574,146 @@ impl Chunks {
     }
 }
 
-/// Runs `chunker` on `text` and measures every chunk with `encoding`.
+/// A document prepared once for any number of strategy runs and summaries on it: the text, its
+/// tokens in one encoding with the split-step index that makes any slice's token count cost
+/// only its edges, and (on first use) its sentences. Build one per text and encoding, then call
+/// [`run_prepared`] and [`crate::analysis::compare::summary_prepared`] once per strategy: the
+/// whole text is encoded once instead of once per strategy, and every chunk, repeat and
+/// candidate a strategy measures (a `&str` slice of the text) is counted from the shared tokens,
+/// exactly as encoding it alone would count it.
+///
+/// Memory: the token ids and byte offsets plus three offsets per split piece, about 20 bytes
+/// per token in wasm32 and twice that natively (10 MB of mixed text, 3 million tokens: about
+/// 60 MB in wasm32), plus a bounded cache of piece counts while a run uses it.
+///
+/// A `Document` is tied to one encoding: a strategy run with [`run_prepared`] is measured in
+/// [`Document::encoding`], so make one per encoding the user picks.
+///
+/// ```
+/// use chunk_core::analysis::summary_prepared;
+/// use chunk_core::strategy::{chunker, run_prepared, Document, Settings, SizeUnit, StrategyId};
+/// use chunk_core::tokenizer::Encoding;
+///
+/// let text = "# Notes\n\nCats sleep a lot. Dogs bark at night.\n\nBirds sing.";
+/// let encoding = Encoding::Cl100kBase;
+/// let settings = Settings { chunk_size: 8, chunk_overlap: 2, unit: SizeUnit::Tokens, encoding };
+/// let document = Document::new(text, settings.encoding); // the one full encode
+/// for id in StrategyId::all() {
+///     let row = chunker(id, &settings)
+///         .and_then(|c| run_prepared(c.as_ref(), &document))
+///         .map(|chunks| summary_prepared(&document, &chunks, 8191, 0.02));
+///     match row {
+///         Ok(s) => assert_eq!(s.document_tokens, document.tokens()),
+///         Err(refused) => println!("{id}: {refused}"), // e.g. no chunk_overlap
+///     }
+/// }
+/// ```
+pub struct Document<'t> {
+    text: &'t str,
+    encoding: Encoding,
+    index: Arc<TokenIndex>,
+    sentences: OnceLock<Vec<(usize, usize)>>,
+    sentence_spans: SentenceCache,
+}
+
+/// What [`Document::activate`] makes current on the thread while it lives.
+pub(crate) struct Current<'t> {
+    _tokens: Active<'t>,
+    _sentences: CurrentSentences<'t>,
+}
+
+impl<'t> Document<'t> {
+    /// Tokenizes `text` with `encoding` (one full encode: about 55 ms per MB natively).
+    pub fn new(text: &'t str, encoding: Encoding) -> Self {
+        Document {
+            text,
+            encoding,
+            index: Arc::new(TokenIndex::new(encoding.tokenizer(), text)),
+            sentences: OnceLock::new(),
+            sentence_spans: SentenceCache::default(),
+        }
+    }
+
+    /// The text.
+    pub fn text(&self) -> &'t str {
+        self.text
+    }
+
+    /// The encoding of [`Document::encoded`].
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
+    /// The whole text's tokens, `encoding().tokenizer().encode(text())`.
+    pub fn encoded(&self) -> &Encoded {
+        self.index.encoded()
+    }
+
+    /// Tokens of the whole text.
+    pub fn tokens(&self) -> usize {
+        self.index.encoded().len()
+    }
+
+    /// Tokens of `&text()[bytes]`, exactly `encoding().tokenizer().count(&text()[bytes])`, from
+    /// the shared tokens: the cost is that of the range's first and last few split pieces.
+    /// A range that is not on char boundaries is counted as its bytes decoded with U+FFFD for
+    /// each cut character (tiktoken's `decode`), by a full encode of that text.
+    ///
+    /// # Panics
+    /// If `bytes` is not inside the text.
+    pub fn count(&self, bytes: Range<usize>) -> usize {
+        let bpe = self.encoding.tokenizer();
+        match self.text.get(bytes.clone()) {
+            Some(slice) => self.index.count(bpe.ranks(), slice, bytes.start),
+            None => bpe.count(&String::from_utf8_lossy(&self.text.as_bytes()[bytes])),
+        }
+    }
+
+    /// Makes this document the one the current thread's tokenizer consults while the guard
+    /// lives (see `tokenizer::indexed`), and the text whose sentence spans are computed once
+    /// ([`crate::sim::sentences::sentence_bytes`]).
+    pub(crate) fn activate(&self) -> Current<'t> {
+        Current {
+            _tokens: Active::new(&self.index, self.text),
+            _sentences: CurrentSentences::new(&self.sentence_spans, self.text),
+        }
+    }
+
+    /// The text's sentences without surrounding whitespace, computed on first use
+    /// ([`crate::analysis::compare`]).
+    pub(crate) fn trimmed_sentences(&self) -> &[(usize, usize)] {
+        self.sentences.get_or_init(|| {
+            let _current = self.activate();
+            crate::analysis::compare::trimmed_sentences(self.text)
+        })
+    }
+}
+
+/// Runs `chunker` on `text` and measures every chunk with `encoding`: [`run_prepared`] on a
+/// [`Document`] made for this one run.
 ///
 /// # Errors
 /// Whatever [`Chunker::split`] refuses.
 pub fn run(chunker: &dyn Chunker, text: &str, encoding: Encoding) -> Result<Chunks, StrategyError> {
+    run_prepared(chunker, &Document::new(text, encoding))
+}
+
+/// Runs `chunker` on the prepared `document` and measures every chunk with the document's
+/// encoding: each chunk's token count is that of exactly the text shown (counted from the
+/// document's tokens when the text is the document slice), its token range in the document's
+/// tokens where its bytes start and end on token boundaries. While the strategy cuts, every
+/// token count it asks of a slice of the document is served from the document's tokens (the
+/// same numbers, see [`Document`]). The result equals [`run`]`(chunker, document.text(),
+/// document.encoding())`.
+///
+/// # Errors
+/// Whatever [`Chunker::split`] refuses.
+pub fn run_prepared(chunker: &dyn Chunker, document: &Document) -> Result<Chunks, StrategyError> {
+    let _active = document.activate();
+    let (text, encoding) = (document.text, document.encoding);
     let pieces = chunker.split(text)?;
     let bpe = encoding.tokenizer();
-    let offsets = bpe.encode(text).offsets;
+    let offsets = &document.encoded().offsets;
     let budget = chunker.budget();
     let token_at = |byte: usize| offsets.binary_search(&byte).ok();
     let chunks = pieces

@@ -240,6 +240,9 @@ fn exceeds(bpe: &Bpe, t: &str, limit: usize) -> bool {
     if t.len() <= limit {
         return false; // a token is at least one byte
     }
+    if let Some(n) = bpe.count_prepared(t) {
+        return n > limit; // a slice of a prepared document: its count costs only its edges
+    }
     let mut enc = Encoded {
         ids: Vec::new(),
         offsets: vec![0],

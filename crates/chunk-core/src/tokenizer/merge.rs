@@ -14,11 +14,11 @@ use std::collections::BinaryHeap;
 pub(crate) type Ranks = FxHashMap<&'static [u8], u32>;
 
 /// Pieces at least this long (in bytes) take the long-piece path ([`merge_long`]).
-const LONG_PIECE: usize = 128;
+pub(crate) const LONG_PIECE: usize = 128;
 
 /// Most distinct pieces remembered by one [`PieceEncoder`]; past it, new pieces are merged
 /// without being remembered (memory stays bounded on any input).
-const CACHE_LIMIT: usize = 1 << 16;
+pub(crate) const CACHE_LIMIT: usize = 1 << 16;
 
 /// Encodes pieces of one text, remembering the merge of each piece that is not a token itself:
 /// in real text the same words recur (Zipf's law), and a hit costs one hash lookup.
@@ -82,6 +82,32 @@ impl<'r, 't> PieceEncoder<'r, 't> {
         if remember {
             self.cache.insert(piece, (from, self.store.len() as u32));
         }
+    }
+}
+
+/// Appends the tokens of one piece as [`PieceEncoder::encode`] does, without a cache: for the
+/// few pieces at a slice's edges that differ from the whole text's (`indexed`).
+pub(crate) fn encode_once(
+    ranks: &Ranks,
+    piece: &[u8],
+    base: usize,
+    ids: &mut Vec<u32>,
+    ends: &mut Vec<usize>,
+) {
+    if let Some(&rank) = ranks.get(piece) {
+        ids.push(rank);
+        ends.push(base + piece.len());
+        return;
+    }
+    let bounds = if piece.len() < LONG_PIECE {
+        merge_scan(ranks, piece)
+    } else {
+        merge_long(ranks, piece)
+    };
+    for pair in bounds.windows(2) {
+        let (s, e) = (pair[0], pair[1]);
+        ids.push(ranks.get(&piece[s..e]).copied().unwrap_or(u32::MAX));
+        ends.push(base + e);
     }
 }
 

@@ -9,6 +9,7 @@
 //! (tiktoken's `encode_ordinary`). Token ids are checked equal to tiktoken-rs in the tests.
 
 pub(crate) mod classes;
+pub(crate) mod indexed;
 mod merge;
 mod pretokenize;
 
@@ -197,8 +198,7 @@ impl Bpe {
         }
     }
 
-    /// The rank table (for the merge's tests).
-    #[cfg(test)]
+    /// The rank table (for the merge's tests and [`indexed::TokenIndex`]'s callers).
     pub(crate) fn ranks(&self) -> &Ranks {
         &self.ranks
     }
@@ -209,7 +209,16 @@ impl Bpe {
     }
 
     /// Tokenizes `text` (special-token strings as ordinary text).
+    ///
+    /// While a prepared document is current on this thread (`strategy::run_prepared`,
+    /// `analysis::summary_prepared`) and `text` is a slice of it, the tokens are taken from the
+    /// document's (`indexed`): the same result, at the cost of the slice's edges.
     pub fn encode(&self, text: &str) -> Encoded {
+        if let Some(enc) =
+            indexed::with_current(self.split, text, |i, at| i.encode(&self.ranks, text, at))
+        {
+            return enc;
+        }
         let mut enc = Encoded {
             ids: Vec::with_capacity(text.len() / 3),
             offsets: vec![0],
@@ -218,8 +227,17 @@ impl Bpe {
         enc
     }
 
-    /// Number of tokens in `text`.
+    /// Number of tokens in `text` (served from a current prepared document's tokens when
+    /// `text` is a slice of it, as [`Bpe::encode`]).
     pub fn count(&self, text: &str) -> usize {
+        if let Some(n) =
+            indexed::with_current(self.split, text, |i, at| i.count(&self.ranks, text, at))
+        {
+            return n;
+        }
+        if let Some(n) = indexed::count_with_current_cache(self.split, &self.ranks, text) {
+            return n;
+        }
         let mut ids = Vec::new();
         let mut ends = Vec::new();
         let mut n = 0;
@@ -231,6 +249,13 @@ impl Bpe {
             ends.clear();
         }
         n
+    }
+
+    /// [`Bpe::count`] of `text` when it is a slice of the prepared document current on this
+    /// thread (then it costs only the slice's edges); `None` otherwise, for callers that have a
+    /// cheaper way than a full count for other texts (stopping early).
+    pub(crate) fn count_prepared(&self, text: &str) -> Option<usize> {
+        indexed::with_current(self.split, text, |i, at| i.count(&self.ranks, text, at))
     }
 
     /// Tokenizes `text[from..]` in whole pieces until at least `budget` bytes are done (or the
@@ -295,6 +320,14 @@ impl<'t> SliceCounter<'t> {
     /// The number of tokens of `text` ([`Bpe::count`]) when it is at most `cap`; `None` when
     /// it is more (the count stops at the first piece past `cap`).
     pub fn count_at_most(&mut self, text: &'t str, cap: usize) -> Option<usize> {
+        let split = self.bpe.split;
+        let ranks = &self.bpe.ranks;
+        if let Some(n) = indexed::with_current(split, text, |i, at| i.count(ranks, text, at)) {
+            return (n <= cap).then_some(n);
+        }
+        if let Some(n) = indexed::count_with_current_cache(split, ranks, text) {
+            return (n <= cap).then_some(n);
+        }
         let mut n = 0;
         for (s, e) in pretokenize::pieces(self.bpe.split, text, 0) {
             self.encoder

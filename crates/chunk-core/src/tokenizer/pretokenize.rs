@@ -251,3 +251,33 @@ pub(crate) fn pieces(
         Some((start, pos))
     })
 }
+
+/// A bound on what [`next_piece_end`] reads to find the piece `[s, e)` it returned from `s`:
+/// every byte it looks at (every character a run stops at, every byte of a contraction it
+/// tries, every branch it tries and gives up) lies below the returned offset, or the offset is
+/// `text.len()`. So for any `b` with `bound ≤ b ≤ text.len()`,
+/// `next_piece_end(pattern, &text[..b], s) == e`: a slice of the text that starts at `s` and
+/// ends at or after the bound splits its first piece exactly as the whole text does. This lets
+/// a slice's tokens reuse the whole text's tokens for the pieces far enough from its end
+/// (`indexed`).
+///
+/// The scanner reads forward only, from `s`: each branch reads the piece itself, the
+/// character right after a run (at most 4 bytes), a contraction's up to 3 bytes after an
+/// apostrophe, and two runs that may go on past the piece: the whitespace run from `s` (the
+/// `\s*[\r\n]` and `\s+(?!\S)` branches look at its end) and, for o200k_base, the run of
+/// `[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]` from `s` or after a one-character prefix (the greedy
+/// `U*` of the letter branches, given back when no lower-case letter follows). The bound is
+/// the furthest of these ends plus 4 bytes, capped at the text's end.
+pub(crate) fn piece_reach(pattern: Pattern, text: &str, s: usize, e: usize) -> usize {
+    let mut far = e;
+    if let Some((_, b, n)) = at(text, s) {
+        if b & WS != 0 {
+            far = far.max(run(text, s, |_, b| b & WS != 0));
+        }
+        if pattern == Pattern::O200k {
+            far = far.max(run(text, s, |_, b| b & UPPERISH != 0));
+            far = far.max(run(text, s + n, |_, b| b & UPPERISH != 0));
+        }
+    }
+    (far + 4).min(text.len())
+}

@@ -123,6 +123,9 @@ impl<'a> Counter<'a> {
         if s.len() <= cap {
             return self.bpe.count(s);
         }
+        if let Some(n) = self.bpe.count_prepared(s) {
+            return n; // a slice of a prepared document: the exact count costs only its edges
+        }
         let mut enc = crate::tokenizer::Encoded {
             ids: Vec::new(),
             offsets: vec![0],
