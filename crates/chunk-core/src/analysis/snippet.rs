@@ -1,7 +1,18 @@
-//! The code that reproduces a library strategy's chunks with the library itself: Python that
-//! reads `document.txt` (UTF-8, line endings kept as they are) and leaves the chunk texts in a
-//! list named `chunks`. The differential tests run every snippet in the pinned venv and compare
-//! its `chunks` with the strategy's own, chunk for chunk.
+//! The code that reproduces a library strategy's chunks with the library itself, as the page
+//! shows it (copyable): an install line and a program that reads `document.txt` (UTF-8, line
+//! endings kept as they are).
+//!
+//! - Python for the Python libraries ([`python`]): the program leaves the chunk texts in a list
+//!   named `chunks`.
+//! - Rust for text-splitter ([`rust`]): the crate itself (`text-splitter` 0.33.1, with
+//!   `tiktoken-rs` when sized in tokens), a complete `main.rs` that prints the chunk texts as a
+//!   JSON array. text-splitter also has its Python binding `semantic-text-splitter`, whose
+//!   snippet [`snippets`] returns after the Rust one.
+//!
+//! [`snippet`] is the one the page shows (Rust for text-splitter, Python otherwise). The
+//! differential tests run every snippet (the Python ones in the pinned venv, the Rust ones
+//! built offline against the workspace's `Cargo.lock`) and compare its chunks with the
+//! strategy's own, chunk for chunk.
 
 use crate::strategy::{Settings, SizeUnit, StrategyId};
 
@@ -9,25 +20,120 @@ use crate::strategy::{Settings, SizeUnit, StrategyId};
 /// `requirements.txt` (a test checks they agree).
 pub const TIKTOKEN_VERSION: &str = "0.14.0";
 
+/// The tiktoken-rs version the Rust snippets add: the one in the workspace's `Cargo.lock`,
+/// which text-splitter's `tiktoken-rs` feature uses (a test checks they agree).
+pub const TIKTOKEN_RS_VERSION: &str = "0.12.1";
+
+/// The language of a Python snippet ([`Snippet::language`]).
+pub const PYTHON: &str = "python";
+/// The language of a Rust snippet ([`Snippet::language`]).
+pub const RUST: &str = "rust";
+
 /// A snippet: the install line and the program.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Snippet {
-    /// The language of [`Snippet::code`] (`"python"`).
+    /// The language of [`Snippet::code`]: [`PYTHON`] or [`RUST`].
     pub language: String,
-    /// The `pip install` line with exact versions.
+    /// What installs the library at the exact version: a `pip install` line (Python), or one
+    /// `cargo add` command a line (Rust, run in a `cargo new` project).
     pub install: String,
-    /// The program: reads `document.txt`, leaves the chunk texts in `chunks`, prints the count.
+    /// The program: reads `document.txt`; in Python it leaves the chunk texts in `chunks` and
+    /// prints their count; in Rust (a whole `main.rs`) it prints the count to stderr and the
+    /// chunk texts to stdout as one JSON array of strings.
     pub code: String,
 }
 
-/// The snippet for `id` with `settings` (every other parameter at the library's default, as
-/// [`crate::strategy::chunker`] builds it); `None` for the product's own strategies and for a
-/// setting the strategy refuses (a unit it cannot size in, an overlap its library lacks).
+/// The snippet the page shows for `id` with `settings` (every other parameter at the
+/// library's default, as [`crate::strategy::chunker`] builds it): [`rust`] for the
+/// text-splitter strategies, [`python`] for the others; `None` for the product's own
+/// strategies and for a setting the strategy refuses (a unit it cannot size in, an overlap
+/// its library lacks).
 pub fn snippet(id: StrategyId, settings: &Settings) -> Option<Snippet> {
+    rust(id, settings).or_else(|| python(id, settings))
+}
+
+/// Every snippet for `id` with `settings`, the one [`snippet`] shows first: for text-splitter
+/// the Rust crate then its Python binding, for the other libraries the Python one; empty where
+/// [`snippet`] is `None`.
+pub fn snippets(id: StrategyId, settings: &Settings) -> Vec<Snippet> {
+    rust(id, settings)
+        .into_iter()
+        .chain(python(id, settings))
+        .collect()
+}
+
+/// Whether the library reproduces `id` with `settings`: a library strategy, and a setting it
+/// accepts. A setting the strategy refuses (an overlap chonkie's RecursiveChunker does not
+/// have, a size the library rejects) has no code that reproduces it.
+fn reproducible(id: StrategyId, settings: &Settings) -> bool {
+    id.library().is_some()
+        && id.supports(settings.unit)
+        && crate::strategy::chunker(id, settings).is_ok()
+}
+
+/// The Rust snippet: the text-splitter crate itself for [`StrategyId::TextSplitter`] and
+/// [`StrategyId::TextSplitterMarkdown`] (`ChunkConfig::new(size).with_overlap(overlap)?`, then
+/// `.with_sizer(tiktoken_rs::cl100k_base()?)` or `o200k_base` in tokens; characters are the
+/// crate's default sizer); `None` for every other strategy and where [`snippet`] is `None`.
+pub fn rust(id: StrategyId, settings: &Settings) -> Option<Snippet> {
+    let class = match id {
+        StrategyId::TextSplitter => "TextSplitter",
+        StrategyId::TextSplitterMarkdown => "MarkdownSplitter",
+        _ => return None,
+    };
+    if !reproducible(id, settings) {
+        return None;
+    }
     let lib = id.library()?;
-    // A setting the strategy refuses (an overlap chonkie's RecursiveChunker does not have, a
-    // size the library rejects) has no code that reproduces it.
-    if !id.supports(settings.unit) || crate::strategy::chunker(id, settings).is_err() {
+    let (size, overlap) = (settings.chunk_size, settings.chunk_overlap);
+    let tokens = settings.unit == SizeUnit::Tokens;
+    let mut features = Vec::new();
+    if id == StrategyId::TextSplitterMarkdown {
+        features.push("markdown");
+    }
+    let config = if tokens {
+        features.push("tiktoken-rs");
+        let enc = settings.encoding.name();
+        format!(
+            "    // Tokens of tiktoken-rs's {enc}, counted as text-splitter does (encode_ordinary).\n    let config = ChunkConfig::new({size})\n        .with_overlap({overlap})?\n        .with_sizer(tiktoken_rs::{enc}()?);\n"
+        )
+    } else {
+        format!(
+            "    // Characters (Unicode scalar values) are the crate's default sizer.\n    let config = ChunkConfig::new({size}).with_overlap({overlap})?;\n"
+        )
+    };
+    let features = if features.is_empty() {
+        String::new()
+    } else {
+        format!(" --features {}", features.join(","))
+    };
+    let tiktoken = if tokens {
+        format!(" tiktoken-rs@={TIKTOKEN_RS_VERSION}")
+    } else {
+        String::new()
+    };
+    let install = format!(
+        "cargo add {package}@={version}{features}\ncargo add{tiktoken} serde_json@1",
+        package = lib.package,
+        version = lib.version,
+    );
+    let code = format!(
+        "// {class} from {package} {version}, as the RAG Chunk Calculator set it.\nuse text_splitter::{{ChunkConfig, {class}}};\n\nfn main() -> Result<(), Box<dyn std::error::Error>> {{\n    // The bytes as they are (UTF-8): Windows line endings are kept, as the page does.\n    let text = std::fs::read_to_string(\"document.txt\")?;\n\n{config}    let splitter = {class}::new(config);\n    let chunks: Vec<&str> = splitter.chunks(&text).collect();\n\n    eprintln!(\"{{}} chunks\", chunks.len());\n    println!(\"{{}}\", serde_json::to_string(&chunks)?);\n    Ok(())\n}}\n",
+        package = lib.package,
+        version = lib.version,
+    );
+    Some(Snippet {
+        language: RUST.to_owned(),
+        install,
+        code,
+    })
+}
+
+/// The Python snippet: the library for every library strategy (for text-splitter, its Python
+/// binding `semantic-text-splitter`); `None` where [`snippet`] is `None`.
+pub fn python(id: StrategyId, settings: &Settings) -> Option<Snippet> {
+    let lib = id.library()?;
+    if !reproducible(id, settings) {
         return None;
     }
     let (size, overlap) = (settings.chunk_size, settings.chunk_overlap);
@@ -148,7 +254,7 @@ pub fn snippet(id: StrategyId, settings: &Settings) -> Option<Snippet> {
         imports = imports.join("\n"),
     );
     Some(Snippet {
-        language: "python".to_owned(),
+        language: PYTHON.to_owned(),
         install: format!("pip install {}", packages.join(" ")),
         code,
     })
@@ -209,7 +315,48 @@ mod tests {
             &settings(512, 64, SizeUnit::Tokens),
         )
         .expect("lib");
-        assert_eq!(ts.install, "pip install semantic-text-splitter==0.33.1");
+        assert_eq!(ts.language, RUST);
         assert!(t.code.contains("chunks = chunker(text)\n"));
+    }
+
+    #[test]
+    fn text_splitter_shows_the_crate_and_keeps_the_python_binding() {
+        let tokens = settings(512, 64, SizeUnit::Tokens);
+        for id in [StrategyId::TextSplitter, StrategyId::TextSplitterMarkdown] {
+            let all = snippets(id, &tokens);
+            let langs: Vec<&str> = all.iter().map(|s| s.language.as_str()).collect();
+            assert_eq!(langs, [RUST, PYTHON], "{id}");
+            assert_eq!(snippet(id, &tokens).as_ref(), all.first(), "{id}");
+            assert_eq!(all[1].install, "pip install semantic-text-splitter==0.33.1");
+            // Refused where the strategy refuses: overlap not below the size.
+            assert!(snippets(id, &settings(64, 64, SizeUnit::Tokens)).is_empty());
+        }
+        let ts = snippet(StrategyId::TextSplitter, &tokens).expect("lib");
+        assert_eq!(
+            ts.install,
+            "cargo add text-splitter@=0.33.1 --features tiktoken-rs\ncargo add tiktoken-rs@=0.12.1 serde_json@1"
+        );
+        assert!(ts.code.contains(
+            "ChunkConfig::new(512)\n        .with_overlap(64)?\n        .with_sizer(tiktoken_rs::cl100k_base()?);"
+        ));
+        assert!(ts.code.contains("TextSplitter::new(config)"));
+        let md = snippet(
+            StrategyId::TextSplitterMarkdown,
+            &settings(1000, 200, SizeUnit::Characters),
+        )
+        .expect("lib");
+        assert_eq!(
+            md.install,
+            "cargo add text-splitter@=0.33.1 --features markdown\ncargo add serde_json@1"
+        );
+        assert!(md
+            .code
+            .contains("let config = ChunkConfig::new(1000).with_overlap(200)?;"));
+        assert!(md.code.contains("MarkdownSplitter::new(config)"));
+        // The other libraries have one snippet, in Python.
+        let lc = snippets(StrategyId::LangchainToken, &tokens);
+        assert_eq!(lc.len(), 1);
+        assert_eq!(lc[0].language, PYTHON);
+        assert!(rust(StrategyId::LangchainToken, &tokens).is_none());
     }
 }

@@ -6,6 +6,9 @@
 //! that `scripts/ensure-oracle.sh` creates; `make test` sets `CHUNK_ORACLE_PYTHON` and
 //! `TIKTOKEN_CACHE_DIR`. Without `CHUNK_ORACLE_PYTHON` the tests fail, unless
 //! `CHUNK_ORACLE_SKIP=1` asks to skip them (a skipped oracle must never look like a pass).
+//! The Rust snippets of text-splitter need no Python: their test builds them with cargo,
+//! offline, in `CARGO_TARGET_TMPDIR/rust-snippets` (its `target/` is kept between runs), and
+//! never skips.
 //!
 //! Environment:
 //! - `DIFF_STRATEGIES=langchain-token,semchunk`: only these strategies;
@@ -367,12 +370,12 @@ fn library_strategies_equal_the_libraries_chunk_for_chunk() {
     );
 }
 
-/// The page's snippets, run with the libraries in the venv, give exactly the strategy's chunks
-/// (the texts the page exports) on the fixture and a CRLF markdown document.
+/// The page's Python snippets, run with the libraries in the venv, give exactly the strategy's
+/// chunks (the texts the page exports) on the fixture and a CRLF markdown document.
 #[test]
 fn snippets_reproduce_the_strategies_chunks() {
     use chunk_core::analysis::export::rows;
-    use chunk_core::analysis::snippet::snippet;
+    use chunk_core::analysis::snippet::{snippets, PYTHON};
     let Some(python) = oracle_python("snippet") else {
         return;
     };
@@ -397,7 +400,9 @@ fn snippets_reproduce_the_strategies_chunks() {
                 unit,
                 encoding,
             };
-            let Some(code) = snippet(id, &s) else {
+            // Every Python snippet, text-splitter's binding too (the page shows its Rust one,
+            // tested by `text_splitter_rust_snippets_reproduce_the_strategies_chunks`).
+            let Some(code) = snippets(id, &s).into_iter().find(|c| c.language == PYTHON) else {
                 continue;
             };
             for (doc, text) in &docs {
@@ -489,6 +494,194 @@ fn snippets_reproduce_the_strategies_chunks() {
     assert!(
         failures.is_empty(),
         "snippets that do not reproduce the page's chunks:\n{}",
+        failures.join("\n")
+    );
+}
+
+/// The page's Rust snippets for text-splitter, built offline as a user would (a `cargo new`
+/// project, the snippet's `cargo add` lines run as they are, the workspace's `Cargo.lock` for
+/// the versions) and run on the fixture and a CRLF markdown document, give exactly the
+/// strategy's chunks (the texts the page exports). Needs no Python, so it never skips: without
+/// cargo, or offline crates, it fails.
+#[test]
+fn text_splitter_rust_snippets_reproduce_the_strategies_chunks() {
+    use chunk_core::analysis::export::rows;
+    use chunk_core::analysis::snippet::{snippet, RUST, TIKTOKEN_RS_VERSION};
+    use std::path::Path;
+    let started = std::time::Instant::now();
+    let docs: Vec<(&str, String)> = corpus::documents()
+        .into_iter()
+        .filter(|(n, _)| ["moonstone-short.txt", "guide-crlf.md"].contains(n))
+        .collect();
+    assert_eq!(docs.len(), 2, "the fixture and guide-crlf.md");
+    let settings = [
+        (512, 64, SizeUnit::Tokens, Encoding::Cl100kBase),
+        (256, 32, SizeUnit::Tokens, Encoding::O200kBase),
+        (1000, 200, SizeUnit::Characters, Encoding::Cl100kBase),
+    ];
+    // The crate versions the snippets add are the workspace's own.
+    let lock = include_str!("../../../../Cargo.lock");
+    for (name, version) in [
+        ("text-splitter", "0.33.1"),
+        ("tiktoken-rs", TIKTOKEN_RS_VERSION),
+    ] {
+        let entry = format!("name = \"{name}\"\nversion = \"{version}\"\n");
+        assert!(
+            lock.contains(&entry),
+            "the Rust snippets add {name} {version}, Cargo.lock has another"
+        );
+    }
+    // One cargo project per install line, each snippet a binary of it: every project builds
+    // once, with exactly the dependencies and features its `cargo add` lines give.
+    let mut projects: BTreeMap<String, Vec<(String, String, StrategyId, Settings)>> =
+        BTreeMap::new();
+    for id in [StrategyId::TextSplitter, StrategyId::TextSplitterMarkdown] {
+        for &(chunk_size, chunk_overlap, unit, encoding) in &settings {
+            let s = Settings {
+                chunk_size,
+                chunk_overlap,
+                unit,
+                encoding,
+            };
+            let code = snippet(id, &s).unwrap_or_else(|| panic!("no snippet for {id} {s:?}"));
+            assert_eq!(code.language, RUST, "the page shows Rust for {id}");
+            let unit = match unit {
+                SizeUnit::Tokens => encoding.name(),
+                SizeUnit::Characters => "characters",
+            };
+            let bin = format!("{id}-{chunk_size}-{chunk_overlap}-{unit}");
+            projects
+                .entry(code.install)
+                .or_default()
+                .push((bin, code.code, id, s));
+        }
+    }
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("rust-snippets");
+    // Kept between runs (the dependencies build once); its own, so the outer build's lock is
+    // not in the way.
+    let target = root.join("target");
+    let run_cargo = |dir: &Path, args: &[&str]| {
+        let out = Command::new(&cargo)
+            .args(args)
+            .current_dir(dir)
+            .env("CARGO_TARGET_DIR", &target)
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run {cargo}: {e}"));
+        assert!(
+            out.status.success(),
+            "`cargo {}` failed in {}:\n{}",
+            args.join(" "),
+            dir.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    let workspace_lock = concat!(env!("CARGO_MANIFEST_DIR"), "/../../Cargo.lock");
+    let mut failures = Vec::new();
+    let mut compared = 0;
+    let mut chunks = 0;
+    for (n, (install, bins)) in projects.iter().enumerate() {
+        let dir = root.join(format!("project-{n}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("src/bin")).expect("temp dir");
+        // What `cargo new` writes.
+        std::fs::write(
+            dir.join("Cargo.toml"),
+            format!(
+                "[package]\nname = \"snippet-{n}\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n[dependencies]\n"
+            ),
+        )
+        .expect("write Cargo.toml");
+        for (bin, code, _, _) in bins {
+            std::fs::write(dir.join(format!("src/bin/{bin}.rs")), code).expect("write snippet");
+        }
+        std::fs::copy(workspace_lock, dir.join("Cargo.lock")).expect("copy Cargo.lock");
+        for line in install.lines() {
+            let args: Vec<&str> = line.split_whitespace().collect();
+            assert_eq!(args[..2], ["cargo", "add"], "an install line: {line}");
+            let mut add = vec!["add", "--offline"];
+            add.extend(&args[2..]);
+            run_cargo(&dir, &add);
+        }
+        // `cargo add` locks anew what it adds; the workspace's versions for every crate.
+        std::fs::copy(workspace_lock, dir.join("Cargo.lock")).expect("copy Cargo.lock");
+        // Formatted as rustfmt writes it, in the edition `cargo new` gives.
+        let fmt = Command::new("rustfmt")
+            .args(["--check", "--edition", "2024"])
+            .args(bins.iter().map(|(bin, ..)| format!("src/bin/{bin}.rs")))
+            .current_dir(&dir)
+            .output()
+            .expect("run rustfmt");
+        assert!(
+            fmt.status.success(),
+            "a Rust snippet is not as rustfmt writes it:\n{}",
+            String::from_utf8_lossy(&fmt.stdout)
+        );
+        run_cargo(&dir, &["build", "--offline", "--release", "--bins"]);
+        for (bin, _, id, s) in bins {
+            for (doc, text) in &docs {
+                let what = format!("{bin} on {doc}");
+                let ours: Vec<String> = rows(
+                    text,
+                    &run(
+                        chunker(*id, s).expect("accepted").as_ref(),
+                        text,
+                        s.encoding,
+                    )
+                    .expect("chunks"),
+                )
+                .into_iter()
+                .map(|r| r.text)
+                .collect();
+                let run_dir = dir.join("runs").join(format!("{bin}-{doc}"));
+                std::fs::create_dir_all(&run_dir).expect("run dir");
+                std::fs::write(run_dir.join("document.txt"), text).expect("write document");
+                let out = Command::new(target.join("release").join(bin))
+                    .current_dir(&run_dir)
+                    .output()
+                    .unwrap_or_else(|e| panic!("cannot run {bin}: {e}"));
+                compared += 1;
+                if !out.status.success() {
+                    failures.push(format!(
+                        "{what}: the snippet failed: {}",
+                        String::from_utf8_lossy(&out.stderr)
+                    ));
+                    continue;
+                }
+                let theirs: Vec<String> = match serde_json::from_slice(&out.stdout) {
+                    Ok(t) => t,
+                    Err(e) => {
+                        failures.push(format!("{what}: not a JSON array of strings: {e}"));
+                        continue;
+                    }
+                };
+                if theirs != ours {
+                    let i = theirs
+                        .iter()
+                        .zip(&ours)
+                        .position(|(a, b)| a != b)
+                        .unwrap_or(theirs.len().min(ours.len()));
+                    failures.push(format!(
+                        "{what}: snippet gives {} chunks, we {}; first difference at chunk {i}",
+                        theirs.len(),
+                        ours.len()
+                    ));
+                } else {
+                    chunks += ours.len();
+                }
+            }
+        }
+    }
+    eprintln!(
+        "rust snippets: {compared} run ({} projects), {chunks} chunks equal, {} differ, in {:.1} s",
+        projects.len(),
+        failures.len(),
+        started.elapsed().as_secs_f64()
+    );
+    assert!(compared == 12, "{compared} cases run, 12 expected");
+    assert!(
+        failures.is_empty(),
+        "Rust snippets that do not reproduce the page's chunks:\n{}",
         failures.join("\n")
     );
 }
