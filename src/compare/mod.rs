@@ -82,6 +82,9 @@ pub struct RowState {
     pub outcome: Option<Outcome>,
     /// Worker time for the row, in milliseconds.
     pub millis: f64,
+    /// The row waits for the user (a strategy whose time grows faster than the text, on a
+    /// long text: [`chunk_core::analysis::protocol::deferred`]).
+    pub deferred: bool,
 }
 
 /// The comparison table of one job.
@@ -97,6 +100,23 @@ pub struct Table {
     pub figures: Option<Figures>,
     /// Whether the price field gave a price (else cost is not shown).
     pub priced: bool,
+    /// The text the rows are of (for the deferred rows' job).
+    pub text_id: u32,
+    /// The job running the deferred rows, once the user started them (0: not started).
+    pub deferred_job: u32,
+}
+
+impl Table {
+    /// The strategies of a new job on a text of `text_bytes` bytes, in the order they run:
+    /// strategies whose time grows faster than the text last, deferred ones left out.
+    pub fn run_order(text_bytes: usize) -> Vec<StrategyId> {
+        use chunk_core::analysis::protocol::{deferred, superlinear};
+        let mut order: Vec<StrategyId> = StrategyId::all()
+            .filter(|&s| !deferred(s, text_bytes))
+            .collect();
+        order.sort_by_key(|&s| superlinear(s));
+        order
+    }
 }
 
 /// The chosen strategy's figures, histogram and snippet.
@@ -149,6 +169,7 @@ type Stored<F> = StoredValue<Option<Rc<F>>, LocalStorage>;
 #[derive(Clone, Copy)]
 pub struct Requests {
     more_rows: Stored<dyn Fn()>,
+    run_deferred: Stored<dyn Fn()>,
     export: Stored<dyn Fn(ExportFormat)>,
 }
 
@@ -156,6 +177,12 @@ impl Requests {
     /// Asks for the next [`ROWS_PAGE`] chunks of the selection.
     pub fn more_rows(&self) {
         if let Some(f) = self.more_rows.get_value() {
+            f();
+        }
+    }
+    /// Starts the rows the table left for the user.
+    pub fn run_deferred(&self) {
+        if let Some(f) = self.run_deferred.get_value() {
             f();
         }
     }
@@ -225,6 +252,7 @@ pub fn spawn_compare(app: PageState) {
         ab_row: RwSignal::new(None),
         requests: Requests {
             more_rows: StoredValue::new_local(None),
+            run_deferred: StoredValue::new_local(None),
             export: StoredValue::new_local(None),
         },
     };
@@ -296,8 +324,10 @@ pub fn spawn_compare(app: PageState) {
     let table_job = {
         let next_job = next_job.clone();
         move |text: Arc<str>, figures: Figures, priced: bool| {
+            let bytes = text.len();
             let text_id = with_text(text);
             let job = next_job();
+            let order = Table::run_order(bytes);
             results.table.set(Table {
                 job,
                 rows: StrategyId::all()
@@ -305,17 +335,20 @@ pub fn spawn_compare(app: PageState) {
                         strategy: s,
                         outcome: None,
                         millis: 0.0,
+                        deferred: !order.contains(&s),
                     })
                     .collect(),
                 complete: false,
                 figures: Some(figures),
                 priced,
+                text_id,
+                deferred_job: 0,
             });
             send(Request::Compare {
                 job,
                 lane: 0,
                 text_id,
-                strategies: StrategyId::all().collect(),
+                strategies: order,
                 figures,
             });
         }
@@ -395,6 +428,33 @@ pub fn spawn_compare(app: PageState) {
             });
         }
     })));
+    results.requests.run_deferred.set_value(Some(Rc::new({
+        let next_job = next_job.clone();
+        move || {
+            let table = results.table.get_untracked();
+            let waiting: Vec<StrategyId> = table
+                .rows
+                .iter()
+                .filter(|r| r.deferred && r.outcome.is_none())
+                .map(|r| r.strategy)
+                .collect();
+            let Some(figures) = table.figures else {
+                return;
+            };
+            if waiting.is_empty() || table.deferred_job != 0 {
+                return;
+            }
+            let job = next_job();
+            results.table.update(|t| t.deferred_job = job);
+            send(Request::Compare {
+                job,
+                lane: 2,
+                text_id: table.text_id,
+                strategies: waiting,
+                figures,
+            });
+        }
+    })));
     results
         .requests
         .export
@@ -471,7 +531,7 @@ fn receive(results: CompareResults, ab_job: StoredValue<u32>, reply: Reply) {
                 return;
             }
             results.table.update(|t| {
-                if t.job == job {
+                if t.job == job || (t.deferred_job == job && job != 0) {
                     if let Some(r) = t.rows.iter_mut().find(|r| r.strategy == strategy) {
                         r.outcome = Some(outcome);
                         r.millis = millis;
@@ -660,6 +720,19 @@ mod tests {
         assert_eq!(b_figures(&a, &side("0", "0")), None);
         assert_eq!(b_figures(&a, &side("12.5", "0")), None);
         assert_eq!(b_figures(&a, &side("100", "-1")), None);
+    }
+
+    #[test]
+    fn text_splitter_runs_last_and_waits_on_long_texts() {
+        let short = Table::run_order(1_000_000);
+        assert_eq!(short.len(), 15);
+        assert_eq!(
+            &short[13..],
+            [StrategyId::TextSplitter, StrategyId::TextSplitterMarkdown]
+        );
+        let long = Table::run_order(10_000_000);
+        assert_eq!(long.len(), 13);
+        assert!(!long.contains(&StrategyId::TextSplitter));
     }
 
     #[test]

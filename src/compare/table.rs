@@ -6,7 +6,8 @@
 //! `data-chunks`, `data-total-tokens`, `data-repeated-tokens`, `data-mean-tokens`,
 //! `data-max-tokens`, `data-p95-tokens`, `data-over-limit`, `data-split-sentences`,
 //! `data-cost` (absent while pending; `data-refused` when the strategy refused),
-//! `data-library` / `data-library-version` on library rows. The section's `data-engine` is
+//! `data-library` / `data-library-version` on library rows, `data-deferred` on a row left for
+//! the user on a long text (its button: `compare-run-deferred`). The section's `data-engine` is
 //! `loading` | `ready` | `failed`.
 
 use chunk_core::analysis::protocol::Outcome;
@@ -295,9 +296,10 @@ pub fn CompareTable() -> impl IntoView {
                         {move || {
                             let lang = app.language.lang.get();
                             let priced = results.table.with(|t| t.priced);
+                            let started = results.table.with(|t| t.deferred_job != 0);
                             let rows = results.table.with(|t| sorted(&t.rows, sort.get(), lang));
                             rows.into_iter()
-                                .map(|r| row_view(lang, r, priced, settings))
+                                .map(|r| row_view(lang, r, priced, settings, results, started))
                                 .collect_view()
                         }}
                     </tbody>
@@ -308,7 +310,14 @@ pub fn CompareTable() -> impl IntoView {
 }
 
 /// One `compare-row`.
-fn row_view(lang: Lang, r: RowState, priced: bool, settings: CompareSettings) -> impl IntoView {
+fn row_view(
+    lang: Lang,
+    r: RowState,
+    priced: bool,
+    settings: CompareSettings,
+    results: CompareResults,
+    deferred_started: bool,
+) -> impl IntoView {
     let m = |msg: Msg| messages::text(lang, msg);
     let id = r.strategy;
     let name = strategy_name(lang, id);
@@ -363,6 +372,20 @@ fn row_view(lang: Lang, r: RowState, priced: bool, settings: CompareSettings) ->
             <td colspan="9" class="refused">{refusal_text(lang, refusal)}</td>
         }
         .into_any(),
+        (None, None) if r.deferred && !deferred_started => view! {
+            <td colspan="9" class="pending">
+                {m(Msg::DeferredNote)}
+                " "
+                <button
+                    type="button"
+                    data-testid="compare-run-deferred"
+                    on:click=move |_| results.requests.run_deferred()
+                >
+                    {m(Msg::RunDeferred)}
+                </button>
+            </td>
+        }
+        .into_any(),
         (None, None) => view! { <td colspan="9" class="pending">{m(Msg::Pending)}</td> }.into_any(),
     };
     view! {
@@ -372,6 +395,7 @@ fn row_view(lang: Lang, r: RowState, priced: bool, settings: CompareSettings) ->
             data-library=id.library().map(|l| l.package)
             data-library-version=id.library().map(|l| l.version)
             data-pending=pending
+            data-deferred=r.deferred.then_some("true")
             data-refused=refused.as_ref().map(|r| r.kind.clone())
             data-chunks=attr(|s| s.chunks.to_string())
             data-total-tokens=attr(|s| s.total_tokens.to_string())
@@ -443,6 +467,7 @@ mod tests {
                 overlap_clamped: false,
             }),
             millis: 0.0,
+            deferred: false,
         }
     }
 

@@ -18,19 +18,35 @@
 //! script then reports `failed` and the page starts a new worker. [`last_panic`] keeps the
 //! message for the report.
 
+use std::sync::Arc;
+
 use chunk_core::analysis::export::{rows, to_csv, to_jsonl};
 use chunk_core::analysis::histogram::histogram;
 use chunk_core::analysis::protocol::{ExportFormat, Figures, Outcome, Reply, Request};
 use chunk_core::analysis::refusal::Refusal;
 use chunk_core::analysis::snippet::snippet;
-use chunk_core::analysis::summary;
-use chunk_core::strategy::{chunker, run, Chunks, StrategyId};
+use chunk_core::analysis::summary_prepared;
+use chunk_core::strategy::{chunker, run_prepared, Chunks, Document, StrategyId};
+use chunk_core::tokenizer::Encoding;
 
-/// The worker's state: the text it holds and the chunks of the last selection.
+self_cell::self_cell!(
+    /// The text and its [`Document`] (tokenized once, with its sentences), kept together so
+    /// that every row of every job on the same text and encoding shares one encode.
+    struct Prepared {
+        owner: Arc<str>,
+        #[covariant]
+        dependent: Document,
+    }
+);
+
+/// The worker's state: the text it holds, its prepared documents and the chunks of the last
+/// selection.
 #[derive(Default)]
 pub struct Engine {
     /// `(text_id, text)` of the document the page last sent.
-    text: Option<(u32, String)>,
+    text: Option<(u32, Arc<str>)>,
+    /// The text prepared per encoding (at most one per encoding, of the current text).
+    prepared: Vec<Prepared>,
     /// The last [`Request::Select`]: its job and the chunks it cut.
     selected: Option<(u32, Chunks)>,
 }
@@ -38,16 +54,30 @@ pub struct Engine {
 impl Engine {
     /// Holds `text` as document `text_id`, replacing the previous one (and its selection).
     pub fn set_text(&mut self, text_id: u32, text: String) {
-        self.text = Some((text_id, text));
+        self.text = Some((text_id, Arc::from(text)));
+        self.prepared.clear();
         self.selected = None;
     }
 
-    /// The text if it is `text_id`.
-    fn text(&self, text_id: u32) -> Option<&str> {
-        match &self.text {
-            Some((id, t)) if *id == text_id => Some(t.as_str()),
-            _ => None,
-        }
+    /// The text prepared with `encoding` if it is `text_id` (preparing it on first use).
+    fn document(&mut self, text_id: u32, encoding: Encoding) -> Option<&Document<'_>> {
+        let text = match &self.text {
+            Some((id, t)) if *id == text_id => t.clone(),
+            _ => return None,
+        };
+        let at = match self
+            .prepared
+            .iter()
+            .position(|p| p.borrow_dependent().encoding() == encoding)
+        {
+            Some(at) => at,
+            None => {
+                self.prepared
+                    .push(Prepared::new(text, |t| Document::new(t, encoding)));
+                self.prepared.len() - 1
+            }
+        };
+        Some(self.prepared[at].borrow_dependent())
     }
 
     /// The number of rows of a `compare` request (0 for any other request).
@@ -61,7 +91,12 @@ impl Engine {
     /// Row `index` of a [`Request::Compare`]: [`Reply::Row`], [`Reply::NeedText`] when the text
     /// is not held, [`Reply::Failed`] for another request or an index past the end.
     /// `clock` gives milliseconds (the row's wall time is measured with it).
-    pub fn compare_row(&self, request: &Request, index: usize, clock: impl Fn() -> f64) -> Reply {
+    pub fn compare_row(
+        &mut self,
+        request: &Request,
+        index: usize,
+        clock: impl Fn() -> f64,
+    ) -> Reply {
         let Request::Compare {
             job,
             text_id,
@@ -75,12 +110,12 @@ impl Engine {
         let Some(&strategy) = strategies.get(index) else {
             return failed(Some(*job), "row index past the strategies");
         };
-        let Some(text) = self.text(*text_id) else {
+        let started = clock();
+        let Some(document) = self.document(*text_id, figures.settings.encoding) else {
             return Reply::NeedText { job: *job };
         };
-        let started = clock();
-        let outcome = match cut(strategy, text, figures) {
-            Ok(chunks) => outcome_of(text, &chunks, figures),
+        let outcome = match cut(strategy, document, figures) {
+            Ok(chunks) => outcome_of(document, &chunks, figures),
             Err(refusal) => Outcome::Refused { refusal },
         };
         Reply::Row {
@@ -102,12 +137,12 @@ impl Engine {
                 figures,
                 bins,
             } => {
-                let Some(text) = self.text(text_id) else {
+                let Some(document) = self.document(text_id, figures.settings.encoding) else {
                     return Reply::NeedText { job };
                 };
-                match cut(strategy, text, &figures) {
+                match cut(strategy, document, &figures) {
                     Ok(chunks) => {
-                        let outcome = outcome_of(text, &chunks, &figures);
+                        let outcome = outcome_of(document, &chunks, &figures);
                         let h = histogram(&chunks, bins, figures.max_input_tokens);
                         self.selected = Some((job, chunks));
                         Reply::Selected {
@@ -170,23 +205,22 @@ impl Engine {
     fn selection(&self, job: u32) -> Option<(&str, &Chunks)> {
         let (j, chunks) = self.selected.as_ref()?;
         let (_, text) = self.text.as_ref()?;
-        (*j == job).then_some((text.as_str(), chunks))
+        (*j == job).then_some((&**text, chunks))
     }
 }
 
-/// Cuts `text` with `strategy` at `figures`' settings.
-fn cut(strategy: StrategyId, text: &str, figures: &Figures) -> Result<Chunks, Refusal> {
-    let s = &figures.settings;
-    chunker(strategy, s)
-        .and_then(|c| run(c.as_ref(), text, s.encoding))
+/// Cuts the document with `strategy` at `figures`' settings.
+fn cut(strategy: StrategyId, document: &Document, figures: &Figures) -> Result<Chunks, Refusal> {
+    chunker(strategy, &figures.settings)
+        .and_then(|c| run_prepared(c.as_ref(), document))
         .map_err(|e| Refusal::from(&e))
 }
 
 /// The comparison figures of `chunks`.
-fn outcome_of(text: &str, chunks: &Chunks, figures: &Figures) -> Outcome {
+fn outcome_of(document: &Document, chunks: &Chunks, figures: &Figures) -> Outcome {
     Outcome::Figures {
-        summary: summary(
-            text,
+        summary: summary_prepared(
+            document,
             chunks,
             figures.max_input_tokens,
             figures.price_per_million,
@@ -275,8 +309,8 @@ mod exports {
     #[wasm_bindgen]
     pub fn compare_row(request: JsValue, index: usize) -> JsValue {
         let reply = match read(request) {
-            Ok(r) => ENGINE.with(|e| e.borrow().compare_row(&r, index, js_sys::Date::now)),
-            Err(reply) => reply,
+            Ok(r) => ENGINE.with(|e| e.borrow_mut().compare_row(&r, index, js_sys::Date::now)),
+            Err(reply) => *reply,
         };
         write(&reply)
     }
@@ -286,15 +320,17 @@ mod exports {
     pub fn handle(request: JsValue) -> JsValue {
         let reply = match read(request) {
             Ok(r) => ENGINE.with(|e| e.borrow_mut().handle(r)),
-            Err(reply) => reply,
+            Err(reply) => *reply,
         };
         write(&reply)
     }
 
-    fn read(request: JsValue) -> Result<Request, Reply> {
-        serde_wasm_bindgen::from_value(request).map_err(|e| Reply::Failed {
-            job: None,
-            message: format!("unreadable request: {e}"),
+    fn read(request: JsValue) -> Result<Request, Box<Reply>> {
+        serde_wasm_bindgen::from_value(request).map_err(|e| {
+            Box::new(Reply::Failed {
+                job: None,
+                message: format!("unreadable request: {e}"),
+            })
         })
     }
 
@@ -308,7 +344,8 @@ mod exports {
 mod tests {
     use super::*;
     use chunk_core::analysis::protocol::Figures;
-    use chunk_core::strategy::{Settings, SizeUnit};
+    use chunk_core::analysis::summary;
+    use chunk_core::strategy::{run, Settings, SizeUnit};
     use chunk_core::tokenizer::Encoding;
 
     const TEXT: &str = "# Title\n\nOne sentence here. Another sentence there.\n\nA second paragraph, with a clause; and more words to cut.\n";
@@ -334,7 +371,7 @@ mod tests {
 
     #[test]
     fn every_row_equals_the_cores_own_summary_or_refusal() {
-        let e = engine();
+        let mut e = engine();
         let f = figures(8, 2, SizeUnit::Tokens);
         let request = Request::Compare {
             job: 1,
@@ -375,7 +412,7 @@ mod tests {
 
     #[test]
     fn a_request_for_another_text_asks_for_it() {
-        let e = engine();
+        let mut e = engine();
         let request = Request::Compare {
             job: 2,
             lane: 0,

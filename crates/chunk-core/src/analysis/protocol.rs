@@ -18,6 +18,27 @@ use serde::{Deserialize, Serialize};
 /// text-embedding-3-small / -large and text-embedding-ada-002 (OpenAI's embeddings guide).
 pub const DEFAULT_MAX_INPUT_TOKENS: usize = 8191;
 
+/// Texts longer than this many bytes leave the text-splitter rows for the user to start:
+/// text-splitter 0.33.1 takes time that grows faster than the text (natively, cl100k_base,
+/// 512 / 64 tokens: 0.19 s at 1 MB, 0.96 s at 2 MB, 34.7 s at 10 MB), while every other
+/// strategy takes under 0.3 s per MB.
+pub const DEFER_SUPERLINEAR_ABOVE_BYTES: usize = 2_000_000;
+
+/// True when `strategy`'s row waits for the user on a text of `text_bytes` bytes (see
+/// [`DEFER_SUPERLINEAR_ABOVE_BYTES`]).
+pub fn deferred(strategy: StrategyId, text_bytes: usize) -> bool {
+    superlinear(strategy) && text_bytes > DEFER_SUPERLINEAR_ABOVE_BYTES
+}
+
+/// True for the strategies whose time grows faster than the text (the text-splitter crate's):
+/// the comparison runs them last.
+pub fn superlinear(strategy: StrategyId) -> bool {
+    matches!(
+        strategy,
+        StrategyId::TextSplitter | StrategyId::TextSplitterMarkdown
+    )
+}
+
 /// What every figure of a request depends on besides the text.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Figures {
@@ -197,6 +218,14 @@ mod tests {
     use super::*;
     use crate::strategy::SizeUnit;
     use crate::tokenizer::Encoding;
+
+    #[test]
+    fn only_text_splitter_waits_and_only_on_long_texts() {
+        assert!(deferred(StrategyId::TextSplitter, 2_000_001));
+        assert!(!deferred(StrategyId::TextSplitter, 2_000_000));
+        assert!(!deferred(StrategyId::LangchainRecursive, 10_000_000));
+        assert_eq!(StrategyId::all().filter(|&s| superlinear(s)).count(), 2);
+    }
 
     #[test]
     fn requests_read_back_as_written_with_the_pages_names() {
