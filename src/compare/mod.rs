@@ -132,6 +132,8 @@ pub struct Selection {
     pub histogram: Option<Histogram>,
     /// The code that reproduces it with the library.
     pub snippet: Option<Snippet>,
+    /// The library's parameters as it ran: name and literal value.
+    pub parameters: Vec<(String, String)>,
 }
 
 /// The chosen strategy's chunks received so far.
@@ -550,6 +552,7 @@ fn receive(results: CompareResults, ab_job: StoredValue<u32>, reply: Reply) {
             outcome,
             histogram,
             snippet,
+            parameters,
         } => {
             if results.chunks.with_untracked(|c| c.job) == job {
                 results.selection.set(Some(Selection {
@@ -558,6 +561,7 @@ fn receive(results: CompareResults, ab_job: StoredValue<u32>, reply: Reply) {
                     outcome,
                     histogram,
                     snippet,
+                    parameters,
                 }));
             }
         }

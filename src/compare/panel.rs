@@ -4,7 +4,7 @@
 //! each ended, the JSONL / CSV export, and the snippet that reproduces it with the library.
 //!
 //! Hooks: `strategy` (select; option values are strategy ids), `strategy-defaults`,
-//! `strategy-figures`, `histogram` / `histogram-bar` (`data-from`, `data-to`, `data-count`) /
+//! `strategy-parameters` / `strategy-parameter` (`data-name`), `strategy-figures`, `histogram` / `histogram-bar` (`data-from`, `data-to`, `data-count`) /
 //! `histogram-limit`, `smallest-chunk` and `last-chunk` (`data-index`, `data-tokens`),
 //! `strategy-chunks` (`data-strategy`, `data-total` chunks), one `chunk` per chunk (`data-index`, `data-byte-start`, `data-byte-end`,
 //! `data-char-start`, `data-char-end`, `data-line-start`, `data-line-end`, `data-tokens`,
@@ -108,6 +108,7 @@ pub fn StrategyPanel() -> impl IntoView {
                     })
             }}
             {move || unsupported().map(|t| view! { <p class="notice warn">{t}</p> })}
+            <Parameters/>
             <Figures/>
             <HistogramView/>
             <Snippet/>
@@ -130,6 +131,38 @@ fn unit_name(lang: Lang, unit: SizeUnit) -> &'static str {
             SizeUnit::Characters => Msg::UnitCharacters,
         },
     )
+}
+
+/// The library's own parameters as the strategy ran, under the library's names.
+#[component]
+fn Parameters() -> impl IntoView {
+    let app = PageState::from_context();
+    let results = expect_context::<CompareResults>();
+    move || {
+        let lang = app.language.lang.get();
+        let params = results.selection.with(|s| s.as_ref().map(|s| s.parameters.clone()))?;
+        (!params.is_empty()).then(|| {
+            view! {
+                <details class="parameters" open>
+                    <summary>{messages::text(lang, Msg::ParametersHeading)}</summary>
+                    <dl data-testid="strategy-parameters">
+                        {params
+                            .into_iter()
+                            .map(|(name, value)| {
+                                let shown = name.clone();
+                                view! {
+                                    <div data-testid="strategy-parameter" data-name=name>
+                                        <dt><code>{shown}</code></dt>
+                                        <dd><code>{value}</code></dd>
+                                    </div>
+                                }
+                            })
+                            .collect_view()}
+                    </dl>
+                </details>
+            }
+        })
+    }
 }
 
 /// The chosen strategy's figures, or its refusal.

@@ -140,6 +140,14 @@ impl Engine {
                 let Some(document) = self.document(text_id, figures.settings.encoding) else {
                     return Reply::NeedText { job };
                 };
+                let parameters: Vec<(String, String)> = chunker(strategy, &figures.settings)
+                    .map(|c| {
+                        c.parameters()
+                            .into_iter()
+                            .map(|(k, v)| (k.to_owned(), v))
+                            .collect()
+                    })
+                    .unwrap_or_default();
                 match cut(strategy, document, &figures) {
                     Ok(chunks) => {
                         let outcome = outcome_of(document, &chunks, &figures);
@@ -151,6 +159,7 @@ impl Engine {
                             outcome,
                             histogram: Some(h),
                             snippet: snippet(strategy, &figures.settings),
+                            parameters,
                         }
                     }
                     Err(refusal) => {
@@ -161,6 +170,7 @@ impl Engine {
                             outcome: Outcome::Refused { refusal },
                             histogram: None,
                             snippet: None,
+                            parameters,
                         }
                     }
                 }
@@ -441,6 +451,7 @@ mod tests {
             outcome: Outcome::Figures { summary: s, .. },
             histogram: Some(h),
             snippet: Some(code),
+            parameters,
             ..
         } = reply
         else {

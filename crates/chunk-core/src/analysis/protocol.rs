@@ -183,6 +183,9 @@ pub enum Reply {
         /// The code that reproduces the chunks with the library (`None` for the product's own
         /// strategies and refused settings).
         snippet: Option<Snippet>,
+        /// The library's own parameters as the strategy ran (`Chunker::parameters`): name and
+        /// literal value.
+        parameters: Vec<(String, String)>,
     },
     /// Rows of the selected strategy's chunks.
     Rows {

@@ -6,6 +6,7 @@
 //! tiktoken encoding (a `tiktoken.Encoding` passed as `tokenizer`, whose `encode` refuses
 //! special-token strings).
 
+use super::{py_str, Parameter};
 use super::fixed::{token_piece, window_pieces};
 use super::python::python_isspace;
 use super::{Boundary, Chunker, Piece, Settings, StrategyError, StrategyId};
@@ -188,6 +189,15 @@ impl ChonkieRecursiveChunker {
 }
 
 impl Chunker for ChonkieRecursiveChunker {
+    fn parameters(&self) -> Vec<Parameter> {
+        vec![
+            ("tokenizer", tokenizer_literal(self.tokenizer)),
+            ("chunk_size", self.chunk_size.to_string()),
+            ("rules", "RecursiveRules()".to_owned()),
+            ("min_characters_per_chunk", self.min_characters_per_chunk.to_string()),
+        ]
+    }
+
     fn id(&self) -> StrategyId {
         StrategyId::ChonkieRecursive
     }
@@ -391,6 +401,14 @@ impl ChonkieTokenChunker {
 }
 
 impl Chunker for ChonkieTokenChunker {
+    fn parameters(&self) -> Vec<Parameter> {
+        vec![
+            ("tokenizer", tokenizer_literal(self.tokenizer)),
+            ("chunk_size", self.chunk_size.to_string()),
+            ("chunk_overlap", self.chunk_overlap.to_string()),
+        ]
+    }
+
     fn id(&self) -> StrategyId {
         StrategyId::ChonkieToken
     }
@@ -416,6 +434,14 @@ impl Chunker for ChonkieTokenChunker {
             self.chunk_size,
             self.chunk_overlap,
         ))
+    }
+}
+
+/// chonkie's `tokenizer` argument: `"character"` or a tiktoken encoding.
+fn tokenizer_literal(length: Length) -> String {
+    match length {
+        Length::Characters => py_str("character"),
+        Length::Tokens(e) => format!("tiktoken {}", py_str(e.name())),
     }
 }
 

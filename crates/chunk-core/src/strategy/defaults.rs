@@ -53,6 +53,46 @@ mod tests {
     use crate::tokenizer::Encoding;
 
     #[test]
+    fn library_strategies_list_their_own_parameters_with_the_setting_in_them() {
+        let s = Settings {
+            chunk_size: 300,
+            chunk_overlap: 30,
+            unit: SizeUnit::Characters,
+            encoding: Encoding::O200kBase,
+        };
+        let params = |id: StrategyId| {
+            chunker(id, &s).map(|c| c.parameters()).unwrap_or_default()
+        };
+        let recursive = params(StrategyId::LangchainRecursive);
+        assert!(recursive.contains(&("separators", r#"["\n\n", "\n", " ", ""]"#.to_owned())));
+        assert!(recursive.contains(&("keep_separator", "True".to_owned())));
+        assert!(recursive.contains(&("length_function", "len".to_owned())));
+        assert!(recursive.contains(&("chunk_size", "300".to_owned())));
+        let ts = params(StrategyId::TextSplitter);
+        assert_eq!(ts[0], ("capacity", "300".to_owned()));
+        assert!(ts.contains(&("sizer", "Characters".to_owned())));
+        for id in StrategyId::all() {
+            let p = params(id);
+            assert_eq!(p.is_empty(), id.library().is_none() || !id.supports(s.unit) || chunker(id, &s).is_err(), "{id}: {p:?}");
+        }
+        let tokens = Settings {
+            unit: SizeUnit::Tokens,
+            chunk_overlap: 0,
+            ..s
+        };
+        let sentence = chunker(StrategyId::LlamaindexSentence, &tokens).unwrap().parameters();
+        assert!(sentence.contains(&("paragraph_separator", r#""\n\n\n""#.to_owned())));
+        assert!(sentence.contains(&("tokenizer", r#"tiktoken "o200k_base""#.to_owned())));
+    }
+
+    #[test]
+    fn python_literals_escape_what_python_escapes() {
+        use crate::strategy::py_str;
+        assert_eq!(py_str("a\"b\\c\n\r\t"), r#""a\"b\\c\n\r\t""#);
+        assert_eq!(py_str("\u{0}\u{1f}\u{85}é"), r#""\x00\x1f\u0085é""#);
+    }
+
+    #[test]
     fn every_library_default_is_a_setting_its_strategy_accepts() {
         let mut with = 0;
         for id in StrategyId::all() {

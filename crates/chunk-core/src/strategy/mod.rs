@@ -494,12 +494,55 @@ pub trait Chunker {
         self.id().keeps()
     }
 
+    /// The library's own parameters as this strategy runs them, by the library's names, each
+    /// value written as a Python (or, for text-splitter, Rust) literal: what the page lists
+    /// beside the chunks. Default: none (the product's own strategies).
+    fn parameters(&self) -> Vec<Parameter> {
+        Vec::new()
+    }
+
     /// True when the requested overlap was ≥ `chunk_size` and this strategy lowered it to
     /// `chunk_size − 1` ([`crate::params::ChunkParams`]); the page must say so. Library
     /// strategies never clamp: they refuse what their library refuses.
     fn overlap_clamped(&self) -> bool {
         false
     }
+}
+
+/// One library parameter: its name in the library and its value as a literal of the library's
+/// language (`("separators", "[\"\\n\\n\", \"\\n\", \" \", \"\"]")`).
+pub type Parameter = (&'static str, String);
+
+/// `s` as a Python string literal in double quotes (`\n`, `\r`, `\t`, `\\`, `\"` escaped,
+/// other control characters as `\xNN` / `\uNNNN`); also a valid Rust literal for these.
+pub fn py_str(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c if c.is_control() => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A list of strings as a Python list literal.
+pub(crate) fn py_list(items: &[String]) -> String {
+    let parts: Vec<String> = items.iter().map(|s| py_str(s)).collect();
+    format!("[{}]", parts.join(", "))
+}
+
+/// Python's `True` / `False`.
+pub(crate) fn py_bool(b: bool) -> String {
+    if b { "True" } else { "False" }.to_owned()
 }
 
 /// Flags of one measured chunk.

@@ -45,6 +45,7 @@
 //! whole pieces until it passes the limit; `merge_splits`' counts, whose values steer the
 //! search, are exact.
 
+use super::{py_str, Parameter};
 use super::python::python_isspace;
 use super::{Boundary, Chunker, Piece, Settings, SizeUnit, StrategyError, StrategyId};
 use crate::sizer::Length;
@@ -107,6 +108,20 @@ impl Semchunk {
 }
 
 impl Chunker for Semchunk {
+    fn parameters(&self) -> Vec<Parameter> {
+        vec![
+            ("tokenizer_or_token_counter", format!("tiktoken {}", py_str(self.encoding.name()))),
+            ("chunk_size", self.chunk_size.to_string()),
+            ("overlap", self.overlap.to_string()),
+            (
+                "max_token_chars",
+                self.max_token_chars
+                    .map_or("None".to_owned(), |n| n.to_string()),
+            ),
+            ("memoize", "True".to_owned()),
+        ]
+    }
+
     fn id(&self) -> StrategyId {
         StrategyId::Semchunk
     }

@@ -11,6 +11,7 @@
 //! The crate does not report the semantic level it cut at, so each piece's `reason` is
 //! *derived* from the text at the cut ([`boundary_at`]), not read from the crate.
 
+use super::Parameter;
 use super::{Boundary, Chunker, Piece, Settings, SizeUnit, StrategyError, StrategyId};
 use crate::sizer::Length;
 use crate::tokenizer::Bpe;
@@ -213,6 +214,19 @@ fn is_atx_heading(line: &str) -> bool {
 }
 
 impl<const MARKDOWN: bool> Chunker for TextSplitterChunker<MARKDOWN> {
+    fn parameters(&self) -> Vec<Parameter> {
+        let sizer = match self.sizer {
+            Length::Characters => "Characters".to_owned(),
+            Length::Tokens(e) => format!("tiktoken_rs::{}()", e.name()),
+        };
+        vec![
+            ("capacity", self.capacity.to_string()),
+            ("overlap", self.overlap.to_string()),
+            ("trim", self.trim.to_string()),
+            ("sizer", sizer),
+        ]
+    }
+
     fn id(&self) -> StrategyId {
         self.strategy()
     }

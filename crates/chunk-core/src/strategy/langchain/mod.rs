@@ -16,6 +16,7 @@ mod markdown;
 
 mod recursive;
 
+use crate::strategy::{py_bool, py_list, py_str, Parameter};
 use super::fixed::window_pieces;
 use super::{Boundary, Chunker, Piece, Settings, SizeUnit, StrategyError, StrategyId};
 use crate::sizer::Length;
@@ -156,6 +157,16 @@ impl LangchainTokenTextSplitter {
 }
 
 impl Chunker for LangchainTokenTextSplitter {
+    fn parameters(&self) -> Vec<Parameter> {
+        vec![
+            ("encoding_name", py_str(self.encoding_name.name())),
+            ("chunk_size", self.chunk_size.to_string()),
+            ("chunk_overlap", self.chunk_overlap.to_string()),
+            ("allowed_special", "set()".to_owned()),
+            ("disallowed_special", py_str("all")),
+        ]
+    }
+
     fn id(&self) -> StrategyId {
         StrategyId::LangchainToken
     }
@@ -300,6 +311,27 @@ fn refused(strategy: StrategyId, byte_offset: usize, found: &'static str) -> Str
 }
 
 impl Chunker for LangchainRecursiveCharacterTextSplitter {
+    fn parameters(&self) -> Vec<Parameter> {
+        let length = match self.length_function {
+            Length::Characters => "len".to_owned(),
+            Length::Tokens(e) => format!("from_tiktoken_encoder(encoding_name={})", py_str(e.name())),
+        };
+        let keep = match self.keep_separator {
+            KeepSeparator::False => "False".to_owned(),
+            KeepSeparator::Start => "True".to_owned(),
+            KeepSeparator::End => py_str("end"),
+        };
+        vec![
+            ("chunk_size", self.chunk_size.to_string()),
+            ("chunk_overlap", self.chunk_overlap.to_string()),
+            ("length_function", length),
+            ("separators", py_list(&self.separators)),
+            ("keep_separator", keep),
+            ("is_separator_regex", "False".to_owned()),
+            ("strip_whitespace", py_bool(self.strip_whitespace)),
+        ]
+    }
+
     fn id(&self) -> StrategyId {
         StrategyId::LangchainRecursive
     }
@@ -371,6 +403,21 @@ impl LangchainMarkdownHeaderTextSplitter {
 }
 
 impl Chunker for LangchainMarkdownHeaderTextSplitter {
+    fn parameters(&self) -> Vec<Parameter> {
+        let headers: Vec<String> = self
+            .headers_to_split_on
+            .iter()
+            .map(|(mark, name)| format!("({}, {})", py_str(mark), py_str(name)))
+            .collect();
+        let mut out = vec![
+            ("headers_to_split_on", format!("[{}]", headers.join(", "))),
+            ("strip_headers", "True".to_owned()),
+            ("return_each_line", "False".to_owned()),
+        ];
+        out.extend(self.text_splitter.parameters());
+        out
+    }
+
     fn id(&self) -> StrategyId {
         StrategyId::LangchainMarkdown
     }

@@ -26,6 +26,7 @@
 
 mod punkt;
 
+use crate::strategy::{py_bool, py_list, py_str, Parameter};
 use super::{Boundary, Chunker, Piece, Settings, SizeUnit, StrategyError, StrategyId};
 use crate::sizer::Length;
 use crate::tokenizer::{Bpe, Encoding, SPECIAL_TOKENS};
@@ -477,6 +478,17 @@ impl LlamaindexTokenTextSplitter {
 }
 
 impl Chunker for LlamaindexTokenTextSplitter {
+    fn parameters(&self) -> Vec<Parameter> {
+        vec![
+            ("chunk_size", self.chunk_size.to_string()),
+            ("chunk_overlap", self.chunk_overlap.to_string()),
+            ("separator", py_str(&self.separator)),
+            ("backup_separators", py_list(&self.backup_separators)),
+            ("keep_whitespaces", py_bool(self.keep_whitespaces)),
+            ("tokenizer", format!("tiktoken {}", py_str(self.encoding.name()))),
+        ]
+    }
+
     fn id(&self) -> StrategyId {
         StrategyId::LlamaindexToken
     }
@@ -600,6 +612,22 @@ impl LlamaindexSentenceSplitter {
 }
 
 impl Chunker for LlamaindexSentenceSplitter {
+    fn parameters(&self) -> Vec<Parameter> {
+        let regex = if self.secondary_chunking_regex {
+            py_str("[^,.;。？！]+[,.;。？！]?|[,.;。？！]")
+        } else {
+            "None".to_owned()
+        };
+        vec![
+            ("chunk_size", self.chunk_size.to_string()),
+            ("chunk_overlap", self.chunk_overlap.to_string()),
+            ("separator", py_str(&self.separator)),
+            ("paragraph_separator", py_str(&self.paragraph_separator)),
+            ("secondary_chunking_regex", regex),
+            ("tokenizer", format!("tiktoken {}", py_str(self.encoding.name()))),
+        ]
+    }
+
     fn id(&self) -> StrategyId {
         StrategyId::LlamaindexSentence
     }
