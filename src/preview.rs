@@ -203,6 +203,13 @@ fn ChunkView(span: WindowSpan, tok: Arc<Tokenized>) -> impl IntoView {
     );
     let overlap =
         (span.overlap_tokens > 0).then(|| tf(Key::ChunkOverlap, &[("n", &n(span.overlap_tokens))]));
+    // A fixed window ends at the size limit, the last one at the end of the text (the names
+    // of the strategies' `Boundary`, as `data-reason` of every strategy's chunks).
+    let reason = if span.window.end >= tok.tokens() {
+        chunk_core::strategy::Boundary::EndOfText.as_str()
+    } else {
+        chunk_core::strategy::Boundary::SizeLimit.as_str()
+    };
     view! {
         <li
             class="chunk"
@@ -213,6 +220,8 @@ fn ChunkView(span: WindowSpan, tok: Arc<Tokenized>) -> impl IntoView {
             data-byte-start=b0.to_string()
             data-byte-end=b1.to_string()
             data-overlap=span.overlap_tokens.to_string()
+            data-tokens=span.window.end - span.window.start
+            data-reason=reason
         >
             <header class="chunk-head">
                 <strong>{title}</strong>

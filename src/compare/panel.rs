@@ -140,7 +140,9 @@ fn Parameters() -> impl IntoView {
     let results = expect_context::<CompareResults>();
     move || {
         let lang = app.language.lang.get();
-        let params = results.selection.with(|s| s.as_ref().map(|s| s.parameters.clone()))?;
+        let params = results
+            .selection
+            .with(|s| s.as_ref().map(|s| s.parameters.clone()))?;
         (!params.is_empty()).then(|| {
             view! {
                 <details class="parameters" open>

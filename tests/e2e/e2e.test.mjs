@@ -12,8 +12,9 @@
 //      core (examples/count.rs) in cl100k_base and o200k_base, counted in the page's Web
 //      Worker, and the chunk count equals the formula's for that count;
 //  (c) during load only same-origin requests, none failing; after the load event only the
-//      tokenizer worker's own two files (its script and the wasm-bindgen glue it imports), and
-//      no request at all once the worker is ready, while text is pasted and counted;
+//      tokenizer worker's own two files (its script and the wasm-bindgen glue it imports) and
+//      the comparison worker's three (script, engine glue, engine module; never preloaded),
+//      and no request at all once both are ready, while text is pasted and counted;
 //  (d) every chunk element carries its token and byte offsets, consistent with the windows.
 //
 // Environment (all optional): E2E_DIST, E2E_DIST_SUBPATH, E2E_SUBPATH, E2E_FIXTURE,
@@ -214,6 +215,9 @@ for (const build of BUILDS) {
       // is recorded before the text is pasted.
       const workerUp = await waitForAttr(page, 'status', 'data-worker', 'true', APP_START_MS);
       assert.ok(workerUp, `the tokenizer worker did not start; page errors: ${JSON.stringify(pageErrors)}`);
+      // So does the comparison worker, which fetches the strategies' engine.
+      const engineUp = await waitForAttr(page, 'compare', 'data-engine', 'ready', APP_START_MS);
+      assert.ok(engineUp, `the comparison worker did not start; page errors: ${JSON.stringify(pageErrors)}`);
       workerReady = true;
     }
 
@@ -230,7 +234,9 @@ for (const build of BUILDS) {
       assert.deepEqual(foreign, [], `requests to another origin than ${origin} during load`);
       assert.deepEqual(badResponses, [], 'responses with status >= 400');
       assert.deepEqual(failedRequests, [], 'failed requests');
-      const wasm = loadRequests.filter((r) => r.split(' ')[1].endsWith('.wasm'));
+      // The page's own module; the comparison engine's is its worker's, fetched once the page
+      // runs (during or after the load event), never preloaded.
+      const wasm = loadRequests.filter((r) => r.split(' ')[1].endsWith('.wasm') && !r.includes('compare-engine'));
       assert.equal(wasm.length, 1, `expected one .wasm request, got: ${wasm.join(' | ')}`);
       assert.ok(
         wasm[0].split(' ')[1].startsWith(`${origin}${build.prefix}`),
@@ -344,14 +350,18 @@ for (const build of BUILDS) {
       });
     }
 
-    test('(c) after the load event, only the worker fetches its own files; then no request', async (t) => {
+    test('(c) after the load event, only the workers fetch their own files; then no request', async (t) => {
       needPage();
       // The worker fetches its script (named for this build's glue in the query) and the glue
       // (the same URL as the page's <script data-js>).
       const glue = await page.locator('script[data-js]').evaluate((s) => new URL(s.dataset.js, document.baseURI).href);
       const glueName = glue.split('/').pop();
-      const allowed = [`GET ${origin}${build.prefix}tokenize-worker.js?for=${glueName}`, `GET ${glue}`];
+      // The comparison worker fetches its script, the engine's glue and the engine's module.
+      const compare = ['compare-worker.js', 'compare-engine.js', 'compare-engine_bg.wasm'].map((f) => `GET ${origin}${build.prefix}${f}`);
+      const allowed = [`GET ${origin}${build.prefix}tokenize-worker.js?for=${glueName}`, `GET ${glue}`, ...compare];
       const workerFetches = afterLoadRequests.filter((r) => allowed.includes(r.split(' ').slice(0, 2).join(' ')));
+      const preloaded = await page.locator('link[rel="preload"], link[rel="modulepreload"]').evaluateAll((ls) => ls.map((l) => l.href));
+      assert.deepEqual(preloaded.filter((h) => h.includes('compare-engine')), [], 'the comparison engine is preloaded with the page');
       const others = afterLoadRequests.filter((r) => !workerFetches.includes(r));
       t.diagnostic(`the worker's fetches: ${workerFetches.join(' | ') || 'none seen'}`);
       // Chromium fetches the <link rel="icon"> file only after the load event; say so if that

@@ -6,9 +6,9 @@
 //! tiktoken encoding (a `tiktoken.Encoding` passed as `tokenizer`, whose `encode` refuses
 //! special-token strings).
 
-use super::{py_str, Parameter};
 use super::fixed::{token_piece, window_pieces};
 use super::python::python_isspace;
+use super::{py_str, Parameter};
 use super::{Boundary, Chunker, Piece, Settings, StrategyError, StrategyId};
 use crate::sizer::{Length, TokenCounter};
 use crate::tokenizer::{find_special_tokens, Encoding};
@@ -194,7 +194,10 @@ impl Chunker for ChonkieRecursiveChunker {
             ("tokenizer", tokenizer_literal(self.tokenizer)),
             ("chunk_size", self.chunk_size.to_string()),
             ("rules", "RecursiveRules()".to_owned()),
-            ("min_characters_per_chunk", self.min_characters_per_chunk.to_string()),
+            (
+                "min_characters_per_chunk",
+                self.min_characters_per_chunk.to_string(),
+            ),
         ]
     }
 

@@ -60,9 +60,7 @@ mod tests {
             unit: SizeUnit::Characters,
             encoding: Encoding::O200kBase,
         };
-        let params = |id: StrategyId| {
-            chunker(id, &s).map(|c| c.parameters()).unwrap_or_default()
-        };
+        let params = |id: StrategyId| chunker(id, &s).map(|c| c.parameters()).unwrap_or_default();
         let recursive = params(StrategyId::LangchainRecursive);
         assert!(recursive.contains(&("separators", r#"["\n\n", "\n", " ", ""]"#.to_owned())));
         assert!(recursive.contains(&("keep_separator", "True".to_owned())));
@@ -73,14 +71,20 @@ mod tests {
         assert!(ts.contains(&("sizer", "Characters".to_owned())));
         for id in StrategyId::all() {
             let p = params(id);
-            assert_eq!(p.is_empty(), id.library().is_none() || !id.supports(s.unit) || chunker(id, &s).is_err(), "{id}: {p:?}");
+            assert_eq!(
+                p.is_empty(),
+                id.library().is_none() || !id.supports(s.unit) || chunker(id, &s).is_err(),
+                "{id}: {p:?}"
+            );
         }
         let tokens = Settings {
             unit: SizeUnit::Tokens,
             chunk_overlap: 0,
             ..s
         };
-        let sentence = chunker(StrategyId::LlamaindexSentence, &tokens).unwrap().parameters();
+        let sentence = chunker(StrategyId::LlamaindexSentence, &tokens)
+            .unwrap()
+            .parameters();
         assert!(sentence.contains(&("paragraph_separator", r#""\n\n\n""#.to_owned())));
         assert!(sentence.contains(&("tokenizer", r#"tiktoken "o200k_base""#.to_owned())));
     }

@@ -45,8 +45,8 @@
 //! whole pieces until it passes the limit; `merge_splits`' counts, whose values steer the
 //! search, are exact.
 
-use super::{py_str, Parameter};
 use super::python::python_isspace;
+use super::{py_str, Parameter};
 use super::{Boundary, Chunker, Piece, Settings, SizeUnit, StrategyError, StrategyId};
 use crate::sizer::Length;
 use crate::tokenizer::{Bpe, Encoded, Encoding};
@@ -110,7 +110,10 @@ impl Semchunk {
 impl Chunker for Semchunk {
     fn parameters(&self) -> Vec<Parameter> {
         vec![
-            ("tokenizer_or_token_counter", format!("tiktoken {}", py_str(self.encoding.name()))),
+            (
+                "tokenizer_or_token_counter",
+                format!("tiktoken {}", py_str(self.encoding.name())),
+            ),
             ("chunk_size", self.chunk_size.to_string()),
             ("overlap", self.overlap.to_string()),
             (

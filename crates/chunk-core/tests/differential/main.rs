@@ -588,7 +588,7 @@ fn text_splitter_rust_snippets_reproduce_the_strategies_chunks() {
         std::fs::write(
             dir.join("Cargo.toml"),
             format!(
-                "[package]\nname = \"snippet-{n}\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n[dependencies]\n"
+                "[package]\nname = \"snippet-{n}\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n# Its own workspace: the temp dir may lie inside this repository's.\n[workspace]\n\n[dependencies]\n"
             ),
         )
         .expect("write Cargo.toml");

@@ -16,10 +16,10 @@ mod markdown;
 
 mod recursive;
 
-use crate::strategy::{py_bool, py_list, py_str, Parameter};
 use super::fixed::window_pieces;
 use super::{Boundary, Chunker, Piece, Settings, SizeUnit, StrategyError, StrategyId};
 use crate::sizer::Length;
+use crate::strategy::{py_bool, py_list, py_str, Parameter};
 use crate::tokenizer::{find_special_tokens, Encoding};
 use recursive::{Cut, Measure, Params, Raised};
 
@@ -314,7 +314,9 @@ impl Chunker for LangchainRecursiveCharacterTextSplitter {
     fn parameters(&self) -> Vec<Parameter> {
         let length = match self.length_function {
             Length::Characters => "len".to_owned(),
-            Length::Tokens(e) => format!("from_tiktoken_encoder(encoding_name={})", py_str(e.name())),
+            Length::Tokens(e) => {
+                format!("from_tiktoken_encoder(encoding_name={})", py_str(e.name()))
+            }
         };
         let keep = match self.keep_separator {
             KeepSeparator::False => "False".to_owned(),

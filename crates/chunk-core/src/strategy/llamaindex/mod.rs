@@ -26,9 +26,9 @@
 
 mod punkt;
 
-use crate::strategy::{py_bool, py_list, py_str, Parameter};
 use super::{Boundary, Chunker, Piece, Settings, SizeUnit, StrategyError, StrategyId};
 use crate::sizer::Length;
+use crate::strategy::{py_bool, py_list, py_str, Parameter};
 use crate::tokenizer::{Bpe, Encoding, SPECIAL_TOKENS};
 use punkt::py_space;
 use std::collections::VecDeque;
@@ -485,7 +485,10 @@ impl Chunker for LlamaindexTokenTextSplitter {
             ("separator", py_str(&self.separator)),
             ("backup_separators", py_list(&self.backup_separators)),
             ("keep_whitespaces", py_bool(self.keep_whitespaces)),
-            ("tokenizer", format!("tiktoken {}", py_str(self.encoding.name()))),
+            (
+                "tokenizer",
+                format!("tiktoken {}", py_str(self.encoding.name())),
+            ),
         ]
     }
 
@@ -624,7 +627,10 @@ impl Chunker for LlamaindexSentenceSplitter {
             ("separator", py_str(&self.separator)),
             ("paragraph_separator", py_str(&self.paragraph_separator)),
             ("secondary_chunking_regex", regex),
-            ("tokenizer", format!("tiktoken {}", py_str(self.encoding.name()))),
+            (
+                "tokenizer",
+                format!("tiktoken {}", py_str(self.encoding.name())),
+            ),
         ]
     }
 
