@@ -191,3 +191,20 @@ pub fn now_ms() -> f64 {
         0.0
     }
 }
+
+/// Sets the value of the `<input id=…>` to `value` (for a button that fills a field the user
+/// asked it to fill); nothing when there is no such input.
+pub fn set_input_value(id: &str, value: &str) {
+    #[cfg(target_arch = "wasm32")]
+    {
+        use wasm_bindgen::JsCast;
+        if let Some(input) = leptos::prelude::document()
+            .get_element_by_id(id)
+            .and_then(|e| e.dyn_into::<web_sys::HtmlInputElement>().ok())
+        {
+            input.set_value(value);
+        }
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = (id, value);
+}

@@ -57,9 +57,25 @@ pub fn AbView() -> impl IntoView {
     };
     let body = move || {
         let lang = app.language.lang.get();
+        if results.ab_invalid.get() {
+            return view! {
+                <p class="notice warn" data-testid="ab-invalid">{messages::text(lang, Msg::AbInvalid)}</p>
+            }
+            .into_any();
+        }
+        if app
+            .derived
+            .checked
+            .with(|c| c.size_value.is_none() || c.requested_overlap.is_none())
+        {
+            return view! {
+                <p class="hint" data-testid="ab-pending">{messages::text(lang, Msg::FixFields)}</p>
+            }
+            .into_any();
+        }
         let a = results.selection.get().map(|s| s.outcome);
         let b = results.ab_row.get().map(|(_, o)| o);
-        ab_table(lang, a, b)
+        ab_table(lang, a, b).into_any()
     };
     view! {
         <section class="panel ab" data-testid="ab">
@@ -81,6 +97,7 @@ pub fn AbView() -> impl IntoView {
                 </select>
                 <label for="ab-chunk-size">"chunk_size"</label>
                 <input
+                    aria-invalid=move || results.ab_invalid.get().then_some("true")
                     id="ab-chunk-size"
                     data-testid="ab-chunk-size"
                     type="text"
@@ -91,6 +108,7 @@ pub fn AbView() -> impl IntoView {
                 />
                 <label for="ab-chunk-overlap">"chunk_overlap"</label>
                 <input
+                    aria-invalid=move || results.ab_invalid.get().then_some("true")
                     id="ab-chunk-overlap"
                     data-testid="ab-chunk-overlap"
                     type="text"
@@ -115,12 +133,20 @@ fn ab_table(lang: Lang, a: Option<Outcome>, b: Option<Outcome>) -> impl IntoView
     if let Some(t) = refused(&a).or_else(|| refused(&b)) {
         return view! { <p class="notice warn" data-testid="ab-refused">{t}</p> }.into_any();
     }
-    let (Some(Outcome::Figures { summary: a, .. }), Some(Outcome::Figures { summary: b, .. })) =
-        (a, b)
+    let (
+        Some(Outcome::Figures { summary: a, .. }),
+        Some(Outcome::Figures {
+            summary: b,
+            overlap_clamped: b_clamped,
+        }),
+    ) = (a, b)
     else {
         return view! { <p class="hint" data-testid="ab-pending">{m(Msg::Pending)}</p> }.into_any();
     };
     let d = difference(&a, &b);
+    let clamped = b_clamped.then(
+        || view! { <p class="notice" data-testid="ab-clamped">{m(Msg::OverlapClampedHere)}</p> },
+    );
     let rows: [(&str, Msg, Delta, bool); 9] = [
         ("chunks", Msg::ColChunks, d.chunks, false),
         ("total-tokens", Msg::ColTotal, d.total_tokens, false),
@@ -157,6 +183,8 @@ fn ab_table(lang: Lang, a: Option<Outcome>, b: Option<Outcome>) -> impl IntoView
         format!("{sign}{}", show(x.abs(), decimals, figure))
     };
     view! {
+        {clamped}
+        <div class="table-scroll">
         <table class="ab-table" data-testid="ab-table">
             <thead>
                 <tr>
@@ -170,9 +198,11 @@ fn ab_table(lang: Lang, a: Option<Outcome>, b: Option<Outcome>) -> impl IntoView
                 {rows
                     .into_iter()
                     .map(|(figure, msg, delta, decimals)| {
+                        // One sign style for the change and its share: +, − (U+2212) or none.
+                        let sign = |x: f64| if x > 0.0 { "+" } else if x < 0.0 { "−" } else { "" };
                         let rel = delta
                             .relative
-                            .map(|r| format!(" ({}{})", if r > 0.0 { "+" } else { "" }, format::percent(lang, r)))
+                            .map(|r| format!(" ({}{})", sign(r), format::percent(lang, r.abs())))
                             .unwrap_or_default();
                         view! {
                             <tr
@@ -192,6 +222,7 @@ fn ab_table(lang: Lang, a: Option<Outcome>, b: Option<Outcome>) -> impl IntoView
                     .collect_view()}
             </tbody>
         </table>
+        </div>
     }
     .into_any()
 }

@@ -25,7 +25,7 @@ macro_rules! msgs {
 
 msgs! {
     CompareHeading, CompareIntro, CompareIdle, EngineLoading, EngineFailed, CompareRunning,
-    CompareDone, TableNoteTokens, TableNoteCharacters,
+    CompareDone, TableNoteTokens, TableNoteCharacters, TableLegend,
     ColStrategy, ColChunks, ColTotal, ColRepeated, ColMean, ColP95, ColMax, ColOverLimit,
     ColSplit, ColCost, OfSentences, Pending, DeferredNote, RunDeferred,
     BadgeExact, BadgeApprox, BadgeOwn,
@@ -41,7 +41,7 @@ msgs! {
     ChunksHeading, ShowingOf, ShowMore, ChunkHead, EndsAt, TextChanged, TextCut,
     ReasonSection, ReasonParagraph, ReasonLine, ReasonSentence, ReasonClause, ReasonWord,
     ReasonCharacter, ReasonSizeLimit, ReasonEndOfText,
-    AbHeading, AbIntro, AbSideA, AbSideB, AbFigure, AbChange,
+    AbHeading, AbIntro, AbSideA, AbSideB, AbFigure, AbChange, AbInvalid, FixFields,
 }
 
 /// The text of `msg` in `lang` (a template when the message has `{parameters}`).
@@ -67,6 +67,7 @@ fn en(msg: Msg) -> &'static str {
         CompareDone => "Strategies compared: {n} (worker time {seconds} s).",
         TableNoteTokens => "Sizes in tokens of {encoding}. Every token figure counts each chunk's own text with {encoding}; chunks over {limit} tokens would be cut short by OpenAI's text-embedding-3 models.",
         TableNoteCharacters => "Sizes in characters (Python's len). Token figures still count each chunk's own text with {encoding}; chunks over {limit} tokens would be cut short by OpenAI's text-embedding-3 models.",
+        TableLegend => "Repeated tokens: tokens of text an earlier chunk already holds (the overlap). p95: 95 % of the chunks are at most this long. Over the model limit: chunks the embedding model would cut short. Split sentences: sentences that no single chunk holds whole. Click a column to sort.",
         ColStrategy => "Strategy",
         ColChunks => "Chunks",
         ColTotal => "Tokens embedded",
@@ -109,7 +110,7 @@ fn en(msg: Msg) -> &'static str {
         UnitNotSupported => "This strategy cannot measure in the chosen unit; switch the unit to see its chunks.",
         OverlapClampedHere => "The overlap was not smaller than the chunk size, so this strategy used chunk_size − 1.",
         HistogramTitle => "Chunk sizes in tokens",
-        HistogramCaption => "Chunks per size range (bars {width} tokens wide).",
+        HistogramCaption => "Chunks per size range: bars {width} tokens wide, from 0 tokens on the left; the tallest bar holds {max} chunks.",
         BarTitle => "Chunks: {count} ({from}–{to} tokens)",
         LimitDrawn => "The red line is the model limit, {limit} tokens.",
         LimitAbove => "Every chunk is under the model limit of {limit} tokens.",
@@ -144,6 +145,8 @@ fn en(msg: Msg) -> &'static str {
         AbSideB => "B:",
         AbFigure => "Figure",
         AbChange => "B − A",
+        AbInvalid => "B's chunk_size must be a whole number of at least 1, and its chunk_overlap a whole number.",
+        FixFields => "Correct the marked fields above to compare the strategies.",
     }
 }
 
@@ -159,6 +162,7 @@ fn vi(msg: Msg) -> &'static str {
         CompareDone => "Số chiến lược đã so sánh: {n} (thời gian của worker: {seconds} giây).",
         TableNoteTokens => "Kích thước tính bằng token của {encoding}. Mọi số token đều đếm văn bản riêng của từng đoạn bằng {encoding}; các đoạn dài hơn {limit} token sẽ bị các mô hình text-embedding-3 của OpenAI cắt bớt.",
         TableNoteCharacters => "Kích thước tính bằng ký tự (len của Python). Các số token vẫn đếm văn bản riêng của từng đoạn bằng {encoding}; các đoạn dài hơn {limit} token sẽ bị các mô hình text-embedding-3 của OpenAI cắt bớt.",
+        TableLegend => "Token lặp: token của phần văn bản mà một đoạn trước đã chứa (phần chồng lấp). p95: 95 % số đoạn dài không quá mức này. Vượt giới hạn mô hình: các đoạn mà mô hình nhúng sẽ cắt bớt. Câu bị cắt: các câu không nằm trọn trong bất kỳ đoạn nào. Bấm vào một cột để sắp xếp.",
         ColStrategy => "Chiến lược",
         ColChunks => "Số đoạn",
         ColTotal => "Token được nhúng",
@@ -201,7 +205,7 @@ fn vi(msg: Msg) -> &'static str {
         UnitNotSupported => "Chiến lược này không đo được theo đơn vị đã chọn; hãy đổi đơn vị để xem các đoạn của nó.",
         OverlapClampedHere => "Độ chồng lấp không nhỏ hơn kích thước đoạn, nên chiến lược này đã dùng chunk_size − 1.",
         HistogramTitle => "Kích thước đoạn tính bằng token",
-        HistogramCaption => "Số đoạn theo từng khoảng kích thước (mỗi cột rộng {width} token).",
+        HistogramCaption => "Số đoạn theo từng khoảng kích thước: mỗi cột rộng {width} token, bắt đầu từ 0 token ở bên trái; cột cao nhất có {max} đoạn.",
         BarTitle => "Số đoạn: {count} ({from}–{to} token)",
         LimitDrawn => "Đường màu đỏ là giới hạn của mô hình, {limit} token.",
         LimitAbove => "Mọi đoạn đều nằm dưới giới hạn {limit} token của mô hình.",
@@ -236,6 +240,8 @@ fn vi(msg: Msg) -> &'static str {
         AbSideB => "B:",
         AbFigure => "Số liệu",
         AbChange => "B − A",
+        AbInvalid => "chunk_size của B phải là số nguyên từ 1 trở lên, và chunk_overlap của B phải là số nguyên.",
+        FixFields => "Hãy sửa các ô được đánh dấu ở trên để so sánh các chiến lược.",
     }
 }
 
@@ -251,6 +257,7 @@ fn id(msg: Msg) -> &'static str {
         CompareDone => "Strategi yang dibandingkan: {n} (waktu worker {seconds} detik).",
         TableNoteTokens => "Ukuran dalam token {encoding}. Setiap angka token menghitung teks milik chunk itu sendiri dengan {encoding}; chunk di atas {limit} token akan terpotong oleh model text-embedding-3 dari OpenAI.",
         TableNoteCharacters => "Ukuran dalam karakter (len Python). Angka token tetap menghitung teks milik setiap chunk dengan {encoding}; chunk di atas {limit} token akan terpotong oleh model text-embedding-3 dari OpenAI.",
+        TableLegend => "Token berulang: token dari teks yang sudah dimuat chunk sebelumnya (tumpang tindih). p95: 95 % chunk paling panjang sebesar ini. Melebihi batas model: chunk yang akan dipotong oleh model embedding. Kalimat terpotong: kalimat yang tidak utuh dalam satu chunk mana pun. Klik kolom untuk mengurutkan.",
         ColStrategy => "Strategi",
         ColChunks => "Jumlah chunk",
         ColTotal => "Token yang di-embed",
@@ -293,7 +300,7 @@ fn id(msg: Msg) -> &'static str {
         UnitNotSupported => "Strategi ini tidak dapat mengukur dalam satuan yang dipilih; ganti satuannya untuk melihat chunk-nya.",
         OverlapClampedHere => "Tumpang tindih tidak lebih kecil dari ukuran chunk, jadi strategi ini memakai chunk_size − 1.",
         HistogramTitle => "Ukuran chunk dalam token",
-        HistogramCaption => "Jumlah chunk per rentang ukuran (lebar batang {width} token).",
+        HistogramCaption => "Jumlah chunk per rentang ukuran: lebar batang {width} token, mulai dari 0 token di kiri; batang tertinggi berisi {max} chunk.",
         BarTitle => "Chunk: {count} ({from}–{to} token)",
         LimitDrawn => "Garis merah adalah batas model, {limit} token.",
         LimitAbove => "Setiap chunk berada di bawah batas model {limit} token.",
@@ -328,6 +335,8 @@ fn id(msg: Msg) -> &'static str {
         AbSideB => "B:",
         AbFigure => "Angka",
         AbChange => "B − A",
+        AbInvalid => "chunk_size untuk B harus bilangan bulat minimal 1, dan chunk_overlap-nya harus bilangan bulat.",
+        FixFields => "Perbaiki kolom yang ditandai di atas untuk membandingkan strategi.",
     }
 }
 
@@ -343,6 +352,7 @@ fn ru(msg: Msg) -> &'static str {
         CompareDone => "Сравнено стратегий: {n} (время воркера: {seconds} с).",
         TableNoteTokens => "Размеры указаны в токенах {encoding}. Все числа токенов считаются по собственному тексту каждого чанка с помощью {encoding}; чанки, в которых токенов больше, чем {limit}, модели OpenAI text-embedding-3 обрезали бы.",
         TableNoteCharacters => "Размеры указаны в символах (len в Python). Числа токенов по-прежнему считаются по собственному тексту каждого чанка с помощью {encoding}; чанки, в которых токенов больше, чем {limit}, модели OpenAI text-embedding-3 обрезали бы.",
+        TableLegend => "Повторные токены: токены текста, который уже есть в предыдущем чанке (перекрытие). p95: 95 % чанков не длиннее этого. Сверх лимита модели: чанки, которые модель эмбеддингов обрежет. Разрезанные предложения: предложения, которые целиком не помещаются ни в один чанк. Нажмите на столбец, чтобы отсортировать.",
         ColStrategy => "Стратегия",
         ColChunks => "Чанков",
         ColTotal => "Токенов на эмбеддинг",
@@ -385,7 +395,7 @@ fn ru(msg: Msg) -> &'static str {
         UnitNotSupported => "Эта стратегия не умеет измерять в выбранной единице; смените единицу, чтобы увидеть её чанки.",
         OverlapClampedHere => "Перекрытие было не меньше размера чанка, поэтому эта стратегия использовала chunk_size − 1.",
         HistogramTitle => "Размеры чанков в токенах",
-        HistogramCaption => "Число чанков по диапазонам размера (ширина столбца в токенах: {width}).",
+        HistogramCaption => "Число чанков по диапазонам размера: ширина столбца в токенах — {width}, слева 0 токенов; в самом высоком столбце чанков: {max}.",
         BarTitle => "Чанков: {count} (размер в токенах: {from}–{to})",
         LimitDrawn => "Красная линия — лимит модели (токенов: {limit}).",
         LimitAbove => "Все чанки укладываются в лимит модели (токенов: {limit}).",
@@ -420,6 +430,8 @@ fn ru(msg: Msg) -> &'static str {
         AbSideB => "B:",
         AbFigure => "Показатель",
         AbChange => "B − A",
+        AbInvalid => "chunk_size для B должен быть целым числом не меньше 1, а chunk_overlap — целым числом.",
+        FixFields => "Исправьте отмеченные поля выше, чтобы сравнить стратегии.",
     }
 }
 
@@ -435,6 +447,7 @@ fn pl(msg: Msg) -> &'static str {
         CompareDone => "Porównane strategie: {n} (czas workera: {seconds} s).",
         TableNoteTokens => "Rozmiary w tokenach {encoding}. Każda liczba tokenów dotyczy własnego tekstu chunka policzonego za pomocą {encoding}; chunki, w których tokenów jest więcej niż {limit}, zostałyby obcięte przez modele OpenAI text-embedding-3.",
         TableNoteCharacters => "Rozmiary w znakach (len w Pythonie). Liczby tokenów nadal dotyczą własnego tekstu każdego chunka policzonego za pomocą {encoding}; chunki, w których tokenów jest więcej niż {limit}, zostałyby obcięte przez modele OpenAI text-embedding-3.",
+        TableLegend => "Powtórzone tokeny: tokeny tekstu, który zawiera już wcześniejszy chunk (nakładanie). p95: 95 % chunków jest nie dłuższych niż ta wartość. Ponad limit modelu: chunki, które model embeddingów przytnie. Podzielone zdania: zdania, których żaden chunk nie zawiera w całości. Kliknij kolumnę, aby posortować.",
         ColStrategy => "Strategia",
         ColChunks => "Liczba chunków",
         ColTotal => "Tokeny do embeddingu",
@@ -477,7 +490,7 @@ fn pl(msg: Msg) -> &'static str {
         UnitNotSupported => "Ta strategia nie potrafi mierzyć w wybranej jednostce; zmień jednostkę, aby zobaczyć jej chunki.",
         OverlapClampedHere => "Nakładanie nie było mniejsze od rozmiaru chunka, więc ta strategia użyła chunk_size − 1.",
         HistogramTitle => "Rozmiary chunków w tokenach",
-        HistogramCaption => "Liczba chunków w przedziałach rozmiaru (szerokość słupka w tokenach: {width}).",
+        HistogramCaption => "Liczba chunków w przedziałach rozmiaru: szerokość słupka w tokenach — {width}, od 0 tokenów po lewej; najwyższy słupek, liczba chunków: {max}.",
         BarTitle => "Chunki: {count} (rozmiar w tokenach: {from}–{to})",
         LimitDrawn => "Czerwona linia to limit modelu (tokeny: {limit}).",
         LimitAbove => "Każdy chunk mieści się w limicie modelu (tokeny: {limit}).",
@@ -512,6 +525,8 @@ fn pl(msg: Msg) -> &'static str {
         AbSideB => "B:",
         AbFigure => "Wskaźnik",
         AbChange => "B − A",
+        AbInvalid => "chunk_size dla B musi być liczbą całkowitą nie mniejszą niż 1, a chunk_overlap liczbą całkowitą.",
+        FixFields => "Popraw zaznaczone pola powyżej, aby porównać strategie.",
     }
 }
 

@@ -160,7 +160,9 @@ pub struct CompareResults {
     pub chunks: RwSignal<ChunkPage>,
     /// The A/B view's B row: (job, outcome).
     pub ab_row: RwSignal<Option<(u32, Outcome)>>,
-    /// A request the page could not make (e.g. a bad B size), or none.
+    /// True while B's chunk_size or chunk_overlap is not a whole number (size ≥ 1).
+    pub ab_invalid: RwSignal<bool>,
+    /// The driver's request functions for rows, deferred rows and exports.
     pub requests: Requests,
 }
 
@@ -252,6 +254,7 @@ pub fn spawn_compare(app: PageState) {
         selection: RwSignal::new(None),
         chunks: RwSignal::new(ChunkPage::default()),
         ab_row: RwSignal::new(None),
+        ab_invalid: RwSignal::new(false),
         requests: Requests {
             more_rows: StoredValue::new_local(None),
             run_deferred: StoredValue::new_local(None),
@@ -366,9 +369,9 @@ pub fn spawn_compare(app: PageState) {
         let text = app.source.text.get();
         let ready = results.engine.get() == EngineStatus::Ready;
         let figures = figures_of(&app, settings.unit.get());
-        if text.is_empty() {
-            results.table.set(Table::default());
-        }
+        // Whatever changed, the rows shown are no longer of the text and settings on the page:
+        // drop them at once (and with them any late reply of their job), not after the delay.
+        results.table.set(Table::default());
         let (Some((figures, priced)), false, true) = (figures, text.is_empty(), ready) else {
             return None;
         };
@@ -380,10 +383,9 @@ pub fn spawn_compare(app: PageState) {
         let strategy = settings.strategy.get();
         let ready = results.engine.get() == EngineStatus::Ready;
         let figures = figures_of(&app, settings.unit.get());
-        if text.is_empty() {
-            results.selection.set(None);
-            results.chunks.set(ChunkPage::default());
-        }
+        // As for the table: the chosen strategy's figures and chunks are stale at once.
+        results.selection.set(None);
+        results.chunks.set(ChunkPage::default());
         let (Some((figures, _)), false, true) = (figures, text.is_empty(), ready) else {
             return None;
         };
@@ -391,22 +393,10 @@ pub fn spawn_compare(app: PageState) {
         Some(move || selection_job(text, figures, strategy))
     });
 
-    // The A/B view's B row.
-    Effect::new({
+    // The A/B view's B row (debounced like the table; stale at once).
+    let ab_run = {
         let next_job = next_job.clone();
-        move |_| {
-            let side = settings.ab.get();
-            let text = app.source.text.get();
-            let ready = results.engine.get() == EngineStatus::Ready;
-            let a = figures_of(&app, settings.unit.get());
-            let (Some((a, _)), false, true) = (a, text.is_empty(), ready) else {
-                results.ab_row.set(None);
-                return;
-            };
-            let Some(b) = b_figures(&a, &side) else {
-                results.ab_row.set(None);
-                return;
-            };
+        move |text: Arc<str>, strategy: StrategyId, b: Figures| {
             let text_id = with_text(text);
             let job = next_job();
             ab_job.set_value(job);
@@ -414,10 +404,25 @@ pub fn spawn_compare(app: PageState) {
                 job,
                 lane: 1,
                 text_id,
-                strategies: vec![side.strategy],
+                strategies: vec![strategy],
                 figures: b,
             });
         }
+    };
+    debounced(move || {
+        let side = settings.ab.get();
+        let text = app.source.text.get();
+        let ready = results.engine.get() == EngineStatus::Ready;
+        let a = figures_of(&app, settings.unit.get());
+        results.ab_row.set(None);
+        ab_job.set_value(0);
+        let b = a.as_ref().map(|(a, _)| b_figures(a, &side));
+        results.ab_invalid.set(matches!(b, Some(None)));
+        let (Some(Some(b)), false, true) = (b, text.is_empty(), ready) else {
+            return None;
+        };
+        let ab_run = ab_run.clone();
+        Some(move || ab_run(text, side.strategy, b))
     });
 
     results.requests.more_rows.set_value(Some(Rc::new(move || {
@@ -528,7 +533,7 @@ fn receive(results: CompareResults, ab_job: StoredValue<u32>, reply: Reply) {
             outcome,
             millis,
         } => {
-            if job == ab_job.get_value() {
+            if job != 0 && job == ab_job.get_value() {
                 results.ab_row.set(Some((job, outcome)));
                 return;
             }

@@ -47,8 +47,13 @@ pub fn StrategyPanel() -> impl IntoView {
     let defaults = move || settings.strategy.get().library_defaults();
     let use_defaults = move |_| {
         if let Some(d) = settings.strategy.get_untracked().library_defaults() {
-            app.fields.chunk_size.set(d.chunk_size.to_string());
-            app.fields.chunk_overlap.set(d.chunk_overlap.to_string());
+            // The fields never follow their signals (what was typed is never replaced), so the
+            // boxes are set too: this is the user's own request.
+            let (size, overlap) = (d.chunk_size.to_string(), d.chunk_overlap.to_string());
+            crate::browser::set_input_value("chunk-size", &size);
+            crate::browser::set_input_value("chunk-overlap", &overlap);
+            app.fields.chunk_size.set(size);
+            app.fields.chunk_overlap.set(overlap);
             settings.unit.set(d.unit);
         }
     };
@@ -300,8 +305,15 @@ fn histogram_view(lang: Lang, h: Histogram) -> impl IntoView {
                 {bars}
                 {limit_line}
             </svg>
+            <div class="axis" aria-hidden="true">
+                <span>"0"</span>
+                <span data-testid="histogram-top">{n(top as usize)}</span>
+            </div>
             <figcaption>
-                {fill(m(Msg::HistogramCaption), &[("width", &n(h.bin_width))])}
+                {fill(
+                    m(Msg::HistogramCaption),
+                    &[("width", &n(h.bin_width)), ("max", &n(h.max_count))],
+                )}
                 " "
                 {limit_note}
             </figcaption>
@@ -383,10 +395,14 @@ fn StrategyChunks() -> impl IntoView {
                 app.source.text.with(|t| t.is_empty()).then(|| view! { <p class="hint">{m(Msg::CompareIdle)}</p> })
             }}
             <ol class="chunks">
+                // Keyed by the language too: a chunk card's words are built once.
                 <For
-                    each=move || results.chunks.get().rows
-                    key=|r: &Row| (r.index, r.byte_start, r.byte_end, r.tokens)
-                    children=move |r: Row| chunk_view(app.language.lang.get_untracked(), r)
+                    each=move || {
+                        let lang = app.language.lang.get();
+                        results.chunks.get().rows.into_iter().map(move |r| (lang, r))
+                    }
+                    key=|(lang, r): &(Lang, Row)| (*lang, r.index, r.byte_start, r.byte_end, r.tokens)
+                    children=move |(lang, r): (Lang, Row)| chunk_view(lang, r)
                 />
             </ol>
             <p class="hint">

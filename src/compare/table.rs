@@ -1,6 +1,7 @@
 //! The comparison table: one row per strategy on the whole text, sortable by any column, with
 //! the library and version each library row reproduces. Hooks: `compare` (the section, with
-//! `data-state` = `idle` | `loading` | `running` | `done` | `failed`), `compare-progress`
+//! `data-state` = `idle` | `invalid` (a field the strategies need is wrong) | `loading` |
+//! `running` | `done` | `failed`), `compare-progress`
 //! (`data-value` = rows done, `data-total`), `compare-table`, `compare-sort` (one button per
 //! column, `data-column`), and one `compare-row` per strategy with `data-strategy`,
 //! `data-chunks`, `data-total-tokens`, `data-repeated-tokens`, `data-mean-tokens`,
@@ -130,9 +131,9 @@ pub fn sorted(rows: &[RowState], sort: Sort, lang: Lang) -> Vec<RowState> {
     out.sort_by(|a, b| {
         rank(a).cmp(&rank(b)).then_with(|| {
             let by = match (&a.outcome, &b.outcome, sort.column) {
-                (_, _, Column::Strategy) => {
-                    strategy_name(lang, a.strategy).cmp(&strategy_name(lang, b.strategy))
-                }
+                (_, _, Column::Strategy) => strategy_name(lang, a.strategy)
+                    .to_lowercase()
+                    .cmp(&strategy_name(lang, b.strategy).to_lowercase()),
                 (
                     Some(Outcome::Figures { summary: x, .. }),
                     Some(Outcome::Figures { summary: y, .. }),
@@ -166,6 +167,13 @@ pub fn CompareTable() -> impl IntoView {
         match results.engine.get() {
             EngineStatus::Failed(_) => "failed",
             _ if app.source.text.with(|t| t.is_empty()) => "idle",
+            _ if app
+                .derived
+                .checked
+                .with(|c| c.size_value.is_none() || c.requested_overlap.is_none()) =>
+            {
+                "invalid"
+            }
             EngineStatus::Loading => "loading",
             EngineStatus::Ready if table.job == 0 => "loading",
             EngineStatus::Ready if table.complete => "done",
@@ -183,6 +191,7 @@ pub fn CompareTable() -> impl IntoView {
         match state() {
             "failed" => m(Msg::EngineFailed).to_owned(),
             "idle" => m(Msg::CompareIdle).to_owned(),
+            "invalid" => m(Msg::FixFields).to_owned(),
             "loading" => m(Msg::EngineLoading).to_owned(),
             "done" => {
                 let ms: f64 = results
@@ -250,6 +259,7 @@ pub fn CompareTable() -> impl IntoView {
                 class:hidden={move || state() != "running"}
             ></progress>
             <p class="hint">{unit_note}</p>
+            <p class="hint" data-testid="compare-legend">{move || m(Msg::TableLegend)}</p>
             <div class="table-scroll">
                 <table class="compare-table" data-testid="compare-table">
                     <thead>

@@ -47,8 +47,8 @@ pub struct Engine {
     text: Option<(u32, Arc<str>)>,
     /// The text prepared per encoding (at most one per encoding, of the current text).
     prepared: Vec<Prepared>,
-    /// The last [`Request::Select`]: its job and the chunks it cut.
-    selected: Option<(u32, Chunks)>,
+    /// The last [`Request::Select`]: its job and the chunks it cut (`None` when refused).
+    selected: Option<(u32, Option<Chunks>)>,
 }
 
 impl Engine {
@@ -152,7 +152,7 @@ impl Engine {
                     Ok(chunks) => {
                         let outcome = outcome_of(document, &chunks, &figures);
                         let h = histogram(&chunks, bins, figures.max_input_tokens);
-                        self.selected = Some((job, chunks));
+                        self.selected = Some((job, Some(chunks)));
                         Reply::Selected {
                             job,
                             strategy,
@@ -163,7 +163,7 @@ impl Engine {
                         }
                     }
                     Err(refusal) => {
-                        self.selected = None;
+                        self.selected = Some((job, None));
                         Reply::Selected {
                             job,
                             strategy,
@@ -176,7 +176,7 @@ impl Engine {
                 }
             }
             Request::Rows { job, from, count } => match self.selection(job) {
-                Some((text, chunks)) => {
+                Some((text, Some(chunks))) => {
                     let total = chunks.chunks.len();
                     let from = from.min(total);
                     let end = from.saturating_add(count).min(total);
@@ -195,10 +195,17 @@ impl Engine {
                         rows: out,
                     }
                 }
+                // A refused selection has no chunk: an empty page, not an error.
+                Some((_, None)) => Reply::Rows {
+                    job,
+                    from: 0,
+                    total: 0,
+                    rows: Vec::new(),
+                },
                 None => failed(Some(job), "no chunks are selected for this job"),
             },
             Request::Export { job, format } => match self.selection(job) {
-                Some((text, chunks)) => {
+                Some((text, Some(chunks))) => {
                     let all = rows(text, chunks);
                     let text = match format {
                         ExportFormat::Jsonl => to_jsonl(&all),
@@ -206,16 +213,16 @@ impl Engine {
                     };
                     Reply::Exported { job, format, text }
                 }
-                None => failed(Some(job), "no chunks are selected for this job"),
+                _ => failed(Some(job), "no chunks are selected for this job"),
             },
         }
     }
 
     /// The text and the chunks of selection `job`, if it is the current one.
-    fn selection(&self, job: u32) -> Option<(&str, &Chunks)> {
+    fn selection(&self, job: u32) -> Option<(&str, Option<&Chunks>)> {
         let (j, chunks) = self.selected.as_ref()?;
         let (_, text) = self.text.as_ref()?;
-        (*j == job).then_some((&**text, chunks))
+        (*j == job).then_some((&**text, chunks.as_ref()))
     }
 }
 
@@ -516,6 +523,14 @@ mod tests {
                 format: ExportFormat::Csv
             }),
             Reply::Failed { .. }
+        ));
+        assert!(matches!(
+            e.handle(Request::Rows {
+                job: 6,
+                from: 0,
+                count: 20
+            }),
+            Reply::Rows { total: 0, .. }
         ));
     }
 }
