@@ -208,3 +208,16 @@ pub fn set_input_value(id: &str, value: &str) {
     #[cfg(not(target_arch = "wasm32"))]
     let _ = (id, value);
 }
+
+/// What a worker's `error` event says (its message, or that `script` did not load or start),
+/// after keeping the event from counting as an uncaught error of the page: the page handles
+/// it (the tokenizer falls back to its own thread, the comparison restarts its worker).
+#[cfg(target_arch = "wasm32")]
+pub fn worker_error(ev: &web_sys::Event, script: &str) -> String {
+    use wasm_bindgen::JsCast;
+    ev.prevent_default();
+    ev.dyn_ref::<web_sys::ErrorEvent>()
+        .map(|e| e.message())
+        .filter(|m| !m.is_empty())
+        .unwrap_or_else(|| format!("{script} did not load or start"))
+}

@@ -17,36 +17,114 @@ pub fn fill(template: &str, args: &[(&str, &str)]) -> String {
     out
 }
 
-macro_rules! keys {
-    ($($k:ident),* $(,)?) => {
-        /// One message of the catalog.
+/// Declares a message catalog's key enum `$name` (documented by `$doc`) with one variant per
+/// message and `ALL`, every key, for the completeness tests. Used by this catalog, the
+/// simulator's and the comparison's.
+macro_rules! catalog {
+    ($doc:literal, $name:ident { $($k:ident),* $(,)? }) => {
+        #[doc = $doc]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         #[allow(missing_docs)]
-        pub enum Key { $($k),* }
-        impl Key {
+        pub enum $name { $($k),* }
+        impl $name {
             /// Every key, for completeness tests.
-            pub const ALL: &'static [Key] = &[$(Key::$k),*];
+            pub const ALL: &'static [$name] = &[$($name::$k),*];
         }
     };
 }
+pub(crate) use catalog;
 
-keys! {
-    Title, Tagline, Privacy, LanguageLabel,
-    SettingsHeading, DocLengthLabel, UnitLabel, UnitTokens, UnitChars, DocLengthFromText,
-    ChunkSizeLabel, OverlapLabel, PriceLabel, PriceHint, TokenizerLabel, TokenizerHint,
-    ErrEmpty, ErrNotANumber, ErrNegative, ErrNotWhole, ErrTooLarge, ErrZeroSize, ErrFixFields,
-    NoticeOverlapClamped, NoticeEstimate, NoticeExact, EstimateBadge, ExactBadge,
-    ResultsHeading, OutDocTokens, OutDocChars, OutChunks, OutStride, OutTotal, OutRepeated,
-    OutShare, OutExtra, OutLastChunk, OutCost, NotAvailable,
-    TextHeading, TextLabel, TextPlaceholder, OpenFile, DropHint, ClearText, LargeText, LargeTextPlaceholder,
-    FileReadError, FileNotUtf8, FileTooLarge, FileLoaded, NoteCrlf, NoteReplacement,
-    StatusReading, StatusTokenizing, StatusReady, StatusNoText, SpecialNote, SpecialFound,
-    PreviewHeading, PreviewIntro, LegendOverlap, LegendBytes, PreviewEmpty, PreviewStale,
-    ChunkTitle, ChunkTokens, ChunkBytes, ChunkOverlap, ChunkTruncated, PartialTitle,
-    ShowMore, ShowingOf,
-    FaqHeading, FaqQ1, FaqA1, FaqQ2, FaqA2, FaqQ3, FaqA3, FaqQ4, FaqA4, FaqQ5, FaqA5,
-    Footer,
-}
+catalog!(
+    "One message of the catalog.",
+    Key {
+        Title,
+        Tagline,
+        Privacy,
+        LanguageLabel,
+        SettingsHeading,
+        DocLengthLabel,
+        UnitLabel,
+        UnitTokens,
+        UnitChars,
+        DocLengthFromText,
+        ChunkSizeLabel,
+        OverlapLabel,
+        PriceLabel,
+        PriceHint,
+        TokenizerLabel,
+        TokenizerHint,
+        ErrEmpty,
+        ErrNotANumber,
+        ErrNegative,
+        ErrNotWhole,
+        ErrTooLarge,
+        ErrZeroSize,
+        ErrFixFields,
+        NoticeOverlapClamped,
+        NoticeEstimate,
+        NoticeExact,
+        EstimateBadge,
+        ExactBadge,
+        ResultsHeading,
+        OutDocTokens,
+        OutDocChars,
+        OutChunks,
+        OutStride,
+        OutTotal,
+        OutRepeated,
+        OutShare,
+        OutExtra,
+        OutLastChunk,
+        OutCost,
+        NotAvailable,
+        TextHeading,
+        TextLabel,
+        TextPlaceholder,
+        OpenFile,
+        DropHint,
+        ClearText,
+        LargeText,
+        LargeTextPlaceholder,
+        FileReadError,
+        FileNotUtf8,
+        FileTooLarge,
+        FileLoaded,
+        NoteCrlf,
+        NoteReplacement,
+        StatusReading,
+        StatusTokenizing,
+        StatusReady,
+        StatusNoText,
+        SpecialNote,
+        SpecialFound,
+        PreviewHeading,
+        PreviewIntro,
+        LegendOverlap,
+        LegendBytes,
+        PreviewEmpty,
+        PreviewStale,
+        ChunkTitle,
+        ChunkTokens,
+        ChunkBytes,
+        ChunkOverlap,
+        ChunkTruncated,
+        PartialTitle,
+        ShowMore,
+        ShowingOf,
+        FaqHeading,
+        FaqQ1,
+        FaqA1,
+        FaqQ2,
+        FaqA2,
+        FaqQ3,
+        FaqA3,
+        FaqQ4,
+        FaqA4,
+        FaqQ5,
+        FaqA5,
+        Footer,
+    }
+);
 
 /// The text of `key` in `lang` (a template when the message has `{parameters}`).
 pub fn text(lang: Lang, key: Key) -> &'static str {

@@ -164,13 +164,7 @@ mod imp {
             });
             // A script that fails to load or to start is reported as an `error` event.
             let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
-                // Handled here (the page falls back): not an uncaught error of the page.
-                ev.prevent_default();
-                let detail = ev
-                    .dyn_ref::<web_sys::ErrorEvent>()
-                    .map(|e| e.message())
-                    .filter(|m| !m.is_empty())
-                    .unwrap_or_else(|| format!("{WORKER_SCRIPT} did not load or start"));
+                let detail = crate::browser::worker_error(&ev, WORKER_SCRIPT);
                 on_reply(Reply::Failed(format!("tokenizer worker: {detail}")));
             });
             worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));

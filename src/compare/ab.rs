@@ -11,7 +11,7 @@ use chunk_core::strategy::StrategyId;
 use leptos::prelude::*;
 
 use super::messages::{self, Msg};
-use super::{refusal_text, strategy_name, CompareResults, CompareSettings};
+use super::{refusal_text, strategy_name, AbSide, CompareResults, CompareSettings};
 use crate::format;
 use crate::i18n::{fill, Lang};
 use crate::state::PageState;
@@ -27,14 +27,6 @@ pub fn AbView() -> impl IntoView {
         if let Ok(id) = event_target_value(&ev).parse::<StrategyId>() {
             settings.ab.update(|s| s.strategy = id);
         }
-    };
-    let on_size = move |ev| {
-        let v = event_target_value(&ev);
-        settings.ab.update(|s| s.chunk_size = v);
-    };
-    let on_overlap = move |ev| {
-        let v = event_target_value(&ev);
-        settings.ab.update(|s| s.chunk_overlap = v);
     };
     let a_label = move || {
         let lang = app.language.lang.get();
@@ -95,31 +87,43 @@ pub fn AbView() -> impl IntoView {
                         })
                         .collect_view()}
                 </select>
-                <label for="ab-chunk-size">"chunk_size"</label>
-                <input
-                    aria-invalid=move || results.ab_invalid.get().then_some("true")
-                    id="ab-chunk-size"
-                    data-testid="ab-chunk-size"
-                    type="text"
-                    inputmode="numeric"
-                    autocomplete="off"
-                    prop:value=move || settings.ab.with(|s| s.chunk_size.clone())
-                    on:input=on_size
-                />
-                <label for="ab-chunk-overlap">"chunk_overlap"</label>
-                <input
-                    aria-invalid=move || results.ab_invalid.get().then_some("true")
-                    id="ab-chunk-overlap"
-                    data-testid="ab-chunk-overlap"
-                    type="text"
-                    inputmode="numeric"
-                    autocomplete="off"
-                    prop:value=move || settings.ab.with(|s| s.chunk_overlap.clone())
-                    on:input=on_overlap
-                />
+                <AbField id="ab-chunk-size" label="chunk_size" get=|s: &AbSide| s.chunk_size.clone() set=|s: &mut AbSide, v| s.chunk_size = v/>
+                <AbField id="ab-chunk-overlap" label="chunk_overlap" get=|s: &AbSide| s.chunk_overlap.clone() set=|s: &mut AbSide, v| s.chunk_overlap = v/>
             </div>
             {body}
         </section>
+    }
+}
+
+/// One of B's number fields (its library parameter name as the label).
+#[component]
+fn AbField(
+    /// Element id and data-testid.
+    id: &'static str,
+    /// The label: the parameter's name.
+    label: &'static str,
+    /// Reads the field's text from B's side.
+    get: fn(&AbSide) -> String,
+    /// Writes the field's text into B's side.
+    set: fn(&mut AbSide, String),
+) -> impl IntoView {
+    let settings = expect_context::<CompareSettings>();
+    let results = expect_context::<CompareResults>();
+    view! {
+        <label for=id>{label}</label>
+        <input
+            aria-invalid=move || results.ab_invalid.get().then_some("true")
+            id=id
+            data-testid=id
+            type="text"
+            inputmode="numeric"
+            autocomplete="off"
+            prop:value=move || settings.ab.with(get)
+            on:input=move |ev| {
+                let v = event_target_value(&ev);
+                settings.ab.update(|s| set(s, v));
+            }
+        />
     }
 }
 

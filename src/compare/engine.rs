@@ -121,12 +121,7 @@ mod imp {
             });
             let me = Rc::downgrade(&self.0);
             let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
-                ev.prevent_default();
-                let detail = ev
-                    .dyn_ref::<web_sys::ErrorEvent>()
-                    .map(|e| e.message())
-                    .filter(|m| !m.is_empty())
-                    .unwrap_or_else(|| format!("{WORKER_SCRIPT} did not load or start"));
+                let detail = crate::browser::worker_error(&ev, WORKER_SCRIPT);
                 if let Some(inner) = me.upgrade() {
                     CompareEngine(inner).failed(format!("compare worker: {detail}"));
                 }

@@ -10,39 +10,100 @@
 
 use crate::i18n::Lang;
 
-macro_rules! msgs {
-    ($($k:ident),* $(,)?) => {
-        /// One message of the comparison's catalog.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        #[allow(missing_docs)]
-        pub enum Msg { $($k),* }
-        impl Msg {
-            /// Every message, for completeness tests.
-            pub const ALL: &'static [Msg] = &[$(Msg::$k),*];
-        }
-    };
-}
-
-msgs! {
-    CompareHeading, CompareIntro, CompareIdle, EngineLoading, EngineFailed, CompareRunning,
-    CompareDone, TableNoteTokens, TableNoteCharacters, TableLegend,
-    ColStrategy, ColChunks, ColTotal, ColRepeated, ColMean, ColP95, ColMax, ColOverLimit,
-    ColSplit, ColCost, OfSentences, Pending, DeferredNote, RunDeferred,
-    BadgeExact, BadgeApprox, BadgeOwn,
-    OwnFixed, OwnSentence, OwnRecursive, OwnMarkdown, OwnSectionBudget,
-    RefusedZeroSize, RefusedOverlap, RefusedNoOverlap, RefusedUnit, RefusedText,
-    RefusedCharacter, RefusedRecursion, RefusedParameter,
-    SizeUnitLabel, UnitTokens, UnitCharacters, UnitNote,
-    PanelHeading, ParametersHeading, StrategyLabel, LibraryDefaults, UseDefaults, UnitNotSupported,
-    OverlapClampedHere,
-    HistogramTitle, HistogramCaption, BarTitle, LimitDrawn, LimitAbove, SmallestChunk, LastChunk,
-    TinyChunks,
-    ExportJsonl, ExportCsv, ExportNote, SnippetHeading, SnippetNote, Copy,
-    ChunksHeading, ShowingOf, ShowMore, ChunkHead, EndsAt, TextChanged, TextCut,
-    ReasonSection, ReasonParagraph, ReasonLine, ReasonSentence, ReasonClause, ReasonWord,
-    ReasonCharacter, ReasonSizeLimit, ReasonEndOfText,
-    AbHeading, AbIntro, AbSideA, AbSideB, AbFigure, AbChange, AbInvalid, FixFields,
-}
+crate::i18n::catalog!(
+    "One message of the comparison's catalog.",
+    Msg {
+        CompareHeading,
+        CompareIntro,
+        CompareIdle,
+        EngineLoading,
+        EngineFailed,
+        CompareRunning,
+        CompareDone,
+        TableNoteTokens,
+        TableNoteCharacters,
+        TableLegend,
+        ColStrategy,
+        ColChunks,
+        ColTotal,
+        ColRepeated,
+        ColMean,
+        ColP95,
+        ColMax,
+        ColOverLimit,
+        ColSplit,
+        ColCost,
+        OfSentences,
+        Pending,
+        DeferredNote,
+        RunDeferred,
+        BadgeExact,
+        BadgeApprox,
+        BadgeOwn,
+        OwnFixed,
+        OwnSentence,
+        OwnRecursive,
+        OwnMarkdown,
+        OwnSectionBudget,
+        RefusedZeroSize,
+        RefusedOverlap,
+        RefusedNoOverlap,
+        RefusedUnit,
+        RefusedText,
+        RefusedCharacter,
+        RefusedRecursion,
+        RefusedParameter,
+        SizeUnitLabel,
+        UnitTokens,
+        UnitCharacters,
+        UnitNote,
+        PanelHeading,
+        ParametersHeading,
+        StrategyLabel,
+        LibraryDefaults,
+        UseDefaults,
+        UnitNotSupported,
+        OverlapClampedHere,
+        HistogramTitle,
+        HistogramCaption,
+        BarTitle,
+        LimitDrawn,
+        LimitAbove,
+        SmallestChunk,
+        LastChunk,
+        TinyChunks,
+        ExportJsonl,
+        ExportCsv,
+        ExportNote,
+        SnippetHeading,
+        SnippetNote,
+        Copy,
+        ChunksHeading,
+        ShowingOf,
+        ShowMore,
+        ChunkHead,
+        EndsAt,
+        TextChanged,
+        TextCut,
+        ReasonSection,
+        ReasonParagraph,
+        ReasonLine,
+        ReasonSentence,
+        ReasonClause,
+        ReasonWord,
+        ReasonCharacter,
+        ReasonSizeLimit,
+        ReasonEndOfText,
+        AbHeading,
+        AbIntro,
+        AbSideA,
+        AbSideB,
+        AbFigure,
+        AbChange,
+        AbInvalid,
+        FixFields,
+    }
+);
 
 /// The text of `msg` in `lang` (a template when the message has `{parameters}`).
 pub fn text(lang: Lang, msg: Msg) -> &'static str {

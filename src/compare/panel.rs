@@ -478,7 +478,7 @@ fn chunk_view(lang: Lang, r: Row) -> impl IntoView {
                 <span class="reason">{reason}</span>
                 {changed}
             </div>
-            <pre class="chunk-body" data-testid="chunk-text">{r.text[..end].to_owned()}</pre>
+            <pre class="chunk-text" data-testid="chunk-text">{r.text[..end].to_owned()}</pre>
             {more}
         </li>
     }

@@ -9,41 +9,98 @@
 
 use crate::i18n::Lang;
 
-macro_rules! msgs {
-    ($($k:ident),* $(,)?) => {
-        /// One message of the simulator's catalog.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        #[allow(missing_docs)]
-        pub enum Msg { $($k),* }
-        impl Msg {
-            /// Every message, for completeness tests.
-            pub const ALL: &'static [Msg] = &[$(Msg::$k),*];
-        }
-    };
-}
-
-msgs! {
-    Heading, Intro,
-    SizeLabel, OverlapLabel, TryOverlap, TrySentence,
-    ModeLabel, ModeFixed, ModeSentence,
-    PresetLabel, PresetManual, PresetUneven, PresetOneSentence, PresetOwnText,
-    QueryLabel, KeywordsAre, NoKeywords,
-    TokenizerLabel, TokenizerSimple, TokenizerNote,
-    RuleLabel, RuleTerminators, RuleUax29, RuleUax29Abbreviations, RuleNote,
-    OutChunks, OutTotal, DocumentTokens, OutBloat, OutSplit, OfSentences, OutFullChunks,
-    OutBestCoverage, OutOversize, OutDropped, OutLengths, OutOverlap,
-    WarnTextCut, WarnEmptyText, WarnNoTokens, WarnZeroSize, WarnOverlapClamped, WarnOversize,
-    WarnMoreOversize, WarnDropped, WarnMoreDropped, WarnBlank, WarnRuleFooled,
-    StripHeading, LegendChunks, LegendCut, LegendMulti, StripLabel, TokenTitle, Readout,
-    ReadoutIdle, StripCapped,
-    CoverageHeading, CoverageIntro, CoverageSummary, ColChunk, ColTokens, ColHits, Held, NotHeld,
-    RowsCapped,
-    ChartsHeading, ChartSplitTitle, ChartSplitNote, ChartBloatTitle, ChartBloatNote, ChartDesc,
-    AxisSize, AxisOverlap, AxisSplit, AxisBloat,
-    ExplainHeading, ExplainFixedTitle, ExplainFixed, ExplainOverlapTitle, ExplainOverlap,
-    ExplainSentenceTitle, ExplainSentence, ExplainNoSizeTitle, ExplainNoSize,
-    ExplainLexicalTitle, ExplainLexical,
-}
+crate::i18n::catalog!(
+    "One message of the simulator's catalog.",
+    Msg {
+        Heading,
+        Intro,
+        SizeLabel,
+        OverlapLabel,
+        TryOverlap,
+        TrySentence,
+        ModeLabel,
+        ModeFixed,
+        ModeSentence,
+        PresetLabel,
+        PresetManual,
+        PresetUneven,
+        PresetOneSentence,
+        PresetOwnText,
+        QueryLabel,
+        KeywordsAre,
+        NoKeywords,
+        TokenizerLabel,
+        TokenizerSimple,
+        TokenizerNote,
+        RuleLabel,
+        RuleTerminators,
+        RuleUax29,
+        RuleUax29Abbreviations,
+        RuleNote,
+        OutChunks,
+        OutTotal,
+        DocumentTokens,
+        OutBloat,
+        OutSplit,
+        OfSentences,
+        OutFullChunks,
+        OutBestCoverage,
+        OutOversize,
+        OutDropped,
+        OutLengths,
+        OutOverlap,
+        WarnTextCut,
+        WarnEmptyText,
+        WarnNoTokens,
+        WarnZeroSize,
+        WarnOverlapClamped,
+        WarnOversize,
+        WarnMoreOversize,
+        WarnDropped,
+        WarnMoreDropped,
+        WarnBlank,
+        WarnRuleFooled,
+        StripHeading,
+        LegendChunks,
+        LegendCut,
+        LegendMulti,
+        StripLabel,
+        TokenTitle,
+        Readout,
+        ReadoutIdle,
+        StripCapped,
+        CoverageHeading,
+        CoverageIntro,
+        CoverageSummary,
+        ColChunk,
+        ColTokens,
+        ColHits,
+        Held,
+        NotHeld,
+        RowsCapped,
+        ChartsHeading,
+        ChartSplitTitle,
+        ChartSplitNote,
+        ChartBloatTitle,
+        ChartBloatNote,
+        ChartDesc,
+        AxisSize,
+        AxisOverlap,
+        AxisSplit,
+        AxisBloat,
+        ExplainHeading,
+        ExplainFixedTitle,
+        ExplainFixed,
+        ExplainOverlapTitle,
+        ExplainOverlap,
+        ExplainSentenceTitle,
+        ExplainSentence,
+        ExplainNoSizeTitle,
+        ExplainNoSize,
+        ExplainLexicalTitle,
+        ExplainLexical,
+    }
+);
 
 /// The text of `msg` in `lang` (a template when the message has `{parameters}`).
 pub fn text(lang: Lang, msg: Msg) -> &'static str {
