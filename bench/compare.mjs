@@ -15,7 +15,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
-import { assembleCorpus, ROOT } from "./lib/corpus.mjs";
+import { assembleCorpus, repeatTo, ROOT } from "./lib/corpus.mjs";
 import { launchChromium } from "./lib/chromium.mjs";
 
 const DIST = path.resolve(process.argv[2] ?? path.join(ROOT, "dist"));
@@ -23,19 +23,11 @@ const say = (s) => process.stdout.write(`${s}\n`);
 const progress = (s) => process.stderr.write(`[bench:compare] ${s}\n`);
 const { startStaticServer } = await import(path.join(ROOT, "tests", "e2e", "static-server.mjs"));
 
-/** `text` repeated and cut to at most `size` bytes of UTF-8, at a character boundary. */
-function cutTo(text, size) {
-  const buf = Buffer.from(text.repeat(Math.ceil(size / Buffer.byteLength(text))));
-  let end = Math.min(size, buf.length);
-  while (end < buf.length && (buf[end] & 0xc0) === 0x80) end--;
-  return buf.subarray(0, end).toString("utf8");
-}
-
 const corpus = assembleCorpus();
 const TEXTS = [
   { name: "fixture (moonstone-short.txt)", text: fs.readFileSync(path.join(ROOT, "tests", "fixtures", "moonstone-short.txt"), "utf8") },
-  { name: "1 MB mixed corpus", text: cutTo(corpus.text, 1_000_000) },
-  { name: "10 MB mixed corpus", text: cutTo(corpus.text, 10_000_000) },
+  { name: "1 MB mixed corpus", text: repeatTo(corpus.text, 1_000_000) },
+  { name: "10 MB mixed corpus", text: repeatTo(corpus.text, 10_000_000) },
 ];
 
 // In the page: long tasks and table progress values from now on, then the paste (own task).

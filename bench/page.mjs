@@ -16,7 +16,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
-import { assembleCorpus, OUT, ROOT } from "./lib/corpus.mjs";
+import { assembleCorpus, OUT, repeatTo, ROOT } from "./lib/corpus.mjs";
 import { launchChromium } from "./lib/chromium.mjs";
 
 const DIST = path.resolve(process.argv[2] ?? path.join(ROOT, "dist"));
@@ -27,12 +27,7 @@ const progress = (s) => process.stderr.write(`[bench:page] ${s}\n`);
 const { startStaticServer } = await import(path.join(ROOT, "tests", "e2e", "static-server.mjs"));
 
 /** `text` repeated and cut to at most `SIZE` bytes of UTF-8, at a character boundary. */
-function tenMegabytes(text) {
-  const buf = Buffer.from(text.repeat(Math.ceil(SIZE / Buffer.byteLength(text))));
-  let end = Math.min(SIZE, buf.length);
-  while (end < buf.length && (buf[end] & 0xc0) === 0x80) end--;
-  return buf.subarray(0, end).toString("utf8");
-}
+const tenMegabytes = (text) => repeatTo(text, SIZE);
 
 const corpus = assembleCorpus();
 const TEXTS = [

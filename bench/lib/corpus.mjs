@@ -227,3 +227,11 @@ export function assembleCorpus() {
     parts: parts.map(({ text: _t, ...rest }) => rest),
   };
 }
+
+/** `text` repeated and cut to at most `size` bytes of UTF-8, at a character boundary. */
+export function repeatTo(text, size) {
+  const buf = Buffer.from(text.repeat(Math.ceil(size / Buffer.byteLength(text))));
+  let end = Math.min(size, buf.length);
+  while (end < buf.length && (buf[end] & 0xc0) === 0x80) end--;
+  return buf.subarray(0, end).toString("utf8");
+}
