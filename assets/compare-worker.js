@@ -12,7 +12,8 @@
 // of the same lane stops it. Everything else is answered at once, in arrival order.
 let engine;
 let ready;
-// The newest compare job of each lane (0: the comparison table, 1: the A/B view).
+// The newest compare job of each lane (0: the comparison table, 1: the A/B view, 2: the
+// table's rows left for the user on a long text).
 const latest = new Map();
 
 function fail(message) {
@@ -40,6 +41,8 @@ const yieldToEvents = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 async function compare(request) {
   latest.set(request.lane, request.job);
+  // A new table (lane 0) also stops the rows the user started on the old one (lane 2).
+  if (request.lane === 0) latest.set(2, request.job);
   const current = () => latest.get(request.lane) === request.job;
   const rows = engine.rows_in(request);
   for (let i = 0; i < rows; i += 1) {

@@ -169,8 +169,8 @@ mod imp {
             }
             match serde_wasm_bindgen::from_value::<Reply>(data) {
                 Ok(Reply::NeedText { job }) => {
-                    // The worker lost the text (restarted): send it and repeat the request.
-                    self.0.text_sent.set(false);
+                    // The worker lost the text (restarted): send it and repeat the request,
+                    // if it is still the newest of its kind (an older job is simply dropped).
                     let again: Vec<Request> = self
                         .0
                         .last
@@ -179,6 +179,9 @@ mod imp {
                         .filter(|r| r.job() == job)
                         .cloned()
                         .collect();
+                    if !again.is_empty() {
+                        self.0.text_sent.set(false);
+                    }
                     for r in again {
                         self.request(r);
                     }
@@ -236,10 +239,16 @@ mod imp {
             let Ok(value) = serde::Serialize::serialize(&request, &serializer) else {
                 return;
             };
-            if matches!(request, Request::Compare { .. } | Request::Select { .. }) {
+            // The newest request of each kind (a compare per lane) is kept, to repeat it
+            // if the worker turns out to have lost the text.
+            let slot = |r: &Request| match r {
+                Request::Compare { lane, .. } => Some(*lane + 1),
+                Request::Select { .. } => Some(0),
+                _ => None,
+            };
+            if let Some(k) = slot(&request) {
                 let mut last = self.0.last.borrow_mut();
-                let same_kind = std::mem::discriminant(&request);
-                last.retain(|r| std::mem::discriminant(r) != same_kind);
+                last.retain(|r| slot(r) != Some(k));
                 last.push(request);
             }
             self.post(&value, None);

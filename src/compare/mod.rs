@@ -266,8 +266,8 @@ pub fn spawn_compare(app: PageState) {
 
     let engine: StoredValue<Option<CompareEngine>, LocalStorage> = StoredValue::new_local(None);
     let jobs = Rc::new(Cell::new(0u32));
-    // The text's id: a new one whenever the text (an `Arc`) changes.
-    let text_ids: StoredValue<(usize, u32), LocalStorage> = StoredValue::new_local((0, 0));
+    // The text's id: a new one whenever the text (an `Arc`) is another one.
+    let text_ids: StoredValue<Option<(Arc<str>, u32)>, LocalStorage> = StoredValue::new_local(None);
     let ab_job = StoredValue::new(0u32);
 
     let on_event = move |event: Event| match event {
@@ -308,14 +308,12 @@ pub fn spawn_compare(app: PageState) {
         });
     };
     let with_text = move |text: Arc<str>| -> u32 {
-        let ptr = Arc::as_ptr(&text) as *const u8 as usize;
-        let (last_ptr, last_id) = text_ids.get_value();
-        let id = if ptr == last_ptr {
-            last_id
-        } else {
-            last_id.wrapping_add(1)
-        };
-        text_ids.set_value((ptr, id));
+        let id = text_ids.with_value(|last| match last {
+            Some((t, id)) if Arc::ptr_eq(t, &text) => *id,
+            Some((_, id)) => id.wrapping_add(1),
+            None => 1,
+        });
+        text_ids.set_value(Some((text.clone(), id)));
         engine.with_value(|e| {
             if let Some(e) = e {
                 e.set_text(id, text);

@@ -265,7 +265,8 @@ fn histogram_view(lang: Lang, h: Histogram) -> impl IntoView {
             }
         })
         .collect_view();
-    let limit = (h.limit as f64) < top;
+    // Drawn where some chunk is over the limit (then the limit lies inside the scale).
+    let limit = h.over_limit > 0;
     let limit_x = SVG_W * h.limit as f64 / top;
     let limit_line = limit.then(|| {
         view! {

@@ -349,6 +349,10 @@ fn row_view(
         None => (None, None),
     };
     let pending = (figures.is_none() && refused.is_none()).then_some("true");
+    let mean_attr = figures
+        .as_ref()
+        .and_then(|s| s.mean_tokens)
+        .map(|m| m.to_string());
     let f = figures.clone();
     let attr = move |get: fn(&Summary) -> String| f.as_ref().map(get);
     let n = move |x: usize| format::int(lang, x as u64);
@@ -410,7 +414,7 @@ fn row_view(
             data-chunks=attr(|s| s.chunks.to_string())
             data-total-tokens=attr(|s| s.total_tokens.to_string())
             data-repeated-tokens=attr(|s| s.repeated_tokens.to_string())
-            data-mean-tokens=attr(|s| s.mean_tokens.unwrap_or(0.0).to_string())
+            data-mean-tokens=mean_attr
             data-p95-tokens=attr(|s| s.p95_tokens.to_string())
             data-max-tokens=attr(|s| s.max_tokens.to_string())
             data-over-limit=attr(|s| s.over_limit.to_string())

@@ -52,8 +52,18 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// Holds `text` as document `text_id`, replacing the previous one (and its selection).
+    /// Holds `text` as document `text_id`, replacing the previous one (and its selection)
+    /// unless it is that same text under the same id.
     pub fn set_text(&mut self, text_id: u32, text: String) {
+        // The same text sent again (after a lost-text reply) keeps its prepared documents and
+        // the selection.
+        if self
+            .text
+            .as_ref()
+            .is_some_and(|(id, t)| *id == text_id && **t == *text)
+        {
+            return;
+        }
         self.text = Some((text_id, Arc::from(text)));
         self.prepared.clear();
         self.selected = None;

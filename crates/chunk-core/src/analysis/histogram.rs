@@ -37,6 +37,8 @@ pub struct Histogram {
     pub max_count: usize,
     /// The embedding model's maximum input, in tokens (the limit line).
     pub limit: usize,
+    /// Chunks over `limit` (the page draws the limit line only when there are some).
+    pub over_limit: usize,
     /// The smallest chunk (the first of the smallest); `None` without chunks.
     pub smallest: Option<Called>,
     /// The last chunk; `None` without chunks.
@@ -61,6 +63,7 @@ pub fn of_sizes(sizes: &[usize], bins: usize, limit: usize) -> Histogram {
             bin_width: 1,
             max_count: 0,
             limit,
+            over_limit: 0,
             smallest: None,
             last: None,
             tiny: 0,
@@ -99,6 +102,7 @@ pub fn of_sizes(sizes: &[usize], bins: usize, limit: usize) -> Histogram {
         bins: out,
         bin_width,
         limit,
+        over_limit: sizes.iter().filter(|&&t| t > limit).count(),
         smallest,
         last,
         tiny,
@@ -135,7 +139,8 @@ mod tests {
         );
         // median (lower) of 7, 300, 498, 510, 512, 512 is 498: only 7 is under 124.5.
         assert_eq!(h.tiny, 1);
-        assert_eq!(h.limit, 8191);
+        assert_eq!((h.limit, h.over_limit), (8191, 0));
+        assert_eq!(of_sizes(&sizes, 4, 500).over_limit, 3);
     }
 
     #[test]

@@ -70,8 +70,9 @@ pub enum Request {
     Compare {
         /// Job number (the page ignores replies to older jobs).
         job: u32,
-        /// Which of the page's tables asks (0: the comparison table, 1: the A/B view): a newer
-        /// `compare` stops an older one of the same lane only.
+        /// Which of the page's tables asks (0: the comparison table, 1: the A/B view, 2: the
+        /// table's rows left for the user on a long text): a newer `compare` stops an older
+        /// one of the same lane, and a new lane-0 table also stops lane 2.
         lane: u32,
         /// The text the job is about.
         text_id: u32,

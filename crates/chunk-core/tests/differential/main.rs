@@ -685,3 +685,51 @@ fn text_splitter_rust_snippets_reproduce_the_strategies_chunks() {
         failures.join("\n")
     );
 }
+
+/// Every library default the page offers ([`StrategyId::library_defaults`]) is the one the
+/// pinned library's constructor declares (read from its signature by `oracle/defaults.py`),
+/// and a library whose size has a default is listed.
+#[test]
+fn library_defaults_are_the_libraries_own() {
+    let Some(python) = oracle_python("library defaults") else {
+        return;
+    };
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/differential/oracle/defaults.py"
+    );
+    let out = Command::new(&python)
+        .arg(script)
+        .output()
+        .expect("run defaults.py");
+    assert!(
+        out.status.success(),
+        "defaults.py failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let theirs: serde_json::Map<String, Value> =
+        serde_json::from_slice(&out.stdout).expect("defaults.py prints a JSON object");
+    let mut compared = 0;
+    for id in StrategyId::all() {
+        let ours = id.library_defaults();
+        match (theirs.get(id.as_str()), ours) {
+            (Some(t), Some(d)) => {
+                let unit = match d.unit {
+                    SizeUnit::Tokens => "tokens",
+                    SizeUnit::Characters => "characters",
+                };
+                assert_eq!(t["chunk_size"], d.chunk_size, "{id}: chunk_size default");
+                assert_eq!(
+                    t["chunk_overlap"], d.chunk_overlap,
+                    "{id}: chunk_overlap default"
+                );
+                assert_eq!(t["unit"], unit, "{id}: default unit");
+                compared += 1;
+            }
+            (None, None) => {}
+            (t, d) => panic!("{id}: the library says {t:?}, the core {d:?}"),
+        }
+    }
+    assert_eq!(compared, 7, "library defaults compared");
+    eprintln!("library defaults: {compared} strategies equal to their libraries' signatures");
+}
