@@ -36,9 +36,11 @@ use messages::Msg;
 pub const ROWS_PAGE: usize = 20;
 /// Histogram bins asked for.
 pub const HISTOGRAM_BINS: usize = 24;
-/// Quiet time after the last edit before the worker is asked, in milliseconds: typing in a
-/// long text would otherwise start (and stop) a comparison per key.
-pub const DEBOUNCE_MS: u64 = 200;
+/// Quiet time after the last edit before the worker is asked, in milliseconds: a burst of
+/// edits (keys, a settings change that moves several fields) makes one job, not one per
+/// event. Short, because it adds to the time until the table is complete after a paste, and a
+/// job the next edit replaces stops at its next row anyway.
+pub const DEBOUNCE_MS: u64 = 50;
 
 /// The settings the comparison reads besides the calculator's fields.
 #[derive(Clone, Copy)]
