@@ -96,7 +96,7 @@ pub struct Table {
     pub job: u32,
     /// One row per strategy, in [`StrategyId::all`] order.
     pub rows: Vec<RowState>,
-    /// True once every row has arrived.
+    /// True once every row asked for has arrived (deferred ones are not asked for).
     pub complete: bool,
     /// The settings the rows are for.
     pub figures: Option<Figures>,
@@ -272,16 +272,44 @@ pub fn spawn_compare(app: PageState) {
     let text_ids: StoredValue<Option<(Arc<str>, u32)>, LocalStorage> = StoredValue::new_local(None);
     let ab_job = StoredValue::new(0u32);
 
+    // A second worker runs the strategies whose time grows faster than the text (the
+    // text-splitter crate's), so that on two cores they run beside the others instead of after
+    // them. `side` is `None` until it has started or failed; the page reports the engine ready
+    // once both have settled, so that every fetch happens before.
+    let side: StoredValue<Option<CompareEngine>, LocalStorage> = StoredValue::new_local(None);
+    let ready = StoredValue::new((false, None::<bool>)); // (main ready, side ready / failed)
+    let settle = move |main: Option<bool>, side_ok: Option<bool>| {
+        let (mut m, mut sd) = ready.get_value();
+        if let Some(v) = main {
+            m = v;
+        }
+        if side_ok.is_some() {
+            sd = side_ok;
+        }
+        ready.set_value((m, sd));
+        if m && sd.is_some() && !matches!(results.engine.get_untracked(), EngineStatus::Failed(_)) {
+            results.engine.set(EngineStatus::Ready);
+        }
+    };
     let on_event = move |event: Event| match event {
-        Event::Ready => results.engine.set(EngineStatus::Ready),
+        Event::Ready => settle(Some(true), None),
         Event::Failed(message) => {
             web_sys_log(&message);
             results.engine.set(EngineStatus::Failed(message));
         }
         Event::Reply(reply) => receive(results, ab_job, *reply),
     };
+    let on_side_event = move |event: Event| match event {
+        Event::Ready => settle(None, Some(true)),
+        Event::Failed(message) => {
+            // The main worker takes its rows from now on.
+            web_sys_log(&message);
+            settle(None, Some(false));
+        }
+        Event::Reply(reply) => receive(results, ab_job, *reply),
+    };
 
-    // Start the worker after the first paint: the engine's module is fetched by the worker.
+    // Start the workers after the first paint: the engine's module is fetched by each.
     set_timeout(
         move || {
             let started = CompareEngine::start(on_event);
@@ -291,9 +319,24 @@ pub fn spawn_compare(app: PageState) {
                 ));
             }
             engine.set_value(started);
+            let second = CompareEngine::start(on_side_event);
+            if second.is_none() {
+                settle(None, Some(false));
+            }
+            side.set_value(second);
         },
         std::time::Duration::from_millis(0),
     );
+    // Requests for the superlinear strategies go to the side worker while it works.
+    let side_usable = move || ready.get_value().1 == Some(true);
+    let send_side = move |request: Request| {
+        let target = if side_usable() { side } else { engine };
+        target.with_value(|e| {
+            if let Some(e) = e {
+                e.request(request);
+            }
+        });
+    };
 
     let next_job = {
         let jobs = jobs.clone();
@@ -316,11 +359,13 @@ pub fn spawn_compare(app: PageState) {
             None => 1,
         });
         text_ids.set_value(Some((text.clone(), id)));
-        engine.with_value(|e| {
-            if let Some(e) = e {
-                e.set_text(id, text);
-            }
-        });
+        for e in [engine, side] {
+            e.with_value(|e| {
+                if let Some(e) = e {
+                    e.set_text(id, text.clone());
+                }
+            });
+        }
         id
     };
 
@@ -349,13 +394,26 @@ pub fn spawn_compare(app: PageState) {
                 text_id,
                 deferred_job: 0,
             });
+            // The superlinear rows run in the side worker, beside the others.
+            let (slow, fast): (Vec<StrategyId>, Vec<StrategyId>) = order
+                .into_iter()
+                .partition(|&s| chunk_core::analysis::protocol::superlinear(s));
             send(Request::Compare {
                 job,
                 lane: 0,
                 text_id,
-                strategies: order,
+                strategies: fast,
                 figures,
             });
+            if !slow.is_empty() {
+                send_side(Request::Compare {
+                    job,
+                    lane: 0,
+                    text_id,
+                    strategies: slow,
+                    figures,
+                });
+            }
         }
     };
     let selection_job = {
@@ -453,7 +511,7 @@ pub fn spawn_compare(app: PageState) {
             }
             let job = next_job();
             results.table.update(|t| t.deferred_job = job);
-            send(Request::Compare {
+            send_side(Request::Compare {
                 job,
                 lane: 2,
                 text_id: table.text_id,
@@ -543,14 +601,14 @@ fn receive(results: CompareResults, ab_job: StoredValue<u32>, reply: Reply) {
                         r.outcome = Some(outcome);
                         r.millis = millis;
                     }
+                    // Rows come from two workers: the table is complete when every row that
+                    // was asked for has arrived.
+                    t.complete = t.rows.iter().all(|r| r.outcome.is_some() || r.deferred);
                 }
             });
         }
-        Reply::Compared { job } => results.table.update(|t| {
-            if t.job == job {
-                t.complete = true;
-            }
-        }),
+        // Completeness follows the rows themselves (see above).
+        Reply::Compared { .. } => {}
         Reply::Selected {
             job,
             strategy,
