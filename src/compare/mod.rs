@@ -369,6 +369,11 @@ pub fn spawn_compare(app: PageState) {
         id
     };
 
+    // The settings every job is for. A `Memo`: the checked fields also change when the
+    // tokenizer's exact count arrives (the document length), which no strategy depends on;
+    // without it every finished count would restart the comparison.
+    let figures = Memo::new(move |_| figures_of(&app, settings.unit.get()));
+
     // The comparison table follows the text and every setting; the selection also follows
     // the strategy (choosing another strategy does not redo the table).
     let table_job = {
@@ -426,7 +431,7 @@ pub fn spawn_compare(app: PageState) {
     debounced(move || {
         let text = app.source.text.get();
         let ready = results.engine.get() == EngineStatus::Ready;
-        let figures = figures_of(&app, settings.unit.get());
+        let figures = figures.get();
         // Whatever changed, the rows shown are no longer of the text and settings on the page:
         // drop them at once (and with them any late reply of their job), not after the delay.
         results.table.set(Table::default());
@@ -440,7 +445,7 @@ pub fn spawn_compare(app: PageState) {
         let text = app.source.text.get();
         let strategy = settings.strategy.get();
         let ready = results.engine.get() == EngineStatus::Ready;
-        let figures = figures_of(&app, settings.unit.get());
+        let figures = figures.get();
         // As for the table: the chosen strategy's figures and chunks are stale at once.
         results.selection.set(None);
         results.chunks.set(ChunkPage::default());
@@ -471,7 +476,7 @@ pub fn spawn_compare(app: PageState) {
         let side = settings.ab.get();
         let text = app.source.text.get();
         let ready = results.engine.get() == EngineStatus::Ready;
-        let a = figures_of(&app, settings.unit.get());
+        let a = figures.get();
         results.ab_row.set(None);
         ab_job.set_value(0);
         let b = a.as_ref().map(|(a, _)| b_figures(a, &side));
