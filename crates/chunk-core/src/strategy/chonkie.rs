@@ -11,7 +11,7 @@ use super::python::python_isspace;
 use super::{py_str, Parameter};
 use super::{Boundary, Chunker, Piece, Settings, StrategyError, StrategyId};
 use crate::sizer::{Length, TokenCounter};
-use crate::tokenizer::{find_special_tokens, Encoding};
+use crate::tokenizer::find_special_tokens_of;
 use std::ops::Range;
 
 const LIBRARY: &str = "chonkie";
@@ -310,21 +310,6 @@ fn level_reason(level: usize, piece: &str) -> Boundary {
     }
 }
 
-/// Special-token strings of `encoding`, which tiktoken's `encode` refuses by default
-/// (`disallowed_special="all"`).
-fn special_tokens(encoding: Encoding) -> &'static [&'static str] {
-    match encoding {
-        Encoding::Cl100kBase => &[
-            "<|endoftext|>",
-            "<|fim_prefix|>",
-            "<|fim_middle|>",
-            "<|fim_suffix|>",
-            "<|endofprompt|>",
-        ],
-        Encoding::O200kBase => &["<|endoftext|>", "<|endofprompt|>"],
-    }
-}
-
 /// In tokens, [`StrategyError::TextRefused`] at the first special-token string of the
 /// encoding: chonkie calls tiktoken's `encode` (via `TiktokenAutoTokenizer`), which raises
 /// `ValueError` on one.
@@ -336,11 +321,7 @@ fn refuse_special_tokens(
     let Length::Tokens(encoding) = tokenizer else {
         return Ok(());
     };
-    let specials = special_tokens(encoding);
-    match find_special_tokens(text)
-        .into_iter()
-        .find(|(_, s)| specials.contains(s))
-    {
+    match find_special_tokens_of(text, encoding).first().copied() {
         Some((byte_offset, found)) => Err(StrategyError::TextRefused {
             strategy,
             library: LIBRARY,
@@ -452,6 +433,7 @@ fn tokenizer_literal(length: Length) -> String {
 mod tests {
     use super::*;
     use crate::strategy::{chunker, run, SizeUnit};
+    use crate::tokenizer::Encoding;
 
     fn settings(size: usize, overlap: usize, unit: SizeUnit) -> Settings {
         Settings {

@@ -101,6 +101,27 @@ pub fn find_special_tokens(text: &str) -> Vec<(usize, &'static str)> {
     out
 }
 
+/// The special-token strings of `encoding`: tiktoken's `special_tokens_set`
+/// (`tiktoken_ext/openai_public.py`), the strings its `encode` refuses under
+/// `disallowed_special="all"` and encodes as one token each under `allowed_special="all"`. All
+/// five of [`SPECIAL_TOKENS`] for cl100k_base; `<|endoftext|>` and `<|endofprompt|>` for
+/// o200k_base (where `<|fim_prefix|>` & co. are ordinary text).
+pub fn special_tokens_of(encoding: Encoding) -> &'static [&'static str] {
+    match encoding {
+        Encoding::Cl100kBase => &SPECIAL_TOKENS,
+        Encoding::O200kBase => &["<|endoftext|>", "<|endofprompt|>"],
+    }
+}
+
+/// [`find_special_tokens`] narrowed to the special tokens of `encoding`
+/// ([`special_tokens_of`]).
+pub fn find_special_tokens_of(text: &str, encoding: Encoding) -> Vec<(usize, &'static str)> {
+    let specials = special_tokens_of(encoding);
+    let mut found = find_special_tokens(text);
+    found.retain(|(_, s)| specials.contains(s));
+    found
+}
+
 /// How often each special-token string occurs in `found` (the output of
 /// [`find_special_tokens`]), in order of first occurrence: `[("<|endoftext|>", 2), …]`. The
 /// counts sum to `found.len()`.
@@ -374,6 +395,19 @@ mod tests {
             vec![("<|fim_prefix|>", 2), ("<|endoftext|>", 3)]
         );
         assert!(special_token_counts(&find_special_tokens("plain <| text")).is_empty());
+    }
+
+    #[test]
+    fn o200k_has_no_fim_tokens() {
+        let t = "a<|fim_prefix|>b<|endoftext|>";
+        assert_eq!(
+            find_special_tokens_of(t, Encoding::Cl100kBase),
+            [(1, "<|fim_prefix|>"), (16, "<|endoftext|>")]
+        );
+        assert_eq!(
+            find_special_tokens_of(t, Encoding::O200kBase),
+            [(16, "<|endoftext|>")]
+        );
     }
 
     #[test]

@@ -20,33 +20,10 @@ use super::fixed::window_pieces;
 use super::{Boundary, Chunker, Piece, Settings, SizeUnit, StrategyError, StrategyId};
 use crate::sizer::Length;
 use crate::strategy::{py_bool, py_list, py_str, Parameter};
-use crate::tokenizer::{find_special_tokens, Encoding};
+use crate::tokenizer::{find_special_tokens_of, special_tokens_of, Encoding};
 use recursive::{Cut, Measure, Params, Raised};
 
 const PACKAGE: &str = "langchain-text-splitters";
-
-/// tiktoken's `special_tokens_set` of `encoding` (`tiktoken_ext/openai_public.py`): the strings
-/// its `encode` refuses under `disallowed_special="all"`.
-fn disallowed_special(encoding: Encoding) -> &'static [&'static str] {
-    match encoding {
-        Encoding::Cl100kBase => &[
-            "<|endoftext|>",
-            "<|fim_prefix|>",
-            "<|fim_middle|>",
-            "<|fim_suffix|>",
-            "<|endofprompt|>",
-        ],
-        Encoding::O200kBase => &["<|endoftext|>", "<|endofprompt|>"],
-    }
-}
-
-/// Every special-token string of `encoding` in `text`, in order.
-fn special_in(text: &str, encoding: Encoding) -> Vec<(usize, &'static str)> {
-    let disallowed = disallowed_special(encoding);
-    let mut found = find_special_tokens(text);
-    found.retain(|(_, s)| disallowed.contains(s));
-    found
-}
 
 /// `TextSplitter.__init__`'s checks (`base.py`): `chunk_size > 0`, `chunk_overlap <=
 /// chunk_size` (a negative overlap cannot be written in `usize`).
@@ -136,7 +113,9 @@ impl LangchainTokenTextSplitter {
             self.chunk_size,
             self.chunk_overlap,
         )?;
-        if let Some(&(byte_offset, found)) = special_in(text, self.encoding_name).first() {
+        if let Some(&(byte_offset, found)) =
+            find_special_tokens_of(text, self.encoding_name).first()
+        {
             return Err(StrategyError::TextRefused {
                 strategy: StrategyId::LangchainToken,
                 library: PACKAGE,
@@ -288,10 +267,10 @@ impl LangchainRecursiveCharacterTextSplitter {
         let mut measure = match self.length_function {
             Length::Characters => Measure::Characters,
             Length::Tokens(encoding) => {
-                special = special_in(text, encoding);
+                special = find_special_tokens_of(text, encoding);
                 Measure::Tokens {
                     bpe: encoding.tokenizer(),
-                    disallowed: disallowed_special(encoding),
+                    disallowed: special_tokens_of(encoding),
                     special: &special,
                     chars: Default::default(),
                 }

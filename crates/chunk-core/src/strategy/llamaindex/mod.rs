@@ -29,23 +29,12 @@ mod punkt;
 use super::{Boundary, Chunker, Piece, Settings, SizeUnit, StrategyError, StrategyId};
 use crate::sizer::Length;
 use crate::strategy::{py_bool, py_list, py_str, Parameter};
-use crate::tokenizer::{Bpe, Encoding, SPECIAL_TOKENS};
+use crate::tokenizer::{Bpe, Encoding};
 use punkt::py_space;
 use std::collections::VecDeque;
 use std::ops::Range;
 
 const LIBRARY: &str = "llama-index-core";
-
-/// The special tokens of `encoding` that tiktoken's `allowed_special="all"` turns into single
-/// tokens (`tiktoken_ext/openai_public.py`): all five of [`SPECIAL_TOKENS`] for cl100k_base,
-/// `<|endoftext|>` and `<|endofprompt|>` for o200k_base (where `<|fim_prefix|>` & co. are
-/// ordinary text).
-fn special_tokens(encoding: Encoding) -> &'static [&'static str] {
-    match encoding {
-        Encoding::Cl100kBase => &SPECIAL_TOKENS,
-        Encoding::O200kBase => &["<|endoftext|>", "<|endofprompt|>"],
-    }
-}
 
 /// The longest token of either encoding, in bytes (checked in the tests).
 const MAX_TOKEN_BYTES: usize = 128;
@@ -61,10 +50,9 @@ struct Counter<'a> {
 
 impl<'a> Counter<'a> {
     fn new(text: &'a str, encoding: Encoding) -> Self {
-        let names = special_tokens(encoding);
-        let specials = crate::tokenizer::find_special_tokens(text)
+        // tiktoken's `allowed_special="all"`: each special token of the encoding is one token.
+        let specials = crate::tokenizer::find_special_tokens_of(text, encoding)
             .into_iter()
-            .filter(|(_, s)| names.contains(s))
             .map(|(at, s)| (at, at + s.len()))
             .collect();
         Counter {
