@@ -263,16 +263,8 @@ pub fn python(id: StrategyId, settings: &Settings) -> Option<Snippet> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tokenizer::Encoding;
 
-    fn settings(size: usize, overlap: usize, unit: SizeUnit) -> Settings {
-        Settings {
-            chunk_size: size,
-            chunk_overlap: overlap,
-            unit,
-            encoding: Encoding::Cl100kBase,
-        }
-    }
+    use crate::strategy::test_settings as settings;
 
     #[test]
     fn every_library_strategy_has_one_and_own_strategies_have_none() {

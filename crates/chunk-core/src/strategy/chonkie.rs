@@ -8,7 +8,7 @@
 
 use super::fixed::{token_piece, window_pieces};
 use super::python::python_isspace;
-use super::{py_str, Parameter};
+use super::{py_str, py_tiktoken, Parameter};
 use super::{Boundary, Chunker, Piece, Settings, StrategyError, StrategyId};
 use crate::sizer::{Length, TokenCounter};
 use crate::tokenizer::find_special_tokens_of;
@@ -425,7 +425,7 @@ impl Chunker for ChonkieTokenChunker {
 fn tokenizer_literal(length: Length) -> String {
     match length {
         Length::Characters => py_str("character"),
-        Length::Tokens(e) => format!("tiktoken {}", py_str(e.name())),
+        Length::Tokens(e) => py_tiktoken(e),
     }
 }
 
@@ -435,14 +435,7 @@ mod tests {
     use crate::strategy::{chunker, run, SizeUnit};
     use crate::tokenizer::Encoding;
 
-    fn settings(size: usize, overlap: usize, unit: SizeUnit) -> Settings {
-        Settings {
-            chunk_size: size,
-            chunk_overlap: overlap,
-            unit,
-            encoding: Encoding::Cl100kBase,
-        }
-    }
+    use crate::strategy::test_settings as settings;
 
     fn texts(id: StrategyId, s: Settings, text: &str) -> Vec<String> {
         let c = chunker(id, &s).expect("valid");

@@ -103,14 +103,7 @@ mod tests {
     use crate::strategy::{run, SizeUnit};
     use crate::tokenizer::Encoding;
 
-    fn settings(size: usize, overlap: usize, unit: SizeUnit) -> Settings {
-        Settings {
-            chunk_size: size,
-            chunk_overlap: overlap,
-            unit,
-            encoding: Encoding::Cl100kBase,
-        }
-    }
+    use crate::strategy::test_settings as settings;
 
     #[test]
     fn e02_two_windows_and_e04_cut_characters_are_marked_changed() {

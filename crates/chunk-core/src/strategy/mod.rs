@@ -289,6 +289,17 @@ pub struct Settings {
     pub encoding: Encoding,
 }
 
+/// The settings most unit tests use: `chunk_size` and `chunk_overlap` in `unit`, cl100k_base.
+#[cfg(test)]
+pub(crate) fn test_settings(chunk_size: usize, chunk_overlap: usize, unit: SizeUnit) -> Settings {
+    Settings {
+        chunk_size,
+        chunk_overlap,
+        unit,
+        encoding: Encoding::Cl100kBase,
+    }
+}
+
 impl Settings {
     /// The length function of [`Settings::unit`].
     pub fn length(&self) -> Length {
@@ -540,6 +551,11 @@ pub fn py_str(s: &str) -> String {
 pub(crate) fn py_list(items: &[String]) -> String {
     let parts: Vec<String> = items.iter().map(|s| py_str(s)).collect();
     format!("[{}]", parts.join(", "))
+}
+
+/// A tiktoken encoding as a parameter value: `tiktoken "cl100k_base"`.
+pub(crate) fn py_tiktoken(encoding: Encoding) -> String {
+    format!("tiktoken {}", py_str(encoding.name()))
 }
 
 /// Python's `True` / `False`.

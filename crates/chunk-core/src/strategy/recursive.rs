@@ -461,14 +461,7 @@ mod tests {
     use super::*;
     use crate::strategy::{run, SizeUnit};
 
-    fn settings(size: usize, overlap: usize, unit: SizeUnit) -> Settings {
-        Settings {
-            chunk_size: size,
-            chunk_overlap: overlap,
-            unit,
-            encoding: Encoding::Cl100kBase,
-        }
-    }
+    use crate::strategy::test_settings as settings;
 
     /// `(text, reason)` of each chunk.
     fn chunks(text: &str, size: usize, overlap: usize, unit: SizeUnit) -> Vec<(String, Boundary)> {

@@ -427,12 +427,7 @@ mod tests {
     use crate::strategy::run;
 
     fn settings(size: usize, overlap: usize) -> Settings {
-        Settings {
-            chunk_size: size,
-            chunk_overlap: overlap,
-            unit: SizeUnit::Tokens,
-            encoding: Encoding::Cl100kBase,
-        }
+        crate::strategy::test_settings(size, overlap, SizeUnit::Tokens)
     }
 
     fn chunks(text: &str, size: usize, overlap: usize) -> crate::strategy::Chunks {

@@ -46,7 +46,7 @@
 //! search, are exact.
 
 use super::python::python_isspace;
-use super::{py_str, Parameter};
+use super::{py_tiktoken, Parameter};
 use super::{Boundary, Chunker, Piece, Settings, SizeUnit, StrategyError, StrategyId};
 use crate::sizer::Length;
 use crate::tokenizer::{Bpe, Encoded, Encoding};
@@ -110,10 +110,7 @@ impl Semchunk {
 impl Chunker for Semchunk {
     fn parameters(&self) -> Vec<Parameter> {
         vec![
-            (
-                "tokenizer_or_token_counter",
-                format!("tiktoken {}", py_str(self.encoding.name())),
-            ),
+            ("tokenizer_or_token_counter", py_tiktoken(self.encoding)),
             ("chunk_size", self.chunk_size.to_string()),
             ("overlap", self.overlap.to_string()),
             (

@@ -28,7 +28,7 @@ mod punkt;
 
 use super::{Boundary, Chunker, Piece, Settings, SizeUnit, StrategyError, StrategyId};
 use crate::sizer::Length;
-use crate::strategy::{py_bool, py_list, py_str, Parameter};
+use crate::strategy::{py_bool, py_list, py_str, py_tiktoken, Parameter};
 use crate::tokenizer::{Bpe, Encoding};
 use punkt::py_space;
 use std::collections::VecDeque;
@@ -473,10 +473,7 @@ impl Chunker for LlamaindexTokenTextSplitter {
             ("separator", py_str(&self.separator)),
             ("backup_separators", py_list(&self.backup_separators)),
             ("keep_whitespaces", py_bool(self.keep_whitespaces)),
-            (
-                "tokenizer",
-                format!("tiktoken {}", py_str(self.encoding.name())),
-            ),
+            ("tokenizer", py_tiktoken(self.encoding)),
         ]
     }
 
@@ -615,10 +612,7 @@ impl Chunker for LlamaindexSentenceSplitter {
             ("separator", py_str(&self.separator)),
             ("paragraph_separator", py_str(&self.paragraph_separator)),
             ("secondary_chunking_regex", regex),
-            (
-                "tokenizer",
-                format!("tiktoken {}", py_str(self.encoding.name())),
-            ),
+            ("tokenizer", py_tiktoken(self.encoding)),
         ]
     }
 
