@@ -18,12 +18,10 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use chunk_core::analysis::export::Row;
-use chunk_core::analysis::histogram::Histogram;
 use chunk_core::analysis::protocol::{
-    ExportFormat, Figures, Outcome, Reply, Request, DEFAULT_MAX_INPUT_TOKENS,
+    ExportFormat, Figures, Outcome, Reply, Request, Selection, DEFAULT_MAX_INPUT_TOKENS,
 };
 use chunk_core::analysis::refusal::Refusal;
-use chunk_core::analysis::snippet::Snippet;
 use chunk_core::strategy::{Settings, SizeUnit, StrategyId};
 use leptos::prelude::*;
 
@@ -119,23 +117,6 @@ impl Table {
         order.sort_by_key(|&s| superlinear(s));
         order
     }
-}
-
-/// The chosen strategy's figures, histogram and snippet.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Selection {
-    /// The job.
-    pub job: u32,
-    /// The strategy.
-    pub strategy: StrategyId,
-    /// Figures or refusal.
-    pub outcome: Outcome,
-    /// Histogram of chunk tokens (`None` when refused).
-    pub histogram: Option<Histogram>,
-    /// The code that reproduces it with the library.
-    pub snippet: Option<Snippet>,
-    /// The library's parameters as it ran: name and literal value.
-    pub parameters: Vec<(String, String)>,
 }
 
 /// The chosen strategy's chunks received so far.
@@ -614,23 +595,9 @@ fn receive(results: CompareResults, ab_job: StoredValue<u32>, reply: Reply) {
         }
         // Completeness follows the rows themselves (see above).
         Reply::Compared { .. } => {}
-        Reply::Selected {
-            job,
-            strategy,
-            outcome,
-            histogram,
-            snippet,
-            parameters,
-        } => {
-            if results.chunks.with_untracked(|c| c.job) == job {
-                results.selection.set(Some(Selection {
-                    job,
-                    strategy,
-                    outcome,
-                    histogram,
-                    snippet,
-                    parameters,
-                }));
+        Reply::Selected(selection) => {
+            if results.chunks.with_untracked(|c| c.job) == selection.job {
+                results.selection.set(Some(*selection));
             }
         }
         Reply::Rows {

@@ -20,9 +20,9 @@
 
 use std::sync::Arc;
 
-use chunk_core::analysis::export::{rows, to_csv, to_jsonl};
+use chunk_core::analysis::export::{rows, rows_of, to_csv, to_jsonl};
 use chunk_core::analysis::histogram::histogram;
-use chunk_core::analysis::protocol::{ExportFormat, Figures, Outcome, Reply, Request};
+use chunk_core::analysis::protocol::{ExportFormat, Figures, Outcome, Reply, Request, Selection};
 use chunk_core::analysis::refusal::Refusal;
 use chunk_core::analysis::snippet::snippet;
 use chunk_core::analysis::summary_prepared;
@@ -150,7 +150,10 @@ impl Engine {
                 let Some(document) = self.document(text_id, figures.settings.encoding) else {
                     return Reply::NeedText { job };
                 };
-                let parameters: Vec<(String, String)> = chunker(strategy, &figures.settings)
+                // One chunker gives both the parameters it runs with and the chunks.
+                let built = chunker(strategy, &figures.settings);
+                let parameters: Vec<(String, String)> = built
+                    .as_ref()
                     .map(|c| {
                         c.parameters()
                             .into_iter()
@@ -158,51 +161,38 @@ impl Engine {
                             .collect()
                     })
                     .unwrap_or_default();
-                match cut(strategy, document, &figures) {
-                    Ok(chunks) => {
-                        let outcome = outcome_of(document, &chunks, &figures);
-                        let h = histogram(&chunks, bins, figures.max_input_tokens);
-                        self.selected = Some((job, Some(chunks)));
-                        Reply::Selected {
-                            job,
-                            strategy,
-                            outcome,
-                            histogram: Some(h),
-                            snippet: snippet(strategy, &figures.settings),
-                            parameters,
-                        }
-                    }
-                    Err(refusal) => {
-                        self.selected = Some((job, None));
-                        Reply::Selected {
-                            job,
-                            strategy,
-                            outcome: Outcome::Refused { refusal },
-                            histogram: None,
-                            snippet: None,
-                            parameters,
-                        }
-                    }
-                }
+                let cut = built
+                    .and_then(|c| run_prepared(c.as_ref(), document))
+                    .map_err(|e| Refusal::from(&e));
+                let (outcome, histogram, snippet, chunks) = match cut {
+                    Ok(chunks) => (
+                        outcome_of(document, &chunks, &figures),
+                        Some(histogram(&chunks, bins, figures.max_input_tokens)),
+                        snippet(strategy, &figures.settings),
+                        Some(chunks),
+                    ),
+                    Err(refusal) => (Outcome::Refused { refusal }, None, None, None),
+                };
+                self.selected = Some((job, chunks));
+                Reply::Selected(Box::new(Selection {
+                    job,
+                    strategy,
+                    outcome,
+                    histogram,
+                    snippet,
+                    parameters,
+                }))
             }
             Request::Rows { job, from, count } => match self.selection(job) {
                 Some((text, Some(chunks))) => {
                     let total = chunks.chunks.len();
                     let from = from.min(total);
                     let end = from.saturating_add(count).min(total);
-                    let part = Chunks {
-                        chunks: chunks.chunks[from..end].to_vec(),
-                        ..chunks.clone_empty()
-                    };
-                    let mut out = rows(text, &part);
-                    for (i, r) in out.iter_mut().enumerate() {
-                        r.index = from + i;
-                    }
                     Reply::Rows {
                         job,
                         from,
                         total,
-                        rows: out,
+                        rows: rows_of(text, &chunks.chunks[from..end], from),
                     }
                 }
                 // A refused selection has no chunk: an empty page, not an error.
@@ -260,25 +250,6 @@ fn failed(job: Option<u32>, message: &str) -> Reply {
     Reply::Failed {
         job,
         message: message.to_owned(),
-    }
-}
-
-/// Copies of everything in a [`Chunks`] but its chunk list (for a page of rows).
-trait CloneEmpty {
-    fn clone_empty(&self) -> Chunks;
-}
-
-impl CloneEmpty for Chunks {
-    fn clone_empty(&self) -> Chunks {
-        Chunks {
-            strategy: self.strategy,
-            chunks: Vec::new(),
-            encoding: self.encoding,
-            document_tokens: self.document_tokens,
-            budget: self.budget,
-            keeps: self.keeps,
-            overlap_clamped: self.overlap_clamped,
-        }
     }
 }
 
@@ -464,20 +435,25 @@ mod tests {
             figures: f,
             bins: 10,
         });
-        let Reply::Selected {
+        let Reply::Selected(selected) = reply else {
+            panic!("not selected: {reply:?}");
+        };
+        let Selection {
             outcome: Outcome::Figures { summary: s, .. },
             histogram: Some(h),
             snippet: Some(code),
             parameters,
             ..
-        } = reply
+        } = *selected
         else {
-            panic!("not selected: {reply:?}");
+            panic!("not cut: {selected:?}");
         };
         assert_eq!(h.bins.iter().map(|b| b.count).sum::<usize>(), s.chunks);
         assert!(code
             .code
             .contains("RecursiveCharacterTextSplitter(chunk_size=40, chunk_overlap=0)"));
+        assert!(parameters.contains(&("chunk_size".to_owned(), "40".to_owned())));
+        assert!(parameters.contains(&("length_function".to_owned(), "len".to_owned())));
         let Reply::Rows {
             total, from, rows, ..
         } = e.handle(Request::Rows {
@@ -518,9 +494,12 @@ mod tests {
             figures: figures(40, 5, SizeUnit::Characters),
             bins: 10,
         });
+        let Reply::Selected(refused) = refused else {
+            panic!("not selected: {refused:?}");
+        };
         assert!(matches!(
-            refused,
-            Reply::Selected {
+            *refused,
+            Selection {
                 outcome: Outcome::Refused { .. },
                 histogram: None,
                 snippet: None,

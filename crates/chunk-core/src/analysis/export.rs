@@ -3,7 +3,7 @@
 //! it ended. The page offers both as downloads (from a `Blob`; no network).
 
 use crate::strategy::Boundary;
-use crate::strategy::Chunks;
+use crate::strategy::{Chunk, Chunks};
 use serde::{Deserialize, Serialize};
 
 /// One exported chunk. Offsets are half-open: bytes are UTF-8 bytes of the document,
@@ -38,12 +38,18 @@ pub struct Row {
 
 /// The rows of `chunks` of `text` (the document they were cut from).
 pub fn rows(text: &str, chunks: &Chunks) -> Vec<Row> {
+    rows_of(text, &chunks.chunks, 0)
+}
+
+/// The rows of a run of consecutive chunks of `text`, the first being chunk `first_index` (a
+/// page of rows; [`rows`] is all of them from 0). Character and line positions count from the
+/// start of `text`, whatever the run.
+pub fn rows_of(text: &str, chunks: &[Chunk], first_index: usize) -> Vec<Row> {
     // For each chunk offset: how many characters start before it, and whether it falls inside
     // a character. One sorted pass over the offsets instead of a scan per chunk.
     let bytes = text.as_bytes();
     // The last byte of a chunk (for its end line) is `end - 1`; offsets are looked up as given.
     let mut wanted: Vec<usize> = chunks
-        .chunks
         .iter()
         .flat_map(|c| [c.bytes.start, c.bytes.end, last_byte(&c.bytes)])
         .map(|b| b.min(bytes.len()))
@@ -75,11 +81,10 @@ pub fn rows(text: &str, chunks: &Chunks) -> Vec<Row> {
     };
     let char_end = |b| lookup(b).0;
     chunks
-        .chunks
         .iter()
         .enumerate()
-        .map(|(index, c)| Row {
-            index,
+        .map(|(i, c)| Row {
+            index: first_index + i,
             text: c.text(text).into_owned(),
             byte_start: c.bytes.start,
             byte_end: c.bytes.end,
@@ -168,6 +173,16 @@ mod tests {
         let spans: Vec<_> = r.iter().map(|r| (r.char_start, r.char_end)).collect();
         assert_eq!(spans, [(0, 1), (0, 1), (0, 1)]);
         assert!(r.iter().all(|r| r.text_changed && r.text == "\u{FFFD}"));
+    }
+
+    #[test]
+    fn a_page_of_rows_is_those_rows_of_the_whole() {
+        let text = "one\ntwo three\nfour five six\nseven";
+        let c = fixed(text, 2, SizeUnit::Tokens);
+        let all = rows(text, &c);
+        assert!(all.len() > 4);
+        assert_eq!(rows_of(text, &c.chunks[2..4], 2), all[2..4]);
+        assert_eq!(all[3].index, 3);
     }
 
     #[test]

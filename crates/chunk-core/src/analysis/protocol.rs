@@ -143,6 +143,25 @@ pub enum Outcome {
     },
 }
 
+/// The answer to a [`Request::Select`], as the page keeps it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Selection {
+    /// Job number.
+    pub job: u32,
+    /// The strategy.
+    pub strategy: StrategyId,
+    /// Its figures or refusal.
+    pub outcome: Outcome,
+    /// The chunk-size histogram (`None` when refused).
+    pub histogram: Option<Histogram>,
+    /// The code that reproduces the chunks with the library (`None` for the product's own
+    /// strategies and refused settings).
+    pub snippet: Option<Snippet>,
+    /// The library's own parameters as the strategy ran (`Chunker::parameters`): name and
+    /// literal value.
+    pub parameters: Vec<(String, String)>,
+}
+
 /// Worker → page.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
@@ -171,23 +190,9 @@ pub enum Reply {
         /// Job number.
         job: u32,
     },
-    /// The selected strategy's figures, histogram and snippet.
-    Selected {
-        /// Job number.
-        job: u32,
-        /// The strategy.
-        strategy: StrategyId,
-        /// Its figures or refusal.
-        outcome: Outcome,
-        /// The chunk-size histogram (`None` when refused).
-        histogram: Option<Histogram>,
-        /// The code that reproduces the chunks with the library (`None` for the product's own
-        /// strategies and refused settings).
-        snippet: Option<Snippet>,
-        /// The library's own parameters as the strategy ran (`Chunker::parameters`): name and
-        /// literal value.
-        parameters: Vec<(String, String)>,
-    },
+    /// The selected strategy's figures, histogram, snippet and parameters (boxed: the largest
+    /// reply by far).
+    Selected(Box<Selection>),
     /// Rows of the selected strategy's chunks.
     Rows {
         /// Job number of the selection.
