@@ -94,8 +94,6 @@ pub struct Table {
     pub job: u32,
     /// One row per strategy, in [`StrategyId::all`] order.
     pub rows: Vec<RowState>,
-    /// True once every row asked for has arrived (deferred ones are not asked for).
-    pub complete: bool,
     /// The settings the rows are for.
     pub figures: Option<Figures>,
     /// Whether the price field gave a price (else cost is not shown).
@@ -107,6 +105,12 @@ pub struct Table {
 }
 
 impl Table {
+    /// True once every row asked for has arrived (deferred ones are not asked for); rows come
+    /// from two workers, so this follows the rows themselves.
+    pub fn complete(&self) -> bool {
+        !self.rows.is_empty() && self.rows.iter().all(|r| r.outcome.is_some() || r.deferred)
+    }
+
     /// The strategies of a new job on a text of `text_bytes` bytes, in the order they run:
     /// strategies whose time grows faster than the text last, deferred ones left out.
     pub fn run_order(text_bytes: usize) -> Vec<StrategyId> {
@@ -143,8 +147,9 @@ pub struct CompareResults {
     pub chunks: RwSignal<ChunkPage>,
     /// The A/B view's B row: (job, outcome).
     pub ab_row: RwSignal<Option<(u32, Outcome)>>,
-    /// True while B's chunk_size or chunk_overlap is not a whole number (size ≥ 1).
-    pub ab_invalid: RwSignal<bool>,
+    /// True while B's chunk_size or chunk_overlap is not a whole number (size ≥ 1) and A's
+    /// fields are valid. A `Memo`: the A/B view and its two fields read it.
+    pub ab_invalid: Memo<bool>,
     /// The driver's request functions for rows, deferred rows and exports.
     pub requests: Requests,
 }
@@ -231,13 +236,25 @@ pub fn spawn_compare(app: PageState) {
             chunk_overlap: "128".into(),
         }),
     };
+    // The settings every job is for. A `Memo`: the checked fields also change when the
+    // tokenizer's exact count arrives (the document length), which no strategy depends on;
+    // without it every finished count would restart the comparison.
+    let figures = Memo::new(move |_| figures_of(&app, settings.unit.get()));
+
     let results = CompareResults {
         engine: RwSignal::new(EngineStatus::Loading),
         table: RwSignal::new(Table::default()),
         selection: RwSignal::new(None),
         chunks: RwSignal::new(ChunkPage::default()),
         ab_row: RwSignal::new(None),
-        ab_invalid: RwSignal::new(false),
+        ab_invalid: Memo::new(move |_| {
+            figures
+                .with(|a| {
+                    a.as_ref()
+                        .map(|(a, _)| settings.ab.with(|b| b_figures(a, b)))
+                })
+                .is_some_and(|b| b.is_none())
+        }),
         requests: Requests {
             more_rows: StoredValue::new_local(None),
             run_deferred: StoredValue::new_local(None),
@@ -258,22 +275,20 @@ pub fn spawn_compare(app: PageState) {
     // them. `side` is `None` until it has started or failed; the page reports the engine ready
     // once both have settled, so that every fetch happens before.
     let side: StoredValue<Option<CompareEngine>, LocalStorage> = StoredValue::new_local(None);
-    let ready = StoredValue::new((false, None::<bool>)); // (main ready, side ready / failed)
-    let settle = move |main: Option<bool>, side_ok: Option<bool>| {
-        let (mut m, mut sd) = ready.get_value();
-        if let Some(v) = main {
-            m = v;
-        }
-        if side_ok.is_some() {
-            sd = side_ok;
-        }
-        ready.set_value((m, sd));
-        if m && sd.is_some() && !matches!(results.engine.get_untracked(), EngineStatus::Failed(_)) {
+    let main_ready = StoredValue::new(false);
+    // `None` while the side worker starts, then whether it runs.
+    let side_ok = StoredValue::new(None::<bool>);
+    let report_ready = move || {
+        let failed = matches!(results.engine.get_untracked(), EngineStatus::Failed(_));
+        if main_ready.get_value() && side_ok.get_value().is_some() && !failed {
             results.engine.set(EngineStatus::Ready);
         }
     };
     let on_event = move |event: Event| match event {
-        Event::Ready => settle(Some(true), None),
+        Event::Ready => {
+            main_ready.set_value(true);
+            report_ready();
+        }
         Event::Failed(message) => {
             web_sys_log(&message);
             results.engine.set(EngineStatus::Failed(message));
@@ -281,11 +296,15 @@ pub fn spawn_compare(app: PageState) {
         Event::Reply(reply) => receive(results, ab_job, *reply),
     };
     let on_side_event = move |event: Event| match event {
-        Event::Ready => settle(None, Some(true)),
+        Event::Ready => {
+            side_ok.set_value(Some(true));
+            report_ready();
+        }
         Event::Failed(message) => {
             // The main worker takes its rows from now on.
             web_sys_log(&message);
-            settle(None, Some(false));
+            side_ok.set_value(Some(false));
+            report_ready();
         }
         Event::Reply(reply) => receive(results, ab_job, *reply),
     };
@@ -302,14 +321,15 @@ pub fn spawn_compare(app: PageState) {
             engine.set_value(started);
             let second = CompareEngine::start(on_side_event);
             if second.is_none() {
-                settle(None, Some(false));
+                side_ok.set_value(Some(false));
+                report_ready();
             }
             side.set_value(second);
         },
         std::time::Duration::from_millis(0),
     );
     // Requests for the superlinear strategies go to the side worker while it works.
-    let side_usable = move || ready.get_value().1 == Some(true);
+    let side_usable = move || side_ok.get_value() == Some(true);
     let send_side = move |request: Request| {
         let target = if side_usable() { side } else { engine };
         target.with_value(|e| {
@@ -350,11 +370,6 @@ pub fn spawn_compare(app: PageState) {
         id
     };
 
-    // The settings every job is for. A `Memo`: the checked fields also change when the
-    // tokenizer's exact count arrives (the document length), which no strategy depends on;
-    // without it every finished count would restart the comparison.
-    let figures = Memo::new(move |_| figures_of(&app, settings.unit.get()));
-
     // The comparison table follows the text and every setting; the selection also follows
     // the strategy (choosing another strategy does not redo the table).
     let table_job = {
@@ -374,7 +389,6 @@ pub fn spawn_compare(app: PageState) {
                         deferred: !order.contains(&s),
                     })
                     .collect(),
-                complete: false,
                 figures: Some(figures),
                 priced,
                 text_id,
@@ -460,9 +474,8 @@ pub fn spawn_compare(app: PageState) {
         let a = figures.get();
         results.ab_row.set(None);
         ab_job.set_value(0);
-        let b = a.as_ref().map(|(a, _)| b_figures(a, &side));
-        results.ab_invalid.set(matches!(b, Some(None)));
-        let (Some(Some(b)), false, true) = (b, text.is_empty(), ready) else {
+        let b = a.and_then(|(a, _)| b_figures(&a, &side));
+        let (Some(b), false, true) = (b, text.is_empty(), ready) else {
             return None;
         };
         let ab_run = ab_run.clone();
@@ -587,13 +600,10 @@ fn receive(results: CompareResults, ab_job: StoredValue<u32>, reply: Reply) {
                         r.outcome = Some(outcome);
                         r.millis = millis;
                     }
-                    // Rows come from two workers: the table is complete when every row that
-                    // was asked for has arrived.
-                    t.complete = t.rows.iter().all(|r| r.outcome.is_some() || r.deferred);
                 }
             });
         }
-        // Completeness follows the rows themselves (see above).
+        // Completeness follows the rows themselves (`Table::complete`).
         Reply::Compared { .. } => {}
         Reply::Selected(selection) => {
             if results.chunks.with_untracked(|c| c.job) == selection.job {
@@ -759,6 +769,31 @@ mod tests {
         assert_eq!(b_figures(&a, &side("0", "0")), None);
         assert_eq!(b_figures(&a, &side("12.5", "0")), None);
         assert_eq!(b_figures(&a, &side("100", "-1")), None);
+    }
+
+    #[test]
+    fn a_table_is_complete_when_every_row_asked_for_has_arrived() {
+        let row = |strategy, outcome: Option<Outcome>, deferred| RowState {
+            strategy,
+            outcome,
+            millis: 0.0,
+            deferred,
+        };
+        let refused = Some(Outcome::Refused {
+            refusal: Refusal::from(&StrategyError::ZeroChunkSize),
+        });
+        let mut t = Table {
+            rows: vec![
+                row(StrategyId::Fixed, refused.clone(), false),
+                row(StrategyId::TextSplitter, None, true),
+                row(StrategyId::Semchunk, None, false),
+            ],
+            ..Table::default()
+        };
+        assert!(!t.complete());
+        t.rows[2].outcome = refused;
+        assert!(t.complete());
+        assert!(!Table::default().complete());
     }
 
     #[test]

@@ -176,7 +176,7 @@ pub fn CompareTable() -> impl IntoView {
             }
             EngineStatus::Loading => "loading",
             EngineStatus::Ready if table.job == 0 => "loading",
-            EngineStatus::Ready if table.complete => "done",
+            EngineStatus::Ready if table.complete() => "done",
             EngineStatus::Ready => "running",
         }
     };
