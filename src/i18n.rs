@@ -17,8 +17,10 @@ pub fn fill(template: &str, args: &[(&str, &str)]) -> String {
     out
 }
 
-/// Declares a message catalog's key enum `$name` (documented by `$doc`) with one variant per
-/// message and `ALL`, every key, for the completeness tests. Used by this catalog, the
+/// Declares a message catalog: its key enum `$name` (documented by `$doc`) with one variant
+/// per message and `ALL`, every key, for the completeness tests; and `text(lang, key)`, which
+/// hands the key to the calling module's `en`, `vi`, `id`, `ru` or `pl` (one exhaustive `match`
+/// each, so a message missing in a language does not compile). Used by this catalog, the
 /// simulator's and the comparison's.
 macro_rules! catalog {
     ($doc:literal, $name:ident { $($k:ident),* $(,)? }) => {
@@ -29,6 +31,17 @@ macro_rules! catalog {
         impl $name {
             /// Every key, for completeness tests.
             pub const ALL: &'static [$name] = &[$($name::$k),*];
+        }
+
+        /// The text of `key` in `lang` (a template when the message has `{parameters}`).
+        pub fn text(lang: $crate::i18n::Lang, key: $name) -> &'static str {
+            match lang {
+                $crate::i18n::Lang::En => en(key),
+                $crate::i18n::Lang::Vi => vi(key),
+                $crate::i18n::Lang::Id => id(key),
+                $crate::i18n::Lang::Ru => ru(key),
+                $crate::i18n::Lang::Pl => pl(key),
+            }
         }
     };
 }
@@ -125,17 +138,6 @@ catalog!(
         Footer,
     }
 );
-
-/// The text of `key` in `lang` (a template when the message has `{parameters}`).
-pub fn text(lang: Lang, key: Key) -> &'static str {
-    match lang {
-        Lang::En => en(key),
-        Lang::Vi => vi(key),
-        Lang::Id => id(key),
-        Lang::Ru => ru(key),
-        Lang::Pl => pl(key),
-    }
-}
 
 fn en(key: Key) -> &'static str {
     use Key::*;

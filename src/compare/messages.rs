@@ -8,8 +8,6 @@
 //! Library names, class names and parameter names (chunk_size, chunk_overlap) are not
 //! translated: they are what the user types in code.
 
-use crate::i18n::Lang;
-
 crate::i18n::catalog!(
     "One message of the comparison's catalog.",
     Msg {
@@ -104,17 +102,6 @@ crate::i18n::catalog!(
         FixFields,
     }
 );
-
-/// The text of `msg` in `lang` (a template when the message has `{parameters}`).
-pub fn text(lang: Lang, msg: Msg) -> &'static str {
-    match lang {
-        Lang::En => en(msg),
-        Lang::Vi => vi(msg),
-        Lang::Id => id(msg),
-        Lang::Ru => ru(msg),
-        Lang::Pl => pl(msg),
-    }
-}
 
 fn en(msg: Msg) -> &'static str {
     use Msg::*;
@@ -594,6 +581,7 @@ fn pl(msg: Msg) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::i18n::Lang;
 
     /// The `{parameters}` of a template, sorted.
     fn params(t: &str) -> Vec<&str> {

@@ -7,8 +7,6 @@
 //! Terms follow the page's catalog: chunk / đoạn / chunk / чанк / chunk; overlap / chồng lấp /
 //! tumpang tindih / перекрытие / nakładanie. Chunks and tokens are numbered from 0.
 
-use crate::i18n::Lang;
-
 crate::i18n::catalog!(
     "One message of the simulator's catalog.",
     Msg {
@@ -101,17 +99,6 @@ crate::i18n::catalog!(
         ExplainLexical,
     }
 );
-
-/// The text of `msg` in `lang` (a template when the message has `{parameters}`).
-pub fn text(lang: Lang, msg: Msg) -> &'static str {
-    match lang {
-        Lang::En => en(msg),
-        Lang::Vi => vi(msg),
-        Lang::Id => id(msg),
-        Lang::Ru => ru(msg),
-        Lang::Pl => pl(msg),
-    }
-}
 
 fn en(msg: Msg) -> &'static str {
     use Msg::*;
@@ -581,6 +568,7 @@ fn pl(msg: Msg) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::i18n::Lang;
     use std::collections::BTreeSet;
 
     fn placeholders(s: &str) -> BTreeSet<&str> {
