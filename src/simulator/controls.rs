@@ -119,6 +119,7 @@ fn rule_name(lang: Lang, r: SentenceRule) -> &'static str {
             SentenceRule::Terminators => Msg::RuleTerminators,
             SentenceRule::Uax29 => Msg::RuleUax29,
             SentenceRule::Uax29Abbreviations => Msg::RuleUax29Abbreviations,
+            SentenceRule::Contextual => Msg::RuleContextual,
         },
     )
 }

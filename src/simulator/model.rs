@@ -99,6 +99,7 @@ pub fn rule_code(rule: SentenceRule) -> &'static str {
         SentenceRule::Terminators => "terminators",
         SentenceRule::Uax29 => "uax29",
         SentenceRule::Uax29Abbreviations => "uax29-abbreviations",
+        SentenceRule::Contextual => "contextual",
     }
 }
 
@@ -309,12 +310,12 @@ pub fn cut_text(text: &str, max: usize) -> SimText {
 /// Characters of context shown before a fooled sentence end.
 const FOOLED_CONTEXT_CHARS: usize = 24;
 
-/// The first place where the terminator rule ends a sentence at a full stop and UAX #29 with
-/// abbreviations does not: the text up to and including that full stop (its last
+/// The first place where the terminator rule ends a sentence at a full stop and the contextual
+/// rule ([`SentenceRule::Contextual`]) does not: the text up to and including that full stop (its last
 /// [`FOOLED_CONTEXT_CHARS`] characters, `…`-prefixed when cut). Ends at `;`, `?`, `!` are
 /// the rule's own choice, not a mistake, so only full stops count.
 pub fn fooled_boundary(text: &str) -> Option<String> {
-    let better: Vec<usize> = sentence_bytes(text, SentenceRule::Uax29Abbreviations)
+    let better: Vec<usize> = sentence_bytes(text, SentenceRule::Contextual)
         .iter()
         .map(|&(_, e)| e)
         .collect();

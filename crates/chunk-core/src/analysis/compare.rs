@@ -32,7 +32,7 @@ pub struct Summary {
     pub over_limit: usize,
     /// The limit used for [`Summary::over_limit`], in tokens.
     pub max_input_tokens: usize,
-    /// Sentences in the document ([`SentenceRule::Uax29Abbreviations`]).
+    /// Sentences in the document ([`SentenceRule::Contextual`]).
     pub sentences: usize,
     /// Sentences that no single chunk holds wholly (whitespace around a sentence does not
     /// count: a chunk that lost only the trailing space still holds it).
@@ -144,7 +144,7 @@ fn p95(sorted: &[usize]) -> usize {
 /// Sentence byte ranges without their leading and trailing whitespace; whitespace-only
 /// segments are left out (cached per text by [`Document`]).
 pub(crate) fn trimmed_sentences(text: &str) -> Vec<(usize, usize)> {
-    sentence_bytes(text, SentenceRule::Uax29Abbreviations)
+    sentence_bytes(text, SentenceRule::Contextual)
         .into_iter()
         .filter_map(|(s, e)| {
             let seg = &text[s..e];

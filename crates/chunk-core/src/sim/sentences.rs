@@ -26,14 +26,21 @@ pub enum SentenceRule {
     /// [`SentenceRule::Uax29`], then a segment that ends in a known title abbreviation
     /// ([`ABBREVIATIONS`], e.g. `Dr.`, `Mrs.`, `St.`) is joined to the next one.
     Uax29Abbreviations,
+    /// This project's rule for real text ([`crate::segment::sentences`]): a terminator ends a
+    /// sentence by what stands around it (abbreviations, initials, numbers, the case of the next
+    /// word, ellipses, quotations), lists and line structure end one without a terminator, and
+    /// CJK full stops need no space. The default for every strategy and figure on a user's text;
+    /// the simulator keeps [`SentenceRule::Terminators`] (SPEC §4).
+    Contextual,
 }
 
 impl SentenceRule {
-    /// Every rule, default first.
-    pub const ALL: [SentenceRule; 3] = [
+    /// Every rule, the simulator's default first.
+    pub const ALL: [SentenceRule; 4] = [
         SentenceRule::Terminators,
         SentenceRule::Uax29,
         SentenceRule::Uax29Abbreviations,
+        SentenceRule::Contextual,
     ];
 }
 
@@ -77,7 +84,7 @@ pub fn sentence_bytes(text: &str, rule: SentenceRule) -> Vec<(usize, usize)> {
 
 /// The sentence spans of one document under each rule of [`SentenceRule::ALL`], computed on
 /// first use; shared by a prepared document and the threads' [`CurrentSentences`].
-pub(crate) type SentenceCache = Arc<[OnceLock<Vec<(usize, usize)>>; 3]>;
+pub(crate) type SentenceCache = Arc<[OnceLock<Vec<(usize, usize)>>; SentenceRule::ALL.len()]>;
 
 thread_local! {
     static CURRENT: RefCell<Option<(usize, usize, SentenceCache)>> = const { RefCell::new(None) };
@@ -115,6 +122,11 @@ fn compute_sentence_bytes(text: &str, rule: SentenceRule) -> Vec<(usize, usize)>
             .split_sentence_bound_indices()
             .map(|(at, s)| (at, at + s.len()))
             .collect(),
+        SentenceRule::Contextual => {
+            let starts = crate::segment::sentences::contextual_starts(text);
+            let ends = starts.iter().skip(1).copied().chain([text.len()]);
+            starts.iter().copied().zip(ends).collect()
+        }
     };
     let merged = merge_blank(text, raw);
     if rule == SentenceRule::Uax29Abbreviations {

@@ -88,13 +88,13 @@ pub struct Recursive {
     pub params: ChunkParams,
     /// The unit: tokens of an encoding or characters.
     pub length: Length,
-    /// How sentence ends are found (default: UAX #29 with the abbreviation list).
+    /// How sentence ends are found (default: [`SentenceRule::Contextual`]).
     pub rule: SentenceRule,
 }
 
 impl Recursive {
     /// The recursive splitter with `settings`, sentences by
-    /// [`SentenceRule::Uax29Abbreviations`].
+    /// [`SentenceRule::Contextual`].
     ///
     /// # Errors
     /// [`StrategyError::ZeroChunkSize`] when `chunk_size == 0`.
@@ -102,7 +102,7 @@ impl Recursive {
         Ok(Recursive {
             params: ChunkParams::new(settings.chunk_size, settings.chunk_overlap)?,
             length: settings.length(),
-            rule: SentenceRule::Uax29Abbreviations,
+            rule: SentenceRule::Contextual,
         })
     }
 }

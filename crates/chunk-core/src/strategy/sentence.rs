@@ -17,7 +17,7 @@ pub struct SentencePacking {
     pub params: ChunkParams,
     /// The unit sizes are counted in.
     pub length: Length,
-    /// How sentence ends are found (default: UAX #29 with the abbreviation list).
+    /// How sentence ends are found (default: [`SentenceRule::Contextual`]).
     pub rule: SentenceRule,
 }
 
@@ -30,7 +30,7 @@ impl SentencePacking {
         Ok(SentencePacking {
             params: ChunkParams::new(settings.chunk_size, settings.chunk_overlap)?,
             length: settings.length(),
-            rule: SentenceRule::Uax29Abbreviations,
+            rule: SentenceRule::Contextual,
         })
     }
 }

@@ -96,7 +96,7 @@ impl<'t> Doc<'t> {
             }
         }
         let mut sentences = BTreeSet::new();
-        for (k, &(start, _)) in sentence_bytes(text, SentenceRule::Uax29Abbreviations)
+        for (k, &(start, _)) in sentence_bytes(text, SentenceRule::Contextual)
             .iter()
             .enumerate()
         {

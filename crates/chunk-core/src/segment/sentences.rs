@@ -1,0 +1,505 @@
+//! The contextual sentence rule: a terminator ends a sentence or not by what stands around it.
+//!
+//! A full stop, `?`, `!` or `…` ends a sentence only when whitespace follows it (and any closing
+//! quotes, brackets or emphasis marks after it) and the next word does not start with a
+//! lower-case letter or, after a full stop, a digit. After a full stop the word before it
+//! decides the rest:
+//! - an abbreviation that stands before a name or a number ([`PREFIXES`]: "Dr. Lee",
+//!   "TP. Hồ Chí Minh", "ул. Ленина", "np. Kraków") never ends one;
+//! - "г." / "r." (year) end one after a number ("1799 г. В Москве"), not before a name;
+//! - an upper-case initial ("J. R. Smith") or an acronym with full stops ("U.S.") ends one only
+//!   when the next word is a common sentence opener ([`STARTERS`]: "the U.S. How about you?"
+//!   against "the U.S. Government");
+//! - anything else ends one ("Co. It closed", "$100.00. It is").
+//!
+//! Ellipses: "..." or "…" mid-sentence before a lower-case word does not end one; spaced
+//! ". . ." does not end one before a capital either, a fourth full stop does
+//! (". . . . Next"); "word. . . . Next" ends after the first full stop (the ellipsis opens the
+//! next sentence); "[...]" is an omission, never an end.
+//!
+//! Without a terminator a sentence also ends: before a list item that continues a numbered or
+//! lettered list ("1) … 2) …", "a. … b. …", "• 9. … • 10. …"), before a bullet (`•` and
+//! friends) that follows whitespace, after a blank line, and at a line break when either line is
+//! markdown structure (a heading `#`, a table row `|`, a quote `>`, a list item `-`, `*`, `+`, a
+//! bullet or `1.`). A single line break in running text (mail wrapped at 72 columns) does not.
+//!
+//! The CJK full stops `。！？` and the danda `।` `॥` end a sentence with no space after them,
+//! except when a closing quote or bracket after them is followed by more text on the line
+//! ("彼は「本当に来るの？」と聞いた。").
+//!
+//! The rules are this project's own; they are scored against the 48 English exemplars of
+//! Pragmatic Segmenter's Golden Rules and against cases in every UI language
+//! (`tests/sentences/`).
+
+use super::sentence_words::{contains, PREFIXES, STARTERS, YEARS};
+
+/// Where each sentence starts: byte offsets into `text`, ascending, the first 0 (for a
+/// non-empty text); sentences run from one start to the next, whitespace after a sentence
+/// included. Empty text gives none.
+pub fn contextual_starts(text: &str) -> Vec<usize> {
+    if text.is_empty() {
+        return Vec::new();
+    }
+    let lists = list_markers(text);
+    let mut starts = vec![0];
+    let mut marker = lists.iter().peekable();
+    let mut iter = text.char_indices().peekable();
+    while let Some((at, c)) = iter.next() {
+        // A list item that continues its list starts a sentence, and its own full stop is not
+        // a terminator.
+        while marker.next_if(|m| m.start < at).is_some() {}
+        if let Some(m) = marker.peek() {
+            if m.start == at {
+                starts.push(at);
+                let dot = m.after;
+                while iter.next_if(|&(i, _)| i < dot).is_some() {}
+                marker.next();
+                continue;
+            }
+        }
+        match c {
+            '\n' => {
+                if let Some(start) = line_break_start(text, at) {
+                    starts.push(start);
+                }
+            }
+            _ if is_bullet(c) => {
+                if text[..at].ends_with(char::is_whitespace) {
+                    starts.push(at);
+                }
+            }
+            _ if is_terminator(c) => {
+                let (resume, start) = terminator(text, at, c);
+                starts.extend(start);
+                while iter.next_if(|&(i, _)| i < resume).is_some() {}
+            }
+            _ => {}
+        }
+    }
+    starts.retain(|&s| s < text.len());
+    starts.sort_unstable();
+    starts.dedup();
+    starts
+}
+
+/// A list item's marker: `start` (the bullet, or the number / letter) up to `after` (the first
+/// byte after the marker's `.`, `)` or `.)`).
+#[derive(Debug, Clone, Copy)]
+struct Marker {
+    start: usize,
+    after: usize,
+}
+
+/// The form of a list marker; a list continues only within one form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Form {
+    NumberDot,
+    NumberDotParen,
+    NumberParen,
+    LetterDot,
+    LetterParen,
+}
+
+struct Candidate {
+    marker: Marker,
+    form: Form,
+    value: u32,
+    line_start: bool,
+}
+
+/// Markers of list items that belong to a list: a numbered marker at the start of a line, or
+/// any marker whose form has the value one less just before it (or one more just after it).
+/// Excluded: the marker at byte 0 unless it is the first of a list (it starts the text anyway,
+/// and is only needed so its full stop is skipped).
+fn list_markers(text: &str) -> Vec<Marker> {
+    let bytes = text.as_bytes();
+    let mut candidates: Vec<Candidate> = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        let b = bytes[at];
+        let boundary_before = at == 0 || bytes[at - 1].is_ascii_whitespace();
+        if boundary_before && (b.is_ascii_alphanumeric() || !b.is_ascii()) {
+            if let Some(c) = candidate(text, at) {
+                at = c.marker.after;
+                candidates.push(c);
+                continue;
+            }
+        }
+        at += 1;
+    }
+    let mut keep = vec![false; candidates.len()];
+    let mut last: [Option<usize>; 5] = [None; 5];
+    for (i, c) in candidates.iter().enumerate() {
+        let slot = c.form as usize;
+        if let Some(j) = last[slot] {
+            if candidates[j].value + 1 == c.value {
+                keep[i] = true;
+                keep[j] = true;
+            }
+        }
+        if c.line_start && !matches!(c.form, Form::LetterDot | Form::LetterParen) {
+            keep[i] = true;
+        }
+        last[slot] = Some(i);
+    }
+    candidates
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(c, k)| k.then_some(c.marker))
+        .collect()
+}
+
+/// A list marker starting at `at` (a bullet and spaces, then one to three digits or one ASCII
+/// lower-case letter, then `.`, `)` or `.)`, then a space), if there is one.
+fn candidate(text: &str, at: usize) -> Option<Candidate> {
+    let rest = &text[at..];
+    let mut chars = rest.char_indices().peekable();
+    let mut body = 0;
+    if let Some(&(_, c)) = chars.peek() {
+        if is_bullet(c) {
+            chars.next();
+            while chars.next_if(|&(_, c)| c == ' ').is_some() {}
+        }
+    }
+    let (_, c0) = *chars.peek()?;
+    let (letter, value) = if c0.is_ascii_digit() {
+        let mut value = 0u32;
+        while let Some((_, d)) = chars.next_if(|&(_, c)| c.is_ascii_digit()) {
+            value = value * 10 + d.to_digit(10)?;
+            body += 1;
+        }
+        (false, value)
+    } else if c0.is_ascii_lowercase() {
+        chars.next();
+        (true, u32::from(c0 as u8 - b'a') + 1)
+    } else {
+        return None;
+    };
+    if body > 3 {
+        return None;
+    }
+    let (_, mark) = chars.next()?;
+    let form = match (mark, letter) {
+        ('.', false) if chars.next_if(|&(_, c)| c == ')').is_some() => Form::NumberDotParen,
+        ('.', false) => Form::NumberDot,
+        ('.', true) => Form::LetterDot,
+        (')', false) => Form::NumberParen,
+        (')', true) => Form::LetterParen,
+        _ => return None,
+    };
+    let after = chars.peek().map_or(rest.len(), |&(i, _)| i);
+    // A space, then the item's text.
+    let mut tail = rest[after..].chars();
+    if tail.next() != Some(' ') || tail.next().is_none_or(char::is_whitespace) {
+        return None;
+    }
+    // Only spaces or tabs between the line's start and the marker (scanned back over those
+    // alone, so a long line costs nothing).
+    let indent = text[..at].trim_end_matches([' ', '\t']);
+    let line_start = indent.is_empty() || indent.ends_with('\n');
+    Some(Candidate {
+        marker: Marker {
+            start: at,
+            after: at + after,
+        },
+        form,
+        value,
+        line_start,
+    })
+}
+
+fn is_bullet(c: char) -> bool {
+    matches!(c, '•' | '‣' | '◦' | '▪' | '⁃' | '●' | '∙')
+}
+
+fn is_terminator(c: char) -> bool {
+    matches!(c, '.' | '?' | '!' | '…' | '‼' | '⁇' | '⁈' | '⁉' | '؟' | '۔') || is_cjk_terminator(c)
+}
+
+/// Terminators that need no space after them: CJK full stops and the Devanagari dandas.
+fn is_cjk_terminator(c: char) -> bool {
+    matches!(c, '。' | '！' | '？' | '｡' | '।' | '॥')
+}
+
+/// Marks that close a quotation, a bracket or an emphasis and stay with the sentence before.
+fn is_closer(c: char) -> bool {
+    matches!(
+        c,
+        '"' | '\''
+            | '”'
+            | '’'
+            | '»'
+            | '›'
+            | ')'
+            | ']'
+            | '}'
+            | '」'
+            | '』'
+            | '）'
+            | '〉'
+            | '》'
+            | '】'
+            | '*'
+            | '_'
+            | '`'
+    )
+}
+
+/// Marks that open a quotation or a bracket before a sentence's first word.
+fn is_opener(c: char) -> bool {
+    matches!(
+        c,
+        '"' | '\''
+            | '“'
+            | '‘'
+            | '„'
+            | '«'
+            | '‹'
+            | '('
+            | '['
+            | '{'
+            | '¿'
+            | '¡'
+            | '「'
+            | '『'
+            | '（'
+            | '《'
+            | '【'
+            | '*'
+            | '_'
+            | '`'
+    )
+}
+
+/// Decides the terminator `c` at `at`: returns the byte from which the scan goes on (after the
+/// run of terminators) and the start of the next sentence if this run ends one.
+fn terminator(text: &str, at: usize, c: char) -> (usize, Option<usize>) {
+    let bytes = text.as_bytes();
+    // The run: terminators in a row; for full stops also ". . ." with single spaces.
+    let mut end = at + c.len_utf8();
+    let mut dots = usize::from(c == '.');
+    let mut spaced = false;
+    let mut exclaims = c != '.' && c != '…';
+    let mut cjk = is_cjk_terminator(c);
+    // The byte after the first full stop of a spaced run (where "word. . . . Next" splits).
+    let first_end = end;
+    loop {
+        let rest = &text[end..];
+        if let Some(next) = rest.chars().next().filter(|&n| is_terminator(n)) {
+            dots += usize::from(next == '.');
+            exclaims |= next != '.' && next != '…';
+            cjk |= is_cjk_terminator(next);
+            end += next.len_utf8();
+        } else if dots > 0 && rest.starts_with(" .") && !exclaims {
+            spaced = true;
+            dots += 1;
+            end += 2;
+        } else {
+            break;
+        }
+    }
+    let attached = at > 0 && !bytes[at - 1].is_ascii_whitespace();
+    // "[...]" or "(...)": an omission.
+    if c == '.' && dots >= 3 && at > 0 && matches!(bytes[at - 1], b'[' | b'(') {
+        return (end, None);
+    }
+    // Closing marks after the run.
+    let mut after = end;
+    while let Some(n) = text[after..].chars().next().filter(|&n| is_closer(n)) {
+        after += n.len_utf8();
+    }
+    let closed = after > end;
+    let rest = &text[after..];
+    let Some(next) = rest.chars().next() else {
+        return (after, None);
+    };
+    if !next.is_whitespace() {
+        // CJK: a full stop with no space after it ends the sentence at once, unless it stands
+        // inside a quotation or a title that goes on ("《摔跤吧！爸爸》", "「来るの？」と").
+        let start = (cjk && !closed && !inside_brackets(text, at)).then_some(after);
+        return (after, start);
+    }
+    // The next word, after whitespace and opening marks.
+    let word_at = after + rest.len() - rest.trim_start().len();
+    let opened = text[word_at..].trim_start_matches(is_opener);
+    let Some(first) = opened.chars().next() else {
+        return (after, None);
+    };
+    let start = Some(word_at);
+    if first.is_lowercase() {
+        return (after, None);
+    }
+    if cjk || exclaims {
+        return (after, start);
+    }
+    if dots >= 2 || c == '…' {
+        let ends = match (spaced, attached) {
+            (false, _) => true,
+            (true, false) => dots >= 4,
+            // "compounds. . . . The": the sentence ends after "compounds."; the ellipsis opens
+            // the next one.
+            (true, true) if dots == 4 => {
+                return (end, Some(first_end + 1));
+            }
+            (true, true) => false,
+        };
+        return (after, ends.then_some(word_at));
+    }
+    if first.is_ascii_digit() {
+        return (after, None);
+    }
+    (after, full_stop_ends(text, at, opened).then_some(word_at))
+}
+
+/// Whether the full stop at `at`, followed by whitespace and the word `next` (which starts with
+/// a capital or an uncased letter), ends a sentence: by the word before it.
+fn full_stop_ends(text: &str, at: usize, next: &str) -> bool {
+    let before = &text[..at];
+    let word_start = before
+        .rfind(|c: char| c.is_whitespace() || is_opener(c))
+        .map_or(0, |i| {
+            i + before[i..].chars().next().map_or(1, char::len_utf8)
+        });
+    let word = &before[word_start..];
+    if word.is_empty() || word.chars().count() > 12 {
+        return true;
+    }
+    let lower = word.to_lowercase();
+    if contains(PREFIXES, &lower) {
+        // "et al." is not the Polish "al." (aleja).
+        return lower == "al" && previous_word(text, word_start) == Some("et");
+    }
+    if contains(YEARS, &lower) {
+        return previous_word(text, word_start)
+            .is_some_and(|w| w.chars().all(|c| c.is_ascii_digit()));
+    }
+    let ambiguous = {
+        let mut letters = word.chars();
+        let single = letters.next().is_some_and(char::is_uppercase) && letters.next().is_none();
+        // "U.S", "E.U", "S.H": upper-case letters between full stops.
+        let acronym = word.contains('.')
+            && word.split('.').all(|part| {
+                !part.is_empty()
+                    && part.chars().count() <= 2
+                    && part.chars().all(char::is_uppercase)
+            });
+        single || acronym
+    };
+    if !ambiguous {
+        return true;
+    }
+    let letters = next
+        .char_indices()
+        .find(|&(_, c)| !c.is_alphabetic())
+        .map_or(next.len(), |(i, _)| i);
+    let (next_word, after) = next.split_at(letters);
+    // "J. R. Smith": the next word is itself an initial.
+    let initial = after.starts_with('.') && next_word.chars().count() == 1;
+    !initial && contains(STARTERS, &next_word.to_lowercase())
+}
+
+/// Whether a CJK quotation or title bracket opened before `at` (within the last 100
+/// characters of the same line, after the last `。`) is still open there.
+fn inside_brackets(text: &str, at: usize) -> bool {
+    let mut depth = 0i32;
+    for c in text[..at].chars().rev().take(100) {
+        match c {
+            '\n' | '。' => break,
+            '》' | '」' | '』' | '）' | '”' | '】' | '〉' => depth -= 1,
+            '《' | '「' | '『' | '（' | '“' | '【' | '〈' => depth += 1,
+            _ => {}
+        }
+        if depth > 0 {
+            return true;
+        }
+    }
+    false
+}
+
+/// The word before the one starting at `word_start` (after whitespace), if any.
+fn previous_word(text: &str, word_start: usize) -> Option<&str> {
+    let before = text[..word_start].trim_end();
+    let start = before.rfind(char::is_whitespace).map_or(0, |i| i + 1);
+    let word = &before[start..];
+    (!word.is_empty()).then_some(word)
+}
+
+/// The start of a sentence implied by the line break at `at`, if any: after a blank line, or
+/// where either line is markdown structure.
+fn line_break_start(text: &str, at: usize) -> Option<usize> {
+    let rest = &text[at..];
+    let next_at = at + rest.len() - rest.trim_start().len();
+    if next_at >= text.len() {
+        return None;
+    }
+    let gap = &text[at..next_at];
+    if gap.matches('\n').count() >= 2 {
+        return Some(next_at);
+    }
+    let line = text[..at]
+        .rsplit('\n')
+        .next()
+        .unwrap_or_default()
+        .trim_start();
+    let next = &text[next_at..];
+    let structural = |l: &str| {
+        l.starts_with(['#', '|', '>'])
+            || l.starts_with("- ")
+            || l.starts_with("* ")
+            || l.starts_with("+ ")
+            || l.starts_with("```")
+            || l.chars().next().is_some_and(is_bullet)
+    };
+    let numbered = {
+        let digits = next.bytes().take_while(u8::is_ascii_digit).count();
+        (1..=3).contains(&digits)
+            && (next[digits..].starts_with(". ") || next[digits..].starts_with(") "))
+    };
+    (structural(line) || structural(next) || numbered).then_some(next_at)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn split(text: &str) -> Vec<&str> {
+        let starts = contextual_starts(text);
+        let mut out = Vec::new();
+        for (i, &s) in starts.iter().enumerate() {
+            let e = starts.get(i + 1).copied().unwrap_or(text.len());
+            out.push(text[s..e].trim());
+        }
+        out
+    }
+
+    #[test]
+    fn initials_and_abbreviations() {
+        assert_eq!(
+            split("The letter came from J. R. Smith yesterday. It was short."),
+            [
+                "The letter came from J. R. Smith yesterday.",
+                "It was short."
+            ]
+        );
+        assert_eq!(
+            split("I live in the U.S. How about you?"),
+            ["I live in the U.S.", "How about you?"]
+        );
+        assert_eq!(
+            split("I work for the U.S. Government."),
+            ["I work for the U.S. Government."]
+        );
+        assert_eq!(
+            split("Smith et al. The results hold."),
+            ["Smith et al.", "The results hold."]
+        );
+        assert_eq!(split("Dr. Lee left."), ["Dr. Lee left."]);
+    }
+
+    #[test]
+    fn empty_and_whitespace() {
+        assert!(contextual_starts("").is_empty());
+        assert_eq!(contextual_starts("   "), [0]);
+        assert_eq!(contextual_starts(". . ."), [0]);
+    }
+}
