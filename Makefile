@@ -51,6 +51,7 @@ help:
 	@echo "make count          native token counts of the test fixture"
 	@echo "make bench          figures: tokenizer and strategies in wasm against their peers (~20 min)"
 	@echo "make bench-strategies  only the strategies against their libraries (a few minutes)"
+	@echo "make bench-sentences   only sentence segmentation speed per rule, in wasm (a minute)"
 	@echo "make bench-compare  only the page's comparison table on the fixture, 1 MB and 10 MB"
 
 # ---- tools -------------------------------------------------------------------------------
@@ -172,7 +173,7 @@ $(E2E)/node_modules/.package-lock.json: $(E2E)/package-lock.json $(E2E)/package.
 # page under 10 MB texts (main-thread long tasks), then every chunking strategy in wasm against
 # its library in Python (bench/README.md). Fails only when a token count differs from ours or
 # the native core's, or a strategy's chunk count from its library's. ~20 minutes.
-.PHONY: bench bench-strategies bench-compare
+.PHONY: bench bench-strategies bench-sentences bench-compare
 bench:
 	$(ROOT)/scripts/bench.sh
 
@@ -180,6 +181,11 @@ bench:
 # the corpus packages and the oracle venv ready, runs bench/strategies.mjs. A few minutes.
 bench-strategies:
 	$(ROOT)/scripts/bench-strategies.sh
+
+# Only the sentence part of make bench: builds crates/strategies-wasm, makes the npm packages
+# and the corpus packages ready, runs bench/sentences.mjs (every sentence rule on 1 MB texts).
+bench-sentences:
+	$(ROOT)/scripts/bench-sentences.sh
 
 # Only the comparison part of make bench: a release build of the page, then bench/compare.mjs
 # (time to the complete table and main-thread long tasks on the fixture, 1 MB and 10 MB).

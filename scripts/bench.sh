@@ -5,10 +5,11 @@
 # then builds the page itself and measures it under 10 MB texts (bench/page.mjs) and its
 # comparison table on 1 MB and 10 MB (bench/compare.mjs); last, every
 # chunking strategy in wasm (crates/strategies-wasm) against its library in Python
-# (bench/strategies.mjs, with the differential tests' oracle venv).
+# (bench/strategies.mjs, with the differential tests' oracle venv), then sentence segmentation
+# under every rule in the same wasm (bench/sentences.mjs).
 # Not a test: no pass/fail on speed. Exits non-zero when a peer's token count differs from ours,
-# when a strategy's chunk count differs from its library's (or a step fails). Every run always
-# happens; see bench/README.md.
+# when a strategy's chunk count differs from its library's, when a sentence call throws (or a
+# step fails). Every run always happens; see bench/README.md.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -47,13 +48,28 @@ echo
 say "chunking strategies: ours in wasm (Node, Chromium worker) against the libraries in Python (a few minutes)"
 # The strategies' wasm and the libraries' venv are made ready here, so that a failure of either
 # leaves the runs above untouched.
-if bench_wasm strategies-wasm && bench_oracle; then
-    node "$BENCH/strategies.mjs" || status=1
+strategies_wasm=0
+if bench_wasm strategies-wasm; then
+    strategies_wasm=1
+    if bench_oracle; then
+        node "$BENCH/strategies.mjs" || status=1
+    else
+        say "FAILED: the oracle venv (scripts/ensure-oracle.sh)"
+        status=1
+    fi
 else
-    say "FAILED: building crates/strategies-wasm or the oracle venv (scripts/ensure-oracle.sh)"
+    say "FAILED: building crates/strategies-wasm"
     status=1
 fi
+echo
+say "sentence segmentation: every rule in wasm (Node, Chromium worker) on 1 MB texts (under a minute)"
+# The same wasm as the strategy part (bench/pkg-node/, bench/pkg-web/), built above.
+if ((strategies_wasm)); then
+    node "$BENCH/sentences.mjs" || status=1
+else
+    say "skipped: crates/strategies-wasm did not build (see above)"
+fi
 if ((status)); then
-    say "FAILED: a token count differed from ours, a strategy's chunk count from its library's, or a run failed (see above)"
+    say "FAILED: a token count differed from ours, a strategy's chunk count from its library's, a sentence call threw, or a run failed (see above)"
 fi
 exit "$status"

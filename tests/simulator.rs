@@ -296,13 +296,13 @@ async fn presets_warnings_and_an_empty_text_are_reported() {
     sim.set("sim-query", "of the").await;
     assert!(sim.warning_kinds().contains(&"no-keywords".to_string()));
     assert_eq!(sim.number("sim-out-full-chunks"), 0);
-    // A decimal in the own text fools the terminator rule, not UAX #29 with abbreviations.
+    // A decimal in the own text fools the terminator rule, not the contextual rule.
     sim.source
         .text
         .set(std::sync::Arc::from("It weighs 2.5 kg. Keep it dry."));
     sim.set("sim-preset", "own-text").await;
     assert!(sim.warning_kinds().contains(&"rule-fooled".to_string()));
-    sim.set("sim-rule", "uax29-abbreviations").await;
+    sim.set("sim-rule", "contextual").await;
     assert!(!sim.warning_kinds().contains(&"rule-fooled".to_string()));
 }
 

@@ -13,7 +13,13 @@
 //! profile aborts on panic): the caller catches the `WebAssembly.RuntimeError`, may read the
 //! panic message with [`last_panic`], and must instantiate the module afresh before the next
 //! call.
+//!
+//! It also exports sentence segmentation ([`chunk_core::sim::sentences::sentence_bytes`]) under
+//! each [`SentenceRule`], named as in [`sentence_rules`], for the sentence bench
+//! (`bench/sentences.mjs`).
 
+use chunk_core::sim::sentences::sentence_bytes;
+use chunk_core::sim::SentenceRule;
 use chunk_core::strategy::{chunker, run, Settings, SizeUnit, StrategyError, StrategyId};
 use chunk_core::tokenizer::Encoding;
 use std::sync::Mutex;
@@ -122,6 +128,59 @@ pub fn chunk(
         parse(strategy, chunk_size, chunk_overlap, unit, encoding).map_err(|e| JsError::new(&e))?;
     let [chunks, tokens] = measure(id, &settings, text).map_err(|e| JsError::new(&e))?;
     Ok(vec![chunks, tokens])
+}
+
+/// The sentence rules by the names [`sentence_count`] accepts, in [`SentenceRule::ALL`]'s order
+/// (the simulator's current rule, `"terminators"`, first).
+const SENTENCE_RULES: [(&str, SentenceRule); 4] = [
+    ("terminators", SentenceRule::Terminators),
+    ("uax29", SentenceRule::Uax29),
+    ("uax29-abbreviations", SentenceRule::Uax29Abbreviations),
+    ("contextual", SentenceRule::Contextual),
+];
+
+/// Every sentence rule name [`sentence_count`] accepts: `"terminators"` (the simulator's
+/// current rule), `"uax29"`, `"uax29-abbreviations"`, `"contextual"`
+/// ([`SentenceRule::Terminators`], [`SentenceRule::Uax29`],
+/// [`SentenceRule::Uax29Abbreviations`], [`SentenceRule::Contextual`]), in that order.
+#[wasm_bindgen]
+pub fn sentence_rules() -> Vec<String> {
+    SENTENCE_RULES
+        .iter()
+        .map(|(name, _)| (*name).to_owned())
+        .collect()
+}
+
+/// The number of sentences of `text` under `rule` (a name of [`sentence_rules`]): the number of
+/// byte spans [`sentence_bytes`] returns, which tile the text; 0 for an empty text. The JS
+/// string → wasm copy (UTF-16 to UTF-8) is part of the call.
+///
+/// # Errors
+/// A JS `Error` naming the accepted rules for an unknown rule name, or when the count exceeds
+/// `u32`.
+#[wasm_bindgen]
+pub fn sentence_count(rule: &str, text: &str) -> Result<u32, JsError> {
+    count_sentences(rule, text).map_err(|e| JsError::new(&e))
+}
+
+fn parse_rule(rule: &str) -> Result<SentenceRule, String> {
+    SENTENCE_RULES
+        .iter()
+        .find(|(name, _)| *name == rule)
+        .map(|&(_, r)| r)
+        .ok_or_else(|| {
+            let names: Vec<&str> = SENTENCE_RULES.iter().map(|(name, _)| *name).collect();
+            format!(
+                "unknown sentence rule {rule:?}: expected one of {}",
+                names.join(", ")
+            )
+        })
+}
+
+/// See [`sentence_count`].
+fn count_sentences(rule: &str, text: &str) -> Result<u32, String> {
+    let n = sentence_bytes(text, parse_rule(rule)?).len();
+    u32::try_from(n).map_err(|_| "more than 4,294,967,295 sentences".to_owned())
 }
 
 fn parse_strategy(strategy: &str) -> Result<StrategyId, String> {
@@ -274,6 +333,29 @@ mod tests {
         assert_eq!(
             measure(StrategyId::Fixed, &settings(0, 0), text).unwrap_err(),
             StrategyError::ZeroChunkSize.to_string()
+        );
+    }
+
+    #[test]
+    fn sentence_rules_are_every_rule_in_order_and_count_sentences() {
+        let rules: Vec<SentenceRule> = SENTENCE_RULES.iter().map(|&(_, r)| r).collect();
+        assert_eq!(rules, SentenceRule::ALL);
+        assert_eq!(sentence_rules()[0], "terminators");
+        for name in sentence_rules() {
+            assert_eq!(count_sentences(&name, ""), Ok(0), "{name}");
+            assert_eq!(count_sentences(&name, "One. Two? Three!"), Ok(3), "{name}");
+        }
+        // "Dr. Lee": a full stop then a capital ends a sentence for the terminator rule only.
+        assert_eq!(count_sentences("terminators", "Dr. Lee came."), Ok(2));
+        assert_eq!(
+            count_sentences("uax29-abbreviations", "Dr. Lee came."),
+            Ok(1)
+        );
+        let e = count_sentences("spacy", "Text.").unwrap_err();
+        assert!(
+            e.contains("\"spacy\"")
+                && e.contains("terminators, uax29, uax29-abbreviations, contextual"),
+            "{e}"
         );
     }
 

@@ -12,6 +12,9 @@
 //!   against "the U.S. Government");
 //! - anything else ends one ("Co. It closed", "$100.00. It is").
 //!
+//! A dash and a lower-case word after a terminator are a speech tag, not a new sentence
+//! ("«Ты придёшь?» — спросила она.").
+//!
 //! Ellipses: "..." or "…" mid-sentence before a lower-case word does not end one; spaced
 //! ". . ." does not end one before a capital either, a fourth full stop does
 //! (". . . . Next"); "word. . . . Next" ends after the first full stop (the ellipsis opens the
@@ -41,27 +44,35 @@ pub fn contextual_starts(text: &str) -> Vec<usize> {
         return Vec::new();
     }
     let lists = list_markers(text);
+    let bytes = text.as_bytes();
     let mut starts = vec![0];
     let mut marker = lists.iter().peekable();
-    let mut iter = text.char_indices().peekable();
-    while let Some((at, c)) = iter.next() {
-        // A list item that continues its list starts a sentence, and its own full stop is not
-        // a terminator.
-        while marker.next_if(|m| m.start < at).is_some() {}
-        if let Some(m) = marker.peek() {
-            if m.start == at {
-                starts.push(at);
-                let dot = m.after;
-                while iter.next_if(|&(i, _)| i < dot).is_some() {}
-                marker.next();
-                continue;
-            }
+    let mut at = 0;
+    // Where the current line starts (no line feed is ever skipped over unread).
+    let mut line_from = 0;
+    while at < bytes.len() {
+        // Only a few bytes can start a character the rule looks at; skip the rest without
+        // decoding (a byte table, since this loop is the rule's whole cost on plain prose).
+        let next_marker = marker.peek().map_or(bytes.len(), |m| m.start);
+        let hit = bytes[at..next_marker]
+            .iter()
+            .position(|&b| INTERESTING[usize::from(b)])
+            .map_or(next_marker, |i| at + i);
+        if hit == next_marker {
+            let Some(m) = marker.next() else { break };
+            // A list item that continues its list starts a sentence, and its own full stop is
+            // not a terminator.
+            starts.push(m.start);
+            at = m.after;
+            continue;
         }
+        at = hit;
+        let c = text[at..].chars().next().unwrap_or_default();
+        let mut resume = at + c.len_utf8();
         match c {
             '\n' => {
-                if let Some(start) = line_break_start(text, at) {
-                    starts.push(start);
-                }
+                starts.extend(line_break_start(text, line_from, at));
+                line_from = at + 1;
             }
             _ if is_bullet(c) => {
                 if text[..at].ends_with(char::is_whitespace) {
@@ -69,18 +80,35 @@ pub fn contextual_starts(text: &str) -> Vec<usize> {
                 }
             }
             _ if is_terminator(c) => {
-                let (resume, start) = terminator(text, at, c);
+                let (after, start) = terminator(text, at, c);
                 starts.extend(start);
-                while iter.next_if(|&(i, _)| i < resume).is_some() {}
+                resume = after;
             }
             _ => {}
         }
+        at = resume;
+        // Markers inside what was just read (a terminator's closing marks) are passed over.
+        while marker.next_if(|m| m.start < at).is_some() {}
     }
     starts.retain(|&s| s < text.len());
     starts.sort_unstable();
     starts.dedup();
     starts
 }
+
+/// Bytes that start a character [`contextual_starts`] looks at: `.`, `?`, `!`, a line feed, and
+/// the lead bytes of the multi-byte terminators and bullets (U+2022…, U+3002, U+FF01…, U+0964…,
+/// U+061F, U+06D4).
+const INTERESTING: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut i = 0;
+    let bytes = [b'.', b'?', b'!', b'\n', 0xE2, 0xE3, 0xEF, 0xE0, 0xD8, 0xDB];
+    while i < bytes.len() {
+        table[bytes[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
 
 /// A list item's marker: `start` (the bullet, or the number / letter) up to `after` (the first
 /// byte after the marker's `.`, `)` or `.)`).
@@ -109,24 +137,18 @@ struct Candidate {
 
 /// Markers of list items that belong to a list: a numbered marker at the start of a line, or
 /// any marker whose form has the value one less just before it (or one more just after it).
-/// Excluded: the marker at byte 0 unless it is the first of a list (it starts the text anyway,
-/// and is only needed so its full stop is skipped).
 fn list_markers(text: &str) -> Vec<Marker> {
     let bytes = text.as_bytes();
-    let mut candidates: Vec<Candidate> = Vec::new();
-    let mut at = 0;
-    while at < bytes.len() {
-        let b = bytes[at];
-        let boundary_before = at == 0 || bytes[at - 1].is_ascii_whitespace();
-        if boundary_before && (b.is_ascii_alphanumeric() || !b.is_ascii()) {
-            if let Some(c) = candidate(text, at) {
-                at = c.marker.after;
-                candidates.push(c);
-                continue;
-            }
-        }
-        at += 1;
-    }
+    // Every marker ends in ". " or ") ": find those (a SIMD search) and read back from them,
+    // instead of looking at every word.
+    let mut marks: Vec<usize> = memchr::memmem::find_iter(bytes, b". ")
+        .chain(memchr::memmem::find_iter(bytes, b") "))
+        .collect();
+    marks.sort_unstable();
+    let candidates: Vec<Candidate> = marks
+        .into_iter()
+        .filter_map(|mark| candidate(text, mark))
+        .collect();
     let mut keep = vec![false; candidates.len()];
     let mut last: [Option<usize>; 5] = [None; 5];
     for (i, c) in candidates.iter().enumerate() {
@@ -149,58 +171,64 @@ fn list_markers(text: &str) -> Vec<Marker> {
         .collect()
 }
 
-/// A list marker starting at `at` (a bullet and spaces, then one to three digits or one ASCII
-/// lower-case letter, then `.`, `)` or `.)`, then a space), if there is one.
-fn candidate(text: &str, at: usize) -> Option<Candidate> {
-    let rest = &text[at..];
-    let mut chars = rest.char_indices().peekable();
-    let mut body = 0;
-    if let Some(&(_, c)) = chars.peek() {
-        if is_bullet(c) {
-            chars.next();
-            while chars.next_if(|&(_, c)| c == ' ').is_some() {}
+/// The list marker whose `.` or `)` is at `mark` (a space follows it), if there is one: a
+/// bullet and spaces (optional), then one to three digits or one ASCII lower-case letter, then
+/// `.`, `)` or `.)`, then a space and the item's text; the marker opens the text, follows
+/// whitespace, or follows a bullet that does.
+fn candidate(text: &str, mark: usize) -> Option<Candidate> {
+    let bytes = text.as_bytes();
+    let paren = bytes[mark] == b')';
+    let dot_paren = paren && mark > 0 && bytes[mark - 1] == b'.';
+    let body_end = if dot_paren { mark - 1 } else { mark };
+    let digits = bytes[..body_end]
+        .iter()
+        .rev()
+        .take(4)
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    let (body_start, letter, value) = match digits {
+        1..=3 => {
+            let start = body_end - digits;
+            let value = text[start..body_end].parse().ok()?;
+            (start, false, value)
         }
-    }
-    let (_, c0) = *chars.peek()?;
-    let (letter, value) = if c0.is_ascii_digit() {
-        let mut value = 0u32;
-        while let Some((_, d)) = chars.next_if(|&(_, c)| c.is_ascii_digit()) {
-            value = value * 10 + d.to_digit(10)?;
-            body += 1;
+        0 if body_end > 0 && bytes[body_end - 1].is_ascii_lowercase() && !dot_paren => {
+            let b = bytes[body_end - 1];
+            (body_end - 1, true, u32::from(b - b'a') + 1)
         }
-        (false, value)
-    } else if c0.is_ascii_lowercase() {
-        chars.next();
-        (true, u32::from(c0 as u8 - b'a') + 1)
-    } else {
-        return None;
-    };
-    if body > 3 {
-        return None;
-    }
-    let (_, mark) = chars.next()?;
-    let form = match (mark, letter) {
-        ('.', false) if chars.next_if(|&(_, c)| c == ')').is_some() => Form::NumberDotParen,
-        ('.', false) => Form::NumberDot,
-        ('.', true) => Form::LetterDot,
-        (')', false) => Form::NumberParen,
-        (')', true) => Form::LetterParen,
         _ => return None,
     };
-    let after = chars.peek().map_or(rest.len(), |&(i, _)| i);
-    // A space, then the item's text.
-    let mut tail = rest[after..].chars();
-    if tail.next() != Some(' ') || tail.next().is_none_or(char::is_whitespace) {
+    // The item's text follows the space.
+    if bytes.get(mark + 2).is_none_or(u8::is_ascii_whitespace) {
         return None;
     }
+    // What stands before the body: nothing, whitespace, or a bullet (after spaces) that opens
+    // the text or follows whitespace.
+    let before = &text[..body_start];
+    let opens = |prefix: &str| prefix.is_empty() || prefix.ends_with(char::is_whitespace);
+    let spaced = before.trim_end_matches(' ');
+    let start = match spaced.chars().next_back() {
+        Some(c) if is_bullet(c) && opens(&spaced[..spaced.len() - c.len_utf8()]) => {
+            spaced.len() - c.len_utf8()
+        }
+        _ if opens(before) => body_start,
+        _ => return None,
+    };
+    let form = match (letter, paren, dot_paren) {
+        (false, _, true) => Form::NumberDotParen,
+        (false, false, _) => Form::NumberDot,
+        (false, true, _) => Form::NumberParen,
+        (true, false, _) => Form::LetterDot,
+        (true, true, _) => Form::LetterParen,
+    };
     // Only spaces or tabs between the line's start and the marker (scanned back over those
     // alone, so a long line costs nothing).
-    let indent = text[..at].trim_end_matches([' ', '\t']);
+    let indent = text[..start].trim_end_matches([' ', '\t']);
     let line_start = indent.is_empty() || indent.ends_with('\n');
     Some(Candidate {
         marker: Marker {
-            start: at,
-            after: at + after,
+            start,
+            after: mark + 1,
         },
         form,
         value,
@@ -326,7 +354,15 @@ fn terminator(text: &str, at: usize, c: char) -> (usize, Option<usize>) {
         return (after, None);
     };
     let start = Some(word_at);
-    if first.is_lowercase() {
+    // A dash before a lower-case word carries on the sentence as a speech tag
+    // ("«Ты придёшь?» — спросила она.", "– Idę – powiedział.").
+    let tagged = matches!(first, '—' | '–')
+        && opened[first.len_utf8()..]
+            .trim_start()
+            .chars()
+            .next()
+            .is_some_and(char::is_lowercase);
+    if first.is_lowercase() || tagged {
         return (after, None);
     }
     if cjk || exclaims {
@@ -361,7 +397,9 @@ fn full_stop_ends(text: &str, at: usize, next: &str) -> bool {
             i + before[i..].chars().next().map_or(1, char::len_utf8)
         });
     let word = &before[word_start..];
-    if word.is_empty() || word.chars().count() > 12 {
+    // No listed abbreviation is longer than 10 bytes; a longer word is an ordinary one (and
+    // most words before a full stop are: the lists are not searched for them).
+    if word.is_empty() || word.len() > 12 {
         return true;
     }
     let lower = word.to_lowercase();
@@ -424,9 +462,9 @@ fn previous_word(text: &str, word_start: usize) -> Option<&str> {
     (!word.is_empty()).then_some(word)
 }
 
-/// The start of a sentence implied by the line break at `at`, if any: after a blank line, or
-/// where either line is markdown structure.
-fn line_break_start(text: &str, at: usize) -> Option<usize> {
+/// The start of a sentence implied by the line break at `at` (ending the line that starts at
+/// `line_from`), if any: after a blank line, or where either line is markdown structure.
+fn line_break_start(text: &str, line_from: usize, at: usize) -> Option<usize> {
     let rest = &text[at..];
     let next_at = at + rest.len() - rest.trim_start().len();
     if next_at >= text.len() {
@@ -436,11 +474,7 @@ fn line_break_start(text: &str, at: usize) -> Option<usize> {
     if gap.matches('\n').count() >= 2 {
         return Some(next_at);
     }
-    let line = text[..at]
-        .rsplit('\n')
-        .next()
-        .unwrap_or_default()
-        .trim_start();
+    let line = text[line_from..at].trim_start();
     let next = &text[next_at..];
     let structural = |l: &str| {
         l.starts_with(['#', '|', '>'])
@@ -494,6 +528,18 @@ mod tests {
             ["Smith et al.", "The results hold."]
         );
         assert_eq!(split("Dr. Lee left."), ["Dr. Lee left."]);
+    }
+
+    #[test]
+    fn long_numbers_are_not_list_markers() {
+        // Found by the fuzz target: a run of digits once overflowed the marker's value.
+        assert_eq!(split("\tJ\t999999999999JJ"), ["J\t999999999999JJ"]);
+        // A number opens no sentence after a full stop ("p. 55", "N°. 1026"): the price of
+        // reading "The end. 2000. Next" as two sentences, not three.
+        assert_eq!(
+            split("1999. The end. 2000. Next"),
+            ["1999.", "The end. 2000.", "Next"]
+        );
     }
 
     #[test]

@@ -44,7 +44,9 @@ pub use langchain::{
     KeepSeparator, LangchainMarkdownHeaderTextSplitter, LangchainRecursiveCharacterTextSplitter,
     LangchainTokenTextSplitter,
 };
-pub use llamaindex::{LlamaindexSentenceSplitter, LlamaindexTokenTextSplitter};
+pub use llamaindex::{
+    punkt_sentence_starts, LlamaindexSentenceSplitter, LlamaindexTokenTextSplitter,
+};
 pub use markdown::MarkdownStructure;
 pub use python::{python_isprintable, python_isspace};
 pub use recursive::Recursive;

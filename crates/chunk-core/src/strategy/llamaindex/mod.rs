@@ -25,6 +25,7 @@
 //! return [text]`) — one empty chunk — but nothing for whitespace-only text.
 
 mod punkt;
+pub use punkt::sentence_starts as punkt_sentence_starts;
 
 use super::{Boundary, Chunker, Piece, Settings, SizeUnit, StrategyError, StrategyId};
 use crate::sizer::Length;

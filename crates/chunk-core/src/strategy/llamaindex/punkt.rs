@@ -491,8 +491,9 @@ fn realignment(s: &str) -> Option<(usize, usize)> {
 }
 
 /// The start of every sentence span of `PunktSentenceTokenizer().span_tokenize(text)`
-/// (`realign_boundaries=True`), in order; empty for blank text.
-pub(crate) fn sentence_starts(text: &str) -> Vec<usize> {
+/// (`realign_boundaries=True`), in order, byte offsets; empty for blank text. NLTK's Punkt
+/// untrained, as llama-index builds it (the tests score it beside the page's sentence rules).
+pub fn sentence_starts(text: &str) -> Vec<usize> {
     let slices = slices_from_text(text);
     let mut starts = Vec::with_capacity(slices.len());
     let mut realign = 0;
