@@ -74,11 +74,7 @@ pub fn contextual_starts(text: &str) -> Vec<usize> {
                 starts.extend(line_break_start(text, line_from, at));
                 line_from = at + 1;
             }
-            _ if is_bullet(c) => {
-                if text[..at].ends_with(char::is_whitespace) {
-                    starts.push(at);
-                }
-            }
+            _ if is_bullet(c) && text[..at].ends_with(char::is_whitespace) => starts.push(at),
             _ if is_terminator(c) => {
                 let (after, start) = terminator(text, at, c);
                 starts.extend(start);
