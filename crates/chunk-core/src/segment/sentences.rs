@@ -453,7 +453,11 @@ fn inside_brackets(text: &str, at: usize) -> bool {
 /// The word before the one starting at `word_start` (after whitespace), if any.
 fn previous_word(text: &str, word_start: usize) -> Option<&str> {
     let before = text[..word_start].trim_end();
-    let start = before.rfind(char::is_whitespace).map_or(0, |i| i + 1);
+    let start = before
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| c.is_whitespace())
+        .map_or(0, |(i, c)| i + c.len_utf8());
     let word = &before[start..];
     (!word.is_empty()).then_some(word)
 }
@@ -536,6 +540,16 @@ mod tests {
             split("1999. The end. 2000. Next"),
             ["1999.", "The end. 2000.", "Next"]
         );
+    }
+
+    #[test]
+    fn multi_byte_whitespace_before_a_year_abbreviation() {
+        // Found by the fuzz target: the word before "г." after a U+2006 SIX-PER-EM SPACE.
+        assert_eq!(
+            split("в 1799\u{2006}г. В Москве"),
+            ["в 1799\u{2006}г.", "В Москве"]
+        );
+        assert_eq!(split("в\u{2006}г. Москва"), ["в\u{2006}г. Москва"]);
     }
 
     #[test]
