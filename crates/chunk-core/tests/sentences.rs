@@ -272,6 +272,10 @@ fn sentence_soup() -> impl Strategy<Value = String> {
         "\u{301}",
         "🙂",
         "*",
+        "\u{2006}",
+        "\u{3000}",
+        "\u{a0}",
+        "—",
     ]);
     prop::collection::vec(pieces, 0..40).prop_map(|v| v.concat())
 }
