@@ -95,19 +95,12 @@ pub fn tokenizer_from_code(code: &str) -> Option<TokenizerChoice> {
 
 /// The value of a sentence rule in the rule `<select>`.
 pub fn rule_code(rule: SentenceRule) -> &'static str {
-    match rule {
-        SentenceRule::Terminators => "terminators",
-        SentenceRule::Uax29 => "uax29",
-        SentenceRule::Uax29Abbreviations => "uax29-abbreviations",
-        SentenceRule::Contextual => "contextual",
-    }
+    rule.code()
 }
 
 /// Parses [`rule_code`]; `None` for any other string.
 pub fn rule_from_code(code: &str) -> Option<SentenceRule> {
-    SentenceRule::ALL
-        .into_iter()
-        .find(|r| rule_code(*r) == code)
+    code.parse().ok()
 }
 
 /// The value of a strategy in the mode `<select>`.

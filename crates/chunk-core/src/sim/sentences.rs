@@ -10,8 +10,12 @@ use std::marker::PhantomData;
 use std::sync::{Arc, OnceLock};
 use unicode_segmentation::UnicodeSegmentation;
 
-/// How sentence ends are found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+/// How sentence ends are found. Its stable code (`"terminators"`, `"uax29"`,
+/// `"uax29-abbreviations"`, `"contextual"`) is [`SentenceRule::code`], parsed back by `FromStr`.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, Default, strum::EnumString, strum::IntoStaticStr,
+)]
+#[strum(serialize_all = "kebab-case")]
 pub enum SentenceRule {
     /// The original simulator's rule (SPEC §4): a sentence ends at `.` `?` `!` `…` `;` or the
     /// CJK `。` `！` `？`, wherever it stands. A run of such marks (`?!`, `...`) and any closing
@@ -35,6 +39,11 @@ pub enum SentenceRule {
 }
 
 impl SentenceRule {
+    /// The rule's stable code, as the page's select and the benches name it.
+    pub fn code(self) -> &'static str {
+        self.into()
+    }
+
     /// Every rule, the simulator's default first.
     pub const ALL: [SentenceRule; 4] = [
         SentenceRule::Terminators,
@@ -266,6 +275,19 @@ mod tests {
         assert_eq!(split("a;b", SentenceRule::Terminators), ["a;", "b"]);
         assert_eq!(split("  \n ", SentenceRule::Terminators), ["  \n "]);
         assert!(split("", SentenceRule::Uax29).is_empty());
+    }
+
+    #[test]
+    fn codes_are_stable_and_parse_back() {
+        let codes: Vec<&str> = SentenceRule::ALL.iter().map(|r| r.code()).collect();
+        assert_eq!(
+            codes,
+            ["terminators", "uax29", "uax29-abbreviations", "contextual"]
+        );
+        for r in SentenceRule::ALL {
+            assert_eq!(r.code().parse::<SentenceRule>(), Ok(r));
+        }
+        assert!("spacy".parse::<SentenceRule>().is_err());
     }
 
     #[test]
