@@ -171,8 +171,9 @@ $(E2E)/node_modules/.package-lock.json: $(E2E)/package-lock.json $(E2E)/package.
 # Figures, not a test: set-up time, MB/s, sizes and worst cases of the page's tokenizer (wasm)
 # against js-tiktoken, gpt-tokenizer and tiktoken, in Node and headless Chromium, then the built
 # page under 10 MB texts (main-thread long tasks), then every chunking strategy in wasm against
-# its library in Python (bench/README.md). Fails only when a token count differs from ours or
-# the native core's, or a strategy's chunk count from its library's. ~20 minutes.
+# its library in Python, then every sentence rule on 1 MB in wasm (bench/README.md). Fails only
+# when a token count differs from ours or the native core's, a strategy's chunk count from its
+# library's, or Node's sentence count from Chromium's. ~20 minutes.
 .PHONY: bench bench-strategies bench-sentences bench-compare
 bench:
 	$(ROOT)/scripts/bench.sh

@@ -338,6 +338,11 @@ mod tests {
             count_sentences("uax29-abbreviations", "Dr. Lee came."),
             Ok(1)
         );
+        assert_eq!(count_sentences("contextual", "Dr. Lee came."), Ok(1));
+        assert_eq!(
+            count_sentences("contextual", "I live in the U.S. How about you?"),
+            Ok(2)
+        );
         let e = count_sentences("spacy", "Text.").unwrap_err();
         assert!(
             e.contains("\"spacy\"")

@@ -167,7 +167,6 @@ fn terminator_cuts(text: &str) -> Vec<(usize, usize)> {
 }
 
 /// Merges whitespace-only segments into the previous one (the next one at the start).
-#[inline(never)]
 fn merge_blank(text: &str, raw: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
     let mut out: Vec<(usize, usize)> = Vec::with_capacity(raw.len());
     let mut pending_start: Option<usize> = None;
