@@ -70,7 +70,9 @@ pub fn srx_rules_path() -> Option<std::path::PathBuf> {
 #[cfg(feature = "srx")]
 static SRX: std::sync::LazyLock<Result<srx::SRX, String>> = std::sync::LazyLock::new(|| {
     use std::str::FromStr;
-    let path = srx_rules_path().ok_or("no segment.srx: set SRX_RULES to its path")?;
+    let path = srx_rules_path().ok_or(
+        "no srx-0.1.4/data/segment.srx in the cargo registry: set SRX_RULES to a segment.srx",
+    )?;
     let xml = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     srx::SRX::from_str(&xml).map_err(|e| format!("{}: {e}", path.display()))
 });
