@@ -11,13 +11,29 @@
 /// that are also everyday words ("fig", "doc"). Internal full stops are kept ("e.g", "m.in").
 #[rustfmt::skip]
 pub(crate) const PREFIXES: &[&str] = &[
-    "a.n", "acad", "adm", "al", "bpk", "bs", "capt", "cf", "col", "cpt", "d.a", "dr", "dra", "drs",
-    "e.g", "fr", "ft", "gen", "gov", "gs", "hab", "hj", "hon", "i.e", "im", "inż", "ir", "jl",
-    "jln", "kab", "kec", "kel", "ks", "ls", "lt", "m.in", "messrs", "mgr", "mlle", "mme", "mr",
-    "mrs", "ms", "mt", "mx", "np", "ny", "os", "pgs", "pl", "pres", "prof", "prov", "płk", "r",
-    "rev", "sdr", "sdri", "sen", "sgt", "st", "ths", "tj", "tn", "tp", "ts", "tzw", "u.p", "ul",
-    "viz", "vs", "woj", "yth", "św", "акад", "г", "гг", "гр", "доц", "им", "пер", "пл", "пр",
-    "просп", "проф", "св", "см", "ср", "тов", "ул", "डॉ",
+    "a.n", "acad", "adm", "al", "bpk", "capt", "cf", "col", "cpt", "d.a", "dr", "dra", "drs", "e.g",
+    "fr", "gen", "gov", "hab", "hj", "hon", "i.e", "im", "inż", "ir", "jl", "jln", "kab", "kec",
+    "kel", "ks", "lt", "m.in", "messrs", "mgr", "mlle", "mme", "mr", "mrs", "mt", "mx", "np", "ny",
+    "os", "pl", "pres", "prof", "prov", "płk", "rev", "sdr", "sdri", "sen", "sgt", "st", "ths",
+    "tj", "tn", "tp", "tzw", "u.p", "ul", "viz", "vs", "woj", "yth", "św", "акад", "гр", "доц",
+    "им", "пер", "пл", "пр", "просп", "проф", "св", "см", "ср", "тов", "ул", "डॉ",
+];
+
+/// Abbreviations that end a sentence after a number, where they are a unit or "year" ("1799 г.",
+/// "1941–1945 гг.", "1990 r.", "took 5 ms."), and stand before a name otherwise ("г. Москва",
+/// "Ms. Lee", "Ft. Worth").
+#[rustfmt::skip]
+pub(crate) const UNITS: &[&str] = &[
+    "cm", "ft", "kg", "km", "min", "ml", "mm", "ms", "r", "sek", "г", "гг", "мин", "млн", "млрд",
+    "руб", "тыс",
+];
+
+/// Abbreviations written in capitals that stand before a name: Vietnamese titles and places
+/// ("TS. Nguyễn", "TP. Hồ Chí Minh"), the Indonesian "RS." (hospital). Compared as written: a
+/// word in capitals is no lower-case abbreviation ("OS.", "NY.", "ST.").
+#[rustfmt::skip]
+pub(crate) const CAPITAL_PREFIXES: &[&str] = &[
+    "BS", "CN", "GS", "KS", "LS", "PGS", "RS", "THS", "TP", "TS", "TT", "UBND",
 ];
 
 /// Words that commonly open a sentence. After an abbreviation that is ambiguous on its own (an
@@ -26,21 +42,20 @@ pub(crate) const PREFIXES: &[&str] = &[
 /// Government").
 #[rustfmt::skip]
 pub(crate) const STARTERS: &[&str] = &[
-    "a", "after", "ale", "all", "also", "although", "an", "and", "anda", "anh", "another", "apa",
-    "are", "as", "at", "bagaimana", "because", "before", "being", "both", "but", "by", "can",
-    "chúng", "could", "dan", "dia", "did", "do", "does", "during", "each", "either", "even",
-    "every", "for", "from", "furthermore", "gdy", "had", "has", "have", "he", "hence", "her",
-    "here", "his", "how", "however", "họ", "i", "ia", "if", "in", "is", "it", "its", "itu",
-    "jednak", "kami", "karena", "kemudian", "ketika", "khi", "kiedy", "kita", "lalu", "let", "many",
-    "may", "meanwhile", "mereka", "might", "more", "moreover", "most", "must", "my", "namun",
-    "następnie", "neither", "nevertheless", "nhưng", "no", "not", "now", "nếu", "of", "on", "once",
-    "one", "only", "or", "other", "our", "over", "please", "potem", "sau", "saya", "setelah", "she",
-    "should", "since", "so", "some", "still", "such", "that", "the", "their", "then", "there",
-    "therefore", "these", "they", "this", "those", "though", "thus", "to", "today", "tôi", "under",
-    "vì", "was", "we", "were", "what", "when", "where", "which", "while", "who", "why", "will",
-    "with", "without", "would", "wtedy", "yang", "yes", "yet", "you", "your", "đây", "đó", "а", "в",
-    "если", "затем", "и", "к", "когда", "на", "но", "однако", "он", "она", "они", "потом", "с",
-    "хотя", "это", "я",
+    "a", "after", "ale", "all", "also", "although", "and", "anda", "anh", "another", "apa", "are",
+    "as", "at", "bagaimana", "because", "before", "being", "both", "but", "by", "can", "chúng",
+    "could", "dan", "dia", "did", "do", "does", "during", "each", "either", "even", "every", "for",
+    "from", "furthermore", "gdy", "had", "has", "have", "he", "hence", "her", "here", "his", "how",
+    "however", "họ", "i", "ia", "if", "in", "is", "it", "its", "itu", "jednak", "kami", "karena",
+    "kemudian", "ketika", "khi", "kiedy", "kita", "lalu", "let", "many", "may", "meanwhile",
+    "mereka", "might", "more", "moreover", "most", "must", "my", "namun", "następnie", "neither",
+    "nevertheless", "nhưng", "no", "not", "now", "nếu", "of", "on", "once", "one", "only", "or",
+    "other", "our", "over", "please", "potem", "sau", "saya", "setelah", "she", "should", "since",
+    "so", "some", "still", "such", "that", "the", "their", "then", "there", "therefore", "these",
+    "they", "this", "those", "though", "thus", "to", "today", "tôi", "under", "vì", "was", "we",
+    "were", "what", "when", "where", "which", "while", "who", "why", "will", "with", "without",
+    "would", "wtedy", "yang", "yes", "yet", "you", "your", "đây", "đó", "а", "в", "если", "затем",
+    "и", "к", "когда", "на", "но", "однако", "он", "она", "они", "потом", "с", "хотя", "это", "я",
 ];
 
 /// Whether `word` (lower-case) is in the sorted `list`.
@@ -54,7 +69,7 @@ mod tests {
 
     #[test]
     fn lists_are_sorted_lower_case_and_without_full_stops_at_the_ends() {
-        for list in [PREFIXES, STARTERS] {
+        for list in [PREFIXES, UNITS, STARTERS] {
             for pair in list.windows(2) {
                 assert!(pair[0] < pair[1], "{pair:?} out of order or repeated");
             }
@@ -63,6 +78,10 @@ mod tests {
                 assert!(!w.starts_with('.') && !w.ends_with('.'), "{w}");
             }
         }
+        for pair in CAPITAL_PREFIXES.windows(2) {
+            assert!(pair[0] < pair[1], "{pair:?} out of order or repeated");
+        }
+        assert!(CAPITAL_PREFIXES.iter().all(|w| w.to_uppercase() == *w));
         assert!(contains(PREFIXES, "dr") && contains(PREFIXES, "m.in"));
         assert!(!contains(PREFIXES, "etc") && !contains(PREFIXES, "co"));
         assert!(contains(STARTERS, "how") && !contains(STARTERS, "government"));

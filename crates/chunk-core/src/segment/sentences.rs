@@ -5,9 +5,14 @@
 //! any closing quotes, brackets or emphasis marks) and the next word does not start with a
 //! lower-case letter or, after full stops only, a digit. After a single full stop the word
 //! before it decides the rest:
-//! - an abbreviation that stands before a name ([`PREFIXES`]: "Dr. Lee", "TP. Hồ Chí Minh",
-//!   "ул. Ленина", "г. Москва", "np. Kraków") does not end one, unless a number stands before
-//!   it (a unit or "year": "1799 г. В Москве", "It took 5 ms. Then");
+//! - an abbreviation that stands before a name ([`PREFIXES`]: "Dr. Lee", "ул. Ленина",
+//!   "np. Kraków"; in capitals, compared as written, [`CAPITAL_PREFIXES`]: "TP. Hồ Chí Minh",
+//!   while "OS." or "NY." is no abbreviation) does not end one; "et al." does, and "им." /
+//!   "im." does before a sentence opener (the pronoun);
+//! - a unit or year abbreviation ([`UNITS`]) ends one after a number ("1799 г. В Москве",
+//!   "1941–1945 гг.", "It took 5 ms. Then") and stands before a name otherwise ("г. Москва");
+//! - the word runs back to whitespace, an opening mark, a dash or a slash ("guest—Dr. Smith",
+//!   "Mr./Mrs. Smith");
 //! - an upper-case initial ("J. R. Smith") or an acronym with full stops ("U.S.") ends one only
 //!   when the next word is a common sentence opener ([`STARTERS`]: "the U.S. How about you?"
 //!   against "the U.S. Government") and not itself an initial;
@@ -38,7 +43,7 @@
 //! Pragmatic Segmenter's Golden Rules, against cases in every UI language and against a
 //! held-out set (`tests/sentences.rs`).
 
-use super::sentence_words::{contains, PREFIXES, STARTERS};
+use super::sentence_words::{contains, CAPITAL_PREFIXES, PREFIXES, STARTERS, UNITS};
 
 /// Where each sentence starts: byte offsets into `text`, ascending, the first 0 (for a
 /// non-empty text); sentences run from one start to the next, whitespace after a sentence
@@ -262,7 +267,7 @@ fn candidate(text: &str, mark: usize) -> Option<Candidate> {
 }
 
 fn is_bullet(c: char) -> bool {
-    matches!(c, '•' | '‣' | '◦' | '▪' | '⁃' | '●' | '∙')
+    matches!(c, '•' | '‣' | '◦' | '▪' | '⁃' | '●')
 }
 
 fn is_terminator(c: char) -> bool {
@@ -404,10 +409,10 @@ fn terminator(text: &str, at: usize, c: char) -> (usize, Option<usize>) {
             (true, false) => dots >= 4,
             // "compounds. . . . The": the sentence ends after "compounds."; the ellipsis opens
             // the next one.
-            (true, true) if dots == 4 => {
+            (true, true) if dots == 4 && text[first_end..].starts_with(" .") => {
                 return (end, Some(first_end + 1));
             }
-            (true, true) => false,
+            (true, true) => dots >= 4,
         };
         return (after, ends.then_some(word_at));
     }
@@ -421,8 +426,10 @@ fn terminator(text: &str, at: usize, c: char) -> (usize, Option<usize>) {
 /// a capital or an uncased letter), ends a sentence: by the word before it.
 fn full_stop_ends(text: &str, at: usize, next: &str) -> bool {
     let before = &text[..at];
+    // The word runs back to whitespace, an opening mark, a dash or a slash ("guest—Dr.",
+    // "Mr./Mrs.").
     let word_start = before
-        .rfind(|c: char| c.is_whitespace() || is_opener(c))
+        .rfind(|c: char| c.is_whitespace() || is_opener(c) || matches!(c, '—' | '–' | '/'))
         .map_or(0, |i| {
             i + before[i..].chars().next().map_or(1, char::len_utf8)
         });
@@ -432,13 +439,29 @@ fn full_stop_ends(text: &str, at: usize, next: &str) -> bool {
     if word.is_empty() || word.len() > 12 {
         return true;
     }
+    let previous = || previous_word(text, word_start);
+    // A word in capitals is looked up as written ("TS." a Vietnamese title, "OS." or "NY." not
+    // an abbreviation at all); any other word lower-cased.
+    let capitals = word.chars().filter(|c| c.is_uppercase()).count() >= 2
+        && !word.chars().any(char::is_lowercase);
     let lower = word.to_lowercase();
-    if contains(PREFIXES, &lower) {
-        // After a number it is a unit or "year" and may end the sentence ("in 1799 г. В
-        // Москве", "took 5 ms. Then"); "et al." is not the Polish "al." (aleja).
-        let previous = previous_word(text, word_start);
-        let after_number = previous.is_some_and(|w| w.bytes().all(|b| b.is_ascii_digit()));
-        return after_number || (lower == "al" && previous == Some("et"));
+    if capitals {
+        if contains(CAPITAL_PREFIXES, word) {
+            return false;
+        }
+    } else if contains(UNITS, &lower) {
+        // A unit or "year" after a number ("1799 г. В Москве", "1941–1945 гг.", "5 ms. Then"),
+        // a title or a place before a name otherwise ("г. Москва", "Ms. Lee", "Ft. Worth").
+        return previous().is_some_and(|w| w.starts_with(|c: char| c.is_ascii_digit()));
+    } else if contains(PREFIXES, &lower) {
+        return match lower.as_str() {
+            // "et al." is not the Polish "al." (aleja).
+            "al" => previous() == Some("et"),
+            // "МГУ им. Ломоносова", "Uniwersytet im. Adama", or the pronoun ("Я сказал им.
+            // Они…", "Powiedziałem im. Potem…"): the next word decides, as after an initial.
+            "im" | "им" => opens_sentence(next),
+            _ => false,
+        };
     }
     let ambiguous = {
         let mut letters = word.chars();
@@ -452,9 +475,12 @@ fn full_stop_ends(text: &str, at: usize, next: &str) -> bool {
             });
         single || acronym
     };
-    if !ambiguous {
-        return true;
-    }
+    !ambiguous || opens_sentence(next)
+}
+
+/// Whether `next` (the text after a full stop and whitespace) starts with a common sentence
+/// opener ([`STARTERS`]) that is not itself an initial ("J. R. Smith").
+fn opens_sentence(next: &str) -> bool {
     let letters = next
         .char_indices()
         .find(|&(_, c)| !c.is_alphabetic())
@@ -466,12 +492,13 @@ fn full_stop_ends(text: &str, at: usize, next: &str) -> bool {
 }
 
 /// Whether a CJK quotation or title bracket opened before `at` (within the last 100
-/// characters of the same line, after the last `。`) is still open there.
+/// characters of the same line, after the last CJK terminator) is still open there.
 fn inside_brackets(text: &str, at: usize) -> bool {
     let mut depth = 0i32;
     for c in text[..at].chars().rev().take(100) {
         match c {
-            '\n' | '。' => break,
+            '\n' => break,
+            _ if is_cjk_terminator(c) => break,
             '》' | '」' | '』' | '）' | '”' | '】' | '〉' => depth -= 1,
             '《' | '「' | '『' | '（' | '“' | '【' | '〈' => depth += 1,
             _ => {}
@@ -512,7 +539,10 @@ fn line_break_start(text: &str, line_from: usize, at: usize) -> (Option<usize>, 
     let line = text[line_from..at].trim_start();
     let next = &text[next_at..];
     let structural = |l: &str| {
-        l.starts_with(['#', '|', '>'])
+        // A heading is `#`s then a space (CommonMark), not "#1".
+        let heading = l.starts_with('#') && l.trim_start_matches('#').starts_with([' ', '\t']);
+        heading
+            || l.starts_with(['|', '>'])
             || l.starts_with("- ")
             || l.starts_with("* ")
             || l.starts_with("+ ")
@@ -633,6 +663,77 @@ mod tests {
         let text = "\n".repeat(200_000) + "End. " + &"\n \n".repeat(100_000) + "Next.";
         let starts = contextual_starts(&text);
         assert_eq!(starts, [0, 200_000, 500_005]);
+    }
+
+    #[test]
+    fn attack_cases() {
+        // A spaced ellipsis after "….": no split inside the '…' (it once panicked).
+        assert_eq!(split("x.… . . . Y"), ["x.… . . .", "Y"]);
+        assert_eq!(split("x…. . . . Y"), ["x…. . . .", "Y"]);
+        // Titles after a year, after a dash or a slash.
+        assert_eq!(
+            split("In 2020 Dr. Lee won the prize."),
+            ["In 2020 Dr. Lee won the prize."]
+        );
+        assert_eq!(
+            split("The guest—Dr. Smith—arrived. Mr./Mrs. Smith will attend."),
+            [
+                "The guest—Dr. Smith—arrived.",
+                "Mr./Mrs. Smith will attend."
+            ]
+        );
+        // Years after a range or a decade, the pronoun "им" / "im".
+        assert_eq!(
+            split("Война шла в 1941–1945 гг. Победа пришла в мае."),
+            ["Война шла в 1941–1945 гг.", "Победа пришла в мае."]
+        );
+        assert_eq!(
+            split("Я сказал им. Они ушли."),
+            ["Я сказал им.", "Они ушли."]
+        );
+        assert_eq!(
+            split("Powiedziałem im. Potem wyszedłem."),
+            ["Powiedziałem im.", "Potem wyszedłem."]
+        );
+        assert_eq!(
+            split("Uniwersytet im. Adama Mickiewicza."),
+            ["Uniwersytet im. Adama Mickiewicza."]
+        );
+        // Capitals are not lower-case abbreviations; Vietnamese titles in capitals are.
+        assert_eq!(
+            split("It runs on any OS. The kernel is small."),
+            ["It runs on any OS.", "The kernel is small."]
+        );
+        assert_eq!(
+            split("I moved to NY. It was cold."),
+            ["I moved to NY.", "It was cold."]
+        );
+        assert_eq!(
+            split("Bà ấy là BS. Lan. Hôm nay bà nghỉ."),
+            ["Bà ấy là BS. Lan.", "Hôm nay bà nghỉ."]
+        );
+        assert_eq!(
+            split("Dia dirawat di RS. Harapan Kita. Dia pulih."),
+            ["Dia dirawat di RS. Harapan Kita.", "Dia pulih."]
+        );
+        // "#1" is no heading, U+2219 no bullet, "An" a Vietnamese name.
+        assert_eq!(
+            split("We are\n#1 in sales. Yes."),
+            ["We are\n#1 in sales.", "Yes."]
+        );
+        assert_eq!(
+            split("Compute 5 ∙ 3 today. Done."),
+            ["Compute 5 ∙ 3 today.", "Done."]
+        );
+        assert_eq!(
+            split("Ông Nguyễn V. An đến muộn. Ai cũng chờ."),
+            ["Ông Nguyễn V. An đến muộn.", "Ai cũng chờ."]
+        );
+        // An unclosed bracket holds CJK ends back only up to the next terminator.
+        assert_eq!(
+            split("价格（含税！真的。下次见。"),
+            ["价格（含税！真的。", "下次见。"]
+        );
     }
 
     #[test]
