@@ -1,20 +1,23 @@
 //! The contextual sentence rule: a terminator ends a sentence or not by what stands around it.
 //!
+//! The word lists named below (`PREFIXES`, `CAPITAL_PREFIXES`, `UNITS`, `STARTERS`) are in
+//! `segment/sentence_words.rs`.
+//!
 //! Terminators: `.` `?` `!` `…` `‼` `⁇` `⁈` `⁉`, the Arabic `؟` `۔`, and (below) the CJK full
 //! stops and the dandas. A run of them ends a sentence only when whitespace follows it (after
 //! any closing quotes, brackets or emphasis marks) and the next word does not start with a
 //! lower-case letter or, after full stops only, a digit. After a single full stop the word
 //! before it decides the rest:
-//! - an abbreviation that stands before a name ([`PREFIXES`]: "Dr. Lee", "ул. Ленина",
-//!   "np. Kraków"; in capitals, compared as written, [`CAPITAL_PREFIXES`]: "TP. Hồ Chí Minh",
+//! - an abbreviation that stands before a name (`PREFIXES`: "Dr. Lee", "ул. Ленина",
+//!   "np. Kraków"; in capitals, compared as written, `CAPITAL_PREFIXES`: "TP. Hồ Chí Minh",
 //!   while "OS." or "NY." is no abbreviation) does not end one; "et al." does, and "им." /
 //!   "im." does before a sentence opener (the pronoun);
-//! - a unit or year abbreviation ([`UNITS`]) ends one after a number ("1799 г. В Москве",
+//! - a unit or year abbreviation (`UNITS`) ends one after a number ("1799 г. В Москве",
 //!   "1941–1945 гг.", "It took 5 ms. Then") and stands before a name otherwise ("г. Москва");
 //! - the word runs back to whitespace, an opening mark, a dash or a slash ("guest—Dr. Smith",
 //!   "Mr./Mrs. Smith");
 //! - an upper-case initial ("J. R. Smith") or an acronym with full stops ("U.S.") ends one only
-//!   when the next word is a common sentence opener ([`STARTERS`]: "the U.S. How about you?"
+//!   when the next word is a common sentence opener (`STARTERS`: "the U.S. How about you?"
 //!   against "the U.S. Government") and not itself an initial;
 //! - anything else ends one ("Co. It closed", "$100.00. It is").
 //!
@@ -479,7 +482,7 @@ fn full_stop_ends(text: &str, at: usize, next: &str) -> bool {
 }
 
 /// Whether `next` (the text after a full stop and whitespace) starts with a common sentence
-/// opener ([`STARTERS`]) that is not itself an initial ("J. R. Smith").
+/// opener (`STARTERS`) that is not itself an initial ("J. R. Smith").
 fn opens_sentence(next: &str) -> bool {
     let letters = next
         .char_indices()
