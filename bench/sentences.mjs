@@ -14,7 +14,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { MIXED_BYTES, OUT, ROOT, assembleCorpus, repeatTo } from "./lib/corpus.mjs";
-import { launchChromium } from "./lib/chromium.mjs";
+import { launchChromium, forwardProgress } from "./lib/chromium.mjs";
 import { serve } from "./lib/serve.mjs";
 import { table } from "./lib/report.mjs";
 
@@ -125,11 +125,7 @@ async function chromiumRun(texts) {
   const browser = await launchChromium();
   try {
     const page = await browser.newPage();
-    page.on("pageerror", (e) => progress(`page error: ${e.message}`));
-    page.on("console", (m) => {
-      if (m.text().startsWith("progress: ")) progress(`chromium: ${m.text().slice("progress: ".length)}`);
-      else if (m.type() === "error") progress(`console: ${m.text()}`);
-    });
+    forwardProgress(page, progress);
     const base = `http://127.0.0.1:${server.address().port}/`;
     // Any page of the server will do (same origin as the wasm and the texts).
     await page.goto(`${base}browser/strategies.html`);

@@ -18,7 +18,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { OUT, ROOT, assembleCorpus } from "./lib/corpus.mjs";
-import { launchChromium } from "./lib/chromium.mjs";
+import { launchChromium, forwardProgress } from "./lib/chromium.mjs";
 import { serve } from "./lib/serve.mjs";
 import { RUNS } from "./lib/measure.mjs";
 import { SETTINGS, TEXTS, runAll } from "./lib/strategies.mjs";
@@ -74,12 +74,7 @@ async function chromiumRun() {
   const browser = await launchChromium();
   try {
     const page = await browser.newPage();
-    page.on("pageerror", (e) => progress(`page error: ${e.message}`));
-    page.on("console", (m) => {
-      const t = m.text();
-      if (t.startsWith("progress: ")) progress(`chromium: ${t.slice("progress: ".length)}`);
-      else if (m.type() === "error") progress(`console: ${t}`);
-    });
+    forwardProgress(page, progress);
     await page.goto(`http://127.0.0.1:${server.address().port}/browser/strategies.html`);
     await page.waitForFunction(() => window.benchReady === true);
     const results = await page.evaluate(() => window.benchStrategies.run());

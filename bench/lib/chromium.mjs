@@ -1,5 +1,5 @@
 // The system Chromium for make bench (never a downloaded one), headless, with the flags this
-// machine needs and no background network. Shared by browser.mjs and page.mjs.
+// machine needs and no background network. Shared by the Chromium parts of the benches.
 import { chromium } from "playwright-core";
 
 /** Path of the Chromium binary: $CHROMIUM, else /usr/bin/chromium. */
@@ -12,5 +12,18 @@ export function launchChromium() {
     headless: true,
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
       "--disable-component-update", "--disable-sync", "--no-first-run"],
+  });
+}
+
+/**
+ * Forwards a page's errors and its `console.log("progress: …")` lines to `progress` (prefixed
+ * "chromium: "), the way the worker benches report what they are doing.
+ */
+export function forwardProgress(page, progress) {
+  page.on("pageerror", (e) => progress(`page error: ${e.message}`));
+  page.on("console", (m) => {
+    const t = m.text();
+    if (t.startsWith("progress: ")) progress(`chromium: ${t.slice("progress: ".length)}`);
+    else if (m.type() === "error") progress(`console: ${t}`);
   });
 }
