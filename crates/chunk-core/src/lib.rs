@@ -10,6 +10,7 @@ pub mod analysis;
 pub mod formula;
 pub mod params;
 pub mod reconstruct;
+pub mod retrieval;
 pub mod segment;
 pub mod sim;
 pub mod sizer;

@@ -1,0 +1,390 @@
+//! The retrieval check of one strategy's chunks (SPEC §8): for each question and its answer
+//! span, does one chunk hold the whole answer, where does BM25 rank it, and how well do the
+//! top-k chunks cover the answer.
+
+use super::bm25::{Bm25Index, Bm25Params, Ranking};
+use super::span::{span_metrics, SpanMetrics};
+use super::terms::terms;
+use crate::sim::Lang;
+use crate::strategy::{Chunks, StrategyId};
+use std::ops::Range;
+
+/// A question and the byte span of its answer in the document.
+///
+/// Build the span with [`super::locate_answer`] or [`super::check_span`] (or
+/// [`super::QaLine::resolve`]): [`evaluate`] takes any range without panicking (it is
+/// clamped to the document), but only a checked one means what the user marked.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct QaPair {
+    /// The question, as typed: its terms are the BM25 query.
+    pub question: String,
+    /// The answer's byte range `[start, end)` in the document (UTF-8 bytes).
+    pub answer: Range<usize>,
+}
+
+/// How [`evaluate`] ranks and how many chunks it retrieves.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EvalOptions {
+    /// The page's language: its stop words are removed from questions and chunks
+    /// ([`super::terms`](mod@super::terms)).
+    pub lang: Lang,
+    /// `k1` and `b`.
+    pub bm25: Bm25Params,
+    /// How many top-ranked chunks are retrieved for [`PairEvaluation::at_k`] and
+    /// [`Aggregate::hits_at_k`] (Chroma's `retrieve`, default 5).
+    pub k: usize,
+}
+
+impl Default for EvalOptions {
+    /// English, `k1 = 1.2`, `b = 0.75`, `k = 5`.
+    fn default() -> Self {
+        EvalOptions {
+            lang: Lang::En,
+            bm25: Bm25Params::default(),
+            k: 5,
+        }
+    }
+}
+
+/// The check of one question/answer pair against one strategy's chunks.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct PairEvaluation {
+    /// The question's terms (the BM25 query; repeats kept here, counted once in the score).
+    pub query: Vec<String>,
+    /// Every chunk whose byte range holds the whole answer span, in chunk order.
+    pub holding: Vec<usize>,
+    /// The best-ranked of [`PairEvaluation::holding`]; `None` when no chunk holds the whole
+    /// answer (the cut split it).
+    pub whole: Option<usize>,
+    /// The 1-based BM25 rank of [`PairEvaluation::whole`] among all chunks.
+    pub rank: Option<usize>,
+    /// The BM25 score of [`PairEvaluation::whole`] (0 when the chunk holds no query term: it
+    /// is then ranked only by its position among the chunks that score 0).
+    pub score: Option<f64>,
+    /// `rank ≤ 1`.
+    pub hit_at_1: bool,
+    /// `rank ≤ 3`.
+    pub hit_at_3: bool,
+    /// `rank ≤ 5`.
+    pub hit_at_5: bool,
+    /// `rank ≤ k` ([`EvalOptions::k`]).
+    pub hit_at_k: bool,
+    /// The top-k chunk indices, best first.
+    pub top: Vec<usize>,
+    /// Span metrics of the top 1.
+    pub at_1: SpanMetrics,
+    /// Span metrics of the top 3.
+    pub at_3: SpanMetrics,
+    /// Span metrics of the top 5.
+    pub at_5: SpanMetrics,
+    /// Span metrics of the top k.
+    pub at_k: SpanMetrics,
+}
+
+/// The figures across every pair of one evaluation.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Aggregate {
+    /// Number of pairs.
+    pub pairs: usize,
+    /// Pairs whose whole answer is inside some chunk.
+    pub whole: usize,
+    /// Pairs whose chunk holding the whole answer ranks first.
+    pub hits_at_1: usize,
+    /// … ranks in the top 3.
+    pub hits_at_3: usize,
+    /// … ranks in the top 5.
+    pub hits_at_5: usize,
+    /// … ranks in the top k.
+    pub hits_at_k: usize,
+    /// True when there is at least one pair and every pair's whole answer is in a chunk of
+    /// the top 1.
+    pub all_whole_in_top_1: bool,
+    /// … of the top 3 (the sweep's criterion, [`super::sweep`](mod@super::sweep)).
+    pub all_whole_in_top_3: bool,
+    /// … of the top 5.
+    pub all_whole_in_top_5: bool,
+    /// … of the top k.
+    pub all_whole_in_top_k: bool,
+    /// Mean recall of the top k over the pairs (0 without pairs).
+    pub mean_recall: f64,
+    /// Mean precision of the top k over the pairs (0 without pairs).
+    pub mean_precision: f64,
+    /// Mean IoU of the top k over the pairs (0 without pairs).
+    pub mean_iou: f64,
+}
+
+/// One strategy's retrieval check.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Evaluation {
+    /// The strategy.
+    pub strategy: StrategyId,
+    /// [`EvalOptions::k`].
+    pub k: usize,
+    /// Number of chunks.
+    pub chunks: usize,
+    /// Tokens embedded ([`Chunks::total_tokens`]).
+    pub tokens_embedded: usize,
+    /// One entry per pair, in the pairs' order.
+    pub pairs: Vec<PairEvaluation>,
+    /// Across the pairs.
+    pub aggregate: Aggregate,
+}
+
+/// The retrieval check of `chunks`, cut from `document`, for every pair.
+///
+/// - The BM25 index ([`super::bm25`]) holds each chunk's own text ([`crate::strategy::Chunk::text`]:
+///   what would be embedded, a heading-path prefix or a library's rewrite included), as terms
+///   of [`EvalOptions::lang`]; each question is ranked against it.
+/// - A chunk *holds the whole answer* when its byte range in the document contains the
+///   answer's byte range (`start ≤ answer.start` and `answer.end ≤ end`); when several do, the
+///   best-ranked one is [`PairEvaluation::whole`]. Positions, not texts, decide, as in
+///   Chroma's evaluation; for a strategy whose text is not its slice
+///   ([`crate::strategy::Keeps`]: stripped markdown lines, a U+FFFD for a cut character), the
+///   chunk stands for its byte range.
+/// - The span metrics ([`super::span`]) of the top 1, 3, 5 and k use the chunks' byte
+///   ranges, counted in characters.
+pub fn evaluate(
+    document: &str,
+    chunks: &Chunks,
+    pairs: &[QaPair],
+    options: &EvalOptions,
+) -> Evaluation {
+    let texts: Vec<_> = chunks.chunks.iter().map(|c| c.text(document)).collect();
+    let index = Bm25Index::from_texts(&texts, options.lang, options.bm25);
+    let ranges: Vec<Range<usize>> = chunks.chunks.iter().map(|c| c.bytes.clone()).collect();
+    let results: Vec<PairEvaluation> = pairs
+        .iter()
+        .map(|pair| evaluate_pair(document, &ranges, &index, pair, options))
+        .collect();
+    let aggregate = aggregate(&results);
+    Evaluation {
+        strategy: chunks.strategy,
+        k: options.k,
+        chunks: chunks.chunks.len(),
+        tokens_embedded: chunks.total_tokens(),
+        pairs: results,
+        aggregate,
+    }
+}
+
+fn evaluate_pair(
+    document: &str,
+    ranges: &[Range<usize>],
+    index: &Bm25Index,
+    pair: &QaPair,
+    options: &EvalOptions,
+) -> PairEvaluation {
+    let query = terms(&pair.question, options.lang);
+    let ranking: Ranking = index.rank(&query);
+    let answer = &pair.answer;
+    let holding: Vec<usize> = ranges
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.start <= answer.start && answer.end <= r.end)
+        .map(|(i, _)| i)
+        .collect();
+    let whole = holding.iter().copied().min_by_key(|&c| ranking.rank[c]);
+    let rank = whole.map(|c| ranking.rank[c]);
+    let score = whole.map(|c| ranking.scores[c]);
+    let hit = |n: usize| rank.is_some_and(|r| r <= n);
+    let metrics = |n: usize| {
+        let top: Vec<Range<usize>> = ranking.top(n).iter().map(|&c| ranges[c].clone()).collect();
+        span_metrics(document, answer, &top)
+    };
+    PairEvaluation {
+        hit_at_1: hit(1),
+        hit_at_3: hit(3),
+        hit_at_5: hit(5),
+        hit_at_k: hit(options.k),
+        top: ranking.top(options.k).to_vec(),
+        at_1: metrics(1),
+        at_3: metrics(3),
+        at_5: metrics(5),
+        at_k: metrics(options.k),
+        query,
+        holding,
+        whole,
+        rank,
+        score,
+    }
+}
+
+fn aggregate(results: &[PairEvaluation]) -> Aggregate {
+    let pairs = results.len();
+    let count = |f: fn(&PairEvaluation) -> bool| results.iter().filter(|p| f(p)).count();
+    let mean = |f: fn(&PairEvaluation) -> f64| {
+        if pairs == 0 {
+            0.0
+        } else {
+            results.iter().map(f).sum::<f64>() / pairs as f64
+        }
+    };
+    let hits_at_1 = count(|p| p.hit_at_1);
+    let hits_at_3 = count(|p| p.hit_at_3);
+    let hits_at_5 = count(|p| p.hit_at_5);
+    let hits_at_k = count(|p| p.hit_at_k);
+    let all = |hits: usize| pairs > 0 && hits == pairs;
+    Aggregate {
+        pairs,
+        whole: count(|p| p.whole.is_some()),
+        hits_at_1,
+        hits_at_3,
+        hits_at_5,
+        hits_at_k,
+        all_whole_in_top_1: all(hits_at_1),
+        all_whole_in_top_3: all(hits_at_3),
+        all_whole_in_top_5: all(hits_at_5),
+        all_whole_in_top_k: all(hits_at_k),
+        mean_recall: mean(|p| p.at_k.recall),
+        mean_precision: mean(|p| p.at_k.precision),
+        mean_iou: mean(|p| p.at_k.iou),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sizer::Length;
+    use crate::strategy::{Boundary, Chunk, ChunkFlags, Keeps};
+    use crate::tokenizer::Encoding;
+
+    const DOC: &str = "cats purr. the xv40 range is wide. dogs bark. xv40 range again.";
+
+    /// Three chunks tiling `DOC` (11, 24 and 28 characters).
+    fn chunks() -> Chunks {
+        let chunk = |bytes: Range<usize>| Chunk {
+            tokens: bytes.len(),
+            length: bytes.len(),
+            bytes,
+            text: None,
+            token_range: None,
+            heading_path: Vec::new(),
+            reason: Boundary::Sentence,
+            flags: ChunkFlags::default(),
+        };
+        Chunks {
+            strategy: StrategyId::Sentence,
+            chunks: vec![chunk(0..11), chunk(11..35), chunk(35..63)],
+            encoding: Encoding::Cl100kBase,
+            document_tokens: 63,
+            budget: (30, Length::Characters),
+            keeps: Keeps::Everything,
+            overlap_clamped: false,
+        }
+    }
+
+    #[test]
+    fn a_held_answer_and_a_split_one_by_hand() {
+        let pairs = [
+            // "range is wide", in chunk 1.
+            QaPair {
+                question: "What is the range of the XV40?".into(),
+                answer: 20..33,
+            },
+            // "wide. dogs", across chunks 1 and 2.
+            QaPair {
+                question: "Do dogs bark?".into(),
+                answer: 29..39,
+            },
+        ];
+        let options = EvalOptions {
+            k: 2,
+            ..EvalOptions::default()
+        };
+        let e = evaluate(DOC, &chunks(), &pairs, &options);
+        assert_eq!((e.chunks, e.tokens_embedded, e.k), (3, 63, 2));
+
+        // Pair 1. Terms of the chunks: [cats purr] [xv40 range wide] [dogs bark xv40 range
+        // again]; avgdl = 10/3; n(range) = n(xv40) = 2, IDF = ln 1.6 each.
+        // c1 = 2 · ln1.6 · 2.2 / (1 + 1.2·(0.25 + 0.75·3/(10/3))) = 2 · ln1.6 · 2.2 / 2.11
+        // c2 = 2 · ln1.6 · 2.2 / (1 + 1.2·(0.25 + 0.75·5/(10/3))) = 2 · ln1.6 · 2.2 / 2.65
+        let p = &e.pairs[0];
+        assert_eq!(p.query, ["range", "xv40"]);
+        assert_eq!(
+            (p.holding.as_slice(), p.whole, p.rank),
+            (&[1][..], Some(1), Some(1))
+        );
+        let ln16 = 1.6f64.ln();
+        let score = p.score.expect("held");
+        assert!((score - 2.0 * ln16 * 2.2 / 2.11).abs() < 1e-12);
+        assert_eq!(p.top, [1, 2]);
+        assert_eq!(
+            (p.hit_at_1, p.hit_at_3, p.hit_at_5, p.hit_at_k),
+            (true, true, true, true)
+        );
+        // Top 1 = chunk 1 (24 characters) holds all 13 answer characters.
+        assert_eq!(
+            (p.at_1.recall, p.at_1.precision, p.at_1.iou),
+            (1.0, 13.0 / 24.0, 13.0 / 24.0)
+        );
+        // Top 2 adds chunk 2 (28 characters): Σ = 52.
+        assert_eq!(
+            (p.at_k.recall, p.at_k.precision, p.at_k.iou),
+            (1.0, 0.25, 0.25)
+        );
+        assert_eq!(p.at_3.precision, 13.0 / 63.0);
+        assert_eq!(p.at_5, p.at_3, "only 3 chunks");
+
+        // Pair 2: no chunk holds "wide. dogs"; "dogs bark" is only in chunk 2, ranked first,
+        // then 0 and 1 (score 0, by index).
+        let p = &e.pairs[1];
+        assert_eq!(p.query, ["dogs", "bark"]);
+        assert!(p.holding.is_empty());
+        assert_eq!((p.whole, p.rank, p.score), (None, None, None));
+        assert_eq!((p.hit_at_1, p.hit_at_3, p.hit_at_5), (false, false, false));
+        assert_eq!(p.top, [2, 0]);
+        // Chunk 2 holds "dogs" (4 of 10): IoU = 4 / (28 + 10 − 4).
+        assert_eq!(
+            (p.at_1.recall, p.at_1.precision, p.at_1.iou),
+            (0.4, 4.0 / 28.0, 4.0 / 34.0)
+        );
+        // Chunks 2 and 0: Σ = 39, IoU = 4 / (39 + 10 − 4).
+        assert_eq!(p.at_k.iou, 4.0 / 45.0);
+        // All three: the whole answer is retrieved, across two chunks.
+        assert_eq!((p.at_3.recall, p.at_3.iou), (1.0, 10.0 / 63.0));
+
+        let a = e.aggregate;
+        assert_eq!(
+            (
+                a.pairs,
+                a.whole,
+                a.hits_at_1,
+                a.hits_at_3,
+                a.hits_at_5,
+                a.hits_at_k
+            ),
+            (2, 1, 1, 1, 1, 1)
+        );
+        assert!(!a.all_whole_in_top_1 && !a.all_whole_in_top_3 && !a.all_whole_in_top_k);
+        assert_eq!(a.mean_iou, (0.25 + 4.0 / 45.0) / 2.0);
+        assert_eq!(a.mean_recall, (1.0 + 0.4) / 2.0);
+        assert_eq!(a.mean_precision, (0.25 + 4.0 / 39.0) / 2.0);
+
+        // One pair only, held at rank 1: every "all" is true.
+        let one = evaluate(DOC, &chunks(), &pairs[..1], &options).aggregate;
+        assert!(one.all_whole_in_top_1 && one.all_whole_in_top_3 && one.all_whole_in_top_5);
+        // No pair: nothing is "all", means are 0.
+        let none = evaluate(DOC, &chunks(), &[], &options).aggregate;
+        assert!(!none.all_whole_in_top_3);
+        assert_eq!((none.pairs, none.mean_iou), (0, 0.0));
+    }
+
+    #[test]
+    fn of_several_holding_chunks_the_best_ranked_is_whole() {
+        // Overlapping chunks 1 and 2 both hold "xv40 range"; the question's terms make chunk
+        // 2 the better one.
+        let mut c = chunks();
+        c.chunks[2].bytes = 15..63;
+        let pair = QaPair {
+            question: "again xv40".into(),
+            answer: 15..25,
+        };
+        let e = evaluate(DOC, &c, &[pair], &EvalOptions::default());
+        let p = &e.pairs[0];
+        assert_eq!(p.holding, [1, 2]);
+        assert_eq!((p.whole, p.rank), (Some(2), Some(1)));
+        // Top 5 = all three chunks; the answer is in two of them, counted once in I.
+        assert_eq!(p.at_5.intersection_chars, 10);
+        assert_eq!(p.at_5.retrieved_chars, 11 + 24 + 48);
+    }
+}

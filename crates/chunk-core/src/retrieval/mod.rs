@@ -1,0 +1,40 @@
+//! The retrieval check (SPEC §8): does the chunk that answers a question hold all of the
+//! answer, and would a lexical retriever find it?
+//!
+//! - [`terms`](mod@terms): the words BM25 sees (lower-cased Unicode words, stop words of the page's
+//!   language removed; the rule is stated there, word for word as the page states it);
+//! - [`bm25`]: Okapi BM25 (k1 = 1.2, b = 0.75 unless set) over a strategy's chunks, a score
+//!   per chunk and the ranking;
+//! - [`answer`]: the answer's byte span, located from its text or checked when given;
+//! - [`span`]: character-span recall, precision and IoU of the top-k chunks, with the
+//!   definitions of Chroma's chunking evaluation (overlap counted twice);
+//! - [`evaluate`](mod@evaluate): all of it for one strategy's chunks and a list of
+//!   question/answer pairs;
+//! - [`sweep`](mod@sweep): one strategy over a grid of sizes × overlaps, the cheapest setting
+//!   that keeps every answer whole in the top 3 marked;
+//! - [`qa_jsonl`]: question/answer pairs as JSON Lines.
+//!
+//! Units: spans are UTF-8 byte offsets `[start, end)` into the document; the span metrics
+//! count characters (Unicode scalar values); costs are tokens of the document's encoding.
+//!
+//! Lexical on purpose: a vector retriever blurs a keyword match, but neither can return a fact
+//! that the cut left out of the chunk, which is what "whole" checks.
+
+pub mod answer;
+pub mod bm25;
+pub mod evaluate;
+pub mod qa_jsonl;
+pub mod span;
+pub mod sweep;
+pub mod terms;
+
+pub use answer::{check_span, locate_answer, AnswerError};
+pub use bm25::{Bm25Index, Bm25Params, Bm25ParamsError, Ranking};
+pub use evaluate::{evaluate, Aggregate, EvalOptions, Evaluation, PairEvaluation, QaPair};
+pub use qa_jsonl::{parse_qa_jsonl, write_qa_jsonl, QaAnswer, QaJsonlError, QaLine};
+pub use span::{char_len, span_metrics, SpanMetrics};
+pub use sweep::{
+    cheapest_whole_in_top_3, overlap_for, sweep, sweep_cell, sweep_with_progress, CellFigures,
+    CellOutcome, Sweep, SweepCell, SweepGrid,
+};
+pub use terms::{term_spans, terms, TermSpan};

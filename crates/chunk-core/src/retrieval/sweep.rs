@@ -1,0 +1,222 @@
+//! The retrieval sweep (SPEC §8): one strategy over a grid of chunk sizes × overlaps, each
+//! setting cut, evaluated ([`super::evaluate`](mod@super::evaluate)), and the cheapest setting that keeps every
+//! answer whole in the top 3 marked. Plain data for the page's heat maps.
+
+use super::evaluate::{evaluate, Aggregate, EvalOptions, QaPair};
+use crate::analysis::refusal::Refusal;
+use crate::strategy::{chunker, run_prepared, Document, Settings, SizeUnit, StrategyId};
+
+/// The settings of a sweep: every size with every overlap.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SweepGrid {
+    /// Chunk sizes, in [`SweepGrid::unit`] (the heat map's rows).
+    pub sizes: Vec<usize>,
+    /// Overlaps as whole percents of the size (the heat map's columns).
+    pub overlap_percents: Vec<usize>,
+    /// The unit of the sizes.
+    pub unit: SizeUnit,
+}
+
+impl Default for SweepGrid {
+    /// 64, 128, 256, 512, 1024, 2048 tokens × 0, 10, 15, 20, 25 % overlap (30 settings).
+    fn default() -> Self {
+        SweepGrid {
+            sizes: vec![64, 128, 256, 512, 1024, 2048],
+            overlap_percents: vec![0, 10, 15, 20, 25],
+            unit: SizeUnit::Tokens,
+        }
+    }
+}
+
+impl SweepGrid {
+    /// Number of settings.
+    pub fn len(&self) -> usize {
+        self.sizes.len() * self.overlap_percents.len()
+    }
+
+    /// True when the grid has no setting.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The overlap of `percent` % of `chunk_size`, rounded down: `chunk_size · percent / 100`
+/// (64 at 15 % → 9).
+pub fn overlap_for(chunk_size: usize, percent: usize) -> usize {
+    chunk_size.saturating_mul(percent) / 100
+}
+
+/// What one setting gave.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CellOutcome {
+    /// The strategy cut the document and the pairs were evaluated.
+    Evaluated(CellFigures),
+    /// The strategy (its library) refuses this setting.
+    Refused(Refusal),
+}
+
+/// The figures of one evaluated setting.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct CellFigures {
+    /// Number of chunks.
+    pub chunks: usize,
+    /// Tokens embedded (the sum of every chunk's own token count, in the document's
+    /// encoding): the setting's cost.
+    pub tokens_embedded: usize,
+    /// The evaluation's figures across the pairs.
+    pub aggregate: Aggregate,
+}
+
+/// One setting of the grid.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct SweepCell {
+    /// `chunk_size`, in the grid's unit.
+    pub chunk_size: usize,
+    /// The overlap asked for, in percent of the size.
+    pub overlap_percent: usize,
+    /// `chunk_overlap` given to the strategy ([`overlap_for`]), in the grid's unit.
+    pub chunk_overlap: usize,
+    /// What it gave.
+    pub outcome: CellOutcome,
+}
+
+impl SweepCell {
+    /// The figures, when the setting was evaluated.
+    pub fn figures(&self) -> Option<&CellFigures> {
+        match &self.outcome {
+            CellOutcome::Evaluated(f) => Some(f),
+            CellOutcome::Refused(_) => None,
+        }
+    }
+}
+
+/// A whole sweep.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Sweep {
+    /// The strategy.
+    pub strategy: StrategyId,
+    /// The grid.
+    pub grid: SweepGrid,
+    /// [`EvalOptions::k`] of the evaluations.
+    pub k: usize,
+    /// Every setting, row by row: `cells[s * overlap_percents.len() + o]` is size `s` with
+    /// overlap `o` ([`Sweep::cell`]).
+    pub cells: Vec<SweepCell>,
+    /// The index in `cells` of the cheapest setting that keeps every answer whole in the top
+    /// 3 ([`cheapest_whole_in_top_3`]); `None` when none does (or there are no pairs).
+    pub best: Option<usize>,
+}
+
+impl Sweep {
+    /// The cell of size index `size` and overlap index `overlap`.
+    pub fn cell(&self, size: usize, overlap: usize) -> Option<&SweepCell> {
+        if overlap >= self.grid.overlap_percents.len() {
+            return None;
+        }
+        self.cells
+            .get(size * self.grid.overlap_percents.len() + overlap)
+    }
+
+    /// The best cell ([`Sweep::best`]).
+    pub fn best_cell(&self) -> Option<&SweepCell> {
+        self.best.and_then(|i| self.cells.get(i))
+    }
+}
+
+/// One setting: `strategy` with `chunk_size` and [`overlap_for`]`(chunk_size,
+/// overlap_percent)` in `unit`, run on the prepared `document` (its encoding measures the
+/// chunks) and evaluated on `pairs`.
+pub fn sweep_cell(
+    document: &Document,
+    strategy: StrategyId,
+    chunk_size: usize,
+    overlap_percent: usize,
+    unit: SizeUnit,
+    pairs: &[QaPair],
+    options: &EvalOptions,
+) -> SweepCell {
+    let chunk_overlap = overlap_for(chunk_size, overlap_percent);
+    let settings = Settings {
+        chunk_size,
+        chunk_overlap,
+        unit,
+        encoding: document.encoding(),
+    };
+    let outcome = match chunker(strategy, &settings).and_then(|c| run_prepared(&*c, document)) {
+        Ok(chunks) => {
+            let e = evaluate(document.text(), &chunks, pairs, options);
+            CellOutcome::Evaluated(CellFigures {
+                chunks: e.chunks,
+                tokens_embedded: e.tokens_embedded,
+                aggregate: e.aggregate,
+            })
+        }
+        Err(refused) => CellOutcome::Refused(Refusal::from(&refused)),
+    };
+    SweepCell {
+        chunk_size,
+        overlap_percent,
+        chunk_overlap,
+        outcome,
+    }
+}
+
+/// The index of the cheapest cell (fewest tokens embedded) in which every answer is whole in
+/// a chunk ranked in the top 3 ([`Aggregate::all_whole_in_top_3`]); ties go to the first in
+/// `cells` order (the smaller size, then the smaller overlap, in a grid given in ascending
+/// order). `None` when no evaluated cell qualifies; a cell evaluated on no pair never does.
+pub fn cheapest_whole_in_top_3(cells: &[SweepCell]) -> Option<usize> {
+    cells
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| {
+            let f = c.figures()?;
+            f.aggregate
+                .all_whole_in_top_3
+                .then_some((f.tokens_embedded, i))
+        })
+        .min()
+        .map(|(_, i)| i)
+}
+
+/// [`sweep_with_progress`] without progress.
+pub fn sweep(
+    document: &Document,
+    strategy: StrategyId,
+    grid: &SweepGrid,
+    pairs: &[QaPair],
+    options: &EvalOptions,
+) -> Sweep {
+    sweep_with_progress(document, strategy, grid, pairs, options, |_, _| {})
+}
+
+/// Runs every setting of `grid` ([`sweep_cell`]) and marks the best ([`Sweep::best`]),
+/// calling `progress(done, total)` after each setting (for the worker's progress messages).
+pub fn sweep_with_progress(
+    document: &Document,
+    strategy: StrategyId,
+    grid: &SweepGrid,
+    pairs: &[QaPair],
+    options: &EvalOptions,
+    mut progress: impl FnMut(usize, usize),
+) -> Sweep {
+    let total = grid.len();
+    let mut cells = Vec::with_capacity(total);
+    for &size in &grid.sizes {
+        for &percent in &grid.overlap_percents {
+            cells.push(sweep_cell(
+                document, strategy, size, percent, grid.unit, pairs, options,
+            ));
+            progress(cells.len(), total);
+        }
+    }
+    let best = cheapest_whole_in_top_3(&cells);
+    Sweep {
+        strategy,
+        grid: grid.clone(),
+        k: options.k,
+        cells,
+        best,
+    }
+}
