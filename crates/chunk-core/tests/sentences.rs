@@ -96,6 +96,9 @@ fn name(rule: SentenceRule) -> &'static str {
     }
 }
 
+/// A sentence splitter under test: text → trimmed sentences.
+type Splitter = dyn Fn(&str) -> Vec<String>;
+
 /// "right/total" of `split` on `cases`.
 fn score(cases: &[Case], split: impl Fn(&str) -> Vec<String>) -> String {
     format!(
@@ -111,10 +114,10 @@ fn score(cases: &[Case], split: impl Fn(&str) -> Vec<String>) -> String {
 fn score_table() {
     let golden = golden();
     let sets = [("own", languages()), ("held out", heldout())];
-    let mut splitters: Vec<(&str, Box<dyn Fn(&str) -> Vec<String>>)> = SentenceRule::ALL
+    let mut splitters: Vec<(&str, Box<Splitter>)> = SentenceRule::ALL
         .iter()
         .map(|&r| {
-            let f: Box<dyn Fn(&str) -> Vec<String>> = Box::new(move |t| split(t, r));
+            let f: Box<Splitter> = Box::new(move |t| split(t, r));
             (name(r), f)
         })
         .collect();
