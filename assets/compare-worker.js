@@ -7,13 +7,14 @@
 // answers `{kind: "ready", module}` with the module it compiled, which the page keeps.
 //
 // Then: `{kind: "text", text_id, bytes}` (the document as UTF-8, transferred), and the
-// requests of chunk_core::analysis::protocol. A `compare` request is answered one row at a
-// time; between two rows the worker returns to its event loop, so that a newer request
-// of the same lane stops it. Everything else is answered at once, in arrival order.
+// requests of chunk_core::analysis::protocol. A `compare` or `retrieval` request is answered
+// one row at a time and a `sweep` one setting at a time; between two the worker returns to its
+// event loop, so that a newer request of the same lane (compare) or kind (retrieval, sweep)
+// stops it. Everything else is answered at once, in arrival order.
 let engine;
 let ready;
 // The newest compare job of each lane (0: the comparison table, 1: the A/B view, 2: the
-// table's rows left for the user on a long text).
+// table's rows left for the user on a long text), and of 'retrieval' and 'sweep'.
 const latest = new Map();
 
 function fail(message) {
@@ -55,6 +56,26 @@ async function compare(request) {
   if (current()) self.postMessage({ kind: 'compared', job: request.job });
 }
 
+// A retrieval check (one row per strategy, then `retrieval-done`) or a sweep (`sweep_cell`
+// answers progress every few settings, null otherwise, and `swept` after the last).
+async function stepped(request) {
+  const kind = request.kind;
+  latest.set(kind, request.job);
+  const steps = engine.rows_in(request);
+  for (let i = 0; i < steps; i += 1) {
+    if (latest.get(kind) !== request.job) return;
+    const reply = kind === 'sweep' ? engine.sweep_cell(request, i) : engine.retrieval_row(request, i);
+    if (reply) {
+      self.postMessage(reply);
+      if (reply.kind !== 'retrieval-row' && reply.kind !== 'sweep-progress') return;
+    }
+    await yieldToEvents();
+  }
+  if (kind === 'retrieval' && latest.get(kind) === request.job) {
+    self.postMessage({ kind: 'retrieval-done', job: request.job });
+  }
+}
+
 self.onmessage = ({ data }) => {
   if (data.kind === 'init') {
     ready = start(data).catch((err) => fail(`did not start: ${err}`));
@@ -72,6 +93,9 @@ self.onmessage = ({ data }) => {
         break;
       case 'compare':
         return compare(data);
+      case 'retrieval':
+      case 'sweep':
+        return stepped(data);
       default:
         // A newer select also stops a running compare's stale rows from mattering: the page
         // drops replies to old jobs.

@@ -1,13 +1,16 @@
 //! Times the retrieval sweep natively: the fixture repeated to about 1 MB, 10 question/answer
 //! pairs (spans in its first copy), a 60-setting grid (64…2048 tokens × ten overlaps from 0 to
 //! 25 %) for one strategy; prints the best setting, the time of the whole sweep and of the
-//! slowest setting. It prints, it does not assert (the issue's budget is for the page's worker).
+//! slowest setting, and one setting's evaluation both ways (splitting every chunk, and from the
+//! document's terms found once; it asserts that both agree). It prints the times, it does not
+//! assert them (the issue's budget is for the page's worker).
 //!
 //! Usage: `cargo run --release -p chunk-core --example retrieval_sweep -- [STRATEGY_ID]`
 //! (default `fixed`). An unknown id prints a message on stderr and exits with status 2.
 
 use chunk_core::retrieval::{
-    evaluate, locate_answer, sweep_with_progress, EvalOptions, QaPair, SweepGrid,
+    evaluate, evaluate_prepared, locate_answer, sweep_with_progress, DocumentTerms, EvalOptions,
+    QaPair, SweepGrid,
 };
 use chunk_core::strategy::{chunker, run_prepared, Document, Settings, SizeUnit, StrategyId};
 use chunk_core::tokenizer::Encoding;
@@ -136,11 +139,22 @@ fn main() -> ExitCode {
     let cut = t2.elapsed();
     let t3 = Instant::now();
     let e = evaluate(&text, &chunks, &pairs, &EvalOptions::default());
+    let slow = t3.elapsed();
+    let t4 = Instant::now();
+    let terms = DocumentTerms::new(&text, EvalOptions::default().lang);
+    let found = t4.elapsed();
+    let t5 = Instant::now();
+    let fast = evaluate_prepared(&text, &terms, &chunks, &pairs, &EvalOptions::default());
+    let fast_time = t5.elapsed();
+    assert_eq!(fast, e, "the fast path must equal evaluate");
     println!(
-        "at 256 tokens: {} chunks, cut {:.0} ms, evaluate {:.0} ms",
+        "at 256 tokens: {} chunks, cut {:.0} ms, evaluate {:.1} ms; document terms once {:.0} ms, \
+         then evaluate_prepared {:.1} ms",
         e.chunks,
         cut.as_secs_f64() * 1e3,
-        t3.elapsed().as_secs_f64() * 1e3
+        slow.as_secs_f64() * 1e3,
+        found.as_secs_f64() * 1e3,
+        fast_time.as_secs_f64() * 1e3
     );
     ExitCode::SUCCESS
 }

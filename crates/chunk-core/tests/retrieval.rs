@@ -6,12 +6,14 @@
 //! a case whose best setting is known in advance.
 
 use chunk_core::retrieval::{
-    check_span, evaluate, locate_answer, parse_qa_jsonl, span_metrics, sweep, terms,
-    write_qa_jsonl, AnswerError, Bm25Index, Bm25Params, CellOutcome, EvalOptions, QaAnswer, QaLine,
-    QaPair, Ranking, SweepGrid,
+    check_span, evaluate, evaluate_prepared, locate_answer, parse_qa_jsonl, span_metrics, sweep,
+    terms, write_qa_jsonl, AnswerError, Bm25Index, Bm25Params, CellOutcome, DocumentTerms,
+    EvalOptions, QaAnswer, QaLine, QaPair, Ranking, SweepGrid,
 };
 use chunk_core::sim::Lang;
+use chunk_core::sizer::Length;
 use chunk_core::strategy::{chunker, run, run_prepared, Document, Settings, SizeUnit, StrategyId};
+use chunk_core::strategy::{Boundary, Chunk, ChunkFlags, Chunks, Keeps};
 use chunk_core::tokenizer::Encoding;
 use proptest::prelude::*;
 use std::collections::BTreeSet;
@@ -711,4 +713,201 @@ fn jsonl_of_the_fixture_pairs_round_trips_as_spans() {
         .map(|l| l.resolve(&doc).expect("checked span"))
         .collect();
     assert_eq!(back, pairs);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The fast path: a document's terms found once (`DocumentTerms`), each chunk's taken from them.
+// It must equal splitting every chunk's own text, term for term, and so `evaluate_prepared`
+// must equal `evaluate`, value for value.
+
+/// Pieces that exercise the word-boundary rules at a chunk's edge: letters, digits, mid-word
+/// and mid-number punctuation, spaces, line ends, Extend / Format / ZWJ, regional indicators,
+/// pictographs, Katakana, Han, Hebrew, ExtendNumLet, and stop words.
+const PIECES: &[&str] = &[
+    "a",
+    "b",
+    "X",
+    "The",
+    "the",
+    "of",
+    "'",
+    ".",
+    ",",
+    ":",
+    "3",
+    "42",
+    " ",
+    " ",
+    " ",
+    "\n",
+    "\r\n",
+    "\t",
+    "-",
+    "_",
+    "\"",
+    "é",
+    "e\u{301}",
+    "\u{301}",
+    "\u{200D}",
+    "\u{AD}",
+    "\u{1F1EB}",
+    "\u{1F1F7}",
+    "\u{1F600}",
+    "\u{093F}",
+    "क",
+    "日",
+    "本",
+    "ア",
+    "イ",
+    "\u{05D0}",
+    "\u{05F3}",
+];
+
+fn edge_text() -> impl Strategy<Value = String> {
+    proptest::collection::vec(proptest::sample::select(PIECES), 0..40).prop_map(|p| p.concat())
+}
+
+/// A chunk of `doc` over bytes `range`, its text its slice unless `own` is given.
+fn chunk_of(range: Range<usize>, own: Option<String>) -> Chunk {
+    Chunk {
+        tokens: range.len(),
+        length: range.len(),
+        bytes: range,
+        text: own,
+        token_range: None,
+        heading_path: Vec::new(),
+        reason: Boundary::Sentence,
+        flags: ChunkFlags::default(),
+    }
+}
+
+/// A text and chunks over arbitrary char-boundary ranges of it (overlapping, out of order, a
+/// few with their own text), and pairs whose questions reuse its pieces.
+fn edge_case() -> impl Strategy<Value = (String, Chunks, Vec<QaPair>)> {
+    (
+        edge_text(),
+        proptest::collection::vec((any::<usize>(), any::<usize>(), 0u8..8), 0..8),
+        proptest::collection::vec((edge_text(), any::<usize>(), any::<usize>()), 0..4),
+    )
+        .prop_map(|(doc, cuts, qs)| {
+            let bounds: Vec<usize> = doc
+                .char_indices()
+                .map(|(i, _)| i)
+                .chain([doc.len()])
+                .collect();
+            let at = |x: usize| bounds[x % bounds.len()];
+            let chunks = cuts
+                .iter()
+                .map(|&(x, y, own)| {
+                    let (a, b) = (at(x).min(at(y)), at(x).max(at(y)));
+                    let own = (own == 0).then(|| format!("# Heading\n{}", &doc[a..b]));
+                    chunk_of(a..b, own)
+                })
+                .collect();
+            let pairs = qs
+                .into_iter()
+                .map(|(question, x, y)| QaPair {
+                    question: format!("{question} {}", &doc[..at(x)]),
+                    answer: at(x).min(at(y))..at(x).max(at(y)),
+                })
+                .collect();
+            let chunks = Chunks {
+                strategy: StrategyId::Fixed,
+                chunks,
+                encoding: Encoding::Cl100kBase,
+                document_tokens: doc.len(),
+                budget: (8, Length::Characters),
+                keeps: Keeps::Everything,
+                overlap_clamped: false,
+            };
+            (doc, chunks, pairs)
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn a_chunks_terms_from_the_document_equal_splitting_its_own_text(
+        (doc, chunks, pairs) in edge_case(),
+        lang in proptest::sample::select(&[Lang::En, Lang::Vi, Lang::Ru][..]),
+    ) {
+        let terms_once = DocumentTerms::new(&doc, lang);
+        for c in &chunks.chunks {
+            prop_assert_eq!(
+                terms_once.chunk_terms(&doc, c),
+                terms(&c.text(&doc), lang),
+                "chunk {:?} of {:?}", c.bytes, doc
+            );
+        }
+        let options = EvalOptions { lang, k: 2, ..EvalOptions::default() };
+        prop_assert_eq!(
+            evaluate_prepared(&doc, &terms_once, &chunks, &pairs, &options),
+            evaluate(&doc, &chunks, &pairs, &options)
+        );
+    }
+}
+
+#[test]
+fn evaluate_prepared_equals_evaluate_on_the_fixture_for_every_strategy() {
+    let doc = fixture();
+    let pairs = fixture_pairs(&doc);
+    let options = EvalOptions::default();
+    let terms_once = DocumentTerms::new(&doc, options.lang);
+    let document = Document::new(&doc, Encoding::Cl100kBase);
+    let mut compared = 0;
+    for id in StrategyId::all() {
+        for (size, overlap, unit) in [
+            (64, 8, SizeUnit::Tokens),
+            (300, 0, SizeUnit::Tokens),
+            (500, 50, SizeUnit::Characters),
+        ] {
+            let settings = Settings {
+                chunk_size: size,
+                chunk_overlap: overlap,
+                unit,
+                encoding: Encoding::Cl100kBase,
+            };
+            let Ok(chunks) = chunker(id, &settings).and_then(|c| run_prepared(&*c, &document))
+            else {
+                continue;
+            };
+            for c in &chunks.chunks {
+                assert_eq!(
+                    terms_once.chunk_terms(&doc, c),
+                    terms(&c.text(&doc), options.lang),
+                    "{id} {size} {overlap} {unit:?}: chunk {:?}",
+                    c.bytes
+                );
+            }
+            assert_eq!(
+                evaluate_prepared(&doc, &terms_once, &chunks, &pairs, &options),
+                evaluate(&doc, &chunks, &pairs, &options),
+                "{id} {size} {overlap} {unit:?}"
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared >= 30, "{compared}");
+    // Terms of another language are not used (the result is still evaluate's).
+    let vi = EvalOptions {
+        lang: Lang::Vi,
+        ..options
+    };
+    let settings = Settings {
+        chunk_size: 64,
+        chunk_overlap: 0,
+        unit: SizeUnit::Tokens,
+        encoding: Encoding::Cl100kBase,
+    };
+    let chunks = run(
+        &*chunker(StrategyId::Fixed, &settings).unwrap(),
+        &doc,
+        Encoding::Cl100kBase,
+    )
+    .unwrap();
+    assert_eq!(
+        evaluate_prepared(&doc, &terms_once, &chunks, &pairs, &vi),
+        evaluate(&doc, &chunks, &pairs, &vi)
+    );
 }

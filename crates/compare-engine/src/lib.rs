@@ -12,6 +12,11 @@
 //! - `compare_row(request, index)` — row `index` of a `compare` request (the worker's script
 //!   loops over the rows and yields to its event loop between two, so that a newer request
 //!   stops an older one);
+//! - `retrieval_row(request, index)` — row `index` of a `retrieval` request (one strategy's
+//!   retrieval check; the script loops as for `compare`);
+//! - `sweep_cell(request, index)` — setting `index` of a `sweep` request: a progress reply
+//!   every few settings (`null` otherwise), the whole sweep after the last (the script loops
+//!   and yields between two settings, so that a newer sweep stops an older one);
 //! - `handle(request)` — `select`, `rows` and `export`.
 //!
 //! A strategy that panics (a bug) traps the instance (release builds abort on panic); the
@@ -22,10 +27,18 @@ use std::sync::Arc;
 
 use chunk_core::analysis::export::{rows, rows_of, to_csv, to_jsonl};
 use chunk_core::analysis::histogram::histogram;
-use chunk_core::analysis::protocol::{ExportFormat, Figures, Outcome, Reply, Request, Selection};
+use chunk_core::analysis::protocol::{
+    Bm25Setting, ExportFormat, Figures, Outcome, Reply, Request, RetrievalOutcome, RetrievalPair,
+    Selection, SWEEP_PROGRESS_EVERY,
+};
 use chunk_core::analysis::refusal::Refusal;
 use chunk_core::analysis::snippet::snippet;
 use chunk_core::analysis::summary_prepared;
+use chunk_core::retrieval::{
+    cheapest_whole_in_top_3, check_span, evaluate_prepared, sweep_cell, DocumentTerms, EvalOptions,
+    QaPair, Sweep, SweepCell,
+};
+use chunk_core::sim::Lang;
 use chunk_core::strategy::{chunker, run_prepared, Chunks, Document, StrategyId};
 use chunk_core::tokenizer::Encoding;
 
@@ -49,6 +62,10 @@ pub struct Engine {
     prepared: Vec<Prepared>,
     /// The last [`Request::Select`]: its job and the chunks it cut (`None` when refused).
     selected: Option<(u32, Option<Chunks>)>,
+    /// The current text's terms in the language last asked for (retrieval and sweeps).
+    terms: Option<DocumentTerms>,
+    /// The sweep in progress: its job and the settings evaluated so far, in grid order.
+    sweeping: Option<(u32, Vec<SweepCell>)>,
 }
 
 impl Engine {
@@ -67,6 +84,23 @@ impl Engine {
         self.text = Some((text_id, Arc::from(text)));
         self.prepared.clear();
         self.selected = None;
+        self.terms = None;
+        self.sweeping = None;
+    }
+
+    /// Prepares text `text_id` with `encoding` and its terms in `lang`; the index of the
+    /// prepared document in `prepared`, `None` when the text is not held.
+    fn prepare(&mut self, text_id: u32, encoding: Encoding, lang: Lang) -> Option<usize> {
+        self.document(text_id, encoding)?;
+        let at = self
+            .prepared
+            .iter()
+            .position(|p| p.borrow_dependent().encoding() == encoding)?;
+        if !self.terms.as_ref().is_some_and(|t| t.lang() == lang) {
+            let text = self.prepared[at].borrow_owner();
+            self.terms = Some(DocumentTerms::new(text, lang));
+        }
+        Some(at)
     }
 
     /// The text prepared with `encoding` if it is `text_id` (preparing it on first use).
@@ -90,12 +124,158 @@ impl Engine {
         Some(self.prepared[at].borrow_dependent())
     }
 
-    /// The number of rows of a `compare` request (0 for any other request).
+    /// The number of steps of a request answered step by step: the rows of a `compare` or a
+    /// `retrieval` (one per strategy), the settings of a `sweep` (at least 1, so that an empty
+    /// grid is answered with [`Reply::Failed`]); 0 for any other request.
     pub fn rows_in(request: &Request) -> usize {
         match request {
-            Request::Compare { strategies, .. } => strategies.len(),
+            Request::Compare { strategies, .. } | Request::Retrieval { strategies, .. } => {
+                strategies.len()
+            }
+            Request::Sweep { grid, .. } => grid.len().max(1),
             _ => 0,
         }
+    }
+
+    /// Row `index` of a [`Request::Retrieval`]: [`Reply::RetrievalRow`] with the strategy's
+    /// retrieval check (equal to [`chunk_core::retrieval::evaluate`] of its chunks) or its
+    /// refusal; [`Reply::NeedText`] when the text is not held; [`Reply::Failed`] for another
+    /// request, an index past the end, BM25 parameters out of range, `k` = 0 or an answer
+    /// span that does not fit the text. `clock` gives milliseconds.
+    pub fn retrieval_row(
+        &mut self,
+        request: &Request,
+        index: usize,
+        clock: impl Fn() -> f64,
+    ) -> Reply {
+        let Request::Retrieval {
+            job,
+            text_id,
+            pairs,
+            strategies,
+            figures,
+            bm25,
+            lang,
+            k,
+        } = request
+        else {
+            return failed(
+                Some(request.job()),
+                "retrieval_row takes a retrieval request",
+            );
+        };
+        let Some(&strategy) = strategies.get(index) else {
+            return failed(Some(*job), "row index past the strategies");
+        };
+        let started = clock();
+        let Some(at) = self.prepare(*text_id, figures.settings.encoding, *lang) else {
+            return Reply::NeedText { job: *job };
+        };
+        let document = self.prepared[at].borrow_dependent();
+        let options = match checked(document.text(), pairs, *bm25, *lang, *k) {
+            Ok(options) => options,
+            Err(message) => return failed(Some(*job), &message),
+        };
+        let terms = self.terms.as_ref().expect("prepared");
+        let outcome = match cut(strategy, document, figures) {
+            Ok(chunks) => {
+                let e = evaluate_prepared(document.text(), terms, &chunks, pairs, &options);
+                RetrievalOutcome::Evaluated {
+                    chunks: e.chunks,
+                    tokens_embedded: e.tokens_embedded,
+                    pairs: e.pairs.iter().map(RetrievalPair::from).collect(),
+                    aggregate: e.aggregate,
+                }
+            }
+            Err(refusal) => RetrievalOutcome::Refused { refusal },
+        };
+        Reply::RetrievalRow {
+            job: *job,
+            strategy,
+            outcome,
+            millis: clock() - started,
+        }
+    }
+
+    /// Setting `index` of a [`Request::Sweep`] (grid order: size by size, each overlap in
+    /// turn; [`chunk_core::retrieval::sweep_cell`]). Settings must come in order, from 0; index
+    /// 0 starts the job afresh (and abandons any older sweep). Returns
+    /// [`Reply::SweepProgress`] after every [`SWEEP_PROGRESS_EVERY`] settings and `None` after
+    /// the others, [`Reply::Swept`] (equal to [`chunk_core::retrieval::sweep`]) after the
+    /// last; [`Reply::NeedText`] when the text is not held; [`Reply::Failed`] for another
+    /// request, an empty grid, an index out of order, a job superseded by a newer sweep, or
+    /// the checks of [`Engine::retrieval_row`].
+    pub fn sweep_cell(&mut self, request: &Request, index: usize) -> Option<Reply> {
+        let Request::Sweep {
+            job,
+            text_id,
+            pairs,
+            strategy,
+            grid,
+            figures,
+            bm25,
+            lang,
+            k,
+        } = request
+        else {
+            return Some(failed(
+                Some(request.job()),
+                "sweep_cell takes a sweep request",
+            ));
+        };
+        let job = *job;
+        let total = grid.len();
+        if total == 0 {
+            return Some(failed(Some(job), "the sweep's grid has no setting"));
+        }
+        if index == 0 {
+            self.sweeping = Some((job, Vec::with_capacity(total)));
+        }
+        match &self.sweeping {
+            Some((j, _)) if *j != job => {
+                return Some(failed(Some(job), "the sweep was superseded by a newer one"))
+            }
+            Some((_, cells)) if cells.len() == index && index < total => {}
+            _ => return Some(failed(Some(job), "sweep settings out of order")),
+        }
+        let Some(at) = self.prepare(*text_id, figures.settings.encoding, *lang) else {
+            return Some(Reply::NeedText { job });
+        };
+        let document = self.prepared[at].borrow_dependent();
+        let options = match checked(document.text(), pairs, *bm25, *lang, *k) {
+            Ok(options) => options,
+            Err(message) => return Some(failed(Some(job), &message)),
+        };
+        let terms = self.terms.as_ref().expect("prepared");
+        let n = grid.overlap_percents.len();
+        let cell = sweep_cell(
+            document,
+            terms,
+            *strategy,
+            grid.sizes[index / n],
+            grid.overlap_percents[index % n],
+            grid.unit,
+            pairs,
+            &options,
+        );
+        let (_, cells) = self.sweeping.as_mut().expect("checked above");
+        cells.push(cell);
+        let done = cells.len();
+        if done == total {
+            let (_, cells) = self.sweeping.take().expect("checked above");
+            let best = cheapest_whole_in_top_3(&cells);
+            return Some(Reply::Swept {
+                job,
+                sweep: Box::new(Sweep {
+                    strategy: *strategy,
+                    grid: grid.clone(),
+                    k: options.k,
+                    cells,
+                    best,
+                }),
+            });
+        }
+        (done % SWEEP_PROGRESS_EVERY == 0).then_some(Reply::SweepProgress { job, done, total })
     }
 
     /// Row `index` of a [`Request::Compare`]: [`Reply::Row`], [`Reply::NeedText`] when the text
@@ -140,6 +320,8 @@ impl Engine {
     pub fn handle(&mut self, request: Request) -> Reply {
         match request {
             Request::Compare { job, .. } => failed(Some(job), "compare goes row by row"),
+            Request::Retrieval { job, .. } => failed(Some(job), "retrieval goes row by row"),
+            Request::Sweep { job, .. } => failed(Some(job), "a sweep goes setting by setting"),
             Request::Select {
                 job,
                 text_id,
@@ -246,6 +428,26 @@ fn outcome_of(document: &Document, chunks: &Chunks, figures: &Figures) -> Outcom
     }
 }
 
+/// The evaluation options of a retrieval or sweep request, every input checked: BM25's
+/// parameters, `k` ≥ 1, every answer span a non-empty char-boundary range of `text`.
+fn checked(
+    text: &str,
+    pairs: &[QaPair],
+    bm25: Bm25Setting,
+    lang: Lang,
+    k: usize,
+) -> Result<EvalOptions, String> {
+    let bm25 = bm25.params().map_err(|e| format!("BM25: {e}"))?;
+    if k == 0 {
+        return Err("k must be at least 1".to_owned());
+    }
+    for (i, pair) in pairs.iter().enumerate() {
+        check_span(text, pair.answer.start, pair.answer.end)
+            .map_err(|e| format!("pair {}: {e}", i + 1))?;
+    }
+    Ok(EvalOptions { lang, bm25, k })
+}
+
 fn failed(job: Option<u32>, message: &str) -> Reply {
     Reply::Failed {
         job,
@@ -311,6 +513,27 @@ mod exports {
             Err(reply) => *reply,
         };
         write(&reply)
+    }
+
+    /// Row `index` of a `retrieval` request, as a reply object.
+    #[wasm_bindgen]
+    pub fn retrieval_row(request: JsValue, index: usize) -> JsValue {
+        let reply = match read(request) {
+            Ok(r) => ENGINE.with(|e| e.borrow_mut().retrieval_row(&r, index, js_sys::Date::now)),
+            Err(reply) => *reply,
+        };
+        write(&reply)
+    }
+
+    /// Setting `index` of a `sweep` request: a reply object (progress, the whole sweep after
+    /// the last setting, or a failure), or `null` when there is nothing to post.
+    #[wasm_bindgen]
+    pub fn sweep_cell(request: JsValue, index: usize) -> JsValue {
+        let reply = match read(request) {
+            Ok(r) => ENGINE.with(|e| e.borrow_mut().sweep_cell(&r, index)),
+            Err(reply) => Some(*reply),
+        };
+        reply.map_or(JsValue::NULL, |r| write(&r))
     }
 
     /// The reply to a `select`, `rows` or `export` request.
@@ -521,5 +744,288 @@ mod tests {
             }),
             Reply::Rows { total: 0, .. }
         ));
+    }
+
+    // The retrieval check and the sweep.
+
+    const QA_TEXT: &str = "The XV40 runs from minus ten to fifty degrees. It weighs two kilos.\n\nCharge it for three hours before first use. The battery lasts a week.\n\nClean the lens with a dry cloth only; water damages the coating.";
+
+    fn qa_pairs() -> Vec<QaPair> {
+        use chunk_core::retrieval::locate_answer;
+        [
+            (
+                "What temperature range does the XV40 run in?",
+                "minus ten to fifty degrees",
+            ),
+            (
+                "How long does the battery last?",
+                "The battery lasts a week",
+            ),
+            ("What damages the coating?", "water damages the coating"),
+        ]
+        .iter()
+        .map(|(q, a)| QaPair {
+            question: (*q).to_owned(),
+            answer: locate_answer(QA_TEXT, a).expect("once"),
+        })
+        .collect()
+    }
+
+    fn qa_engine() -> Engine {
+        let mut e = Engine::default();
+        e.set_text(3, QA_TEXT.to_owned());
+        e
+    }
+
+    fn sweep_request(job: u32, strategy: StrategyId) -> Request {
+        Request::Sweep {
+            job,
+            text_id: 3,
+            pairs: qa_pairs(),
+            strategy,
+            grid: chunk_core::retrieval::SweepGrid {
+                sizes: vec![8, 16, 32],
+                overlap_percents: vec![0, 10, 25],
+                unit: SizeUnit::Tokens,
+            },
+            figures: figures(0, 0, SizeUnit::Tokens),
+            bm25: Bm25Setting::default(),
+            lang: Lang::En,
+            k: 3,
+        }
+    }
+
+    #[test]
+    fn every_retrieval_row_equals_the_cores_evaluate() {
+        use chunk_core::retrieval::evaluate;
+        let mut e = qa_engine();
+        let f = figures(12, 3, SizeUnit::Tokens);
+        let bm25 = Bm25Setting { k1: 1.5, b: 0.6 };
+        let request = Request::Retrieval {
+            job: 4,
+            text_id: 3,
+            pairs: qa_pairs(),
+            strategies: StrategyId::all().collect(),
+            figures: f,
+            bm25,
+            lang: Lang::En,
+            k: 2,
+        };
+        assert_eq!(Engine::rows_in(&request), 15);
+        let options = EvalOptions {
+            lang: Lang::En,
+            bm25: bm25.params().unwrap(),
+            k: 2,
+        };
+        for (i, id) in StrategyId::all().enumerate() {
+            let Reply::RetrievalRow {
+                job,
+                strategy,
+                outcome,
+                ..
+            } = e.retrieval_row(&request, i, || 0.0)
+            else {
+                panic!("row {i} is not a retrieval row");
+            };
+            assert_eq!((job, strategy), (4, id));
+            let direct = chunker(id, &f.settings)
+                .and_then(|c| run(c.as_ref(), QA_TEXT, f.settings.encoding));
+            match (outcome, direct) {
+                (
+                    RetrievalOutcome::Evaluated {
+                        chunks,
+                        tokens_embedded,
+                        pairs,
+                        aggregate,
+                    },
+                    Ok(c),
+                ) => {
+                    let core = evaluate(QA_TEXT, &c, &qa_pairs(), &options);
+                    assert_eq!(
+                        (chunks, tokens_embedded),
+                        (core.chunks, core.tokens_embedded),
+                        "{id}"
+                    );
+                    assert_eq!(aggregate, core.aggregate, "{id}");
+                    let want: Vec<RetrievalPair> =
+                        core.pairs.iter().map(RetrievalPair::from).collect();
+                    assert_eq!(pairs, want, "{id}");
+                    for (p, c) in pairs.iter().zip(&core.pairs) {
+                        assert_eq!(p.whole, c.whole.map_or(-1, |w| w as i64));
+                        assert_eq!(
+                            (p.rank, p.hit_at_3, p.iou),
+                            (c.rank, c.hit_at_3, c.at_k.iou)
+                        );
+                    }
+                }
+                (RetrievalOutcome::Refused { refusal }, Err(err)) => {
+                    assert_eq!(refusal, Refusal::from(&err), "{id}")
+                }
+                (o, d) => panic!("{id}: engine {o:?}, core {d:?}"),
+            }
+        }
+        assert!(matches!(
+            e.retrieval_row(&request, 15, || 0.0),
+            Reply::Failed { job: Some(4), .. }
+        ));
+    }
+
+    #[test]
+    fn bad_inputs_are_failures_and_another_text_is_asked_for() {
+        let mut e = qa_engine();
+        let request =
+            |pairs: Vec<QaPair>, bm25: Bm25Setting, k: usize, text_id: u32| Request::Retrieval {
+                job: 8,
+                text_id,
+                pairs,
+                strategies: vec![StrategyId::Fixed],
+                figures: figures(12, 0, SizeUnit::Tokens),
+                bm25,
+                lang: Lang::En,
+                k,
+            };
+        let ok = Bm25Setting::default();
+        let past = vec![QaPair {
+            question: "q".into(),
+            answer: 10..10_000,
+        }];
+        let cases = [
+            (
+                request(qa_pairs(), Bm25Setting { k1: -1.0, b: 0.5 }, 5, 3),
+                "BM25",
+            ),
+            (
+                request(qa_pairs(), Bm25Setting { k1: 1.2, b: 2.0 }, 5, 3),
+                "BM25",
+            ),
+            (request(qa_pairs(), ok, 0, 3), "k must"),
+            (request(past, ok, 5, 3), "pair 1"),
+        ];
+        for (r, what) in cases {
+            match e.retrieval_row(&r, 0, || 0.0) {
+                Reply::Failed {
+                    job: Some(8),
+                    message,
+                } => assert!(message.contains(what), "{message}"),
+                other => panic!("{other:?}"),
+            }
+        }
+        assert_eq!(
+            e.retrieval_row(&request(qa_pairs(), ok, 5, 4), 0, || 0.0),
+            Reply::NeedText { job: 8 }
+        );
+        let mut empty = sweep_request(9, StrategyId::Fixed);
+        if let Request::Sweep { grid, .. } = &mut empty {
+            grid.sizes.clear();
+        }
+        assert_eq!(Engine::rows_in(&empty), 1);
+        assert!(matches!(
+            e.sweep_cell(&empty, 0),
+            Some(Reply::Failed { job: Some(9), .. })
+        ));
+        // Settings out of order.
+        assert!(matches!(
+            e.sweep_cell(&sweep_request(9, StrategyId::Fixed), 3),
+            Some(Reply::Failed { job: Some(9), .. })
+        ));
+        assert!(matches!(
+            e.handle(sweep_request(9, StrategyId::Fixed)),
+            Reply::Failed { .. }
+        ));
+    }
+
+    /// Runs every setting of `request`, returning the replies posted (`None`s left out).
+    fn run_sweep(e: &mut Engine, request: &Request) -> Vec<Reply> {
+        (0..Engine::rows_in(request))
+            .filter_map(|i| e.sweep_cell(request, i))
+            .collect()
+    }
+
+    #[test]
+    fn a_sweep_equals_the_cores_and_reports_progress_every_few_settings() {
+        use chunk_core::retrieval::sweep;
+        for strategy in [
+            StrategyId::Fixed,
+            StrategyId::LangchainRecursive,
+            StrategyId::ChonkieRecursive,
+        ] {
+            let mut e = qa_engine();
+            let request = sweep_request(11, strategy);
+            let replies = run_sweep(&mut e, &request);
+            let (last, progress) = replies.split_last().expect("replies");
+            assert_eq!(
+                progress,
+                [4, 8].map(|done| Reply::SweepProgress {
+                    job: 11,
+                    done,
+                    total: 9
+                }),
+                "{strategy}"
+            );
+            let Reply::Swept {
+                job: 11,
+                sweep: got,
+            } = last
+            else {
+                panic!("{last:?}");
+            };
+            let Request::Sweep { grid, pairs, .. } = &request else {
+                unreachable!()
+            };
+            let document = Document::new(QA_TEXT, Encoding::Cl100kBase);
+            let options = EvalOptions {
+                k: 3,
+                ..EvalOptions::default()
+            };
+            let core = sweep(&document, strategy, grid, pairs, &options);
+            assert_eq!(**got, core, "{strategy}");
+        }
+    }
+
+    #[test]
+    fn a_newer_sweep_stops_an_older_one_between_two_settings() {
+        use chunk_core::retrieval::sweep;
+        let mut e = qa_engine();
+        let old = sweep_request(20, StrategyId::Fixed);
+        let new = sweep_request(21, StrategyId::Sentence);
+        // The worker's loop: the old job's settings until the new job arrives, then the new
+        // job's (its setting 0 starts afresh); the old job's next setting is refused and its
+        // loop ends without a sweep.
+        assert_eq!(e.sweep_cell(&old, 0), None);
+        assert_eq!(e.sweep_cell(&old, 1), None);
+        assert_eq!(e.sweep_cell(&new, 0), None);
+        assert!(matches!(
+            e.sweep_cell(&old, 2),
+            Some(Reply::Failed { job: Some(20), message }) if message.contains("superseded")
+        ));
+        let rest: Vec<Reply> = (1..9).filter_map(|i| e.sweep_cell(&new, i)).collect();
+        let Some(Reply::Swept {
+            job: 21,
+            sweep: got,
+        }) = rest.last()
+        else {
+            panic!("{rest:?}");
+        };
+        let Request::Sweep { grid, pairs, .. } = &new else {
+            unreachable!()
+        };
+        let document = Document::new(QA_TEXT, Encoding::Cl100kBase);
+        let options = EvalOptions {
+            k: 3,
+            ..EvalOptions::default()
+        };
+        assert_eq!(
+            **got,
+            sweep(&document, StrategyId::Sentence, grid, pairs, &options)
+        );
+        // Nothing of the old job is left to resume.
+        assert!(matches!(
+            e.sweep_cell(&old, 3),
+            Some(Reply::Failed { job: Some(20), .. })
+        ));
+        // A new text drops a sweep in progress.
+        assert_eq!(e.sweep_cell(&old, 0), None);
+        e.set_text(5, "other".to_owned());
+        assert!(matches!(e.sweep_cell(&old, 1), Some(Reply::Failed { .. })));
     }
 }

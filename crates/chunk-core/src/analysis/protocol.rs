@@ -11,6 +11,10 @@ use crate::analysis::histogram::Histogram;
 use crate::analysis::refusal::Refusal;
 use crate::analysis::snippet::Snippet;
 use crate::analysis::Summary;
+use crate::retrieval::{
+    Aggregate, Bm25Params, Bm25ParamsError, PairEvaluation, QaPair, Sweep, SweepGrid,
+};
+use crate::sim::Lang;
 use crate::strategy::{Settings, StrategyId};
 use serde::{Deserialize, Serialize};
 
@@ -58,6 +62,37 @@ pub enum ExportFormat {
     Jsonl,
     /// CSV ([`crate::analysis::export::to_csv`]).
     Csv,
+}
+
+/// How often a [`Request::Sweep`] reports progress: after every this many settings
+/// ([`Reply::SweepProgress`]; the last setting is answered by [`Reply::Swept`] instead).
+pub const SWEEP_PROGRESS_EVERY: usize = 4;
+
+/// BM25's two parameters as the page sends them, unchecked (the worker checks them with
+/// [`Bm25Params::new`] and answers [`Reply::Failed`] when out of range).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Bm25Setting {
+    /// Term-frequency saturation, finite and ≥ 0 (default 1.2).
+    pub k1: f64,
+    /// Length normalisation, in `[0, 1]` (default 0.75).
+    pub b: f64,
+}
+
+impl Default for Bm25Setting {
+    /// `k1 = 1.2`, `b = 0.75`.
+    fn default() -> Self {
+        Bm25Setting { k1: 1.2, b: 0.75 }
+    }
+}
+
+impl Bm25Setting {
+    /// The checked parameters.
+    ///
+    /// # Errors
+    /// [`Bm25ParamsError`] when `k1` or `b` is out of range.
+    pub fn params(self) -> Result<Bm25Params, Bm25ParamsError> {
+        Bm25Params::new(self.k1, self.b)
+    }
 }
 
 /// Page → worker.
@@ -111,6 +146,61 @@ pub enum Request {
         /// The format.
         format: ExportFormat,
     },
+    /// The retrieval check of each strategy of `strategies` (SPEC §8), in that order: one
+    /// [`Reply::RetrievalRow`] per strategy as soon as it is done, then
+    /// [`Reply::RetrievalDone`]. A newer `retrieval` stops an older one between two strategies.
+    ///
+    /// Answers are byte spans: the page locates a typed or pasted answer itself
+    /// ([`crate::retrieval::locate_answer`], [`crate::retrieval::QaLine::resolve`]) and reports
+    /// a missing or ambiguous one before sending; the worker checks every span
+    /// ([`crate::retrieval::check_span`]) and answers [`Reply::Failed`] naming the first bad
+    /// pair.
+    Retrieval {
+        /// Job number.
+        job: u32,
+        /// The text the job is about.
+        text_id: u32,
+        /// Questions and their answers' byte spans `[start, end)` in the text (UTF-8 bytes).
+        pairs: Vec<QaPair>,
+        /// The strategies, in the order rows should arrive.
+        strategies: Vec<StrategyId>,
+        /// Settings (chunk_size, chunk_overlap, unit, encoding) of every strategy; the limit
+        /// and price are not used.
+        figures: Figures,
+        /// BM25's `k1` and `b`.
+        bm25: Bm25Setting,
+        /// The page's language: its stop words are removed from questions and chunks.
+        lang: Lang,
+        /// How many top-ranked chunks are retrieved for hit@k and the span metrics (≥ 1).
+        k: usize,
+    },
+    /// One strategy over a grid of chunk sizes × overlap percents (SPEC §8), evaluated as
+    /// [`Request::Retrieval`] evaluates: [`Reply::SweepProgress`] every
+    /// [`SWEEP_PROGRESS_EVERY`] settings, then [`Reply::Swept`] with the whole sweep. A newer
+    /// `sweep` stops an older one between two settings.
+    Sweep {
+        /// Job number.
+        job: u32,
+        /// The text the job is about.
+        text_id: u32,
+        /// Questions and their answers' byte spans (as in [`Request::Retrieval`]).
+        pairs: Vec<QaPair>,
+        /// The strategy swept.
+        strategy: StrategyId,
+        /// Sizes (in the grid's unit) × overlaps in whole percents of the size; at least one
+        /// setting.
+        grid: SweepGrid,
+        /// Its encoding measures the chunks and their cost (tokens embedded); its chunk_size,
+        /// chunk_overlap and unit are the grid's, not these.
+        figures: Figures,
+        /// BM25's `k1` and `b`.
+        bm25: Bm25Setting,
+        /// The page's language.
+        lang: Lang,
+        /// Top-k of the evaluations (the mean IoU shown is of the top k; "best" is always
+        /// every answer whole in the top 3).
+        k: usize,
+    },
 }
 
 impl Request {
@@ -120,7 +210,9 @@ impl Request {
             Request::Compare { job, .. }
             | Request::Select { job, .. }
             | Request::Rows { job, .. }
-            | Request::Export { job, .. } => *job,
+            | Request::Export { job, .. }
+            | Request::Retrieval { job, .. }
+            | Request::Sweep { job, .. } => *job,
         }
     }
 }
@@ -160,6 +252,70 @@ pub struct Selection {
     /// The library's own parameters as the strategy ran (`Chunker::parameters`): name and
     /// literal value.
     pub parameters: Vec<(String, String)>,
+}
+
+/// One question/answer pair's figures in a [`Reply::RetrievalRow`] (the page's
+/// `retrieval-row` attributes).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RetrievalPair {
+    /// Index of the best-ranked chunk holding the whole answer, or -1 when no chunk does
+    /// (`data-whole`).
+    pub whole: i64,
+    /// Its 1-based BM25 rank among all chunks (`None` when no chunk holds the whole answer).
+    pub rank: Option<usize>,
+    /// `rank ≤ 1`.
+    pub hit_at_1: bool,
+    /// `rank ≤ 3`.
+    pub hit_at_3: bool,
+    /// `rank ≤ 5`.
+    pub hit_at_5: bool,
+    /// `rank ≤ k`.
+    pub hit_at_k: bool,
+    /// Character-span IoU of the top-k chunks against the answer, in `[0, 1]`.
+    pub iou: f64,
+    /// Character-span recall of the top k, in `[0, 1]`.
+    pub recall: f64,
+    /// Character-span precision of the top k, in `[0, 1]`.
+    pub precision: f64,
+}
+
+impl From<&PairEvaluation> for RetrievalPair {
+    fn from(p: &PairEvaluation) -> Self {
+        RetrievalPair {
+            whole: p.whole.map_or(-1, |c| c as i64),
+            rank: p.rank,
+            hit_at_1: p.hit_at_1,
+            hit_at_3: p.hit_at_3,
+            hit_at_5: p.hit_at_5,
+            hit_at_k: p.hit_at_k,
+            iou: p.at_k.iou,
+            recall: p.at_k.recall,
+            precision: p.at_k.precision,
+        }
+    }
+}
+
+/// A strategy's retrieval check, or why it refused the setting or the text.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "kebab-case")]
+pub enum RetrievalOutcome {
+    /// The strategy cut the text and every pair was evaluated
+    /// ([`crate::retrieval::evaluate`]).
+    Evaluated {
+        /// Number of chunks.
+        chunks: usize,
+        /// Tokens embedded (the setting's cost).
+        tokens_embedded: usize,
+        /// One entry per pair, in the request's order.
+        pairs: Vec<RetrievalPair>,
+        /// Across the pairs.
+        aggregate: Aggregate,
+    },
+    /// The strategy (or its library) refused.
+    Refused {
+        /// Why.
+        refusal: Refusal,
+    },
 }
 
 /// Worker → page.
@@ -213,7 +369,40 @@ pub enum Reply {
         /// The file's text.
         text: String,
     },
-    /// A request could not be read, or no strategy is selected for `rows` / `export`.
+    /// One strategy's retrieval check ([`Request::Retrieval`]).
+    RetrievalRow {
+        /// Job number.
+        job: u32,
+        /// The strategy.
+        strategy: StrategyId,
+        /// Its figures or refusal.
+        outcome: RetrievalOutcome,
+        /// Wall time of this row in the worker, in milliseconds (shown, never asserted).
+        millis: f64,
+    },
+    /// Every row of retrieval job `job` has been posted.
+    RetrievalDone {
+        /// Job number.
+        job: u32,
+    },
+    /// `done` of the `total` settings of sweep job `job` are evaluated.
+    SweepProgress {
+        /// Job number.
+        job: u32,
+        /// Settings evaluated.
+        done: usize,
+        /// Settings in the grid.
+        total: usize,
+    },
+    /// The whole sweep of job `job` (boxed: every setting's figures).
+    Swept {
+        /// Job number.
+        job: u32,
+        /// Every setting and the best ([`Sweep::best`]).
+        sweep: Box<Sweep>,
+    },
+    /// A request could not be read or checked (BM25 parameters, an answer span, an empty
+    /// grid, `k` = 0), no strategy is selected for `rows` / `export`, or a sweep was superseded.
     Failed {
         /// The job, when the request had one.
         job: Option<u32>,
@@ -269,5 +458,144 @@ mod tests {
         );
         assert_eq!(serde_json::from_str::<Request>(&json).unwrap(), r);
         assert_eq!(r.job(), 3);
+    }
+
+    fn figures() -> Figures {
+        Figures {
+            settings: Settings {
+                chunk_size: 256,
+                chunk_overlap: 0,
+                unit: SizeUnit::Tokens,
+                encoding: Encoding::Cl100kBase,
+            },
+            max_input_tokens: 8191,
+            price_per_million: 0.02,
+        }
+    }
+
+    #[test]
+    fn retrieval_and_sweep_requests_round_trip() {
+        let pairs = vec![QaPair {
+            question: "What range?".into(),
+            answer: 4..17,
+        }];
+        let r = Request::Retrieval {
+            job: 9,
+            text_id: 2,
+            pairs: pairs.clone(),
+            strategies: vec![StrategyId::Fixed, StrategyId::Sentence],
+            figures: figures(),
+            bm25: Bm25Setting::default(),
+            lang: Lang::Vi,
+            k: 5,
+        };
+        let json = serde_json::to_string(&r).unwrap();
+        assert!(
+            json.starts_with("{\"kind\":\"retrieval\",\"job\":9"),
+            "{json}"
+        );
+        assert!(
+            json.contains("\"answer\":{\"start\":4,\"end\":17}"),
+            "{json}"
+        );
+        assert!(
+            json.contains("\"bm25\":{\"k1\":1.2,\"b\":0.75},\"lang\":\"vi\""),
+            "{json}"
+        );
+        assert_eq!(serde_json::from_str::<Request>(&json).unwrap(), r);
+        let s = Request::Sweep {
+            job: 10,
+            text_id: 2,
+            pairs,
+            strategy: StrategyId::LangchainRecursive,
+            grid: SweepGrid::default(),
+            figures: figures(),
+            bm25: Bm25Setting { k1: 2.0, b: 0.0 },
+            lang: Lang::En,
+            k: 3,
+        };
+        let json = serde_json::to_string(&s).unwrap();
+        assert!(json.starts_with("{\"kind\":\"sweep\",\"job\":10"), "{json}");
+        assert!(
+            json.contains("\"overlap_percents\":[0,10,15,20,25]"),
+            "{json}"
+        );
+        assert_eq!(serde_json::from_str::<Request>(&json).unwrap(), s);
+        assert_eq!((r.job(), s.job()), (9, 10));
+        assert!(Bm25Setting { k1: -1.0, b: 0.5 }.params().is_err());
+    }
+
+    #[test]
+    fn retrieval_and_sweep_replies_round_trip() {
+        use crate::retrieval::{evaluate, sweep, EvalOptions};
+        use crate::strategy::{chunker, run, Document};
+        let text = "cats purr. the xv40 range is wide. dogs bark. xv40 range again.";
+        let pairs = vec![QaPair {
+            question: "What is the range of the XV40?".into(),
+            answer: 20..33,
+        }];
+        let settings = Settings {
+            chunk_size: 8,
+            chunk_overlap: 2,
+            unit: SizeUnit::Tokens,
+            encoding: Encoding::Cl100kBase,
+        };
+        let chunks = run(
+            &*chunker(StrategyId::Fixed, &settings).unwrap(),
+            text,
+            settings.encoding,
+        )
+        .unwrap();
+        let e = evaluate(text, &chunks, &pairs, &EvalOptions::default());
+        let row = Reply::RetrievalRow {
+            job: 1,
+            strategy: StrategyId::Fixed,
+            outcome: RetrievalOutcome::Evaluated {
+                chunks: e.chunks,
+                tokens_embedded: e.tokens_embedded,
+                pairs: e.pairs.iter().map(RetrievalPair::from).collect(),
+                aggregate: e.aggregate,
+            },
+            millis: 1.5,
+        };
+        let json = serde_json::to_string(&row).unwrap();
+        assert!(json.starts_with("{\"kind\":\"retrieval-row\""), "{json}");
+        assert!(json.contains("\"outcome\":\"evaluated\""), "{json}");
+        assert_eq!(serde_json::from_str::<Reply>(&json).unwrap(), row);
+        let none = RetrievalPair::from(&PairEvaluation {
+            whole: None,
+            ..e.pairs[0].clone()
+        });
+        assert_eq!(none.whole, -1);
+        let document = Document::new(text, Encoding::Cl100kBase);
+        let grid = SweepGrid {
+            sizes: vec![8, 16],
+            overlap_percents: vec![0, 25],
+            unit: SizeUnit::Tokens,
+        };
+        let swept = Reply::Swept {
+            job: 2,
+            sweep: Box::new(sweep(
+                &document,
+                StrategyId::Fixed,
+                &grid,
+                &pairs,
+                &EvalOptions::default(),
+            )),
+        };
+        let json = serde_json::to_string(&swept).unwrap();
+        assert!(json.starts_with("{\"kind\":\"swept\",\"job\":2"), "{json}");
+        assert_eq!(serde_json::from_str::<Reply>(&json).unwrap(), swept);
+        for r in [
+            Reply::RetrievalDone { job: 3 },
+            Reply::SweepProgress {
+                job: 3,
+                done: 4,
+                total: 60,
+            },
+        ] {
+            let json = serde_json::to_string(&r).unwrap();
+            assert_eq!(serde_json::from_str::<Reply>(&json).unwrap(), r);
+        }
     }
 }

@@ -34,6 +34,7 @@
 use super::terms::for_each_term;
 use crate::sim::Lang;
 use rustc_hash::FxHashMap;
+use std::sync::Arc;
 use thiserror::Error;
 
 /// The two BM25 parameters, validated: `k1` finite and ≥ 0 (term-frequency saturation; 0
@@ -91,85 +92,198 @@ impl Bm25Params {
 }
 
 /// The BM25 index of a list of chunks (each given as its terms), in chunk order.
+///
+/// Terms are interned as integer ids: `vocabulary` (shared, e.g. a whole document's terms,
+/// [`super::DocumentTerms`]) then `extra` (terms only this index holds); the postings are one
+/// flat list, term by term (compressed sparse rows).
 #[derive(Clone, Debug)]
 pub struct Bm25Index {
     params: Bm25Params,
-    /// Term → its id (index into `postings`).
-    vocabulary: FxHashMap<String, usize>,
-    /// Per term id, `(chunk, f(t, D))` for every chunk holding it, chunk ascending; the
-    /// length of the list is `n(t)`.
-    postings: Vec<Vec<(usize, u32)>>,
+    /// Term → its id, shared between indexes of the same document.
+    vocabulary: Arc<FxHashMap<String, u32>>,
+    /// Terms of this index missing from `vocabulary` → their ids (from `vocabulary.len()` on).
+    extra: FxHashMap<String, u32>,
+    /// Term id `t`'s postings are `postings[offsets[t]..offsets[t + 1]]`.
+    offsets: Vec<usize>,
+    /// `(chunk, f(t, D))` for every chunk holding a term, chunk ascending within a term; the
+    /// length of a term's run is `n(t)`.
+    postings: Vec<(u32, u32)>,
     /// `|D|` per chunk.
     lengths: Vec<usize>,
     /// `avgdl`; 0 when there is no chunk or no chunk holds a term.
     avgdl: f64,
 }
 
+/// Interns terms into ids: first a shared vocabulary, then terms of this index alone.
+pub(crate) struct Interner<'v> {
+    pub(crate) vocabulary: &'v FxHashMap<String, u32>,
+    pub(crate) extra: FxHashMap<String, u32>,
+}
+
+impl Interner<'_> {
+    /// The id of `term`, adding it to `extra` when new.
+    pub(crate) fn id(&mut self, term: &str) -> u32 {
+        if let Some(&id) = self.vocabulary.get(term) {
+            return id;
+        }
+        if let Some(&id) = self.extra.get(term) {
+            return id;
+        }
+        let id = u32::try_from(self.vocabulary.len() + self.extra.len())
+            .expect("fewer than 2^32 distinct terms");
+        self.extra.insert(term.to_owned(), id);
+        id
+    }
+
+    /// The number of ids handed out (shared ones included).
+    pub(crate) fn len(&self) -> usize {
+        self.vocabulary.len() + self.extra.len()
+    }
+}
+
+/// Every chunk's term ids, flat: chunk `i`'s are `ids[bounds[i]..bounds[i + 1]]`.
+#[derive(Default)]
+pub(crate) struct ChunkIds {
+    pub(crate) ids: Vec<u32>,
+    pub(crate) bounds: Vec<usize>,
+}
+
+impl ChunkIds {
+    /// Closes the current chunk (call once per chunk, after pushing its ids).
+    pub(crate) fn end_chunk(&mut self) {
+        if self.bounds.is_empty() {
+            self.bounds.push(0);
+        }
+        self.bounds.push(self.ids.len());
+    }
+
+    fn chunks(&self) -> usize {
+        self.bounds.len().saturating_sub(1)
+    }
+
+    fn of(&self, chunk: usize) -> &[u32] {
+        &self.ids[self.bounds[chunk]..self.bounds[chunk + 1]]
+    }
+}
+
 impl Bm25Index {
     /// Indexes chunks given as their terms (from [`super::terms`](mod@super::terms), or any
     /// other rule), in chunk order: chunk `i` of the index is `chunks[i]`.
     pub fn new<T: AsRef<str>>(chunks: &[Vec<T>], params: Bm25Params) -> Self {
-        let mut index = Bm25Index::empty(params, chunks.len());
+        let vocabulary = Arc::new(FxHashMap::default());
+        let mut interner = Interner {
+            vocabulary: &vocabulary,
+            extra: FxHashMap::default(),
+        };
+        let mut ids = ChunkIds::default();
         for terms in chunks {
-            let chunk = index.lengths.len();
-            index.lengths.push(terms.len());
             for term in terms {
-                index.count(chunk, term.as_ref());
+                ids.ids.push(interner.id(term.as_ref()));
             }
+            ids.end_chunk();
         }
-        index.finish()
+        let extra = interner.extra;
+        Bm25Index::build(params, vocabulary, extra, &ids, chunks.len())
     }
 
     /// Indexes chunks given as their texts, each cut into terms of `lang`
     /// ([`super::terms`](mod@super::terms)), in chunk order. The same index as
     /// [`Bm25Index::new`] on `terms(text, lang)` of every text, without a string per word.
     pub fn from_texts<T: AsRef<str>>(texts: &[T], lang: Lang, params: Bm25Params) -> Self {
-        let mut index = Bm25Index::empty(params, texts.len());
+        let vocabulary = Arc::new(FxHashMap::default());
+        let mut interner = Interner {
+            vocabulary: &vocabulary,
+            extra: FxHashMap::default(),
+        };
+        let mut ids = ChunkIds::default();
         for text in texts {
-            let chunk = index.lengths.len();
-            let mut length = 0;
             for_each_term(text.as_ref(), lang, |_, _, term| {
-                length += 1;
-                index.count(chunk, term);
+                ids.ids.push(interner.id(term));
             });
-            index.lengths.push(length);
+            ids.end_chunk();
         }
-        index.finish()
+        let extra = interner.extra;
+        Bm25Index::build(params, vocabulary, extra, &ids, texts.len())
     }
 
-    fn empty(params: Bm25Params, chunks: usize) -> Self {
+    /// The index of chunks given as term ids of `vocabulary` then `extra`: `n(t)` per id
+    /// counted first, then the postings filled in one flat list.
+    pub(crate) fn build(
+        params: Bm25Params,
+        vocabulary: Arc<FxHashMap<String, u32>>,
+        extra: FxHashMap<String, u32>,
+        ids: &ChunkIds,
+        chunks: usize,
+    ) -> Self {
+        debug_assert_eq!(ids.chunks(), chunks);
+        let terms = vocabulary.len() + extra.len();
+        let mut last = vec![u32::MAX; terms];
+        let mut df = vec![0usize; terms];
+        let mut lengths = Vec::with_capacity(chunks);
+        for chunk in 0..chunks {
+            let c = chunk as u32;
+            let of = ids.of(chunk);
+            lengths.push(of.len());
+            for &id in of {
+                let id = id as usize;
+                if last[id] != c {
+                    last[id] = c;
+                    df[id] += 1;
+                }
+            }
+        }
+        let mut offsets = Vec::with_capacity(terms + 1);
+        let mut at = 0;
+        offsets.push(0);
+        for &n in &df {
+            at += n;
+            offsets.push(at);
+        }
+        let mut postings = vec![(0u32, 0u32); at];
+        // `fill[t]`: where term t's next posting goes.
+        let mut fill = offsets[..terms].to_vec();
+        last.fill(u32::MAX);
+        for chunk in 0..chunks {
+            let c = chunk as u32;
+            for &id in ids.of(chunk) {
+                let id = id as usize;
+                if last[id] != c {
+                    last[id] = c;
+                    postings[fill[id]] = (c, 1);
+                    fill[id] += 1;
+                } else {
+                    postings[fill[id] - 1].1 += 1;
+                }
+            }
+        }
+        let total: usize = lengths.iter().sum();
+        let avgdl = if lengths.is_empty() {
+            0.0
+        } else {
+            total as f64 / lengths.len() as f64
+        };
         Bm25Index {
             params,
-            vocabulary: FxHashMap::default(),
-            postings: Vec::new(),
-            lengths: Vec::with_capacity(chunks),
-            avgdl: 0.0,
+            vocabulary,
+            extra,
+            offsets,
+            postings,
+            lengths,
+            avgdl,
         }
     }
 
-    /// One occurrence of `term` in `chunk` (chunks are added in ascending order).
-    fn count(&mut self, chunk: usize, term: &str) {
-        let id = match self.vocabulary.get(term) {
-            Some(&id) => id,
-            None => {
-                self.vocabulary.insert(term.to_owned(), self.postings.len());
-                self.postings.push(Vec::new());
-                self.postings.len() - 1
-            }
-        };
-        let list = &mut self.postings[id];
-        match list.last_mut() {
-            Some((c, f)) if *c == chunk => *f += 1,
-            _ => list.push((chunk, 1)),
-        }
+    /// The id of `term`, if some chunk holds it.
+    fn id(&self, term: &str) -> Option<usize> {
+        self.vocabulary
+            .get(term)
+            .or_else(|| self.extra.get(term))
+            .map(|&id| id as usize)
     }
 
-    fn finish(mut self) -> Self {
-        let total: usize = self.lengths.iter().sum();
-        if !self.lengths.is_empty() {
-            self.avgdl = total as f64 / self.lengths.len() as f64;
-        }
-        self
+    /// The postings of term id `id`.
+    fn postings_of(&self, id: usize) -> &[(u32, u32)] {
+        &self.postings[self.offsets[id]..self.offsets[id + 1]]
     }
 
     /// The parameters.
@@ -194,9 +308,7 @@ impl Bm25Index {
 
     /// `n(t)`: the number of chunks holding `term`.
     pub fn chunks_holding(&self, term: &str) -> usize {
-        self.vocabulary
-            .get(term)
-            .map_or(0, |&id| self.postings[id].len())
+        self.id(term).map_or(0, |id| self.postings_of(id).len())
     }
 
     /// `IDF(t) = ln(1 + (N − n(t) + 0.5) / (n(t) + 0.5))` (module docs).
@@ -218,11 +330,12 @@ impl Bm25Index {
                 continue;
             }
             seen.push(term);
-            let Some(&id) = self.vocabulary.get(term) else {
+            let Some(id) = self.id(term) else {
                 continue;
             };
             let idf = self.idf(term);
-            for &(chunk, f) in &self.postings[id] {
+            for &(chunk, f) in self.postings_of(id) {
+                let chunk = chunk as usize;
                 // A chunk in a posting list holds a term, so avgdl > 0 here.
                 let f = f64::from(f);
                 let norm = 1.0 - b + b * self.lengths[chunk] as f64 / self.avgdl;
@@ -351,10 +464,10 @@ mod tests {
         let terms: Vec<Vec<String>> = texts.iter().map(|t| terms(t, Lang::En)).collect();
         let b = Bm25Index::new(&terms, Bm25Params::default());
         assert_eq!(
-            (&a.lengths, &a.postings, a.avgdl),
-            (&b.lengths, &b.postings, b.avgdl)
+            (&a.lengths, &a.offsets, &a.postings, a.avgdl),
+            (&b.lengths, &b.offsets, &b.postings, b.avgdl)
         );
-        assert_eq!(a.vocabulary, b.vocabulary);
+        assert_eq!(a.extra, b.extra);
         assert_eq!(a.lengths, [3, 3, 4, 0]);
     }
 

@@ -5,6 +5,8 @@
 //!   language removed; the rule is stated there, word for word as the page states it);
 //! - [`bm25`]: Okapi BM25 (k1 = 1.2, b = 0.75 unless set) over a strategy's chunks, a score
 //!   per chunk and the ranking;
+//! - [`document_terms`]: a document's terms found once, so that indexing any chunking of it is
+//!   fast (and equal to splitting every chunk);
 //! - [`answer`]: the answer's byte span, located from its text or checked when given;
 //! - [`span`]: character-span recall, precision and IoU of the top-k chunks, with the
 //!   definitions of Chroma's chunking evaluation (overlap counted twice);
@@ -22,6 +24,7 @@
 
 pub mod answer;
 pub mod bm25;
+pub mod document_terms;
 pub mod evaluate;
 pub mod qa_jsonl;
 pub mod span;
@@ -30,7 +33,10 @@ pub mod terms;
 
 pub use answer::{check_span, locate_answer, AnswerError};
 pub use bm25::{Bm25Index, Bm25Params, Bm25ParamsError, Ranking};
-pub use evaluate::{evaluate, Aggregate, EvalOptions, Evaluation, PairEvaluation, QaPair};
+pub use document_terms::DocumentTerms;
+pub use evaluate::{
+    evaluate, evaluate_prepared, Aggregate, EvalOptions, Evaluation, PairEvaluation, QaPair,
+};
 pub use qa_jsonl::{parse_qa_jsonl, write_qa_jsonl, QaAnswer, QaJsonlError, QaLine};
 pub use span::{char_len, span_metrics, SpanMetrics};
 pub use sweep::{

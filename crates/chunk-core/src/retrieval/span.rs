@@ -42,7 +42,7 @@
 use std::ops::Range;
 
 /// The counts and the three ratios of one answer against one retrieval.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SpanMetrics {
     /// `|A|`: characters of the answer.
     pub answer_chars: usize,

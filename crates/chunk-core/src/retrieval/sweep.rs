@@ -2,7 +2,8 @@
 //! setting cut, evaluated ([`super::evaluate`](mod@super::evaluate)), and the cheapest setting that keeps every
 //! answer whole in the top 3 marked. Plain data for the page's heat maps.
 
-use super::evaluate::{evaluate, Aggregate, EvalOptions, QaPair};
+use super::document_terms::DocumentTerms;
+use super::evaluate::{evaluate_prepared, Aggregate, EvalOptions, QaPair};
 use crate::analysis::refusal::Refusal;
 use crate::strategy::{chunker, run_prepared, Document, Settings, SizeUnit, StrategyId};
 
@@ -47,7 +48,7 @@ pub fn overlap_for(chunk_size: usize, percent: usize) -> usize {
 }
 
 /// What one setting gave.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum CellOutcome {
     /// The strategy cut the document and the pairs were evaluated.
@@ -57,7 +58,7 @@ pub enum CellOutcome {
 }
 
 /// The figures of one evaluated setting.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CellFigures {
     /// Number of chunks.
     pub chunks: usize,
@@ -69,7 +70,7 @@ pub struct CellFigures {
 }
 
 /// One setting of the grid.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SweepCell {
     /// `chunk_size`, in the grid's unit.
     pub chunk_size: usize,
@@ -92,7 +93,7 @@ impl SweepCell {
 }
 
 /// A whole sweep.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Sweep {
     /// The strategy.
     pub strategy: StrategyId,
@@ -126,9 +127,12 @@ impl Sweep {
 
 /// One setting: `strategy` with `chunk_size` and [`overlap_for`]`(chunk_size,
 /// overlap_percent)` in `unit`, run on the prepared `document` (its encoding measures the
-/// chunks) and evaluated on `pairs`.
+/// chunks) and evaluated on `pairs` ([`evaluate_prepared`] with `terms`, the document's terms
+/// in [`EvalOptions::lang`]: build them once per document and language, [`DocumentTerms::new`]).
+#[allow(clippy::too_many_arguments)]
 pub fn sweep_cell(
     document: &Document,
+    terms: &DocumentTerms,
     strategy: StrategyId,
     chunk_size: usize,
     overlap_percent: usize,
@@ -145,7 +149,7 @@ pub fn sweep_cell(
     };
     let outcome = match chunker(strategy, &settings).and_then(|c| run_prepared(&*c, document)) {
         Ok(chunks) => {
-            let e = evaluate(document.text(), &chunks, pairs, options);
+            let e = evaluate_prepared(document.text(), terms, &chunks, pairs, options);
             CellOutcome::Evaluated(CellFigures {
                 chunks: e.chunks,
                 tokens_embedded: e.tokens_embedded,
@@ -191,8 +195,9 @@ pub fn sweep(
     sweep_with_progress(document, strategy, grid, pairs, options, |_, _| {})
 }
 
-/// Runs every setting of `grid` ([`sweep_cell`]) and marks the best ([`Sweep::best`]),
-/// calling `progress(done, total)` after each setting (for the worker's progress messages).
+/// Runs every setting of `grid` ([`sweep_cell`], the document's terms found once for all of
+/// them) and marks the best ([`Sweep::best`]), calling `progress(done, total)` after each
+/// setting (for the worker's progress messages).
 pub fn sweep_with_progress(
     document: &Document,
     strategy: StrategyId,
@@ -202,11 +207,12 @@ pub fn sweep_with_progress(
     mut progress: impl FnMut(usize, usize),
 ) -> Sweep {
     let total = grid.len();
+    let terms = DocumentTerms::new(document.text(), options.lang);
     let mut cells = Vec::with_capacity(total);
     for &size in &grid.sizes {
         for &percent in &grid.overlap_percents {
             cells.push(sweep_cell(
-                document, strategy, size, percent, grid.unit, pairs, options,
+                document, &terms, strategy, size, percent, grid.unit, pairs, options,
             ));
             progress(cells.len(), total);
         }

@@ -1,8 +1,12 @@
 //! The UI languages (SPEC §1): they select the default documents, queries and stop words here,
 //! and the message catalog and number formats of the page.
 
-/// A language of the page.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+/// A language of the page. In messages (serde) its ISO 639-1 code, `"en"` … `"pl"`
+/// ([`Lang::code`]).
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Lang {
     /// English.
     #[default]
