@@ -14,8 +14,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { MIXED_BYTES, OUT, ROOT, assembleCorpus, repeatTo } from "./lib/corpus.mjs";
-import { launchChromium, forwardProgress } from "./lib/chromium.mjs";
-import { serve } from "./lib/serve.mjs";
+import { withServedPage } from "./lib/chromium.mjs";
 import { table } from "./lib/report.mjs";
 
 const BENCH = import.meta.dirname;
@@ -121,12 +120,7 @@ async function nodeRun(texts) {
 /** The same function in a module Web Worker of headless Chromium, on the served pkg-web/. */
 async function chromiumRun(texts) {
   progress("Chromium run");
-  const server = await serve();
-  const browser = await launchChromium();
-  try {
-    const page = await browser.newPage();
-    forwardProgress(page, progress);
-    const base = `http://127.0.0.1:${server.address().port}/`;
+  return withServedPage(progress, async ({ page, base, browser }) => {
     // Any page of the server will do (same origin as the wasm and the texts).
     await page.goto(`${base}browser/strategies.html`);
     const worker = `
@@ -173,10 +167,7 @@ async function chromiumRun(texts) {
       { worker, files: texts.map((t) => t.file), runs: RUNS },
     );
     return { ...results, env: `headless Chromium ${browser.version()}, Web Worker` };
-  } finally {
-    await browser.close();
-    server.close();
-  }
+  });
 }
 
 const int = (n) => Math.round(n).toLocaleString("en-US");

@@ -18,8 +18,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { OUT, ROOT, assembleCorpus } from "./lib/corpus.mjs";
-import { launchChromium, forwardProgress } from "./lib/chromium.mjs";
-import { serve } from "./lib/serve.mjs";
+import { withServedPage } from "./lib/chromium.mjs";
 import { RUNS } from "./lib/measure.mjs";
 import { SETTINGS, TEXTS, runAll } from "./lib/strategies.mjs";
 import { printStrategyReport } from "./lib/strategies-report.mjs";
@@ -70,19 +69,12 @@ async function nodeRun(texts) {
 /** Ours in a Web Worker of headless Chromium (browser/strategies.html). */
 async function chromiumRun() {
   progress("Chromium run");
-  const server = await serve();
-  const browser = await launchChromium();
-  try {
-    const page = await browser.newPage();
-    forwardProgress(page, progress);
-    await page.goto(`http://127.0.0.1:${server.address().port}/browser/strategies.html`);
+  return withServedPage(progress, async ({ page, base, browser }) => {
+    await page.goto(`${base}browser/strategies.html`);
     await page.waitForFunction(() => window.benchReady === true);
     const results = await page.evaluate(() => window.benchStrategies.run());
     return { ...results, env: `headless Chromium ${browser.version()}` };
-  } finally {
-    await browser.close();
-    server.close();
-  }
+  });
 }
 
 /** CHUNK_ORACLE_PYTHON and TIKTOKEN_CACHE_DIR: from the environment, else ensure-oracle.sh. */

@@ -1,6 +1,8 @@
 // The system Chromium for make bench (never a downloaded one), headless, with the flags this
-// machine needs and no background network. Shared by the Chromium parts of the benches.
+// machine needs and no background network. Shared by the Chromium parts of the benches;
+// withServedPage also serves bench/ for the worker benches.
 import { chromium } from "playwright-core";
+import { serve } from "./serve.mjs";
 
 /** Path of the Chromium binary: $CHROMIUM, else /usr/bin/chromium. */
 export const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
@@ -26,4 +28,22 @@ export function forwardProgress(page, progress) {
     if (t.startsWith("progress: ")) progress(`chromium: ${t.slice("progress: ".length)}`);
     else if (m.type() === "error") progress(`console: ${t}`);
   });
+}
+
+/**
+ * Serves bench/ (lib/serve.mjs), launches Chromium and opens a page whose errors and progress
+ * lines go to `progress`; resolves to what `run({ page, base, browser })` resolves to (`base`:
+ * the server's URL, ending in "/"), and closes the browser and the server whatever happens.
+ */
+export async function withServedPage(progress, run) {
+  const server = await serve();
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    forwardProgress(page, progress);
+    return await run({ page, base: `http://127.0.0.1:${server.address().port}/`, browser });
+  } finally {
+    await browser.close();
+    server.close();
+  }
 }
