@@ -35,8 +35,7 @@ use chunk_core::analysis::refusal::Refusal;
 use chunk_core::analysis::snippet::snippet;
 use chunk_core::analysis::summary_prepared;
 use chunk_core::retrieval::{
-    cheapest_whole_in_top_3, check_span, evaluate_prepared, sweep_cell, DocumentTerms, EvalOptions,
-    QaPair, Sweep, SweepCell,
+    check_span, evaluate_prepared, sweep_cell, DocumentTerms, EvalOptions, QaPair, Sweep, SweepCell,
 };
 use chunk_core::sim::Lang;
 use chunk_core::strategy::{chunker, run_prepared, Chunks, Document, StrategyId};
@@ -247,32 +246,18 @@ impl Engine {
             Err(message) => return Some(failed(Some(job), &message)),
         };
         let terms = self.terms.as_ref().expect("prepared");
-        let n = grid.overlap_percents.len();
+        let (size, percent) = grid.setting(index).expect("index < total, checked above");
         let cell = sweep_cell(
-            document,
-            terms,
-            *strategy,
-            grid.sizes[index / n],
-            grid.overlap_percents[index % n],
-            grid.unit,
-            pairs,
-            &options,
+            document, terms, *strategy, size, percent, grid.unit, pairs, &options,
         );
         let (_, cells) = self.sweeping.as_mut().expect("checked above");
         cells.push(cell);
         let done = cells.len();
         if done == total {
             let (_, cells) = self.sweeping.take().expect("checked above");
-            let best = cheapest_whole_in_top_3(&cells);
             return Some(Reply::Swept {
                 job,
-                sweep: Box::new(Sweep {
-                    strategy: *strategy,
-                    grid: grid.clone(),
-                    k: options.k,
-                    cells,
-                    best,
-                }),
+                sweep: Box::new(Sweep::new(*strategy, grid.clone(), options.k, cells)),
             });
         }
         (done % SWEEP_PROGRESS_EVERY == 0).then_some(Reply::SweepProgress { job, done, total })

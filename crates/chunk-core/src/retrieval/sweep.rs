@@ -39,6 +39,14 @@ impl SweepGrid {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+
+    /// Setting `index` in grid order (size by size, each overlap in turn: the order of
+    /// [`Sweep::cells`]) as (chunk size, overlap percent); `None` past the end.
+    pub fn setting(&self, index: usize) -> Option<(usize, usize)> {
+        let n = self.overlap_percents.len();
+        let size = *self.sizes.get(index.checked_div(n)?)?;
+        Some((size, self.overlap_percents[index % n]))
+    }
 }
 
 /// The overlap of `percent` % of `chunk_size`, rounded down: `chunk_size · percent / 100`
@@ -110,6 +118,19 @@ pub struct Sweep {
 }
 
 impl Sweep {
+    /// The sweep of `strategy` over `grid` whose settings, in grid order, gave `cells`, with
+    /// its best cell marked ([`cheapest_whole_in_top_3`]).
+    pub fn new(strategy: StrategyId, grid: SweepGrid, k: usize, cells: Vec<SweepCell>) -> Self {
+        let best = cheapest_whole_in_top_3(&cells);
+        Sweep {
+            strategy,
+            grid,
+            k,
+            cells,
+            best,
+        }
+    }
+
     /// The cell of size index `size` and overlap index `overlap`.
     pub fn cell(&self, size: usize, overlap: usize) -> Option<&SweepCell> {
         if overlap >= self.grid.overlap_percents.len() {
@@ -209,20 +230,36 @@ pub fn sweep_with_progress(
     let total = grid.len();
     let terms = DocumentTerms::new(document.text(), options.lang);
     let mut cells = Vec::with_capacity(total);
-    for &size in &grid.sizes {
-        for &percent in &grid.overlap_percents {
-            cells.push(sweep_cell(
-                document, &terms, strategy, size, percent, grid.unit, pairs, options,
-            ));
-            progress(cells.len(), total);
-        }
+    while let Some((size, percent)) = grid.setting(cells.len()) {
+        cells.push(sweep_cell(
+            document, &terms, strategy, size, percent, grid.unit, pairs, options,
+        ));
+        progress(cells.len(), total);
     }
-    let best = cheapest_whole_in_top_3(&cells);
-    Sweep {
-        strategy,
-        grid: grid.clone(),
-        k: options.k,
-        cells,
-        best,
+    Sweep::new(strategy, grid.clone(), options.k, cells)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_come_size_by_size_each_overlap_in_turn() {
+        let grid = SweepGrid {
+            sizes: vec![64, 128],
+            overlap_percents: vec![0, 10, 25],
+            unit: SizeUnit::Tokens,
+        };
+        let order: Vec<(usize, usize)> = (0..grid.len()).map_while(|i| grid.setting(i)).collect();
+        assert_eq!(
+            order,
+            [(64, 0), (64, 10), (64, 25), (128, 0), (128, 10), (128, 25)]
+        );
+        assert_eq!(grid.setting(6), None);
+        let empty = SweepGrid {
+            overlap_percents: Vec::new(),
+            ..grid
+        };
+        assert_eq!(empty.setting(0), None);
     }
 }
