@@ -414,7 +414,7 @@ pub enum Reply {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::strategy::SizeUnit;
+    use crate::strategy::{test_settings, SizeUnit};
     use crate::tokenizer::Encoding;
 
     #[test]
@@ -462,12 +462,7 @@ mod tests {
 
     fn figures() -> Figures {
         Figures {
-            settings: Settings {
-                chunk_size: 256,
-                chunk_overlap: 0,
-                unit: SizeUnit::Tokens,
-                encoding: Encoding::Cl100kBase,
-            },
+            settings: test_settings(256, 0, SizeUnit::Tokens),
             max_input_tokens: 8191,
             price_per_million: 0.02,
         }
@@ -534,12 +529,7 @@ mod tests {
             question: "What is the range of the XV40?".into(),
             answer: 20..33,
         }];
-        let settings = Settings {
-            chunk_size: 8,
-            chunk_overlap: 2,
-            unit: SizeUnit::Tokens,
-            encoding: Encoding::Cl100kBase,
-        };
+        let settings = test_settings(8, 2, SizeUnit::Tokens);
         let chunks = run(
             &*chunker(StrategyId::Fixed, &settings).unwrap(),
             text,

@@ -233,13 +233,14 @@ fn candidate(text: &str, mark: usize) -> Option<Candidate> {
     // What stands before the body: nothing, whitespace, or a bullet (after spaces) that opens
     // the text or follows whitespace.
     let before = &text[..body_start];
-    let opens = |prefix: &str| prefix.is_empty() || prefix.ends_with(char::is_whitespace);
+    let word_starts_after =
+        |prefix: &str| prefix.is_empty() || prefix.ends_with(char::is_whitespace);
     let spaced = before.trim_end_matches(' ');
     let start = match spaced.chars().next_back() {
-        Some(c) if is_bullet(c) && opens(&spaced[..spaced.len() - c.len_utf8()]) => {
+        Some(c) if is_bullet(c) && word_starts_after(&spaced[..spaced.len() - c.len_utf8()]) => {
             spaced.len() - c.len_utf8()
         }
-        _ if opens(before) => body_start,
+        _ if word_starts_after(before) => body_start,
         _ => return None,
     };
     let form = match (letter, paren, dot_paren) {
@@ -407,16 +408,13 @@ fn terminator(text: &str, at: usize, c: char) -> (usize, Option<usize>) {
         return (after, start);
     }
     if dots >= 2 || c == '…' {
-        let ends = match (spaced, attached) {
-            (false, _) => true,
-            (true, false) => dots >= 4,
-            // "compounds. . . . The": the sentence ends after "compounds."; the ellipsis opens
-            // the next one.
-            (true, true) if dots == 4 && text[first_end..].starts_with(" .") => {
-                return (end, Some(first_end + 1));
-            }
-            (true, true) => dots >= 4,
-        };
+        // "compounds. . . . The": the sentence ends after "compounds."; the ellipsis opens the
+        // next one.
+        if spaced && attached && dots == 4 && text[first_end..].starts_with(" .") {
+            return (end, Some(first_end + 1));
+        }
+        // Unspaced ("...", "…") ends before a capital; spaced needs a fourth full stop.
+        let ends = !spaced || dots >= 4;
         return (after, ends.then_some(word_at));
     }
     if first.is_ascii_digit() {
