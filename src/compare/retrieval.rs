@@ -845,7 +845,9 @@ fn PairList() -> impl IntoView {
                 .map(|(i, (p, r))| {
                     let answer_text = match (&p.answer, &r) {
                         (QaAnswer::Text(t), _) => t.clone(),
-                        (QaAnswer::Span { .. }, Ok(pair)) => text[pair.answer.clone()].to_owned(),
+                        (QaAnswer::Span { .. }, Ok(pair)) => {
+                            text.get(pair.answer.clone()).unwrap_or_default().to_owned()
+                        }
                         (QaAnswer::Span { start, end }, Err(_)) => fill(
                             rm::text(l, Rm::SpanOnly),
                             &[
