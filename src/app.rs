@@ -44,6 +44,7 @@ pub fn App() -> impl IntoView {
             <crate::compare::table::CompareTable/>
             <crate::compare::panel::StrategyPanel/>
             <crate::compare::ab::AbView/>
+            <crate::compare::retrieval::RetrievalCheck/>
             <crate::simulator::Simulator/>
             <Faq/>
         </main>

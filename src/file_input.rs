@@ -49,6 +49,18 @@ fn splice_selection(value: &str, (start, end): (u32, u32), pasted: String) -> St
 /// code units as the DOM reports them; out-of-range or split positions are clamped to the
 /// nearest character boundary before them, so nothing of `value` is lost.
 pub fn splice_utf16(value: &str, start: u32, end: u32, pasted: &str) -> String {
+    let (s, e) = utf16_range_to_bytes(value, start, end);
+    let mut out = String::with_capacity(value.len() - (e - s) + pasted.len());
+    out.push_str(&value[..s]);
+    out.push_str(pasted);
+    out.push_str(&value[e..]);
+    out
+}
+
+/// The UTF-8 byte range of `value` that the DOM's selection `[start, end)` (in UTF-16 code
+/// units) covers; a position past the end or inside a surrogate pair is moved to the
+/// character boundary before it, and reversed ends are swapped.
+pub fn utf16_range_to_bytes(value: &str, start: u32, end: u32) -> (usize, usize) {
     let byte_at = |units: u32| {
         let mut seen = 0u32;
         for (i, c) in value.char_indices() {
@@ -59,12 +71,29 @@ pub fn splice_utf16(value: &str, start: u32, end: u32, pasted: &str) -> String {
         }
         value.len()
     };
-    let (s, e) = (byte_at(start.min(end)), byte_at(end.max(start)));
-    let mut out = String::with_capacity(value.len() - (e - s) + pasted.len());
-    out.push_str(&value[..s]);
-    out.push_str(pasted);
-    out.push_str(&value[e..]);
-    out
+    (byte_at(start.min(end)), byte_at(end.max(start)))
+}
+
+/// The text box's selection as a byte range of its value and that value, when something is
+/// selected (`None` for a caret or when there is no box).
+pub fn text_box_selection() -> Option<(String, usize, usize)> {
+    #[cfg(target_arch = "wasm32")]
+    {
+        use wasm_bindgen::JsCast;
+        let el = leptos::prelude::document()
+            .get_element_by_id("text-input")?
+            .dyn_into::<web_sys::HtmlTextAreaElement>()
+            .ok()?;
+        let (start, end) = selection(&el);
+        if start == end {
+            return None;
+        }
+        let value = el.value();
+        let (s, e) = utf16_range_to_bytes(&value, start, end);
+        Some((value, s, e))
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    None
 }
 
 /// Why a file was not loaded.

@@ -18,6 +18,9 @@ enum Style {
     PercentWhole,
     /// A ratio with exactly two decimals: 1.449 → 1.45 (the bloat factor).
     Fixed2,
+    /// A fraction as a percentage with two significant digits: 0.000412 → 0.041%, 0.5 → 50%
+    /// (span metrics, which are tiny for long chunks).
+    PercentFine,
     /// US dollars with 2 decimals (amounts ≥ 1).
     Usd,
     /// US dollars with 3 significant digits (amounts < 1, e.g. $0.000228).
@@ -37,6 +40,12 @@ pub fn percent(lang: Lang, fraction: f64) -> String {
 /// Formats a progress fraction as a whole percentage (42%).
 pub fn percent_whole(lang: Lang, fraction: f64) -> String {
     format(lang, Style::PercentWhole, Num::Float(fraction))
+}
+
+/// Formats a fraction in `[0, 1]` as a percentage with two significant digits (0.000412 →
+/// 0.041%), so that small span metrics do not all read 0.0%.
+pub fn percent_fine(lang: Lang, fraction: f64) -> String {
+    format(lang, Style::PercentFine, Num::Float(fraction))
 }
 
 /// Formats a ratio with exactly two decimals (1.449 → "1.45" in English, "1,45" in Vietnamese).
@@ -67,6 +76,7 @@ fn format(_lang: Lang, style: Style, n: Num) -> String {
         (Style::Percent, Num::Float(f)) => format!("{:.1}%", f * 100.0),
         (Style::PercentWhole, Num::Float(f)) => format!("{:.0}%", f * 100.0),
         (Style::Fixed2, Num::Float(f)) => format!("{f:.2}"),
+        (Style::PercentFine, Num::Float(f)) => format!("{}%", f * 100.0),
         (_, Num::Float(f)) => format!("${f}"),
     }
 }
@@ -96,6 +106,10 @@ fn format(lang: Lang, style: Style, n: Num) -> String {
             Style::PercentWhole => {
                 opts.set_style(Intl::NumberFormatStyle::Percent);
                 opts.set_maximum_fraction_digits(0);
+            }
+            Style::PercentFine => {
+                opts.set_style(Intl::NumberFormatStyle::Percent);
+                opts.set_maximum_significant_digits(2);
             }
             Style::Fixed2 => {
                 opts.set_minimum_fraction_digits(2);

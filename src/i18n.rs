@@ -17,11 +17,23 @@ pub fn fill(template: &str, args: &[(&str, &str)]) -> String {
     out
 }
 
+/// The `{parameters}` of a template: names of lower-case ASCII letters and `_` between braces
+/// (other braces, such as a JSON line a message shows, are text).
+pub fn placeholders(template: &str) -> std::collections::BTreeSet<&str> {
+    template
+        .split('{')
+        .skip(1)
+        .filter_map(|rest| rest.split_once('}').map(|(name, _)| name))
+        .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'))
+        .collect()
+}
+
 /// Declares a message catalog: its key enum `$name` (documented by `$doc`) with one variant
-/// per message and `ALL`, every key, for the completeness tests; and `text(lang, key)`, which
-/// hands the key to the calling module's `en`, `vi`, `id`, `ru` or `pl` (one exhaustive `match`
-/// each, so a message missing in a language does not compile). Used by this catalog, the
-/// simulator's and the comparison's.
+/// per message and `ALL`, every key; `text(lang, key)`, which hands the key to the calling
+/// module's `en`, `vi`, `id`, `ru` or `pl` (one exhaustive `match` each, so a message missing
+/// in a language does not compile); and a test that every message is written in every language
+/// with English's [`placeholders`]. Used by this catalog, the simulator's, the comparison's and
+/// the retrieval check's.
 macro_rules! catalog {
     ($doc:literal, $name:ident { $($k:ident),* $(,)? }) => {
         #[doc = $doc]
@@ -41,6 +53,20 @@ macro_rules! catalog {
                 $crate::i18n::Lang::Id => id(key),
                 $crate::i18n::Lang::Ru => ru(key),
                 $crate::i18n::Lang::Pl => pl(key),
+            }
+        }
+
+        #[cfg(test)]
+        #[test]
+        fn every_message_is_written_in_every_language_with_the_same_parameters() {
+            use $crate::i18n::{placeholders, Lang};
+            for &key in $name::ALL {
+                let english = placeholders(text(Lang::En, key));
+                for lang in Lang::ALL {
+                    let t = text(lang, key);
+                    assert!(!t.trim().is_empty(), "{key:?} empty in {lang:?}");
+                    assert_eq!(placeholders(t), english, "{key:?} parameters in {lang:?}: {t}");
+                }
             }
         }
     };
@@ -602,35 +628,6 @@ fn pl(key: Key) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::BTreeSet;
-
-    fn placeholders(s: &str) -> BTreeSet<String> {
-        let mut out = BTreeSet::new();
-        let mut rest = s;
-        while let Some(open) = rest.find('{') {
-            let after = &rest[open + 1..];
-            match after.find('}') {
-                Some(close) => {
-                    out.insert(after[..close].to_string());
-                    rest = &after[close + 1..];
-                }
-                None => break,
-            }
-        }
-        out
-    }
-
-    #[test]
-    fn every_message_is_written_in_every_language_with_the_same_parameters() {
-        for &key in Key::ALL {
-            let en_params = placeholders(text(Lang::En, key));
-            for lang in Lang::ALL {
-                let t = text(lang, key);
-                assert!(!t.trim().is_empty(), "{key:?} empty in {lang:?}");
-                assert_eq!(placeholders(t), en_params, "{key:?} parameters in {lang:?}");
-            }
-        }
-    }
 
     /// The characters-per-token rule is the core's constant, passed as `{per_token}`: no
     /// message writes a divisor or a "N characters per token" of its own.

@@ -195,6 +195,22 @@ pub fn parse_price(raw: &str) -> Result<Option<f64>, FieldError> {
     Ok(Some(v))
 }
 
+/// Parses a decimal number at least 0 with either decimal mark (`1.2`, `1,2`), as the price
+/// field does, with no maximum (the caller checks its own range).
+///
+/// # Errors
+/// [`FieldError::Empty`], [`FieldError::NotANumber`] (also for infinity) or
+/// [`FieldError::Negative`].
+pub fn parse_decimal(raw: &str) -> Result<f64, FieldError> {
+    let body = normalise(raw, Separator::Decimal)?;
+    let v: f64 = body.parse().map_err(|_| FieldError::NotANumber)?;
+    if v.is_finite() {
+        Ok(v)
+    } else {
+        Err(FieldError::NotANumber)
+    }
+}
+
 /// The calculator's fields exactly as typed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RawInputs {

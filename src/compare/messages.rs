@@ -577,31 +577,3 @@ fn pl(msg: Msg) -> &'static str {
         FixFields => "Popraw zaznaczone pola powyżej, aby porównać strategie.",
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::i18n::Lang;
-
-    /// The `{parameters}` of a template, sorted.
-    fn params(t: &str) -> Vec<&str> {
-        let mut out: Vec<&str> = t
-            .split('{')
-            .skip(1)
-            .filter_map(|s| s.split_once('}').map(|(p, _)| p))
-            .collect();
-        out.sort_unstable();
-        out
-    }
-
-    #[test]
-    fn every_language_has_every_message_with_the_same_parameters() {
-        for &msg in Msg::ALL {
-            let english = params(en(msg));
-            for lang in Lang::ALL {
-                let t = text(lang, msg);
-                assert_eq!(params(t), english, "{lang:?} {msg:?}: {t}");
-            }
-        }
-    }
-}

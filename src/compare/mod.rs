@@ -5,12 +5,16 @@
 //!
 //! Contexts, each written by one part of the page (Leptos todomvc style):
 //! - [`CompareSettings`]: the size unit and the chosen strategy, written by their selects;
-//! - [`CompareResults`]: the worker's replies, written only by the driver ([`spawn_compare`]).
+//! - [`CompareResults`]: the worker's replies, written only by the driver ([`spawn_compare`]);
+//! - the retrieval check's own two ([`retrieval::RetrievalSettings`],
+//!   [`retrieval::RetrievalResults`]), whose requests go through the same workers.
 
 pub mod ab;
 pub mod engine;
 pub mod messages;
 pub mod panel;
+pub mod retrieval;
+pub mod retrieval_messages;
 pub mod table;
 
 use std::cell::Cell;
@@ -263,6 +267,7 @@ pub fn spawn_compare(app: PageState) {
     };
     provide_context(settings);
     provide_context(results);
+    let (retrieval_settings, retrieval_results) = retrieval::provide(app);
 
     let engine: StoredValue<Option<CompareEngine>, LocalStorage> = StoredValue::new_local(None);
     let jobs = Rc::new(Cell::new(0u32));
@@ -293,7 +298,7 @@ pub fn spawn_compare(app: PageState) {
             web_sys_log(&message);
             results.engine.set(EngineStatus::Failed(message));
         }
-        Event::Reply(reply) => receive(results, ab_job, *reply),
+        Event::Reply(reply) => receive(results, retrieval_results, ab_job, *reply),
     };
     let on_side_event = move |event: Event| match event {
         Event::Ready => {
@@ -306,7 +311,7 @@ pub fn spawn_compare(app: PageState) {
             side_ok.set_value(Some(false));
             report_ready();
         }
-        Event::Reply(reply) => receive(results, ab_job, *reply),
+        Event::Reply(reply) => receive(results, retrieval_results, ab_job, *reply),
     };
 
     // Start the workers after the first paint: the engine's module is fetched by each.
@@ -482,6 +487,21 @@ pub fn spawn_compare(app: PageState) {
         Some(move || ab_run(text, side.strategy, b))
     });
 
+    retrieval::drive(
+        app,
+        results,
+        settings.unit,
+        figures,
+        retrieval_settings,
+        retrieval_results,
+        retrieval::Channels {
+            send,
+            send_side,
+            with_text,
+            next_job: next_job.clone(),
+        },
+    );
+
     results.requests.more_rows.set_value(Some(Rc::new(move || {
         let page = results.chunks.get_untracked();
         if page.job != 0 && page.rows.len() < page.total {
@@ -582,7 +602,12 @@ fn select_job(
 }
 
 /// Files one reply into the results (replies to jobs no longer current are dropped).
-fn receive(results: CompareResults, ab_job: StoredValue<u32>, reply: Reply) {
+fn receive(
+    results: CompareResults,
+    retrieval: retrieval::RetrievalResults,
+    ab_job: StoredValue<u32>,
+    reply: Reply,
+) {
     match reply {
         Reply::Row {
             job,
@@ -635,12 +660,12 @@ fn receive(results: CompareResults, ab_job: StoredValue<u32>, reply: Reply) {
         }
         Reply::Failed { message, .. } => web_sys_log(&message),
         Reply::Ready | Reply::NeedText { .. } => {}
-        // The retrieval check's replies: the page does not ask for them yet (issue 13's page
-        // step files them into the retrieval table and the sweep's heat maps).
-        Reply::RetrievalRow { .. }
-        | Reply::RetrievalDone { .. }
-        | Reply::SweepProgress { .. }
-        | Reply::Swept { .. } => {}
+        // The retrieval check's replies (completeness follows its rows, as the table's does).
+        Reply::RetrievalDone { .. } => {}
+        reply
+        @ (Reply::RetrievalRow { .. } | Reply::SweepProgress { .. } | Reply::Swept { .. }) => {
+            retrieval::receive(retrieval, reply)
+        }
     }
 }
 

@@ -20,7 +20,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { launchBrowser, sel } from './page.mjs';
+import { launchBrowser, openReadyPage, sel, typeText } from './page.mjs';
 import { startStaticServer } from './static-server.mjs';
 
 const DIST = process.env.E2E_DIST ?? path.resolve(import.meta.dirname, '../../dist-e2e');
@@ -39,17 +39,6 @@ function libraryChunks(cases) {
   });
   assert.equal(run.status, 0, `library_chunks.py failed: ${run.stderr}`);
   return JSON.parse(run.stdout).results;
-}
-
-async function paste(page, text) {
-  await page.evaluate(
-    ([s, t]) => {
-      const box = document.querySelector(s);
-      box.value = t;
-      box.dispatchEvent(new Event('input', { bubbles: true }));
-    },
-    [sel('text-input'), text],
-  );
 }
 
 async function setField(page, testid, value) {
@@ -122,20 +111,11 @@ test('every library row and chunk equals the library itself; JSONL slices the te
   const { server, url } = await startStaticServer({ root: DIST });
   const browser = await launchBrowser();
   try {
-    const context = await browser.newContext({ acceptDownloads: true });
-    const page = await context.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(url);
-    await page.waitForFunction(() => document.querySelector('[data-testid="compare"]')?.dataset.engine === 'ready', null, { timeout: 60000 });
-    const requests = [];
-    page.on('request', (r) => {
-      if (!r.url().startsWith('blob:') && !r.url().startsWith('data:')) requests.push(r.url());
-    });
+    const { page, errors, requests } = await openReadyPage(browser, url);
 
     await setField(page, 'chunk-size', 512);
     await setField(page, 'chunk-overlap', 64);
-    await paste(page, fixtureText);
+    await typeText(page, fixtureText);
     const rows = await readTable(page);
     const library = rows.filter((r) => r.library);
     assert.ok(library.length >= 10, `only ${library.length} library rows`);

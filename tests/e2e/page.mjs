@@ -59,3 +59,35 @@ export async function numberValue(page, testid) {
   assert.ok(Number.isFinite(value), `${sel(testid)} data-value is not a number: ${JSON.stringify(raw)}`);
   return value;
 }
+
+/** Puts `text` in the text box as typing would (value, then an input event); much faster than
+ * Playwright's fill for 100 KB. */
+export async function typeText(page, text) {
+  await page.evaluate(
+    ([textareaSel, t]) => {
+      const box = document.querySelector(textareaSel);
+      box.value = t;
+      box.dispatchEvent(new Event('input', { bubbles: true }));
+    },
+    [sel('text-input'), text],
+  );
+}
+
+/**
+ * Opens `url` in a new context (downloads accepted) and waits until the comparison worker is
+ * ready. Returns the page, its uncaught errors, and every request made from then on (other
+ * than blob: and data: URLs), which the tests expect to stay empty.
+ */
+export async function openReadyPage(browser, url) {
+  const context = await browser.newContext({ acceptDownloads: true });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url);
+  await page.waitForFunction(() => document.querySelector('[data-testid="compare"]')?.dataset.engine === 'ready', null, { timeout: 60000 });
+  const requests = [];
+  page.on('request', (r) => {
+    if (!r.url().startsWith('blob:') && !r.url().startsWith('data:')) requests.push(r.url());
+  });
+  return { page, errors, requests };
+}

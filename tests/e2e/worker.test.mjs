@@ -27,7 +27,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startStaticServer } from './static-server.mjs';
-import { launchBrowser, numberValue, sel, waitForAttr } from './page.mjs';
+import { launchBrowser, numberValue, sel, typeText, waitForAttr } from './page.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..', '..');
@@ -81,18 +81,6 @@ async function pasteBuilt(page, name) {
   );
 }
 
-/** Puts `text` in the box as typing would (value, then an input event); much faster than
- * Playwright's fill for 100 KB. */
-async function typeText(page, text) {
-  await page.evaluate(
-    ([textareaSel, t]) => {
-      const box = document.querySelector(textareaSel);
-      box.value = t;
-      box.dispatchEvent(new Event('input', { bubbles: true }));
-    },
-    [sel('text-input'), text],
-  );
-}
 
 /** The status hook's state, worker flag and text. */
 async function status(page) {

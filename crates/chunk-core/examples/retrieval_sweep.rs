@@ -80,11 +80,7 @@ fn main() -> ExitCode {
             }
         }
     }
-    let grid = SweepGrid {
-        sizes: vec![64, 128, 256, 512, 1024, 2048],
-        overlap_percents: vec![0, 3, 5, 8, 10, 13, 15, 18, 20, 25],
-        unit: SizeUnit::Tokens,
-    };
+    let grid = SweepGrid::standard(SizeUnit::Tokens);
     let t0 = Instant::now();
     let document = Document::new(&text, Encoding::Cl100kBase);
     let prepared = t0.elapsed();

@@ -30,6 +30,23 @@ impl Default for SweepGrid {
 }
 
 impl SweepGrid {
+    /// The page's sweep: 60 settings, sizes 64, 128, 256, 512, 1024, 2048 tokens (four times
+    /// as many characters when the unit is characters: about four characters per token of
+    /// English prose) × overlaps 0, 3, 5, 8, 10, 13, 15, 18, 20, 25 % of the size.
+    pub fn standard(unit: SizeUnit) -> Self {
+        let per_token = match unit {
+            SizeUnit::Tokens => 1,
+            SizeUnit::Characters => 4,
+        };
+        SweepGrid {
+            sizes: [64, 128, 256, 512, 1024, 2048]
+                .map(|s| s * per_token)
+                .to_vec(),
+            overlap_percents: vec![0, 3, 5, 8, 10, 13, 15, 18, 20, 25],
+            unit,
+        }
+    }
+
     /// Number of settings.
     pub fn len(&self) -> usize {
         self.sizes.len() * self.overlap_percents.len()
@@ -242,6 +259,17 @@ pub fn sweep_with_progress(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_standard_grid_has_sixty_settings_from_64_to_2048_tokens() {
+        let g = SweepGrid::standard(SizeUnit::Tokens);
+        assert_eq!(g.len(), 60);
+        assert_eq!(g.setting(0), Some((64, 0)));
+        assert_eq!(g.setting(59), Some((2048, 25)));
+        assert_eq!(g.setting(60), None);
+        let c = SweepGrid::standard(SizeUnit::Characters);
+        assert_eq!((c.sizes[0], c.sizes[5], c.len()), (256, 8192, 60));
+    }
 
     #[test]
     fn settings_come_size_by_size_each_overlap_in_turn() {

@@ -1,0 +1,1714 @@
+//! The retrieval check (SPEC §8) on the user's own text: question/answer pairs, whether one
+//! chunk of each strategy holds the whole answer and where BM25 ranks it, the span metrics of
+//! the top k, and a sweep of one strategy over chunk sizes × overlaps. Every figure comes from
+//! the comparison worker (`Request::Retrieval`, `Request::Sweep`, evaluated by
+//! `chunk_core::retrieval`); this module keeps the pairs, checks the fields, schedules the
+//! requests ([`drive`]) and renders the replies.
+//!
+//! Contexts (Leptos todomvc style):
+//! - [`RetrievalSettings`]: the pairs and the section's fields, written only by the section's
+//!   own inputs ([`RetrievalCheck`]);
+//! - [`RetrievalResults`]: the worker's replies, written only by the driver ([`drive`] and
+//!   [`receive`]), and two memos over the settings.
+//!
+//! Hooks: `retrieval` (the section; `data-state` = `idle` (no text or no pair) | `invalid` (a
+//! pair, a field of this section or of the calculator is wrong) | `loading` | `running` |
+//! `done` | `failed`), `retrieval-why`, `retrieval-rules`, `qa-question`, `qa-answer`,
+//! `qa-from-selection`, `qa-add`, `qa-error`, `qa-list` with one `qa-pair` per pair
+//! (`data-index`, `data-state` = `ok` | `error`, `data-start` / `data-end`: the answer's byte
+//! span when placed) and its `qa-remove`, `qa-import` (file input), `qa-import-message`,
+//! `qa-export`, `qa-clear`, `retrieval-k`, `bm25-k1`, `bm25-b`, `retrieval-param-error`,
+//! `retrieval-status`, `retrieval-progress` (`data-value` rows done, `data-total`),
+//! `retrieval-pair` (select: `all` or a pair's 0-based index), `retrieval-table`, one
+//! `retrieval-row` per strategy (`data-strategy`, `data-pair` = `all` or the index,
+//! `data-millis`; `data-refused` when the strategy refused; absent figures while pending):
+//! - for one pair: `data-chunks`, `data-tokens-embedded`, `data-whole` (0-based index of the
+//!   best-ranked chunk holding the whole answer, or -1), `data-rank` (its 1-based BM25 rank,
+//!   absent when no chunk holds it), `data-hit-at-1` / `-3` / `-5` (`true` | `false`),
+//!   `data-recall`, `data-precision`, `data-iou` (of the top k, in `[0, 1]`);
+//! - for all pairs: `data-chunks`, `data-tokens-embedded`, `data-whole-count`,
+//!   `data-hits-at-1` / `-3` / `-5` / `-k`, `data-mean-recall`, `data-mean-precision`,
+//!   `data-mean-iou`;
+//!
+//! and for the sweep: `sweep-strategy` (select of strategy ids), `sweep-run`, `sweep-progress`
+//! (`data-value` settings done, `data-total`), `sweep-heatmap` (`data-state` = `idle` |
+//! `running` | `done`, `data-strategy`) holding two tables (`data-metric` = `whole` | `iou`)
+//! of `sweep-cell`s (`data-chunk-size`, `data-overlap-percent`, `data-chunk-overlap`,
+//! `data-tokens-embedded`, `data-hits-at-k`, `data-all-whole-top-k`, `data-all-whole-top-3`,
+//! `data-mean-iou`, `data-refused`, `data-best` on the best), `sweep-best` (`data-value` =
+//! `chunk_size=N,chunk_overlap=M` of the cheapest setting that keeps every answer whole in the
+//! top 3, empty when none does) and `sweep-apply`.
+
+use std::rc::Rc;
+use std::sync::Arc;
+
+use chunk_core::analysis::protocol::{
+    superlinear, Bm25Setting, Figures, Reply, Request, RetrievalOutcome, RetrievalPair,
+};
+use chunk_core::retrieval::{
+    parse_qa_jsonl, write_qa_jsonl, Aggregate, AnswerError, Bm25Params, Bm25ParamsError,
+    CellOutcome, QaAnswer, QaJsonlError, QaLine, QaPair, Sweep, SweepCell, SweepGrid,
+};
+use chunk_core::strategy::{SizeUnit, StrategyId};
+use leptos::prelude::*;
+
+use super::retrieval_messages::{self as rm, Rm};
+use super::{refusal_text, strategy_name, CompareResults, CompareSettings, EngineStatus, Table};
+use crate::format;
+use crate::i18n::{fill, Lang};
+use crate::parse::{parse_count, parse_decimal};
+use crate::state::PageState;
+
+/// How many top-ranked chunks count as retrieved, until the user changes it (Chroma's
+/// evaluation retrieves 5 by default).
+pub const DEFAULT_K: usize = 5;
+/// Largest k accepted: more chunks than any prompt takes.
+pub const MAX_K: u64 = 100;
+
+/// One question/answer pair as the user gave it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PairInput {
+    /// The question.
+    pub question: String,
+    /// The answer: its text (located in the document) or its byte span.
+    pub answer: QaAnswer,
+    /// For a span marked by selecting it in the text box: the text selected, so that an edit
+    /// of the document that moves it is reported instead of pointing elsewhere.
+    pub marked: Option<String>,
+}
+
+/// Why a pair cannot be evaluated on the current text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PairProblem {
+    /// The answer could not be placed ([`AnswerError`]).
+    Answer(AnswerError),
+    /// The text was edited since the answer was marked: its span holds other text now.
+    Moved,
+}
+
+impl PairInput {
+    /// The pair with its answer placed in `document`.
+    ///
+    /// # Errors
+    /// [`PairProblem::Answer`] when the answer is missing, ambiguous or its span is bad;
+    /// [`PairProblem::Moved`] when a marked span no longer holds the text marked.
+    pub fn resolve(&self, document: &str) -> Result<QaPair, PairProblem> {
+        let pair = self.line().resolve(document).map_err(PairProblem::Answer)?;
+        match &self.marked {
+            Some(m) if document.get(pair.answer.clone()) != Some(m.as_str()) => {
+                Err(PairProblem::Moved)
+            }
+            _ => Ok(pair),
+        }
+    }
+
+    /// The pair as a JSONL line (a marked answer as its span).
+    pub fn line(&self) -> QaLine {
+        QaLine {
+            question: self.question.clone(),
+            answer: self.answer.clone(),
+        }
+    }
+}
+
+/// k, k1 and b, checked.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RetrievalParams {
+    /// Top-k retrieved, 1 ..= [`MAX_K`].
+    pub k: usize,
+    /// BM25's parameters.
+    pub bm25: Bm25Setting,
+}
+
+/// Which of the section's fields is wrong.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamError {
+    /// k is not a whole number from 1 to [`MAX_K`].
+    K,
+    /// k1 is not a number at least 0.
+    K1,
+    /// b is not a number from 0 to 1.
+    B,
+}
+
+/// Checks the section's three fields as typed (either decimal mark for k1 and b).
+///
+/// # Errors
+/// The first wrong field, in the order k, k1, b.
+pub fn parse_params(k: &str, k1: &str, b: &str) -> Result<RetrievalParams, ParamError> {
+    let k = parse_count(k, MAX_K)
+        .ok()
+        .filter(|&k| k >= 1)
+        .ok_or(ParamError::K)?;
+    let k1 = parse_decimal(k1).map_err(|_| ParamError::K1)?;
+    let b = parse_decimal(b).map_err(|_| ParamError::B)?;
+    let checked = Bm25Params::new(k1, b).map_err(|e| match e {
+        Bm25ParamsError::K1(_) => ParamError::K1,
+        Bm25ParamsError::B(_) => ParamError::B,
+    })?;
+    Ok(RetrievalParams {
+        k: k as usize,
+        bm25: Bm25Setting {
+            k1: checked.k1(),
+            b: checked.b(),
+        },
+    })
+}
+
+/// What the table shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shown {
+    /// Every pair's figures summed up, per strategy.
+    All,
+    /// One pair (0-based index).
+    Pair(usize),
+}
+
+/// The section's inputs, written only by its own fields.
+#[derive(Clone, Copy)]
+pub struct RetrievalSettings {
+    /// The pairs, in the order added or imported.
+    pub pairs: RwSignal<Vec<PairInput>>,
+    /// k, as typed.
+    pub k: RwSignal<String>,
+    /// BM25 k1, as typed.
+    pub k1: RwSignal<String>,
+    /// BM25 b, as typed.
+    pub b: RwSignal<String>,
+    /// What the table shows.
+    pub shown: RwSignal<Shown>,
+    /// The strategy swept.
+    pub sweep_strategy: RwSignal<StrategyId>,
+}
+
+/// One row of the retrieval table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RetrievalRowState {
+    /// The strategy.
+    pub strategy: StrategyId,
+    /// Its figures or refusal; `None` while pending.
+    pub outcome: Option<RetrievalOutcome>,
+    /// Worker time for the row, in milliseconds.
+    pub millis: f64,
+}
+
+/// The retrieval table of one job.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct RetrievalTable {
+    /// The job (0: none).
+    pub job: u32,
+    /// One row per strategy run, in [`StrategyId::all`] order.
+    pub rows: Vec<RetrievalRowState>,
+    /// Strategies left out on a long text (the comparison table's deferred ones).
+    pub left_out: Vec<StrategyId>,
+    /// The k the rows are for.
+    pub k: usize,
+}
+
+impl RetrievalTable {
+    /// True once every row has arrived.
+    pub fn complete(&self) -> bool {
+        !self.rows.is_empty() && self.rows.iter().all(|r| r.outcome.is_some())
+    }
+}
+
+/// The sweep of one job.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct SweepState {
+    /// The job (0: none asked).
+    pub job: u32,
+    /// Settings evaluated so far.
+    pub done: usize,
+    /// Settings in the grid.
+    pub total: usize,
+    /// The whole sweep, once it has arrived.
+    pub sweep: Option<Sweep>,
+}
+
+type Stored<F> = StoredValue<Option<Rc<F>>, LocalStorage>;
+
+/// The worker's replies (written only by [`drive`] and [`receive`]) and the memos every part
+/// of the section reads.
+#[derive(Clone, Copy)]
+pub struct RetrievalResults {
+    /// Each pair placed in the current text, or why not. A `Memo`: the list, the status and
+    /// the driver read it, and it must not restart a job when an unrelated signal changes.
+    pub resolved: Memo<Vec<Result<QaPair, PairProblem>>>,
+    /// The section's fields, checked. A `Memo` for the same reason.
+    pub params: Memo<Result<RetrievalParams, ParamError>>,
+    /// The retrieval table.
+    pub table: RwSignal<RetrievalTable>,
+    /// The sweep.
+    pub sweep: RwSignal<SweepState>,
+    run_sweep: Stored<dyn Fn()>,
+}
+
+impl RetrievalResults {
+    /// Starts the sweep of the chosen strategy (a no-op while something it needs is wrong).
+    pub fn run_sweep(&self) {
+        if let Some(f) = self.run_sweep.get_value() {
+            f();
+        }
+    }
+}
+
+/// Creates and provides both contexts.
+pub fn provide(app: PageState) -> (RetrievalSettings, RetrievalResults) {
+    let settings = RetrievalSettings {
+        pairs: RwSignal::new(Vec::new()),
+        k: RwSignal::new(DEFAULT_K.to_string()),
+        k1: RwSignal::new("1.2".into()),
+        b: RwSignal::new("0.75".into()),
+        shown: RwSignal::new(Shown::All),
+        sweep_strategy: RwSignal::new(StrategyId::Fixed),
+    };
+    let results = RetrievalResults {
+        resolved: Memo::new(move |_| {
+            let text = app.source.text.get();
+            settings
+                .pairs
+                .with(|ps| ps.iter().map(|p| p.resolve(&text)).collect())
+        }),
+        params: Memo::new(move |_| {
+            parse_params(&settings.k.get(), &settings.k1.get(), &settings.b.get())
+        }),
+        table: RwSignal::new(RetrievalTable::default()),
+        sweep: RwSignal::new(SweepState::default()),
+        run_sweep: StoredValue::new_local(None),
+    };
+    provide_context(settings);
+    provide_context(results);
+    (settings, results)
+}
+
+/// Every pair placed, when there is at least one and none has a problem.
+fn ready_pairs(resolved: &[Result<QaPair, PairProblem>]) -> Option<Vec<QaPair>> {
+    let pairs: Vec<QaPair> = resolved.iter().cloned().collect::<Result<_, _>>().ok()?;
+    (!pairs.is_empty()).then_some(pairs)
+}
+
+/// The comparison driver's means of sending, handed to [`drive`].
+pub struct Channels<S, T, X, J> {
+    /// Posts to the main worker.
+    pub send: S,
+    /// Posts to the second worker (the main one when there is none).
+    pub send_side: T,
+    /// Makes a text current in both workers; its id.
+    pub with_text: X,
+    /// A new job number.
+    pub next_job: J,
+}
+
+/// Schedules the retrieval table (debounced, after every change it depends on) and installs
+/// the sweep's request; a sweep becomes stale (cleared) when anything it depends on changes.
+pub fn drive<S, T, X, J>(
+    app: PageState,
+    compare: CompareResults,
+    unit: RwSignal<SizeUnit>,
+    figures: Memo<Option<(Figures, bool)>>,
+    settings: RetrievalSettings,
+    results: RetrievalResults,
+    channels: Channels<S, T, X, J>,
+) where
+    S: Fn(Request) + Copy + 'static,
+    T: Fn(Request) + Copy + 'static,
+    X: Fn(Arc<str>) -> u32 + Copy + 'static,
+    J: Fn() -> u32 + Clone + 'static,
+{
+    let Channels {
+        send,
+        send_side,
+        with_text,
+        next_job,
+    } = channels;
+    let table_job = {
+        let next_job = next_job.clone();
+        move |text: Arc<str>, figures: Figures, pairs: Vec<QaPair>, p: RetrievalParams, lang| {
+            let order = Table::run_order(text.len());
+            let text_id = with_text(text);
+            let job = next_job();
+            results.table.set(RetrievalTable {
+                job,
+                rows: StrategyId::all()
+                    .filter(|s| order.contains(s))
+                    .map(|strategy| RetrievalRowState {
+                        strategy,
+                        outcome: None,
+                        millis: 0.0,
+                    })
+                    .collect(),
+                left_out: StrategyId::all().filter(|s| !order.contains(s)).collect(),
+                k: p.k,
+            });
+            let (slow, fast): (Vec<StrategyId>, Vec<StrategyId>) =
+                order.into_iter().partition(|&s| superlinear(s));
+            let request = |strategies| Request::Retrieval {
+                job,
+                text_id,
+                pairs: pairs.clone(),
+                strategies,
+                figures,
+                bm25: p.bm25,
+                lang,
+                k: p.k,
+            };
+            send(request(fast));
+            if !slow.is_empty() {
+                send_side(request(slow));
+            }
+        }
+    };
+    super::debounced(move || {
+        let text = app.source.text.get();
+        let ready = compare.engine.get() == EngineStatus::Ready;
+        let figures = figures.get();
+        let pairs = results.resolved.with(|r| ready_pairs(r));
+        let params = results.params.get();
+        let lang = app.language.lang.get();
+        // Stale at once, as the comparison table's rows are.
+        results.table.set(RetrievalTable::default());
+        let (Some((figures, _)), Some(pairs), Ok(params), false, true) =
+            (figures, pairs, params, text.is_empty(), ready)
+        else {
+            return None;
+        };
+        let table_job = table_job.clone();
+        Some(move || table_job(text, figures, pairs, params, lang))
+    });
+
+    // A sweep shown is of one text, encoding, unit, list of pairs, k, BM25 and language, and
+    // one strategy: any change makes it stale. (The calculator's chunk_size and chunk_overlap
+    // are not among them: the sweep has its own grid, and applying its best setting must not
+    // clear it.)
+    Effect::new(move |_| {
+        app.source.text.track();
+        app.fields.encoding.track();
+        app.language.lang.track();
+        unit.track();
+        results.resolved.track();
+        results.params.track();
+        settings.sweep_strategy.track();
+        results.sweep.set(SweepState::default());
+    });
+    results.run_sweep.set_value(Some(Rc::new(move || {
+        let text = app.source.text.get_untracked();
+        let pairs = results.resolved.with_untracked(|r| ready_pairs(r));
+        let (Some(pairs), Ok(p), Some((figures, _)), false, true) = (
+            pairs,
+            results.params.get_untracked(),
+            figures.get_untracked(),
+            text.is_empty(),
+            compare.engine.get_untracked() == EngineStatus::Ready,
+        ) else {
+            return;
+        };
+        let grid = SweepGrid::standard(unit.get_untracked());
+        let text_id = with_text(text);
+        let job = next_job();
+        results.sweep.set(SweepState {
+            job,
+            done: 0,
+            total: grid.len(),
+            sweep: None,
+        });
+        // The second worker takes sweeps: it holds only the text-splitter rows, so the sweep
+        // does not wait behind the comparison table.
+        send_side(Request::Sweep {
+            job,
+            text_id,
+            pairs,
+            strategy: settings.sweep_strategy.get_untracked(),
+            grid,
+            figures,
+            bm25: p.bm25,
+            lang: app.language.lang.get_untracked(),
+            k: p.k,
+        });
+    })));
+}
+
+/// Files a retrieval reply into the results (replies to jobs no longer current are dropped);
+/// other replies are not this module's.
+pub fn receive(results: RetrievalResults, reply: Reply) {
+    match reply {
+        Reply::RetrievalRow {
+            job,
+            strategy,
+            outcome,
+            millis,
+        } => results.table.update(|t| {
+            if t.job == job {
+                if let Some(r) = t.rows.iter_mut().find(|r| r.strategy == strategy) {
+                    r.outcome = Some(outcome);
+                    r.millis = millis;
+                }
+            }
+        }),
+        Reply::SweepProgress { job, done, total } => results.sweep.update(|s| {
+            if s.job == job {
+                s.done = done;
+                s.total = total;
+            }
+        }),
+        Reply::Swept { job, sweep } => results.sweep.update(|s| {
+            if s.job == job {
+                s.done = sweep.cells.len();
+                s.sweep = Some(*sweep);
+            }
+        }),
+        _ => {}
+    }
+}
+
+/// The section's state (`data-state`).
+fn section_state(
+    app: PageState,
+    compare: CompareResults,
+    results: RetrievalResults,
+) -> &'static str {
+    let no_pairs = results.resolved.with(|r| r.is_empty());
+    let bad = results.resolved.with(|r| r.iter().any(|p| p.is_err()))
+        || results.params.with(|p| p.is_err())
+        || app
+            .derived
+            .checked
+            .with(|c| c.size_value.is_none() || c.requested_overlap.is_none());
+    match compare.engine.get() {
+        EngineStatus::Failed(_) => "failed",
+        _ if app.source.text.with(|t| t.is_empty()) || no_pairs => "idle",
+        _ if bad => "invalid",
+        EngineStatus::Loading => "loading",
+        EngineStatus::Ready if results.table.with(|t| t.job == 0) => "loading",
+        EngineStatus::Ready if results.table.with(|t| t.complete()) => "done",
+        EngineStatus::Ready => "running",
+    }
+}
+
+/// The words of a pair's problem.
+fn problem_text(lang: Lang, p: &PairProblem) -> String {
+    let n = |x: usize| format::int(lang, x as u64);
+    let t = |msg| rm::text(lang, msg);
+    match p {
+        PairProblem::Moved => t(Rm::ProblemMoved).to_owned(),
+        PairProblem::Answer(e) => match e {
+            AnswerError::EmptyAnswer => t(Rm::ProblemEmpty).to_owned(),
+            AnswerError::NotFound => t(Rm::ProblemNotFound).to_owned(),
+            AnswerError::Ambiguous {
+                count,
+                first,
+                second,
+            } => fill(
+                t(Rm::ProblemAmbiguous),
+                &[
+                    ("count", &n(*count)),
+                    ("first", &n(*first)),
+                    ("second", &n(*second)),
+                ],
+            ),
+            AnswerError::EmptySpan { start, end }
+            | AnswerError::Reversed { start, end }
+            | AnswerError::OutOfRange { start, end, .. } => fill(
+                t(Rm::ProblemSpan),
+                &[("start", &n(*start)), ("end", &n(*end))],
+            ),
+            AnswerError::NotCharBoundary { offset } => {
+                fill(t(Rm::ProblemBoundary), &[("offset", &n(*offset))])
+            }
+        },
+    }
+}
+
+/// The words of an import error.
+fn import_error_text(lang: Lang, e: &QaJsonlError) -> String {
+    let (msg, line) = match e {
+        QaJsonlError::Json { line, .. } => (Rm::ImportBadJson, line),
+        QaJsonlError::NoAnswer { line } => (Rm::ImportNoAnswer, line),
+        QaJsonlError::AnswerAndSpan { line } => (Rm::ImportAnswerAndSpan, line),
+        QaJsonlError::HalfSpan { line } => (Rm::ImportHalfSpan, line),
+    };
+    let detail = match e {
+        QaJsonlError::Json { message, .. } => message.clone(),
+        _ => String::new(),
+    };
+    fill(
+        rm::text(lang, msg),
+        &[
+            ("line", &format::int(lang, *line as u64)),
+            ("detail", &detail),
+        ],
+    )
+}
+
+/// What the last import did.
+#[derive(Clone, Debug, PartialEq)]
+enum ImportMessage {
+    Imported(usize),
+    Failed(QaJsonlError),
+    Unreadable,
+}
+
+/// What the form lacks to add a pair (or to take a selection).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Missing {
+    Question,
+    Answer,
+    Selection,
+}
+
+/// The whole retrieval section.
+#[component]
+pub fn RetrievalCheck() -> impl IntoView {
+    let app = PageState::from_context();
+    let compare = expect_context::<CompareResults>();
+    let results = expect_context::<RetrievalResults>();
+    let lang = move || app.language.lang.get();
+    let m = move |msg: Rm| rm::text(lang(), msg);
+    let state = move || section_state(app, compare, results);
+
+    let status_text = move || {
+        let l = lang();
+        let n = |x: usize| format::int(l, x as u64);
+        match state() {
+            "failed" => super::messages::text(l, super::messages::Msg::EngineFailed).to_owned(),
+            "idle" => m(Rm::Idle).to_owned(),
+            "invalid" => m(Rm::Invalid).to_owned(),
+            "loading" => m(Rm::Loading).to_owned(),
+            s => {
+                let (done, total) = results.table.with(|t| {
+                    (
+                        t.rows.iter().filter(|r| r.outcome.is_some()).count(),
+                        t.rows.len(),
+                    )
+                });
+                let msg = if s == "done" { Rm::Done } else { Rm::Running };
+                fill(m(msg), &[("done", &n(done)), ("total", &n(total))])
+            }
+        }
+    };
+    let progress_done = move || {
+        results
+            .table
+            .with(|t| t.rows.iter().filter(|r| r.outcome.is_some()).count())
+    };
+    let progress_total = move || results.table.with(|t| t.rows.len());
+    let left_out = move || {
+        let names: Vec<String> = results.table.with(|t| {
+            t.left_out
+                .iter()
+                .map(|&s| strategy_name(lang(), s))
+                .collect()
+        });
+        (!names.is_empty()).then(|| {
+            view! {
+                <p class="hint" data-testid="retrieval-left-out">
+                    {fill(m(Rm::LeftOut), &[("names", &names.join(", "))])}
+                </p>
+            }
+        })
+    };
+
+    view! {
+        <section class="panel retrieval" data-testid="retrieval" data-state=state>
+            <h2>{move || m(Rm::Heading)}</h2>
+            <p class="hint" data-testid="retrieval-why">{move || m(Rm::Why)}</p>
+            <details class="retrieval-rules" data-testid="retrieval-rules">
+                <summary>{move || m(Rm::RulesSummary)}</summary>
+                <p>{move || m(Rm::RuleTerms)}</p>
+                <p>{move || m(Rm::RuleBm25)}</p>
+                <pre class="formula">
+                    "score(D, Q) = Σ IDF(t) · f(t, D) · (k1 + 1) / (f(t, D) + k1 · (1 − b + b · |D| / avgdl))\nIDF(t) = ln(1 + (N − n(t) + 0.5) / (n(t) + 0.5))"
+                </pre>
+                <p>{move || m(Rm::RuleWhole)}</p>
+                <p>{move || m(Rm::RuleSpans)}</p>
+                <pre class="formula">
+                    "recall = I / |A|    precision = I / Σ|R_i|    IoU = I / (Σ|R_i| + |A| − I)"
+                </pre>
+            </details>
+            <PairForm/>
+            <PairList/>
+            <ParamsFields/>
+            <p class="compare-status" data-testid="retrieval-status" role="status" aria-live="polite">
+                {status_text}
+            </p>
+            <progress
+                data-testid="retrieval-progress"
+                max=move || progress_total().max(1)
+                value=progress_done
+                data-value=progress_done
+                data-total=progress_total
+                class:hidden=move || state() != "running"
+            ></progress>
+            {left_out}
+            <RetrievalTableView/>
+            <SweepView/>
+        </section>
+    }
+}
+
+/// Question, answer, "use the selection" and "add".
+#[component]
+fn PairForm() -> impl IntoView {
+    let app = PageState::from_context();
+    let settings = expect_context::<RetrievalSettings>();
+    let m = move |msg: Rm| rm::text(app.language.lang.get(), msg);
+    let question = RwSignal::new(String::new());
+    let answer = RwSignal::new(String::new());
+    // The span of the answer field's text when it came from a selection in the text box, and
+    // that text: typing in the field drops it (the text is then located instead).
+    let marked = RwSignal::new(None::<(usize, usize, String)>);
+    let error = RwSignal::new(None::<Missing>);
+
+    let from_selection = move |_| {
+        let text = app.source.text.get_untracked();
+        let picked = crate::file_input::text_box_selection()
+            .map(|(value, s, e)| {
+                let chosen = value[s..e].to_owned();
+                // The box shows the state's text, except where the browser rewrote line ends
+                // (a file with CR LF): then the chosen text is located instead.
+                let same = text.get(s..e) == Some(chosen.as_str());
+                (chosen, same.then_some((s, e)))
+            })
+            .or_else(|| crate::browser::selected_text().map(|t| (t, None)));
+        match picked {
+            Some((chosen, span)) => {
+                answer.set(chosen.clone());
+                marked.set(span.map(|(s, e)| (s, e, chosen)));
+                error.set(None);
+            }
+            None => error.set(Some(Missing::Selection)),
+        }
+    };
+    let add = move |_| {
+        let q = question.get_untracked().trim().to_owned();
+        let a = answer.get_untracked();
+        if q.is_empty() {
+            error.set(Some(Missing::Question));
+            return;
+        }
+        if a.is_empty() {
+            error.set(Some(Missing::Answer));
+            return;
+        }
+        let pair = match marked.get_untracked() {
+            Some((start, end, text)) if text == a => PairInput {
+                question: q,
+                answer: QaAnswer::Span { start, end },
+                marked: Some(text),
+            },
+            _ => PairInput {
+                question: q,
+                answer: QaAnswer::Text(a),
+                marked: None,
+            },
+        };
+        settings.pairs.update(|ps| ps.push(pair));
+        question.set(String::new());
+        answer.set(String::new());
+        marked.set(None);
+        error.set(None);
+    };
+    let error_text = move || {
+        error.get().map(|e| {
+            let msg = match e {
+                Missing::Question => Rm::FormNoQuestion,
+                Missing::Answer => Rm::FormNoAnswer,
+                Missing::Selection => Rm::FormNoSelection,
+            };
+            view! { <p class="field-error" data-testid="qa-error" role="alert">{m(msg)}</p> }
+        })
+    };
+    let marked_note = move || {
+        marked.get().map(|(s, e, _)| {
+            let l = app.language.lang.get();
+            let text = fill(
+                m(Rm::MarkedAt),
+                &[
+                    ("start", &format::int(l, s as u64)),
+                    ("end", &format::int(l, e as u64)),
+                ],
+            );
+            view! { <p class="field-note" data-testid="qa-marked">{text}</p> }
+        })
+    };
+    view! {
+        <div class="qa-form">
+            <div class="field">
+                <label for="qa-question">{move || m(Rm::QuestionLabel)}</label>
+                <input
+                    id="qa-question"
+                    data-testid="qa-question"
+                    type="text"
+                    prop:value=question
+                    on:input=move |ev| question.set(event_target_value(&ev))
+                />
+            </div>
+            <div class="field">
+                <label for="qa-answer">{move || m(Rm::AnswerLabel)}</label>
+                <textarea
+                    id="qa-answer"
+                    data-testid="qa-answer"
+                    rows="2"
+                    prop:value=answer
+                    on:input=move |ev| answer.set(event_target_value(&ev))
+                ></textarea>
+                <p class="field-note">{move || m(Rm::AnswerNote)}</p>
+                {marked_note}
+            </div>
+            <div class="qa-buttons">
+                <button type="button" data-testid="qa-from-selection" on:click=from_selection>
+                    {move || m(Rm::FromSelection)}
+                </button>
+                <button type="button" data-testid="qa-add" on:click=add>
+                    {move || m(Rm::Add)}
+                </button>
+            </div>
+            {error_text}
+        </div>
+    }
+}
+
+/// The list of pairs, each with its state, and import / export / clear.
+#[component]
+fn PairList() -> impl IntoView {
+    let app = PageState::from_context();
+    let settings = expect_context::<RetrievalSettings>();
+    let results = expect_context::<RetrievalResults>();
+    let m = move |msg: Rm| rm::text(app.language.lang.get(), msg);
+    let import_message = RwSignal::new(None::<ImportMessage>);
+
+    let on_import = move |ev: web_sys::Event| {
+        let input: web_sys::HtmlInputElement = event_target(&ev);
+        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+            return;
+        };
+        input.set_value("");
+        if crate::file_input::precheck_file(file.size()).is_err() {
+            import_message.set(Some(ImportMessage::Unreadable));
+            return;
+        }
+        leptos::task::spawn_local(async move {
+            let message = match crate::browser::read_text_file(file).await {
+                None => ImportMessage::Unreadable,
+                Some(text) => match parse_qa_jsonl(&text) {
+                    Ok(lines) => {
+                        let n = lines.len();
+                        settings.pairs.set(
+                            lines
+                                .into_iter()
+                                .map(|l| PairInput {
+                                    question: l.question,
+                                    answer: l.answer,
+                                    marked: None,
+                                })
+                                .collect(),
+                        );
+                        ImportMessage::Imported(n)
+                    }
+                    Err(e) => ImportMessage::Failed(e),
+                },
+            };
+            import_message.set(Some(message));
+        });
+    };
+    let export = move |_| {
+        let lines: Vec<QaLine> = settings
+            .pairs
+            .with_untracked(|ps| ps.iter().map(PairInput::line).collect());
+        crate::browser::download(
+            "qa-pairs.jsonl",
+            "application/jsonl",
+            &write_qa_jsonl(&lines),
+        );
+    };
+    let message_view = move || {
+        import_message.get().map(|msg| {
+            let l = app.language.lang.get();
+            let (class, text) = match msg {
+                ImportMessage::Imported(n) => (
+                    "file-msg ok",
+                    fill(m(Rm::Imported), &[("n", &format::int(l, n as u64))]),
+                ),
+                ImportMessage::Failed(e) => ("file-msg error", import_error_text(l, &e)),
+                ImportMessage::Unreadable => ("file-msg error", m(Rm::ImportUnreadable).to_owned()),
+            };
+            view! { <p class=class role="status" data-testid="qa-import-message">{text}</p> }
+        })
+    };
+    let items = move || {
+        let l = app.language.lang.get();
+        let text = app.source.text.get();
+        let resolved = results.resolved.get();
+        settings.pairs.with(|ps| {
+            ps.iter()
+                .zip(resolved)
+                .enumerate()
+                .map(|(i, (p, r))| {
+                    let answer_text = match (&p.answer, &r) {
+                        (QaAnswer::Text(t), _) => t.clone(),
+                        (QaAnswer::Span { .. }, Ok(pair)) => text[pair.answer.clone()].to_owned(),
+                        (QaAnswer::Span { start, end }, Err(_)) => fill(
+                            rm::text(l, Rm::SpanOnly),
+                            &[
+                                ("start", &format::int(l, *start as u64)),
+                                ("end", &format::int(l, *end as u64)),
+                            ],
+                        ),
+                    };
+                    let (state, start, end, problem) = match &r {
+                        Ok(pair) => ("ok", Some(pair.answer.start), Some(pair.answer.end), None),
+                        Err(e) => ("error", None, None, Some(problem_text(l, e))),
+                    };
+                    let where_text = start.zip(end).map(|(s, e)| {
+                        fill(
+                            rm::text(l, Rm::PairAt),
+                            &[
+                                ("start", &format::int(l, s as u64)),
+                                ("end", &format::int(l, e as u64)),
+                            ],
+                        )
+                    });
+                    let remove = move |_| {
+                        settings.pairs.update(|ps| {
+                            if i < ps.len() {
+                                ps.remove(i);
+                            }
+                        });
+                        settings.shown.set(Shown::All);
+                    };
+                    view! {
+                        <li
+                            data-testid="qa-pair"
+                            data-index=i
+                            data-state=state
+                            data-start=start
+                            data-end=end
+                            class:error=state == "error"
+                        >
+                            <span class="qa-q">{format!("{}. {}", i + 1, p.question)}</span>
+                            <span class="qa-a">{preview(&answer_text)}</span>
+                            <span class="qa-where">{where_text}</span>
+                            <span class="field-error">{problem}</span>
+                            <button
+                                type="button"
+                                class="link"
+                                data-testid="qa-remove"
+                                on:click=remove
+                            >
+                                {rm::text(l, Rm::Remove)}
+                            </button>
+                        </li>
+                    }
+                })
+                .collect_view()
+        })
+    };
+    view! {
+        <ol class="qa-list" data-testid="qa-list">{items}</ol>
+        <div class="qa-file">
+            <label class="button">
+                {move || m(Rm::Import)}
+                <input
+                    type="file"
+                    class="visually-hidden"
+                    data-testid="qa-import"
+                    accept=".jsonl,.json,.txt,application/jsonl,application/json,text/plain"
+                    on:change=on_import
+                />
+            </label>
+            <button
+                type="button"
+                data-testid="qa-export"
+                disabled=move || settings.pairs.with(|p| p.is_empty())
+                on:click=export
+            >
+                {move || m(Rm::Export)}
+            </button>
+            <button
+                type="button"
+                data-testid="qa-clear"
+                disabled=move || settings.pairs.with(|p| p.is_empty())
+                on:click=move |_| {
+                    settings.pairs.set(Vec::new());
+                    settings.shown.set(Shown::All);
+                }
+            >
+                {move || m(Rm::Clear)}
+            </button>
+            <p class="field-note">{move || m(Rm::ImportNote)}</p>
+            {message_view}
+        </div>
+    }
+}
+
+/// At most 160 characters of `s`, on one line.
+fn preview(s: &str) -> String {
+    let one_line: String = s.chars().map(|c| if c == '\n' { ' ' } else { c }).collect();
+    match one_line.char_indices().nth(160) {
+        Some((at, _)) => format!("“{}…”", &one_line[..at]),
+        None => format!("“{one_line}”"),
+    }
+}
+
+/// k, k1 and b.
+#[component]
+fn ParamsFields() -> impl IntoView {
+    let app = PageState::from_context();
+    let settings = expect_context::<RetrievalSettings>();
+    let results = expect_context::<RetrievalResults>();
+    let m = move |msg: Rm| rm::text(app.language.lang.get(), msg);
+    let field = move |id: &'static str, label: Rm, value: RwSignal<String>| {
+        view! {
+            <div class="field">
+                <label for=id>{move || m(label)}</label>
+                <input
+                    id=id
+                    data-testid=id
+                    type="text"
+                    inputmode="decimal"
+                    prop:value=value
+                    on:input=move |ev| value.set(event_target_value(&ev))
+                />
+            </div>
+        }
+    };
+    let error = move || {
+        results.params.get().err().map(|e| {
+            let msg = match e {
+                ParamError::K => Rm::ErrK,
+                ParamError::K1 => Rm::ErrK1,
+                ParamError::B => Rm::ErrB,
+            };
+            let text = fill(m(msg), &[("max", &format::int(app.language.lang.get(), MAX_K))]);
+            view! { <p class="field-error" data-testid="retrieval-param-error" role="alert">{text}</p> }
+        })
+    };
+    view! {
+        <div class="retrieval-params">
+            {field("retrieval-k", Rm::KLabel, settings.k)}
+            {field("bm25-k1", Rm::K1Label, settings.k1)}
+            {field("bm25-b", Rm::BLabel, settings.b)}
+        </div>
+        {error}
+    }
+}
+
+/// A figure in `[0, 1]` as the hook's raw value.
+fn raw(x: f64) -> String {
+    x.to_string()
+}
+
+/// The retrieval table with its "show" select.
+#[component]
+fn RetrievalTableView() -> impl IntoView {
+    let app = PageState::from_context();
+    let settings = expect_context::<RetrievalSettings>();
+    let results = expect_context::<RetrievalResults>();
+    let lang = move || app.language.lang.get();
+    let m = move |msg: Rm| rm::text(lang(), msg);
+    // The shown pair must exist: a list that shrank shows every pair.
+    let shown = move || match settings.shown.get() {
+        Shown::Pair(i) if i < results.resolved.with(|r| r.len()) => Shown::Pair(i),
+        _ => Shown::All,
+    };
+    let on_shown = move |ev| {
+        let v = event_target_value(&ev);
+        settings
+            .shown
+            .set(v.parse().map(Shown::Pair).unwrap_or(Shown::All));
+    };
+    let options = move || {
+        let l = lang();
+        let questions: Vec<String> = settings
+            .pairs
+            .with(|ps| ps.iter().map(|p| p.question.clone()).collect());
+        let current = shown();
+        let all = view! {
+            <option value="all" selected=current == Shown::All>{rm::text(l, Rm::ShowAll)}</option>
+        };
+        let each = questions
+            .into_iter()
+            .enumerate()
+            .map(|(i, q)| {
+                let label = format!("{}. {}", i + 1, q);
+                view! { <option value=i.to_string() selected=current == Shown::Pair(i)>{label}</option> }
+            })
+            .collect_view();
+        view! { {all} {each} }
+    };
+    let header = move || {
+        let k = results.table.with(|t| t.k).max(1);
+        let l = lang();
+        let n = format::int(l, k as u64);
+        let t = |msg| fill(rm::text(l, msg), &[("k", &n)]);
+        let cols: Vec<String> = match shown() {
+            Shown::All => vec![
+                t(Rm::ColStrategy),
+                t(Rm::ColChunks),
+                t(Rm::ColTokens),
+                t(Rm::ColWholeCount),
+                t(Rm::ColHits1),
+                t(Rm::ColHits3),
+                t(Rm::ColHits5),
+                t(Rm::ColHitsK),
+                t(Rm::ColMeanRecall),
+                t(Rm::ColMeanPrecision),
+                t(Rm::ColMeanIou),
+            ],
+            Shown::Pair(_) => vec![
+                t(Rm::ColStrategy),
+                t(Rm::ColChunks),
+                t(Rm::ColTokens),
+                t(Rm::ColWhole),
+                t(Rm::ColRank),
+                t(Rm::ColTop1),
+                t(Rm::ColTop3),
+                t(Rm::ColTop5),
+                t(Rm::ColRecall),
+                t(Rm::ColPrecision),
+                t(Rm::ColIou),
+            ],
+        };
+        cols.into_iter()
+            .map(|c| view! { <th scope="col">{c}</th> })
+            .collect_view()
+    };
+    let rows = move || {
+        let l = lang();
+        let shown = shown();
+        let pairs = results.resolved.with(|r| r.len());
+        results.table.with(|t| {
+            t.rows
+                .iter()
+                .map(|r| retrieval_row(l, r, shown, pairs))
+                .collect_view()
+        })
+    };
+    view! {
+        <div class="field retrieval-shown">
+            <label for="retrieval-pair">{move || m(Rm::ShowLabel)}</label>
+            <select id="retrieval-pair" data-testid="retrieval-pair" on:change=on_shown>
+                {options}
+            </select>
+        </div>
+        <p class="hint">{move || m(Rm::TableLegend)}</p>
+        <div class="table-scroll">
+            <table class="compare-table retrieval-table" data-testid="retrieval-table">
+                <thead>
+                    <tr>{header}</tr>
+                </thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </div>
+    }
+}
+
+/// One `retrieval-row`.
+fn retrieval_row(lang: Lang, r: &RetrievalRowState, shown: Shown, pairs: usize) -> impl IntoView {
+    let name = strategy_name(lang, r.strategy);
+    let n = |x: usize| format::int(lang, x as u64);
+    let yes_no = |b: bool| rm::text(lang, if b { Rm::Yes } else { Rm::No });
+    let of = |x: usize| format!("{} / {}", n(x), n(pairs));
+    let pct = |x: f64| format::percent_fine(lang, x);
+    let pair_attr = match shown {
+        Shown::All => "all".to_owned(),
+        Shown::Pair(i) => i.to_string(),
+    };
+    let mut attrs: Vec<(&'static str, String)> = Vec::new();
+    let (cells, refused) = match (&r.outcome, shown) {
+        (None, _) => (
+            view! { <td colspan="10" class="pending">{rm::text(lang, Rm::Pending)}</td> }
+                .into_any(),
+            None,
+        ),
+        (Some(RetrievalOutcome::Refused { refusal }), _) => (
+            view! { <td colspan="10" class="refused">{refusal_text(lang, refusal)}</td> }
+                .into_any(),
+            Some(refusal.kind.clone()),
+        ),
+        (
+            Some(RetrievalOutcome::Evaluated {
+                chunks,
+                tokens_embedded,
+                aggregate,
+                ..
+            }),
+            Shown::All,
+        ) => {
+            let a: &Aggregate = aggregate;
+            attrs.extend([
+                ("data-chunks", chunks.to_string()),
+                ("data-tokens-embedded", tokens_embedded.to_string()),
+                ("data-whole-count", a.whole.to_string()),
+                ("data-hits-at-1", a.hits_at_1.to_string()),
+                ("data-hits-at-3", a.hits_at_3.to_string()),
+                ("data-hits-at-5", a.hits_at_5.to_string()),
+                ("data-hits-at-k", a.hits_at_k.to_string()),
+                ("data-mean-recall", raw(a.mean_recall)),
+                ("data-mean-precision", raw(a.mean_precision)),
+                ("data-mean-iou", raw(a.mean_iou)),
+            ]);
+            (
+                view! {
+                    <td>{n(*chunks)}</td>
+                    <td>{n(*tokens_embedded)}</td>
+                    <td class:miss=a.whole < pairs>{of(a.whole)}</td>
+                    <td>{of(a.hits_at_1)}</td>
+                    <td>{of(a.hits_at_3)}</td>
+                    <td>{of(a.hits_at_5)}</td>
+                    <td>{of(a.hits_at_k)}</td>
+                    <td>{pct(a.mean_recall)}</td>
+                    <td>{pct(a.mean_precision)}</td>
+                    <td>{pct(a.mean_iou)}</td>
+                }
+                .into_any(),
+                None,
+            )
+        }
+        (
+            Some(RetrievalOutcome::Evaluated {
+                chunks,
+                tokens_embedded,
+                pairs: each,
+                ..
+            }),
+            Shown::Pair(i),
+        ) => match each.get(i) {
+            Some(p) => {
+                let p: &RetrievalPair = p;
+                attrs.extend([
+                    ("data-chunks", chunks.to_string()),
+                    ("data-tokens-embedded", tokens_embedded.to_string()),
+                    ("data-whole", p.whole.to_string()),
+                    ("data-hit-at-1", p.hit_at_1.to_string()),
+                    ("data-hit-at-3", p.hit_at_3.to_string()),
+                    ("data-hit-at-5", p.hit_at_5.to_string()),
+                    ("data-recall", raw(p.recall)),
+                    ("data-precision", raw(p.precision)),
+                    ("data-iou", raw(p.iou)),
+                ]);
+                if let Some(rank) = p.rank {
+                    attrs.push(("data-rank", rank.to_string()));
+                }
+                let whole = if p.whole >= 0 {
+                    format!("#{}", n(p.whole as usize))
+                } else {
+                    rm::text(lang, Rm::NoWholeChunk).to_owned()
+                };
+                let rank = p.rank.map(n).unwrap_or_else(|| "—".into());
+                (
+                    view! {
+                        <td>{n(*chunks)}</td>
+                        <td>{n(*tokens_embedded)}</td>
+                        <td class:miss=p.whole < 0>{whole}</td>
+                        <td>{rank}</td>
+                        <td class:miss=!p.hit_at_1>{yes_no(p.hit_at_1)}</td>
+                        <td class:miss=!p.hit_at_3>{yes_no(p.hit_at_3)}</td>
+                        <td class:miss=!p.hit_at_5>{yes_no(p.hit_at_5)}</td>
+                        <td>{pct(p.recall)}</td>
+                        <td>{pct(p.precision)}</td>
+                        <td>{pct(p.iou)}</td>
+                    }
+                    .into_any(),
+                    None,
+                )
+            }
+            // The rows are of an older list (a pair was just added): pending until the new
+            // job's rows arrive.
+            None => (
+                view! { <td colspan="10" class="pending">{rm::text(lang, Rm::Pending)}</td> }
+                    .into_any(),
+                None,
+            ),
+        },
+    };
+    let get = move |k: &str| attrs.iter().find(|(a, _)| *a == k).map(|(_, v)| v.clone());
+    view! {
+        <tr
+            data-testid="retrieval-row"
+            data-strategy=r.strategy.as_str()
+            data-pair=pair_attr
+            data-millis=r.millis.to_string()
+            data-refused=refused
+            data-chunks=get("data-chunks")
+            data-tokens-embedded=get("data-tokens-embedded")
+            data-whole=get("data-whole")
+            data-rank=get("data-rank")
+            data-hit-at-1=get("data-hit-at-1")
+            data-hit-at-3=get("data-hit-at-3")
+            data-hit-at-5=get("data-hit-at-5")
+            data-recall=get("data-recall")
+            data-precision=get("data-precision")
+            data-iou=get("data-iou")
+            data-whole-count=get("data-whole-count")
+            data-hits-at-1=get("data-hits-at-1")
+            data-hits-at-3=get("data-hits-at-3")
+            data-hits-at-5=get("data-hits-at-5")
+            data-hits-at-k=get("data-hits-at-k")
+            data-mean-recall=get("data-mean-recall")
+            data-mean-precision=get("data-mean-precision")
+            data-mean-iou=get("data-mean-iou")
+        >
+            <th scope="row" class="strategy-cell">{name}</th>
+            {cells}
+        </tr>
+    }
+}
+
+/// Heat class of a value in `[0, 1]`: `heat-0` … `heat-4`.
+fn heat(fraction: f64) -> &'static str {
+    match (fraction.clamp(0.0, 1.0) * 4.0).round() as u8 {
+        0 => "sweep-cell heat-0",
+        1 => "sweep-cell heat-1",
+        2 => "sweep-cell heat-2",
+        3 => "sweep-cell heat-3",
+        _ => "sweep-cell heat-4",
+    }
+}
+
+/// Which heat map.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Metric {
+    Whole,
+    Iou,
+}
+
+/// The sweep: strategy, run, progress, the two heat maps and the best setting.
+#[component]
+fn SweepView() -> impl IntoView {
+    let app = PageState::from_context();
+    let compare_settings = expect_context::<CompareSettings>();
+    let compare = expect_context::<CompareResults>();
+    let settings = expect_context::<RetrievalSettings>();
+    let results = expect_context::<RetrievalResults>();
+    let lang = move || app.language.lang.get();
+    let m = move |msg: Rm| rm::text(lang(), msg);
+    let sweep_state = move || {
+        results.sweep.with(|s| match (s.job, &s.sweep) {
+            (0, _) => "idle",
+            (_, None) => "running",
+            (_, Some(_)) => "done",
+        })
+    };
+    let on_strategy = move |ev| {
+        if let Ok(id) = event_target_value(&ev).parse::<StrategyId>() {
+            settings.sweep_strategy.set(id);
+        }
+    };
+    // The table's state says whether the text, the pairs, the fields and the engine allow it.
+    let can_run = move || matches!(section_state(app, compare, results), "running" | "done");
+    let intro = move || {
+        let grid = SweepGrid::standard(compare_settings.unit.get());
+        let l = lang();
+        let unit = rm::text(
+            l,
+            match grid.unit {
+                SizeUnit::Tokens => Rm::UnitTokens,
+                SizeUnit::Characters => Rm::UnitCharacters,
+            },
+        );
+        fill(
+            m(Rm::SweepIntro),
+            &[
+                ("n", &format::int(l, grid.len() as u64)),
+                ("from", &format::int(l, grid.sizes[0] as u64)),
+                (
+                    "to",
+                    &format::int(l, grid.sizes[grid.sizes.len() - 1] as u64),
+                ),
+                ("unit", unit),
+            ],
+        )
+    };
+    let progress_text = move || {
+        let (done, total) = results.sweep.with(|s| (s.done, s.total));
+        let l = lang();
+        fill(
+            m(Rm::SweepRunning),
+            &[
+                ("done", &format::int(l, done as u64)),
+                ("total", &format::int(l, total as u64)),
+            ],
+        )
+    };
+    let maps = move || {
+        let sweep = results.sweep.with(|s| s.sweep.clone())?;
+        let l = lang();
+        Some(view! {
+            {heat_table(l, &sweep, Metric::Whole)}
+            {heat_table(l, &sweep, Metric::Iou)}
+        })
+    };
+    let best = move || {
+        let sweep = results.sweep.with(|s| s.sweep.clone())?;
+        let l = lang();
+        let n = |x: usize| format::int(l, x as u64);
+        let cell = sweep.best_cell().cloned();
+        let value = cell
+            .as_ref()
+            .map(|c| {
+                format!(
+                    "chunk_size={},chunk_overlap={}",
+                    c.chunk_size, c.chunk_overlap
+                )
+            })
+            .unwrap_or_default();
+        let text = match &cell {
+            Some(c) => fill(
+                rm::text(l, Rm::SweepBest),
+                &[
+                    ("strategy", &strategy_name(l, sweep.strategy)),
+                    ("chunk_size", &n(c.chunk_size)),
+                    ("chunk_overlap", &n(c.chunk_overlap)),
+                    ("percent", &n(c.overlap_percent)),
+                    ("tokens", &n(c.figures().map_or(0, |f| f.tokens_embedded))),
+                ],
+            ),
+            None => rm::text(l, Rm::SweepNoBest).to_owned(),
+        };
+        let apply = cell.map(|c| {
+            let unit = sweep.grid.unit;
+            let on_apply = move |_| {
+                // The user's own request: the calculator's boxes are set as "use the library's
+                // defaults" sets them (the fields never follow their signals otherwise).
+                let (size, overlap) = (c.chunk_size.to_string(), c.chunk_overlap.to_string());
+                crate::browser::set_input_value("chunk-size", &size);
+                crate::browser::set_input_value("chunk-overlap", &overlap);
+                app.fields.chunk_size.set(size);
+                app.fields.chunk_overlap.set(overlap);
+                // Set only when it differs: setting a signal notifies even when the value is
+                // the same, and the sweep is stale when the unit changes.
+                if compare_settings.unit.get_untracked() != unit {
+                    compare_settings.unit.set(unit);
+                }
+            };
+            view! {
+                <button type="button" data-testid="sweep-apply" on:click=on_apply>
+                    {rm::text(l, Rm::SweepApply)}
+                </button>
+            }
+        });
+        Some(view! {
+            <p class="sweep-best" data-testid="sweep-best" data-value=value>
+                {text}
+                " "
+                {apply}
+            </p>
+        })
+    };
+    view! {
+        <h3>{move || m(Rm::SweepHeading)}</h3>
+        <p class="hint">{intro}</p>
+        <div class="sweep-controls">
+            <div class="field">
+                <label for="sweep-strategy">{move || m(Rm::SweepStrategy)}</label>
+                <select id="sweep-strategy" data-testid="sweep-strategy" on:change=on_strategy>
+                    {move || {
+                        let l = lang();
+                        let current = settings.sweep_strategy.get();
+                        StrategyId::all()
+                            .map(|s| {
+                                view! {
+                                    <option value=s.as_str() selected=s == current>
+                                        {strategy_name(l, s)}
+                                    </option>
+                                }
+                            })
+                            .collect_view()
+                    }}
+                </select>
+            </div>
+            <button
+                type="button"
+                data-testid="sweep-run"
+                disabled=move || !can_run() || sweep_state() == "running"
+                on:click=move |_| results.run_sweep()
+            >
+                {move || m(Rm::SweepRun)}
+            </button>
+        </div>
+        <p class="compare-status" role="status" aria-live="polite" class:hidden=move || sweep_state() != "running">
+            {progress_text}
+        </p>
+        <progress
+            data-testid="sweep-progress"
+            max=move || results.sweep.with(|s| s.total.max(1))
+            value=move || results.sweep.with(|s| s.done)
+            data-value=move || results.sweep.with(|s| s.done)
+            data-total=move || results.sweep.with(|s| s.total)
+            class:hidden=move || sweep_state() != "running"
+        ></progress>
+        <div
+            class="sweep-heatmap"
+            data-testid="sweep-heatmap"
+            data-state=sweep_state
+            data-strategy=move || results.sweep.with(|s| s.sweep.as_ref().map(|w| w.strategy.as_str()))
+        >
+            {maps}
+        </div>
+        {best}
+    }
+}
+
+/// One heat map: sizes down, overlaps across.
+fn heat_table(lang: Lang, sweep: &Sweep, metric: Metric) -> impl IntoView {
+    let n = |x: usize| format::int(lang, x as u64);
+    let k = n(sweep.k);
+    let caption = fill(
+        rm::text(
+            lang,
+            match metric {
+                Metric::Whole => Rm::HeatWholeCaption,
+                Metric::Iou => Rm::HeatIouCaption,
+            },
+        ),
+        &[("k", &k)],
+    );
+    let best = sweep.best;
+    let max_iou = sweep
+        .cells
+        .iter()
+        .filter_map(|c| c.figures().map(|f| f.aggregate.mean_iou))
+        .fold(0.0f64, f64::max);
+    let unit = rm::text(
+        lang,
+        match sweep.grid.unit {
+            SizeUnit::Tokens => Rm::UnitTokens,
+            SizeUnit::Characters => Rm::UnitCharacters,
+        },
+    );
+    let head = sweep
+        .grid
+        .overlap_percents
+        .iter()
+        .map(|p| view! { <th scope="col">{format!("{} %", n(*p))}</th> })
+        .collect_view();
+    let overlaps = sweep.grid.overlap_percents.len();
+    let body = sweep
+        .grid
+        .sizes
+        .iter()
+        .enumerate()
+        .map(|(row, size)| {
+            let cells = (0..overlaps)
+                .map(|col| {
+                    let index = row * overlaps + col;
+                    sweep
+                        .cells
+                        .get(index)
+                        .map(|c| heat_cell(lang, c, metric, best == Some(index), max_iou))
+                })
+                .collect_view();
+            view! {
+                <tr>
+                    <th scope="row">{format!("{} {}", n(*size), unit)}</th>
+                    {cells}
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <table
+            class="heatmap"
+            data-metric=match metric {
+                Metric::Whole => "whole",
+                Metric::Iou => "iou",
+            }
+        >
+            <caption>{caption}</caption>
+            <thead>
+                <tr>
+                    <th scope="col">{rm::text(lang, Rm::HeatCorner)}</th>
+                    {head}
+                </tr>
+            </thead>
+            <tbody>{body}</tbody>
+        </table>
+    }
+}
+
+/// One `sweep-cell`.
+fn heat_cell(lang: Lang, c: &SweepCell, metric: Metric, best: bool, max_iou: f64) -> impl IntoView {
+    let n = |x: usize| format::int(lang, x as u64);
+    let (class, text, title, figures, refused) = match &c.outcome {
+        CellOutcome::Refused(r) => (
+            "sweep-cell refused",
+            "—".to_owned(),
+            refusal_text(lang, r),
+            None,
+            Some(r.kind.clone()),
+        ),
+        CellOutcome::Evaluated(f) => {
+            let a = f.aggregate;
+            let title = fill(
+                rm::text(lang, Rm::HeatCellTitle),
+                &[
+                    ("chunk_overlap", &n(c.chunk_overlap)),
+                    ("chunks", &n(f.chunks)),
+                    ("tokens", &n(f.tokens_embedded)),
+                    ("whole", &n(a.whole)),
+                    ("pairs", &n(a.pairs)),
+                ],
+            );
+            let (class, text) = match metric {
+                Metric::Whole => (
+                    heat(if a.pairs == 0 {
+                        0.0
+                    } else {
+                        a.hits_at_k as f64 / a.pairs as f64
+                    }),
+                    format!("{}/{}", n(a.hits_at_k), n(a.pairs)),
+                ),
+                Metric::Iou => (
+                    heat(if max_iou > 0.0 {
+                        a.mean_iou / max_iou
+                    } else {
+                        0.0
+                    }),
+                    format::percent_fine(lang, a.mean_iou),
+                ),
+            };
+            (class, text, title, Some(*f), None)
+        }
+    };
+    view! {
+        <td
+            class=class
+            class:best=best
+            title=title
+            data-testid="sweep-cell"
+            data-chunk-size=c.chunk_size
+            data-overlap-percent=c.overlap_percent
+            data-chunk-overlap=c.chunk_overlap
+            data-tokens-embedded=figures.map(|f| f.tokens_embedded)
+            data-hits-at-k=figures.map(|f| f.aggregate.hits_at_k)
+            data-all-whole-top-k=figures.map(|f| f.aggregate.all_whole_in_top_k.to_string())
+            data-all-whole-top-3=figures.map(|f| f.aggregate.all_whole_in_top_3.to_string())
+            data-mean-iou=figures.map(|f| raw(f.aggregate.mean_iou))
+            data-refused=refused
+            data-best=best.then_some("true")
+        >
+            {text}
+            {best.then(|| view! { <span class="best-mark" aria-label=rm::text(lang, Rm::BestMark)>" ★"</span> })}
+        </td>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn params_are_checked_field_by_field() {
+        let p = parse_params("5", "1.2", "0.75").expect("defaults");
+        assert_eq!((p.k, p.bm25.k1, p.bm25.b), (5, 1.2, 0.75));
+        let p = parse_params(" 3 ", "1,5", "0,3").expect("decimal comma");
+        assert_eq!((p.k, p.bm25.k1, p.bm25.b), (3, 1.5, 0.3));
+        assert_eq!(parse_params("0", "1.2", "0.75"), Err(ParamError::K));
+        assert_eq!(parse_params("101", "1.2", "0.75"), Err(ParamError::K));
+        assert_eq!(parse_params("2.5", "1.2", "0.75"), Err(ParamError::K));
+        assert_eq!(parse_params("5", "-1", "0.75"), Err(ParamError::K1));
+        assert_eq!(parse_params("5", "x", "0.75"), Err(ParamError::K1));
+        assert_eq!(parse_params("5", "1.2", "1.5"), Err(ParamError::B));
+        assert_eq!(parse_params("5", "1.2", ""), Err(ParamError::B));
+        assert_eq!(parse_params("5", "0", "0").map(|p| p.bm25.k1), Ok(0.0));
+    }
+
+    #[test]
+    fn a_marked_answer_that_the_text_moved_is_reported() {
+        let pair = PairInput {
+            question: "Which colour?".into(),
+            answer: QaAnswer::Span { start: 4, end: 8 },
+            marked: Some("blue".into()),
+        };
+        assert_eq!(pair.resolve("the blue sky").map(|p| p.answer), Ok(4..8));
+        assert_eq!(pair.resolve("a red sky, blue"), Err(PairProblem::Moved));
+        assert_eq!(
+            pair.resolve("abc"),
+            Err(PairProblem::Answer(AnswerError::OutOfRange {
+                start: 4,
+                end: 8,
+                len: 3
+            }))
+        );
+        let typed = PairInput {
+            question: "Which colour?".into(),
+            answer: QaAnswer::Text("blue".into()),
+            marked: None,
+        };
+        assert_eq!(
+            typed.resolve("blue and blue").map(|p| p.answer),
+            Err(PairProblem::Answer(AnswerError::Ambiguous {
+                count: 2,
+                first: 0,
+                second: 9
+            }))
+        );
+        assert_eq!(typed.line().answer, QaAnswer::Text("blue".into()));
+    }
+
+    #[test]
+    fn only_a_list_where_every_pair_is_placed_is_sent() {
+        let ok = Ok(QaPair {
+            question: "q".into(),
+            answer: 0..1,
+        });
+        assert_eq!(ready_pairs(&[]), None);
+        assert_eq!(
+            ready_pairs(std::slice::from_ref(&ok)).map(|p| p.len()),
+            Some(1)
+        );
+        assert_eq!(ready_pairs(&[ok, Err(PairProblem::Moved)]), None);
+    }
+
+    #[test]
+    fn every_problem_and_import_error_is_worded_in_every_language() {
+        let problems = [
+            PairProblem::Moved,
+            PairProblem::Answer(AnswerError::EmptyAnswer),
+            PairProblem::Answer(AnswerError::NotFound),
+            PairProblem::Answer(AnswerError::Ambiguous {
+                count: 3,
+                first: 10,
+                second: 2000,
+            }),
+            PairProblem::Answer(AnswerError::EmptySpan { start: 5, end: 5 }),
+            PairProblem::Answer(AnswerError::Reversed { start: 9, end: 5 }),
+            PairProblem::Answer(AnswerError::OutOfRange {
+                start: 5,
+                end: 90,
+                len: 9,
+            }),
+            PairProblem::Answer(AnswerError::NotCharBoundary { offset: 7 }),
+        ];
+        let imports = [
+            QaJsonlError::Json {
+                line: 12,
+                message: "expected value".into(),
+            },
+            QaJsonlError::NoAnswer { line: 12 },
+            QaJsonlError::AnswerAndSpan { line: 12 },
+            QaJsonlError::HalfSpan { line: 12 },
+        ];
+        for lang in Lang::ALL {
+            for p in &problems {
+                let t = problem_text(lang, p);
+                assert!(!t.contains('{') && !t.is_empty(), "{lang:?} {p:?}: {t}");
+            }
+            let amb = problem_text(lang, &problems[3]);
+            assert!(amb.contains('3') && amb.contains("10"), "{lang:?}: {amb}");
+            for e in &imports {
+                let t = import_error_text(lang, e);
+                assert!(t.contains("12") && !t.contains('{'), "{lang:?} {e:?}: {t}");
+            }
+        }
+    }
+
+    #[test]
+    fn heat_classes_cover_the_unit_interval() {
+        assert_eq!(heat(0.0), "sweep-cell heat-0");
+        assert_eq!(heat(0.5), "sweep-cell heat-2");
+        assert_eq!(heat(1.0), "sweep-cell heat-4");
+        assert_eq!(heat(7.0), "sweep-cell heat-4");
+        assert_eq!(heat(f64::NAN), "sweep-cell heat-0");
+    }
+}
