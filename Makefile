@@ -53,6 +53,7 @@ help:
 	@echo "make bench-strategies  only the strategies against their libraries (a few minutes)"
 	@echo "make bench-sentences   only sentence segmentation speed per rule, in wasm (a minute)"
 	@echo "make bench-compare  only the page's comparison table on the fixture, 1 MB and 10 MB"
+	@echo "make bench-retrieval  only the page's retrieval table and a 60-setting sweep on 1 MB"
 
 # ---- tools -------------------------------------------------------------------------------
 
@@ -170,11 +171,12 @@ $(E2E)/node_modules/.package-lock.json: $(E2E)/package-lock.json $(E2E)/package.
 
 # Figures, not a test: set-up time, MB/s, sizes and worst cases of the page's tokenizer (wasm)
 # against js-tiktoken, gpt-tokenizer and tiktoken, in Node and headless Chromium, then the built
-# page under 10 MB texts (main-thread long tasks), then every chunking strategy in wasm against
-# its library in Python, then every sentence rule on 1 MB in wasm (bench/README.md). Fails only
-# when a token count differs from ours or the native core's, a strategy's chunk count from its
-# library's, or Node's sentence count from Chromium's. ~20 minutes.
-.PHONY: bench bench-strategies bench-sentences bench-compare
+# page under 10 MB texts (main-thread long tasks), its comparison table and its retrieval check,
+# then every chunking strategy in wasm against its library in Python, then every sentence rule
+# on 1 MB in wasm (bench/README.md). Fails only when a token count differs from ours or the
+# native core's, a strategy's chunk count from its library's, or Node's sentence count from
+# Chromium's. ~20 minutes.
+.PHONY: bench bench-strategies bench-sentences bench-compare bench-retrieval
 bench:
 	$(ROOT)/scripts/bench.sh
 
@@ -192,3 +194,9 @@ bench-sentences:
 # (time to the complete table and main-thread long tasks on the fixture, 1 MB and 10 MB).
 bench-compare:
 	$(ROOT)/scripts/bench-compare.sh
+
+# Only the retrieval part of make bench: a release build of the page, then bench/retrieval.mjs
+# (the retrieval table and the sweep of `fixed` with the 10 pairs of the retrieval_sweep example,
+# on the fixture repeated to about 1 MB: time to complete, main-thread long tasks, progress).
+bench-retrieval:
+	$(ROOT)/scripts/bench-retrieval.sh

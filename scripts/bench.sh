@@ -3,10 +3,10 @@
 # pinned npm peers (bench/package-lock.json) and the Debian packages the corpus is read from,
 # then prints the figures in Node (bench/node.mjs) and headless Chromium (bench/browser.mjs);
 # then builds the page itself and measures it under 10 MB texts (bench/page.mjs) and its
-# comparison table on 1 MB and 10 MB (bench/compare.mjs); last, every
-# chunking strategy in wasm (crates/strategies-wasm) against its library in Python
-# (bench/strategies.mjs, with the differential tests' oracle venv), then sentence segmentation
-# under every rule in the same wasm (bench/sentences.mjs).
+# comparison table on 1 MB and 10 MB (bench/compare.mjs) and its retrieval check on 1 MB
+# (bench/retrieval.mjs); last, every chunking strategy in wasm (crates/strategies-wasm) against
+# its library in Python (bench/strategies.mjs, with the differential tests' oracle venv), then
+# sentence segmentation under every rule in the same wasm (bench/sentences.mjs).
 # Not a test: no pass/fail on speed. Exits non-zero when a peer's token count differs from ours,
 # when a strategy's chunk count differs from its library's, when a sentence call throws (or a
 # step fails). Every run always happens; see bench/README.md.
@@ -40,6 +40,9 @@ if (cd "$ROOT" && cargo fetch && TRUNK_SKIP_VERSION_CHECK=true trunk build --rel
     echo
     say "the comparison table of every strategy in the page: fixture, 1 MB, 10 MB (a few minutes)"
     node "$BENCH/compare.mjs" "$PAGE_DIST" || status=1
+    echo
+    say "the retrieval check in the page: the table of every strategy and a 60-setting sweep on 1 MB (a few minutes)"
+    node "$BENCH/retrieval.mjs" "$PAGE_DIST" || status=1
 else
     say "FAILED: the release build of the page"
     status=1
