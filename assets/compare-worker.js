@@ -10,7 +10,8 @@
 // requests of chunk_core::analysis::protocol. A `compare` or `retrieval` request is answered
 // one row at a time and a `sweep` one setting at a time; between two the worker returns to its
 // event loop, so that a newer request of the same lane (compare) or kind (retrieval, sweep)
-// stops it. Everything else is answered at once, in arrival order.
+// stops it; a `cancel-sweep` stops a sweep without starting another. Everything else is
+// answered at once, in arrival order.
 let engine;
 let ready;
 // The newest compare job of each lane (0: the comparison table, 1: the A/B view, 2: the
@@ -96,6 +97,11 @@ self.onmessage = ({ data }) => {
       case 'retrieval':
       case 'sweep':
         return stepped(data);
+      case 'cancel-sweep':
+        // The running sweep sees a newer job at its next setting and stops.
+        latest.set('sweep', data.job);
+        self.postMessage(engine.handle(data));
+        break;
       default:
         // A newer select also stops a running compare's stale rows from mattering: the page
         // drops replies to old jobs.

@@ -17,14 +17,15 @@ pub fn fill(template: &str, args: &[(&str, &str)]) -> String {
     out
 }
 
-/// The `{parameters}` of a template: names of lower-case ASCII letters and `_` between braces
-/// (other braces, such as a JSON line a message shows, are text).
+/// The `{parameters}` of a template: whatever stands between braces when it is one word of
+/// ASCII letters, digits and `_` (so a mistyped `{Count}` is a parameter the test compares);
+/// other braces, such as a JSON line a message shows (`{"question": …}`), are text.
 pub fn placeholders(template: &str) -> std::collections::BTreeSet<&str> {
     template
         .split('{')
         .skip(1)
         .filter_map(|rest| rest.split_once('}').map(|(name, _)| name))
-        .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'))
+        .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
         .collect()
 }
 
@@ -628,6 +629,14 @@ fn pl(key: Key) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn placeholders_are_one_word_between_braces_and_json_is_text() {
+        let got: Vec<&str> = placeholders("a {n} b {Count} {x_y}{n} {\"question\": …} {n } {}")
+            .into_iter()
+            .collect();
+        assert_eq!(got, ["Count", "n", "x_y"]);
+    }
 
     /// The characters-per-token rule is the core's constant, passed as `{per_token}`: no
     /// message writes a divisor or a "N characters per token" of its own.

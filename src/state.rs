@@ -5,7 +5,7 @@
 //! | context | what it holds | written by |
 //! |---|---|---|
 //! | [`Language`] | the UI language | `app::LanguageSwitch` |
-//! | [`CalculatorFields`] | the form's fields as typed, the tokenizer | `calculator::Inputs` |
+//! | [`CalculatorFields`] | the form's fields as typed, the tokenizer | `calculator::Inputs`; chunk_size / chunk_overlap also by the user's own "use the library's defaults" and "use this setting" buttons (`compare::panel`, `compare::retrieval`) |
 //! | [`SourceText`] | the pasted or loaded text, "reading a paste" | `file_input::TextSource` |
 //! | [`Tokenization`] | the finished tokenization, progress, worker in use | `tokenize_job` |
 //! | [`Derived`] | memos read by several components (written by none) | — |
@@ -77,8 +77,10 @@ impl Language {
     }
 }
 
-/// The calculator's inputs as typed: written only by the settings form (`Inputs`), read by
-/// the [`Derived`] memos (and the form itself, for its selects).
+/// The calculator's inputs as typed: written by the settings form (`Inputs`) and, for
+/// chunk_size and chunk_overlap, by the two buttons that fill the form on the user's request
+/// (a library's defaults, the sweep's best setting); read by the [`Derived`] memos (and the
+/// form itself, for its selects).
 #[derive(Clone, Copy)]
 pub struct CalculatorFields {
     /// Document-length field, as typed.

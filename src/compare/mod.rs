@@ -4,7 +4,8 @@
 //! `crates/compare-engine`); this module only schedules requests and keeps the replies.
 //!
 //! Contexts, each written by one part of the page (Leptos todomvc style):
-//! - [`CompareSettings`]: the size unit and the chosen strategy, written by their selects;
+//! - [`CompareSettings`]: the size unit and the chosen strategy, written by their selects (the
+//!   unit also by the buttons that fill the form: a library's defaults, the sweep's best);
 //! - [`CompareResults`]: the worker's replies, written only by the driver ([`spawn_compare`]);
 //! - the retrieval check's own two ([`retrieval::RetrievalSettings`],
 //!   [`retrieval::RetrievalResults`]), whose requests go through the same workers.
@@ -297,6 +298,7 @@ pub fn spawn_compare(app: PageState) {
         Event::Failed(message) => {
             web_sys_log(&message);
             results.engine.set(EngineStatus::Failed(message));
+            retrieval_results.worker_failed();
         }
         Event::Reply(reply) => receive(results, retrieval_results, ab_job, *reply),
     };
@@ -310,6 +312,7 @@ pub fn spawn_compare(app: PageState) {
             web_sys_log(&message);
             side_ok.set_value(Some(false));
             report_ready();
+            retrieval_results.worker_failed();
         }
         Event::Reply(reply) => receive(results, retrieval_results, ab_job, *reply),
     };
@@ -658,10 +661,15 @@ fn receive(
                 crate::browser::download(&format!("chunks-{strategy}.{ext}"), mime, &text);
             }
         }
-        Reply::Failed { message, .. } => web_sys_log(&message),
+        Reply::Failed { job, message } => {
+            web_sys_log(&message);
+            if let Some(job) = job {
+                retrieval.job_failed(job);
+            }
+        }
         Reply::Ready | Reply::NeedText { .. } => {}
         // The retrieval check's replies (completeness follows its rows, as the table's does).
-        Reply::RetrievalDone { .. } => {}
+        Reply::RetrievalDone { .. } | Reply::SweepCancelled { .. } => {}
         reply
         @ (Reply::RetrievalRow { .. } | Reply::SweepProgress { .. } | Reply::Swept { .. }) => {
             retrieval::receive(retrieval, reply)

@@ -14,11 +14,14 @@
 //! Hooks: `retrieval` (the section; `data-state` = `idle` (no text or no pair) | `invalid` (a
 //! pair, a field of this section or of the calculator is wrong) | `loading` | `running` |
 //! `done` | `failed`), `retrieval-why`, `retrieval-rules`, `qa-question`, `qa-answer`,
-//! `qa-from-selection`, `qa-add`, `qa-error`, `qa-list` with one `qa-pair` per pair
-//! (`data-index`, `data-state` = `ok` | `error`, `data-start` / `data-end`: the answer's byte
-//! span when placed) and its `qa-remove`, `qa-import` (file input), `qa-import-message`,
+//! `qa-from-selection`, `qa-marked` (the span an answer taken from the selection has), `qa-add`,
+//! `qa-error`, `qa-list` with one `qa-pair` per pair (`data-index`, `data-state` = `ok` |
+//! `error`, `data-start` / `data-end`: the answer's byte span when placed, `data-problem`:
+//! [`PairProblem::code`] when not, `data-count`: an ambiguous answer's occurrences) and its
+//! `qa-remove`, `qa-import` (file input), `qa-import-message`,
 //! `qa-export`, `qa-clear`, `retrieval-k`, `bm25-k1`, `bm25-b`, `retrieval-param-error`,
 //! `retrieval-status`, `retrieval-progress` (`data-value` rows done, `data-total`),
+//! `retrieval-left-out` (the strategies left out on a long text),
 //! `retrieval-pair` (select: `all` or a pair's 0-based index), `retrieval-table`, one
 //! `retrieval-row` per strategy (`data-strategy`, `data-pair` = `all` or the index,
 //! `data-millis`; `data-refused` when the strategy refused; absent figures while pending):
@@ -31,8 +34,8 @@
 //!   `data-mean-iou`;
 //!
 //! and for the sweep: `sweep-strategy` (select of strategy ids), `sweep-run`, `sweep-progress`
-//! (`data-value` settings done, `data-total`), `sweep-heatmap` (`data-state` = `idle` |
-//! `running` | `done`, `data-strategy`) holding two tables (`data-metric` = `whole` | `iou`)
+//! (`data-value` settings done, `data-total`), `sweep-failed`, `sweep-heatmap` (`data-state` =
+//! `idle` | `running` | `done` | `failed`, `data-strategy` once done) holding two tables (`data-metric` = `whole` | `iou`)
 //! of `sweep-cell`s (`data-chunk-size`, `data-overlap-percent`, `data-chunk-overlap`,
 //! `data-tokens-embedded`, `data-hits-at-k`, `data-all-whole-top-k`, `data-all-whole-top-3`,
 //! `data-mean-iou`, `data-refused`, `data-best` on the best), `sweep-best` (`data-value` =
@@ -43,7 +46,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use chunk_core::analysis::protocol::{
-    superlinear, Bm25Setting, Figures, Reply, Request, RetrievalOutcome, RetrievalPair,
+    deferred, superlinear, Bm25Setting, Figures, Reply, Request, RetrievalOutcome, RetrievalPair,
 };
 use chunk_core::retrieval::{
     parse_qa_jsonl, write_qa_jsonl, Aggregate, AnswerError, Bm25Params, Bm25ParamsError,
@@ -80,19 +83,53 @@ pub struct PairInput {
 /// Why a pair cannot be evaluated on the current text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PairProblem {
+    /// The question is empty (or only spaces): no word to rank the chunks by.
+    NoQuestion,
     /// The answer could not be placed ([`AnswerError`]).
     Answer(AnswerError),
     /// The text was edited since the answer was marked: its span holds other text now.
     Moved,
 }
 
+impl PairProblem {
+    /// The `data-problem` name: `no-question`, `moved`, or the answer error's (`empty`,
+    /// `not-found`, `ambiguous`, `empty-span`, `reversed`, `out-of-range`, `not-char-boundary`).
+    pub fn code(&self) -> &'static str {
+        match self {
+            PairProblem::NoQuestion => "no-question",
+            PairProblem::Moved => "moved",
+            PairProblem::Answer(e) => match e {
+                AnswerError::EmptyAnswer => "empty",
+                AnswerError::NotFound => "not-found",
+                AnswerError::Ambiguous { .. } => "ambiguous",
+                AnswerError::EmptySpan { .. } => "empty-span",
+                AnswerError::Reversed { .. } => "reversed",
+                AnswerError::OutOfRange { .. } => "out-of-range",
+                AnswerError::NotCharBoundary { .. } => "not-char-boundary",
+            },
+        }
+    }
+
+    /// How many times an ambiguous answer occurs (`data-count`).
+    pub fn count(&self) -> Option<usize> {
+        match self {
+            PairProblem::Answer(AnswerError::Ambiguous { count, .. }) => Some(*count),
+            _ => None,
+        }
+    }
+}
+
 impl PairInput {
     /// The pair with its answer placed in `document`.
     ///
     /// # Errors
-    /// [`PairProblem::Answer`] when the answer is missing, ambiguous or its span is bad;
+    /// [`PairProblem::NoQuestion`] for an empty question; [`PairProblem::Answer`] when the
+    /// answer is missing, ambiguous or its span is bad;
     /// [`PairProblem::Moved`] when a marked span no longer holds the text marked.
     pub fn resolve(&self, document: &str) -> Result<QaPair, PairProblem> {
+        if self.question.trim().is_empty() {
+            return Err(PairProblem::NoQuestion);
+        }
         let pair = self.line().resolve(document).map_err(PairProblem::Answer)?;
         match &self.marked {
             Some(m) if document.get(pair.answer.clone()) != Some(m.as_str()) => {
@@ -203,6 +240,8 @@ pub struct RetrievalTable {
     pub left_out: Vec<StrategyId>,
     /// The k the rows are for.
     pub k: usize,
+    /// The worker reported an error for this job (it is not retried until an input changes).
+    pub failed: bool,
 }
 
 impl RetrievalTable {
@@ -223,6 +262,15 @@ pub struct SweepState {
     pub total: usize,
     /// The whole sweep, once it has arrived.
     pub sweep: Option<Sweep>,
+    /// The worker reported an error, or failed, before the sweep was complete.
+    pub failed: bool,
+}
+
+impl SweepState {
+    /// True while the sweep runs: asked for, not arrived, not failed.
+    pub fn running(&self) -> bool {
+        self.job != 0 && self.sweep.is_none() && !self.failed
+    }
 }
 
 type Stored<F> = StoredValue<Option<Rc<F>>, LocalStorage>;
@@ -240,10 +288,45 @@ pub struct RetrievalResults {
     pub table: RwSignal<RetrievalTable>,
     /// The sweep.
     pub sweep: RwSignal<SweepState>,
+    /// Bumped when a worker failed (trapped) while the table was incomplete: the driver tracks
+    /// it and runs the table again (on the main worker when the second one is gone; the
+    /// engine restarts a worker only a few times, so this cannot loop).
+    retries: RwSignal<u32>,
     run_sweep: Stored<dyn Fn()>,
 }
 
 impl RetrievalResults {
+    /// A worker failed (trapped and was restarted, or gave up): an incomplete table runs again,
+    /// a running sweep is marked failed (the user runs it again).
+    pub fn worker_failed(&self) {
+        if self
+            .table
+            .with_untracked(|t| t.job != 0 && !t.complete() && !t.failed)
+        {
+            self.retries.update(|n| *n += 1);
+        }
+        self.sweep.maybe_update(|s| {
+            let was = s.running();
+            s.failed |= was;
+            was
+        });
+    }
+
+    /// The worker refused job `job` ([`Reply::Failed`]): the table or sweep of that job is
+    /// marked failed (a refusal would repeat, so it is not retried).
+    pub fn job_failed(&self, job: u32) {
+        self.table.maybe_update(|t| {
+            let hit = t.job == job && job != 0 && !t.complete();
+            t.failed |= hit;
+            hit
+        });
+        self.sweep.maybe_update(|s| {
+            let hit = s.job == job && s.running();
+            s.failed |= hit;
+            hit
+        });
+    }
+
     /// Starts the sweep of the chosen strategy (a no-op while something it needs is wrong).
     pub fn run_sweep(&self) {
         if let Some(f) = self.run_sweep.get_value() {
@@ -274,6 +357,7 @@ pub fn provide(app: PageState) -> (RetrievalSettings, RetrievalResults) {
         }),
         table: RwSignal::new(RetrievalTable::default()),
         sweep: RwSignal::new(SweepState::default()),
+        retries: RwSignal::new(0),
         run_sweep: StoredValue::new_local(None),
     };
     provide_context(settings);
@@ -339,6 +423,7 @@ pub fn drive<S, T, X, J>(
                     .collect(),
                 left_out: StrategyId::all().filter(|s| !order.contains(s)).collect(),
                 k: p.k,
+                failed: false,
             });
             let (slow, fast): (Vec<StrategyId>, Vec<StrategyId>) =
                 order.into_iter().partition(|&s| superlinear(s));
@@ -358,10 +443,19 @@ pub fn drive<S, T, X, J>(
             }
         }
     };
+    // Only what cuts the chunks: the price and the model limit, which the check does not use,
+    // must not restart it at every keystroke in the price field. A `Memo` for that reason.
+    let cutting = Memo::new(move |_| figures.with(|f| f.map(|(f, _)| f.settings)));
+    let figures_of = |settings| Figures {
+        settings,
+        max_input_tokens: chunk_core::analysis::protocol::DEFAULT_MAX_INPUT_TOKENS,
+        price_per_million: 0.0,
+    };
     super::debounced(move || {
         let text = app.source.text.get();
         let ready = compare.engine.get() == EngineStatus::Ready;
-        let figures = figures.get();
+        let figures = cutting.get().map(|s| (figures_of(s), ()));
+        results.retries.track();
         let pairs = results.resolved.with(|r| ready_pairs(r));
         let params = results.params.get();
         let lang = app.language.lang.get();
@@ -380,6 +474,7 @@ pub fn drive<S, T, X, J>(
     // one strategy: any change makes it stale. (The calculator's chunk_size and chunk_overlap
     // are not among them: the sweep has its own grid, and applying its best setting must not
     // clear it.)
+    let cancel_job = next_job.clone();
     Effect::new(move |_| {
         app.source.text.track();
         app.fields.encoding.track();
@@ -388,20 +483,28 @@ pub fn drive<S, T, X, J>(
         results.resolved.track();
         results.params.track();
         settings.sweep_strategy.track();
+        // A running sweep would keep the second worker busy to its end (a minute on 10 MB):
+        // it is stopped, not only forgotten.
+        if results.sweep.with_untracked(|s| s.running()) {
+            send_side(Request::CancelSweep { job: cancel_job() });
+        }
         results.sweep.set(SweepState::default());
     });
     results.run_sweep.set_value(Some(Rc::new(move || {
         let text = app.source.text.get_untracked();
         let pairs = results.resolved.with_untracked(|r| ready_pairs(r));
-        let (Some(pairs), Ok(p), Some((figures, _)), false, true) = (
+        let strategy = settings.sweep_strategy.get_untracked();
+        let (Some(pairs), Ok(p), Some(cut), false, true, false) = (
             pairs,
             results.params.get_untracked(),
-            figures.get_untracked(),
+            cutting.get_untracked(),
             text.is_empty(),
             compare.engine.get_untracked() == EngineStatus::Ready,
+            deferred(strategy, text.len()),
         ) else {
             return;
         };
+        let figures = figures_of(cut);
         let grid = SweepGrid::standard(unit.get_untracked());
         let text_id = with_text(text);
         let job = next_job();
@@ -410,6 +513,7 @@ pub fn drive<S, T, X, J>(
             done: 0,
             total: grid.len(),
             sweep: None,
+            failed: false,
         });
         // The second worker takes sweeps: it holds only the text-splitter rows, so the sweep
         // does not wait behind the comparison table.
@@ -417,7 +521,7 @@ pub fn drive<S, T, X, J>(
             job,
             text_id,
             pairs,
-            strategy: settings.sweep_strategy.get_untracked(),
+            strategy,
             grid,
             figures,
             bm25: p.bm25,
@@ -436,25 +540,32 @@ pub fn receive(results: RetrievalResults, reply: Reply) {
             strategy,
             outcome,
             millis,
-        } => results.table.update(|t| {
-            if t.job == job {
-                if let Some(r) = t.rows.iter_mut().find(|r| r.strategy == strategy) {
-                    r.outcome = Some(outcome);
-                    r.millis = millis;
-                }
-            }
+        } => results.table.maybe_update(|t| {
+            // A reply to an older job changes nothing and notifies no one.
+            let row = (t.job == job)
+                .then(|| t.rows.iter_mut().find(|r| r.strategy == strategy))
+                .flatten();
+            row.map(|r| {
+                r.outcome = Some(outcome);
+                r.millis = millis;
+            })
+            .is_some()
         }),
-        Reply::SweepProgress { job, done, total } => results.sweep.update(|s| {
-            if s.job == job {
+        Reply::SweepProgress { job, done, total } => results.sweep.maybe_update(|s| {
+            let current = s.job == job && s.running();
+            if current {
                 s.done = done;
                 s.total = total;
             }
+            current
         }),
-        Reply::Swept { job, sweep } => results.sweep.update(|s| {
-            if s.job == job {
+        Reply::Swept { job, sweep } => results.sweep.maybe_update(|s| {
+            let current = s.job == job && s.running();
+            if current {
                 s.done = sweep.cells.len();
                 s.sweep = Some(*sweep);
             }
+            current
         }),
         _ => {}
     }
@@ -476,6 +587,7 @@ fn section_state(
     match compare.engine.get() {
         EngineStatus::Failed(_) => "failed",
         _ if app.source.text.with(|t| t.is_empty()) || no_pairs => "idle",
+        _ if results.table.with(|t| t.failed) => "failed",
         _ if bad => "invalid",
         EngineStatus::Loading => "loading",
         EngineStatus::Ready if results.table.with(|t| t.job == 0) => "loading",
@@ -489,6 +601,7 @@ fn problem_text(lang: Lang, p: &PairProblem) -> String {
     let n = |x: usize| format::int(lang, x as u64);
     let t = |msg| rm::text(lang, msg);
     match p {
+        PairProblem::NoQuestion => t(Rm::ProblemNoQuestion).to_owned(),
         PairProblem::Moved => t(Rm::ProblemMoved).to_owned(),
         PairProblem::Answer(e) => match e {
             AnswerError::EmptyAnswer => t(Rm::ProblemEmpty).to_owned(),
@@ -544,7 +657,9 @@ fn import_error_text(lang: Lang, e: &QaJsonlError) -> String {
 enum ImportMessage {
     Imported(usize),
     Failed(QaJsonlError),
-    Unreadable,
+    Empty,
+    TooLarge,
+    NotText,
 }
 
 /// What the form lacks to add a pair (or to take a selection).
@@ -569,6 +684,7 @@ pub fn RetrievalCheck() -> impl IntoView {
         let l = lang();
         let n = |x: usize| format::int(l, x as u64);
         match state() {
+            "failed" if results.table.with(|t| t.failed) => m(Rm::JobFailed).to_owned(),
             "failed" => super::messages::text(l, super::messages::Msg::EngineFailed).to_owned(),
             "idle" => m(Rm::Idle).to_owned(),
             "invalid" => m(Rm::Invalid).to_owned(),
@@ -749,7 +865,11 @@ fn PairForm() -> impl IntoView {
                     data-testid="qa-answer"
                     rows="2"
                     prop:value=answer
-                    on:input=move |ev| answer.set(event_target_value(&ev))
+                    on:input=move |ev| {
+                        // A typed answer is located, not the span marked before.
+                        answer.set(event_target_value(&ev));
+                        marked.set(None);
+                    }
                 ></textarea>
                 <p class="field-note">{move || m(Rm::AnswerNote)}</p>
                 {marked_note}
@@ -783,20 +903,22 @@ fn PairList() -> impl IntoView {
         };
         input.set_value("");
         if crate::file_input::precheck_file(file.size()).is_err() {
-            import_message.set(Some(ImportMessage::Unreadable));
+            import_message.set(Some(ImportMessage::TooLarge));
             return;
         }
         leptos::task::spawn_local(async move {
             let message = match crate::browser::read_text_file(file).await {
-                None => ImportMessage::Unreadable,
+                None => ImportMessage::NotText,
                 Some(text) => match parse_qa_jsonl(&text) {
+                    // Nothing to import must not empty the list.
+                    Ok(lines) if lines.is_empty() => ImportMessage::Empty,
                     Ok(lines) => {
                         let n = lines.len();
                         settings.pairs.set(
                             lines
                                 .into_iter()
                                 .map(|l| PairInput {
-                                    question: l.question,
+                                    question: l.question.trim().to_owned(),
                                     answer: l.answer,
                                     marked: None,
                                 })
@@ -829,7 +951,16 @@ fn PairList() -> impl IntoView {
                     fill(m(Rm::Imported), &[("n", &format::int(l, n as u64))]),
                 ),
                 ImportMessage::Failed(e) => ("file-msg error", import_error_text(l, &e)),
-                ImportMessage::Unreadable => ("file-msg error", m(Rm::ImportUnreadable).to_owned()),
+                ImportMessage::Empty => ("file-msg error", m(Rm::ImportEmpty).to_owned()),
+                ImportMessage::NotText => ("file-msg error", m(Rm::ImportNotText).to_owned()),
+                ImportMessage::TooLarge => {
+                    let max =
+                        chunk_core::text_stats::whole_mib(crate::file_input::MAX_FILE_BYTES as u64);
+                    (
+                        "file-msg error",
+                        fill(m(Rm::ImportTooLarge), &[("max", &format::int(l, max))]),
+                    )
+                }
             };
             view! { <p class=class role="status" data-testid="qa-import-message">{text}</p> }
         })
@@ -860,6 +991,8 @@ fn PairList() -> impl IntoView {
                         Ok(pair) => ("ok", Some(pair.answer.start), Some(pair.answer.end), None),
                         Err(e) => ("error", None, None, Some(problem_text(l, e))),
                     };
+                    let code = r.as_ref().err().map(PairProblem::code);
+                    let count = r.as_ref().err().and_then(PairProblem::count);
                     let where_text = start.zip(end).map(|(s, e)| {
                         fill(
                             rm::text(l, Rm::PairAt),
@@ -884,6 +1017,8 @@ fn PairList() -> impl IntoView {
                             data-state=state
                             data-start=start
                             data-end=end
+                            data-problem=code
+                            data-count=count
                             class:error=state == "error"
                         >
                             <span class="qa-q">{format!("{}. {}", i + 1, p.question)}</span>
@@ -1077,11 +1212,10 @@ fn RetrievalTableView() -> impl IntoView {
     let rows = move || {
         let l = lang();
         let shown = shown();
-        let pairs = results.resolved.with(|r| r.len());
         results.table.with(|t| {
             t.rows
                 .iter()
-                .map(|r| retrieval_row(l, r, shown, pairs))
+                .map(|r| retrieval_row(l, r, shown))
                 .collect_view()
         })
     };
@@ -1105,11 +1239,11 @@ fn RetrievalTableView() -> impl IntoView {
 }
 
 /// One `retrieval-row`.
-fn retrieval_row(lang: Lang, r: &RetrievalRowState, shown: Shown, pairs: usize) -> impl IntoView {
+fn retrieval_row(lang: Lang, r: &RetrievalRowState, shown: Shown) -> impl IntoView {
     let name = strategy_name(lang, r.strategy);
     let n = |x: usize| format::int(lang, x as u64);
     let yes_no = |b: bool| rm::text(lang, if b { Rm::Yes } else { Rm::No });
-    let of = |x: usize| format!("{} / {}", n(x), n(pairs));
+    let of = |x: usize, of: usize| format!("{} / {}", n(x), n(of));
     let pct = |x: f64| format::percent_fine(lang, x);
     let pair_attr = match shown {
         Shown::All => "all".to_owned(),
@@ -1153,11 +1287,11 @@ fn retrieval_row(lang: Lang, r: &RetrievalRowState, shown: Shown, pairs: usize) 
                 view! {
                     <td>{n(*chunks)}</td>
                     <td>{n(*tokens_embedded)}</td>
-                    <td class:miss=a.whole < pairs>{of(a.whole)}</td>
-                    <td>{of(a.hits_at_1)}</td>
-                    <td>{of(a.hits_at_3)}</td>
-                    <td>{of(a.hits_at_5)}</td>
-                    <td>{of(a.hits_at_k)}</td>
+                    <td class:miss=a.whole < a.pairs>{of(a.whole, a.pairs)}</td>
+                    <td>{of(a.hits_at_1, a.pairs)}</td>
+                    <td>{of(a.hits_at_3, a.pairs)}</td>
+                    <td>{of(a.hits_at_5, a.pairs)}</td>
+                    <td>{of(a.hits_at_k, a.pairs)}</td>
                     <td>{pct(a.mean_recall)}</td>
                     <td>{pct(a.mean_precision)}</td>
                     <td>{pct(a.mean_iou)}</td>
@@ -1256,6 +1390,18 @@ fn retrieval_row(lang: Lang, r: &RetrievalRowState, shown: Shown, pairs: usize) 
     }
 }
 
+/// "in tokens" / "in characters" in `lang`: a unit said without a number, so that no
+/// message depends on a plural form.
+fn unit_words(lang: Lang, unit: SizeUnit) -> &'static str {
+    rm::text(
+        lang,
+        match unit {
+            SizeUnit::Tokens => Rm::UnitTokens,
+            SizeUnit::Characters => Rm::UnitCharacters,
+        },
+    )
+}
+
 /// Heat class of a value in `[0, 1]`: `heat-0` … `heat-4`.
 fn heat(fraction: f64) -> &'static str {
     match (fraction.clamp(0.0, 1.0) * 4.0).round() as u8 {
@@ -1285,10 +1431,11 @@ fn SweepView() -> impl IntoView {
     let lang = move || app.language.lang.get();
     let m = move |msg: Rm| rm::text(lang(), msg);
     let sweep_state = move || {
-        results.sweep.with(|s| match (s.job, &s.sweep) {
-            (0, _) => "idle",
-            (_, None) => "running",
-            (_, Some(_)) => "done",
+        results.sweep.with(|s| match (s.job, &s.sweep, s.failed) {
+            (0, _, _) => "idle",
+            (_, _, true) => "failed",
+            (_, None, _) => "running",
+            (_, Some(_), _) => "done",
         })
     };
     let on_strategy = move |ev| {
@@ -1301,22 +1448,14 @@ fn SweepView() -> impl IntoView {
     let intro = move || {
         let grid = SweepGrid::standard(compare_settings.unit.get());
         let l = lang();
-        let unit = rm::text(
-            l,
-            match grid.unit {
-                SizeUnit::Tokens => Rm::UnitTokens,
-                SizeUnit::Characters => Rm::UnitCharacters,
-            },
-        );
+        let unit = unit_words(l, grid.unit);
+        let to = grid.sizes.last().copied().unwrap_or_default();
         fill(
             m(Rm::SweepIntro),
             &[
                 ("n", &format::int(l, grid.len() as u64)),
                 ("from", &format::int(l, grid.sizes[0] as u64)),
-                (
-                    "to",
-                    &format::int(l, grid.sizes[grid.sizes.len() - 1] as u64),
-                ),
+                ("to", &format::int(l, to as u64)),
                 ("unit", unit),
             ],
         )
@@ -1363,6 +1502,7 @@ fn SweepView() -> impl IntoView {
                     ("chunk_overlap", &n(c.chunk_overlap)),
                     ("percent", &n(c.overlap_percent)),
                     ("tokens", &n(c.figures().map_or(0, |f| f.tokens_embedded))),
+                    ("unit", unit_words(l, sweep.grid.unit)),
                 ],
             ),
             None => rm::text(l, Rm::SweepNoBest).to_owned(),
@@ -1407,10 +1547,14 @@ fn SweepView() -> impl IntoView {
                     {move || {
                         let l = lang();
                         let current = settings.sweep_strategy.get();
+                        let bytes = app.source.text.with(|t| t.len());
                         StrategyId::all()
                             .map(|s| {
+                                // On a long text the strategies the table leaves out are not
+                                // swept either (60 runs of them would take minutes).
+                                let left_out = deferred(s, bytes);
                                 view! {
-                                    <option value=s.as_str() selected=s == current>
+                                    <option value=s.as_str() selected=s == current disabled=left_out>
                                         {strategy_name(l, s)}
                                     </option>
                                 }
@@ -1430,6 +1574,9 @@ fn SweepView() -> impl IntoView {
         </div>
         <p class="compare-status" role="status" aria-live="polite" class:hidden=move || sweep_state() != "running">
             {progress_text}
+        </p>
+        <p class="field-error" data-testid="sweep-failed" role="alert" class:hidden=move || sweep_state() != "failed">
+            {move || m(Rm::SweepFailed)}
         </p>
         <progress
             data-testid="sweep-progress"
@@ -1471,13 +1618,7 @@ fn heat_table(lang: Lang, sweep: &Sweep, metric: Metric) -> impl IntoView {
         .iter()
         .filter_map(|c| c.figures().map(|f| f.aggregate.mean_iou))
         .fold(0.0f64, f64::max);
-    let unit = rm::text(
-        lang,
-        match sweep.grid.unit {
-            SizeUnit::Tokens => Rm::UnitTokens,
-            SizeUnit::Characters => Rm::UnitCharacters,
-        },
-    );
+    let unit = sweep.grid.unit;
     let head = sweep
         .grid
         .overlap_percents
@@ -1497,12 +1638,12 @@ fn heat_table(lang: Lang, sweep: &Sweep, metric: Metric) -> impl IntoView {
                     sweep
                         .cells
                         .get(index)
-                        .map(|c| heat_cell(lang, c, metric, best == Some(index), max_iou))
+                        .map(|c| heat_cell(lang, c, metric, best == Some(index), max_iou, unit))
                 })
                 .collect_view();
             view! {
                 <tr>
-                    <th scope="row">{format!("{} {}", n(*size), unit)}</th>
+                    <th scope="row">{n(*size)}</th>
                     {cells}
                 </tr>
             }
@@ -1519,7 +1660,9 @@ fn heat_table(lang: Lang, sweep: &Sweep, metric: Metric) -> impl IntoView {
             <caption>{caption}</caption>
             <thead>
                 <tr>
-                    <th scope="col">{rm::text(lang, Rm::HeatCorner)}</th>
+                    <th scope="col">
+                        {fill(rm::text(lang, Rm::HeatCorner), &[("unit", unit_words(lang, unit))])}
+                    </th>
                     {head}
                 </tr>
             </thead>
@@ -1529,7 +1672,14 @@ fn heat_table(lang: Lang, sweep: &Sweep, metric: Metric) -> impl IntoView {
 }
 
 /// One `sweep-cell`.
-fn heat_cell(lang: Lang, c: &SweepCell, metric: Metric, best: bool, max_iou: f64) -> impl IntoView {
+fn heat_cell(
+    lang: Lang,
+    c: &SweepCell,
+    metric: Metric,
+    best: bool,
+    max_iou: f64,
+    unit: SizeUnit,
+) -> impl IntoView {
     let n = |x: usize| format::int(lang, x as u64);
     let (class, text, title, figures, refused) = match &c.outcome {
         CellOutcome::Refused(r) => (
@@ -1545,6 +1695,7 @@ fn heat_cell(lang: Lang, c: &SweepCell, metric: Metric, best: bool, max_iou: f64
                 rm::text(lang, Rm::HeatCellTitle),
                 &[
                     ("chunk_overlap", &n(c.chunk_overlap)),
+                    ("unit", unit_words(lang, unit)),
                     ("chunks", &n(f.chunks)),
                     ("tokens", &n(f.tokens_embedded)),
                     ("whole", &n(a.whole)),
@@ -1649,6 +1800,24 @@ mod tests {
     }
 
     #[test]
+    fn an_empty_question_is_a_problem_of_its_own_and_problems_have_codes() {
+        let pair = PairInput {
+            question: "  ".into(),
+            answer: QaAnswer::Text("blue".into()),
+            marked: None,
+        };
+        assert_eq!(pair.resolve("blue"), Err(PairProblem::NoQuestion));
+        assert_eq!(PairProblem::NoQuestion.code(), "no-question");
+        let amb = PairProblem::Answer(AnswerError::Ambiguous {
+            count: 4,
+            first: 0,
+            second: 9,
+        });
+        assert_eq!((amb.code(), amb.count()), ("ambiguous", Some(4)));
+        assert_eq!(PairProblem::Moved.count(), None);
+    }
+
+    #[test]
     fn only_a_list_where_every_pair_is_placed_is_sent() {
         let ok = Ok(QaPair {
             question: "q".into(),
@@ -1665,6 +1834,7 @@ mod tests {
     #[test]
     fn every_problem_and_import_error_is_worded_in_every_language() {
         let problems = [
+            PairProblem::NoQuestion,
             PairProblem::Moved,
             PairProblem::Answer(AnswerError::EmptyAnswer),
             PairProblem::Answer(AnswerError::NotFound),
@@ -1696,7 +1866,7 @@ mod tests {
                 let t = problem_text(lang, p);
                 assert!(!t.contains('{') && !t.is_empty(), "{lang:?} {p:?}: {t}");
             }
-            let amb = problem_text(lang, &problems[3]);
+            let amb = problem_text(lang, &problems[4]);
             assert!(amb.contains('3') && amb.contains("10"), "{lang:?}: {amb}");
             for e in &imports {
                 let t = import_error_text(lang, e);

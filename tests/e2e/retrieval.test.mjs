@@ -88,7 +88,7 @@ test('the retrieval check equals the native core; the sweep marks its best; JSON
   try {
     const { page, errors, requests } = await openReadyPage(browser, url);
 
-    // (a) Four pairs: two answers as text, two as byte spans.
+    // (a) Five pairs: two answers as text, three as byte spans.
     await page.locator(sel('chunk-size')).fill('256');
     await page.locator(sel('chunk-overlap')).fill('32');
     await typeText(page, fixtureText);
@@ -102,7 +102,7 @@ test('the retrieval check equals the native core; the sweep marks its best; JSON
     ];
     await importJsonl(page, qa.map((p) => JSON.stringify(p)).join('\n') + '\n');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="qa-pair"][data-state="ok"]').length === 5, null, { timeout: 10000 });
-    assert.match(await page.textContent(sel('qa-import-message')), /5/);
+    assert.equal(await page.textContent(sel('qa-import-message')), 'Pairs imported: 5.');
     const placed = await pairs(page);
     const spans = placed.map((p) => ({ start: Number(p.start), end: Number(p.end) }));
     assert.deepEqual(spans[0], span(fixtureText, 'Mahmoud of Ghizni'));
@@ -200,6 +200,9 @@ test('the retrieval check equals the native core; the sweep marks its best; JSON
     await page.waitForFunction(() => /2/.test(document.querySelector('[data-testid="qa-import-message"]')?.textContent ?? ''), null, { timeout: 10000 });
     assert.match(await page.getAttribute(sel('qa-import-message'), 'class'), /error/);
     assert.equal(await page.locator(sel('qa-pair')).count(), 5, 'a bad file keeps the list');
+    await importJsonl(page, '\n  \n');
+    await page.waitForFunction(() => /no question\/answer pair/.test(document.querySelector('[data-testid="qa-import-message"]')?.textContent ?? ''), null, { timeout: 10000 });
+    assert.equal(await page.locator(sel('qa-pair')).count(), 5, 'an empty file keeps the list');
 
     // (d) A short text in the box: mark by selection, ambiguous answers, a moved answer.
     await page.click(sel('qa-clear'));
@@ -225,13 +228,16 @@ test('the retrieval check equals the native core; the sweep marks its best; JSON
     assert.deepEqual([Number(list[0].start), Number(list[0].end)], [span(short, answer).start, span(short, answer).end]);
     assert.equal(list[0].state, 'ok');
     assert.equal(list[1].state, 'error', 'an answer that occurs twice is reported');
-    assert.match(list[1].text, /2/);
+    assert.equal(list[1].problem, 'ambiguous');
+    assert.equal(list[1].count, '2');
+    assert.match(list[1].text, /Occurrences of this answer in the text: 2 \(the first two start at bytes \d+ and \d+\)/);
     assert.equal(await page.getAttribute(sel('retrieval'), 'data-state'), 'invalid');
     await page.click(`${sel('qa-pair')}:nth-child(2) ${sel('qa-remove')}`);
     await page.waitForFunction(() => document.querySelector('[data-testid="retrieval"]')?.dataset.state === 'done', null, { timeout: 60000 });
     await typeText(page, `Xin chào. ${short}`);
     list = await pairs(page);
     assert.equal(list[0].state, 'error', 'an edit that moves a marked answer is reported');
+    assert.equal(list[0].problem, 'moved');
 
     // (e) Nothing left the page while all this ran.
     assert.deepEqual(requests, [], 'no request after the workers started');

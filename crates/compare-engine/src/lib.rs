@@ -235,7 +235,8 @@ impl Engine {
                 return Some(failed(Some(job), "the sweep was superseded by a newer one"))
             }
             Some((_, cells)) if cells.len() == index && index < total => {}
-            _ => return Some(failed(Some(job), "sweep settings out of order")),
+            Some(_) => return Some(failed(Some(job), "sweep settings out of order")),
+            None => return Some(failed(Some(job), "no sweep in progress (cancelled)")),
         }
         let Some(at) = self.prepare(*text_id, figures.settings.encoding, *lang) else {
             return Some(Reply::NeedText { job });
@@ -301,12 +302,18 @@ impl Engine {
         }
     }
 
-    /// Answers [`Request::Select`], [`Request::Rows`] and [`Request::Export`].
+    /// Answers [`Request::Select`], [`Request::Rows`], [`Request::Export`] and
+    /// [`Request::CancelSweep`] (which drops the sweep in progress, so that its next setting is
+    /// refused as superseded).
     pub fn handle(&mut self, request: Request) -> Reply {
         match request {
             Request::Compare { job, .. } => failed(Some(job), "compare goes row by row"),
             Request::Retrieval { job, .. } => failed(Some(job), "retrieval goes row by row"),
             Request::Sweep { job, .. } => failed(Some(job), "a sweep goes setting by setting"),
+            Request::CancelSweep { job } => {
+                self.sweeping = None;
+                Reply::SweepCancelled { job }
+            }
             Request::Select {
                 job,
                 text_id,
@@ -965,6 +972,23 @@ mod tests {
             let core = sweep(&document, strategy, grid, pairs, &options);
             assert_eq!(**got, core, "{strategy}");
         }
+    }
+
+    #[test]
+    fn a_cancelled_sweep_refuses_its_next_setting() {
+        let mut e = qa_engine();
+        let old = sweep_request(30, StrategyId::Fixed);
+        assert_eq!(e.sweep_cell(&old, 0), None);
+        assert_eq!(
+            e.handle(Request::CancelSweep { job: 31 }),
+            Reply::SweepCancelled { job: 31 }
+        );
+        assert!(matches!(
+            e.sweep_cell(&old, 1),
+            Some(Reply::Failed { job: Some(30), message }) if message.contains("cancelled")
+        ));
+        // A sweep started afresh after the cancel runs.
+        assert_eq!(e.sweep_cell(&old, 0), None);
     }
 
     #[test]

@@ -201,6 +201,12 @@ pub enum Request {
         /// every answer whole in the top 3).
         k: usize,
     },
+    /// Stops the running sweep between two settings (the page's sweep went stale: its text,
+    /// pairs or fields changed); answered by [`Reply::SweepCancelled`].
+    CancelSweep {
+        /// A new job number: the sweep it supersedes is dropped.
+        job: u32,
+    },
 }
 
 impl Request {
@@ -212,7 +218,8 @@ impl Request {
             | Request::Rows { job, .. }
             | Request::Export { job, .. }
             | Request::Retrieval { job, .. }
-            | Request::Sweep { job, .. } => *job,
+            | Request::Sweep { job, .. }
+            | Request::CancelSweep { job } => *job,
         }
     }
 }
@@ -401,6 +408,11 @@ pub enum Reply {
         /// Every setting and the best ([`Sweep::best`]).
         sweep: Box<Sweep>,
     },
+    /// The sweep running when [`Request::CancelSweep`] `job` arrived (if any) was dropped.
+    SweepCancelled {
+        /// The cancel request's job number.
+        job: u32,
+    },
     /// A request could not be read or checked (BM25 parameters, an answer span, an empty
     /// grid, `k` = 0), no strategy is selected for `rows` / `export`, or a sweep was superseded.
     Failed {
@@ -517,6 +529,11 @@ mod tests {
         );
         assert_eq!(serde_json::from_str::<Request>(&json).unwrap(), s);
         assert_eq!((r.job(), s.job()), (9, 10));
+        let c = Request::CancelSweep { job: 11 };
+        let json = serde_json::to_string(&c).unwrap();
+        assert_eq!(json, "{\"kind\":\"cancel-sweep\",\"job\":11}");
+        assert_eq!(serde_json::from_str::<Request>(&json).unwrap(), c);
+        assert_eq!(c.job(), 11);
         assert!(Bm25Setting { k1: -1.0, b: 0.5 }.params().is_err());
     }
 
@@ -578,6 +595,7 @@ mod tests {
         assert_eq!(serde_json::from_str::<Reply>(&json).unwrap(), swept);
         for r in [
             Reply::RetrievalDone { job: 3 },
+            Reply::SweepCancelled { job: 4 },
             Reply::SweepProgress {
                 job: 3,
                 done: 4,
