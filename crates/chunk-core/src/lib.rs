@@ -8,6 +8,7 @@
 
 pub mod analysis;
 pub mod formula;
+pub mod models;
 pub mod params;
 pub mod reconstruct;
 pub mod retrieval;
