@@ -67,6 +67,10 @@ use crate::state::PageState;
 pub const DEFAULT_K: usize = 5;
 /// Largest k accepted: more chunks than any prompt takes.
 pub const MAX_K: u64 = 100;
+/// Most pairs an import takes: the list, the "show" select and every row hold one entry per
+/// pair, and 1,000 pairs already take over a second per check in the worker; a larger file is
+/// refused whole (the list is kept).
+pub const MAX_PAIRS: usize = 500;
 
 /// One question/answer pair as the user gave it.
 #[derive(Clone, Debug, PartialEq)]
@@ -129,6 +133,10 @@ impl PairInput {
     pub fn resolve(&self, document: &str) -> Result<QaPair, PairProblem> {
         if self.question.trim().is_empty() {
             return Err(PairProblem::NoQuestion);
+        }
+        // Whitespace alone is no answer, even where it occurs once.
+        if matches!(&self.answer, QaAnswer::Text(t) if t.trim().is_empty()) {
+            return Err(PairProblem::Answer(AnswerError::EmptyAnswer));
         }
         let pair = self.line().resolve(document).map_err(PairProblem::Answer)?;
         match &self.marked {
@@ -639,16 +647,11 @@ fn import_error_text(lang: Lang, e: &QaJsonlError) -> String {
         QaJsonlError::AnswerAndSpan { line } => (Rm::ImportAnswerAndSpan, line),
         QaJsonlError::HalfSpan { line } => (Rm::ImportHalfSpan, line),
     };
-    let detail = match e {
-        QaJsonlError::Json { message, .. } => message.clone(),
-        _ => String::new(),
-    };
+    // serde_json's own words ("expected usize at line 1 column 26") are for the console, not
+    // the page: the message says what a line must be.
     fill(
         rm::text(lang, msg),
-        &[
-            ("line", &format::int(lang, *line as u64)),
-            ("detail", &detail),
-        ],
+        &[("line", &format::int(lang, *line as u64))],
     )
 }
 
@@ -658,6 +661,7 @@ enum ImportMessage {
     Imported(usize),
     Failed(QaJsonlError),
     Empty,
+    TooMany,
     TooLarge,
     NotText,
 }
@@ -686,7 +690,8 @@ pub fn RetrievalCheck() -> impl IntoView {
         match state() {
             "failed" if results.table.with(|t| t.failed) => m(Rm::JobFailed).to_owned(),
             "failed" => super::messages::text(l, super::messages::Msg::EngineFailed).to_owned(),
-            "idle" => m(Rm::Idle).to_owned(),
+            "idle" if app.source.text.with(|t| t.is_empty()) => m(Rm::Idle).to_owned(),
+            "idle" => m(Rm::IdleNoPairs).to_owned(),
             "invalid" => m(Rm::Invalid).to_owned(),
             "loading" => m(Rm::Loading).to_owned(),
             s => {
@@ -801,7 +806,7 @@ fn PairForm() -> impl IntoView {
             error.set(Some(Missing::Question));
             return;
         }
-        if a.is_empty() {
+        if a.trim().is_empty() {
             error.set(Some(Missing::Answer));
             return;
         }
@@ -912,6 +917,7 @@ fn PairList() -> impl IntoView {
                 Some(text) => match parse_qa_jsonl(&text) {
                     // Nothing to import must not empty the list.
                     Ok(lines) if lines.is_empty() => ImportMessage::Empty,
+                    Ok(lines) if lines.len() > MAX_PAIRS => ImportMessage::TooMany,
                     Ok(lines) => {
                         let n = lines.len();
                         settings.pairs.set(
@@ -952,6 +958,13 @@ fn PairList() -> impl IntoView {
                 ),
                 ImportMessage::Failed(e) => ("file-msg error", import_error_text(l, &e)),
                 ImportMessage::Empty => ("file-msg error", m(Rm::ImportEmpty).to_owned()),
+                ImportMessage::TooMany => (
+                    "file-msg error",
+                    fill(
+                        m(Rm::ImportTooMany),
+                        &[("max", &format::int(l, MAX_PAIRS as u64))],
+                    ),
+                ),
                 ImportMessage::NotText => ("file-msg error", m(Rm::ImportNotText).to_owned()),
                 ImportMessage::TooLarge => {
                     let max =
@@ -978,6 +991,10 @@ fn PairList() -> impl IntoView {
                         (QaAnswer::Text(t), _) => t.clone(),
                         (QaAnswer::Span { .. }, Ok(pair)) => {
                             text.get(pair.answer.clone()).unwrap_or_default().to_owned()
+                        }
+                        // A marked answer the text moved: what was marked.
+                        (QaAnswer::Span { .. }, Err(_)) if p.marked.is_some() => {
+                            p.marked.clone().unwrap_or_default()
                         }
                         (QaAnswer::Span { start, end }, Err(_)) => fill(
                             rm::text(l, Rm::SpanOnly),
@@ -1009,6 +1026,8 @@ fn PairList() -> impl IntoView {
                             }
                         });
                         settings.shown.set(Shown::All);
+                        // "Pairs imported: n" is no longer true of the list.
+                        import_message.set(None);
                     };
                     view! {
                         <li
@@ -1022,13 +1041,17 @@ fn PairList() -> impl IntoView {
                             class:error=state == "error"
                         >
                             <span class="qa-q">{format!("{}. {}", i + 1, p.question)}</span>
-                            <span class="qa-a">{preview(&answer_text)}</span>
+                            <span class="qa-a">{preview(l, &answer_text)}</span>
                             <span class="qa-where">{where_text}</span>
                             <span class="field-error">{problem}</span>
                             <button
                                 type="button"
                                 class="link"
                                 data-testid="qa-remove"
+                                aria-label=fill(
+                                    rm::text(l, Rm::RemoveLabel),
+                                    &[("n", &format::int(l, (i + 1) as u64))],
+                                )
                                 on:click=remove
                             >
                                 {rm::text(l, Rm::Remove)}
@@ -1067,6 +1090,7 @@ fn PairList() -> impl IntoView {
                 on:click=move |_| {
                     settings.pairs.set(Vec::new());
                     settings.shown.set(Shown::All);
+                    import_message.set(None);
                 }
             >
                 {move || m(Rm::Clear)}
@@ -1077,13 +1101,15 @@ fn PairList() -> impl IntoView {
     }
 }
 
-/// At most 160 characters of `s`, on one line.
-fn preview(s: &str) -> String {
-    let one_line: String = s.chars().map(|c| if c == '\n' { ' ' } else { c }).collect();
-    match one_line.char_indices().nth(160) {
-        Some((at, _)) => format!("“{}…”", &one_line[..at]),
-        None => format!("“{one_line}”"),
-    }
+/// At most 160 characters of `s` on one line, quoted as `lang` quotes: a line break shows as
+/// `↵`, so that an answer that ends in one (and so does not occur) shows why.
+fn preview(lang: Lang, s: &str) -> String {
+    let one_line: String = s.chars().map(|c| if c == '\n' { '↵' } else { c }).collect();
+    let shown = match one_line.char_indices().nth(160) {
+        Some((at, _)) => format!("{}…", &one_line[..at]),
+        None => one_line,
+    };
+    fill(rm::text(lang, Rm::Quoted), &[("text", &shown)])
 }
 
 /// k, k1 and b.
@@ -1127,6 +1153,21 @@ fn ParamsFields() -> impl IntoView {
         </div>
         {error}
     }
+}
+
+/// The k the table's headers name: the rows' k, or the field's before any row.
+fn shown_k(results: RetrievalResults) -> usize {
+    match results.table.with(|t| t.k) {
+        0 => results
+            .params
+            .with(|p| p.as_ref().map_or(DEFAULT_K, |p| p.k)),
+        k => k,
+    }
+}
+
+/// True when "whole in the top k" is a column of its own (k is not 1, 3 or 5).
+fn extra_k_column(k: usize) -> bool {
+    !matches!(k, 1 | 3 | 5)
 }
 
 /// A figure in `[0, 1]` as the hook's raw value.
@@ -1173,7 +1214,7 @@ fn RetrievalTableView() -> impl IntoView {
         view! { {all} {each} }
     };
     let header = move || {
-        let k = results.table.with(|t| t.k).max(1);
+        let k = shown_k(results);
         let l = lang();
         let n = format::int(l, k as u64);
         let t = |msg| fill(rm::text(l, msg), &[("k", &n)]);
@@ -1186,7 +1227,12 @@ fn RetrievalTableView() -> impl IntoView {
                 t(Rm::ColHits1),
                 t(Rm::ColHits3),
                 t(Rm::ColHits5),
-                t(Rm::ColHitsK),
+                // Top k is its own column only when it is not top 1, 3 or 5 already.
+                if extra_k_column(k) {
+                    t(Rm::ColHitsK)
+                } else {
+                    String::new()
+                },
                 t(Rm::ColMeanRecall),
                 t(Rm::ColMeanPrecision),
                 t(Rm::ColMeanIou),
@@ -1206,16 +1252,18 @@ fn RetrievalTableView() -> impl IntoView {
             ],
         };
         cols.into_iter()
+            .filter(|c| !c.is_empty())
             .map(|c| view! { <th scope="col">{c}</th> })
             .collect_view()
     };
     let rows = move || {
         let l = lang();
         let shown = shown();
+        let k = shown_k(results);
         results.table.with(|t| {
             t.rows
                 .iter()
-                .map(|r| retrieval_row(l, r, shown))
+                .map(|r| retrieval_row(l, r, shown, k))
                 .collect_view()
         })
     };
@@ -1239,7 +1287,7 @@ fn RetrievalTableView() -> impl IntoView {
 }
 
 /// One `retrieval-row`.
-fn retrieval_row(lang: Lang, r: &RetrievalRowState, shown: Shown) -> impl IntoView {
+fn retrieval_row(lang: Lang, r: &RetrievalRowState, shown: Shown, k: usize) -> impl IntoView {
     let name = strategy_name(lang, r.strategy);
     let n = |x: usize| format::int(lang, x as u64);
     let yes_no = |b: bool| rm::text(lang, if b { Rm::Yes } else { Rm::No });
@@ -1291,7 +1339,7 @@ fn retrieval_row(lang: Lang, r: &RetrievalRowState, shown: Shown) -> impl IntoVi
                     <td>{of(a.hits_at_1, a.pairs)}</td>
                     <td>{of(a.hits_at_3, a.pairs)}</td>
                     <td>{of(a.hits_at_5, a.pairs)}</td>
-                    <td>{of(a.hits_at_k, a.pairs)}</td>
+                    {extra_k_column(k).then(|| view! { <td>{of(a.hits_at_k, a.pairs)}</td> })}
                     <td>{pct(a.mean_recall)}</td>
                     <td>{pct(a.mean_precision)}</td>
                     <td>{pct(a.mean_iou)}</td>

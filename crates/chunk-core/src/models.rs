@@ -10,6 +10,7 @@
 //! Units: tokens (of the model's own tokenizer unless the row says [`ModelTokenizer::Proxy`]),
 //! characters (Unicode scalar values), bytes, and US dollars per 1,000,000 input tokens.
 
+use crate::formula::FormulaOutput;
 use crate::tokenizer::Encoding;
 
 /// How a model's tokens are counted.
@@ -152,6 +153,23 @@ pub fn limit_counting(model: &EmbeddingModel) -> Option<usize> {
     model
         .max_input_tokens
         .map(|max| max.saturating_sub(model.special_tokens))
+}
+
+/// How many of the formula's fixed windows ([`crate::formula::compute`]) are longer than
+/// `limit_tokens`: every window but the last holds `chunk_size` tokens and the last
+/// [`FormulaOutput::last_chunk_tokens`], so the count is `(chunks − 1)` when `chunk_size`
+/// exceeds the limit, plus 1 when the last window does. These are the chunks a model with that
+/// input limit would truncate (silently, for most models).
+pub fn windows_over_limit(out: &FormulaOutput, limit_tokens: u64) -> u64 {
+    if out.chunks == 0 {
+        return 0;
+    }
+    let full = if out.chunk_size > limit_tokens {
+        out.chunks - 1
+    } else {
+        0
+    };
+    full + u64::from(out.last_chunk_tokens > limit_tokens)
 }
 
 /// The model with this [`EmbeddingModel::id`], if any.
@@ -690,6 +708,28 @@ pub static MODELS: &[EmbeddingModel] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn windows_over_the_limit_count_the_full_windows_and_the_last() {
+        use crate::formula::{compute, DocLength, FormulaInput};
+        let out = |doc: u64, size: u64, overlap: u64| {
+            compute(FormulaInput {
+                document: DocLength::Tokens(doc),
+                chunk_size: size,
+                chunk_overlap: overlap,
+                price_per_million: None,
+            })
+            .expect("valid")
+        };
+        // SPEC worked example: 10,000 tokens, 512 / 64 → 23 windows, the last 144 tokens.
+        let o = out(10_000, 512, 64);
+        assert_eq!(windows_over_limit(&o, 8_191), 0);
+        assert_eq!(windows_over_limit(&o, 254), 22);
+        assert_eq!(windows_over_limit(&o, 100), 23);
+        assert_eq!(windows_over_limit(&o, 512), 0);
+        assert_eq!(windows_over_limit(&out(300, 512, 0), 254), 1);
+        assert_eq!(windows_over_limit(&out(0, 512, 0), 1), 0);
+    }
 
     /// Fields that may be listed in `unconfirmed`.
     const CONFIRMABLE: [&str; 3] = ["max_input_tokens", "dimensions", "price_per_million_usd"];
