@@ -18,6 +18,7 @@ pub fn App() -> impl IntoView {
     let page = provide_page_state(browser::initial_lang());
     spawn_tokenizer(page.tokenization, page.source, page.fields);
     let lang = page.language;
+    crate::model::provide();
     crate::compare::spawn_compare(page);
 
     // Keep <html lang> and the document title in step with the language switch: side effects
@@ -40,6 +41,7 @@ pub fn App() -> impl IntoView {
         <main class="layout">
             <Inputs/>
             <Results/>
+            <crate::model::ModelPanel/>
             <TextSource/>
             <crate::compare::table::CompareTable/>
             <crate::compare::panel::StrategyPanel/>

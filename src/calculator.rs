@@ -146,6 +146,7 @@ pub fn Inputs() -> impl IntoView {
             <crate::compare::SizeUnitSelect/>
             <NumberField id="price" label=Key::PriceLabel value=fields.price error=price_err inputmode="decimal"/>
             <p class="field-note">{move || lang.t(Key::PriceHint)}</p>
+            <crate::model::ModelSelect/>
             <div class="field">
                 <label for="tokenizer">{move || lang.t(Key::TokenizerLabel)}</label>
                 <select id="tokenizer" data-testid="tokenizer" on:change=on_encoding>
@@ -249,7 +250,13 @@ pub fn Results() -> impl IntoView {
             .and_then(|o| o.cost)
             .map(|c| (c.to_string(), format::usd(l, c)))
     });
-    let is_estimate = move || out.get().is_some_and(|o| o.is_estimate);
+    let models = expect_context::<crate::model::ModelSettings>();
+    // An estimate of the document's length, or counts that are an estimate for the chosen
+    // model (a proxy encoding): either way the figures are estimates.
+    let is_estimate = move || {
+        out.get().is_some_and(|o| o.is_estimate)
+            || models.model.get().is_some_and(|m| m.is_estimate())
+    };
 
     view! {
         <section
@@ -262,8 +269,8 @@ pub fn Results() -> impl IntoView {
                 {move || lang.t(Key::ResultsHeading)}
                 {move || {
                     out.get()
-                        .map(|o| {
-                            let (class, key) = if o.is_estimate {
+                        .map(|_| {
+                            let (class, key) = if is_estimate() {
                                 ("badge estimate", Key::EstimateBadge)
                             } else {
                                 ("badge exact", Key::ExactBadge)
@@ -293,6 +300,7 @@ pub fn Results() -> impl IntoView {
 #[component]
 fn Notices() -> impl IntoView {
     let lang = expect_context::<Language>();
+    let models = expect_context::<crate::model::ModelSettings>();
     let fields = expect_context::<CalculatorFields>();
     let source = expect_context::<SourceText>();
     let derived = expect_context::<Derived>();
@@ -350,6 +358,16 @@ fn Notices() -> impl IntoView {
             );
             Some(
                 view! { <p class="notice info" data-testid="notice-estimate">{msg}</p> }.into_any(),
+            )
+        } else if let Some(msg) = models
+            .model
+            .get()
+            .and_then(|m| crate::model::estimate_hint(lang.get(), m, fields.encoding.get()))
+        {
+            // Exact for the encoding, an estimate for the model: the model is what counts.
+            Some(
+                view! { <p class="notice info" data-testid="notice-model-estimate">{msg}</p> }
+                    .into_any(),
             )
         } else if derived.ready.get() && !source.text.with(|t| t.is_empty()) {
             let msg = lang.tf(

@@ -32,6 +32,7 @@ pub mod faq;
 pub mod file_input;
 pub mod format;
 pub mod i18n;
+pub mod model;
 pub mod parse;
 pub mod preview;
 pub mod simulator;

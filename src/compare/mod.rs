@@ -23,9 +23,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use chunk_core::analysis::export::Row;
-use chunk_core::analysis::protocol::{
-    ExportFormat, Figures, Outcome, Reply, Request, Selection, DEFAULT_MAX_INPUT_TOKENS,
-};
+use chunk_core::analysis::protocol::{ExportFormat, Figures, Outcome, Reply, Request, Selection};
 use chunk_core::analysis::refusal::Refusal;
 use chunk_core::strategy::{Settings, SizeUnit, StrategyId};
 use leptos::prelude::*;
@@ -193,7 +191,11 @@ impl Requests {
 
 /// The figures a job is for, from the page's fields; `None` while a field the strategies need
 /// is invalid (the calculator shows that error).
-fn figures_of(app: &PageState, unit: SizeUnit) -> Option<(Figures, bool)> {
+fn figures_of(
+    app: &PageState,
+    unit: SizeUnit,
+    model: Option<&chunk_core::models::EmbeddingModel>,
+) -> Option<(Figures, bool)> {
     let checked = app.derived.checked.get();
     let size = checked.size_value?;
     let overlap = checked.requested_overlap?;
@@ -207,7 +209,7 @@ fn figures_of(app: &PageState, unit: SizeUnit) -> Option<(Figures, bool)> {
     Some((
         Figures {
             settings,
-            max_input_tokens: DEFAULT_MAX_INPUT_TOKENS,
+            max_input_tokens: crate::model::chunk_budget(model),
             price_per_million: price.unwrap_or(0.0),
         },
         price.is_some(),
@@ -244,7 +246,8 @@ pub fn spawn_compare(app: PageState) {
     // The settings every job is for. A `Memo`: the checked fields also change when the
     // tokenizer's exact count arrives (the document length), which no strategy depends on;
     // without it every finished count would restart the comparison.
-    let figures = Memo::new(move |_| figures_of(&app, settings.unit.get()));
+    let models = expect_context::<crate::model::ModelSettings>();
+    let figures = Memo::new(move |_| figures_of(&app, settings.unit.get(), models.model.get()));
 
     let results = CompareResults {
         engine: RwSignal::new(EngineStatus::Loading),

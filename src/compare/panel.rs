@@ -273,14 +273,19 @@ fn histogram_view(lang: Lang, h: Histogram) -> impl IntoView {
             <line data-testid="histogram-limit" class="limit" x1=limit_x x2=limit_x y1=0 y2=SVG_H></line>
         }
     });
-    let limit_note = fill(
-        m(if limit {
-            Msg::LimitDrawn
-        } else {
-            Msg::LimitAbove
-        }),
-        &[("limit", &n(h.limit))],
-    );
+    // Without a model limit nothing is over it, and there is no limit to name.
+    let limit_note = if h.limit == usize::MAX {
+        crate::model::limit_note(lang, None)
+    } else {
+        fill(
+            m(if limit {
+                Msg::LimitDrawn
+            } else {
+                Msg::LimitAbove
+            }),
+            &[("limit", &n(h.limit))],
+        )
+    };
     let called =
         |testid: &'static str, msg: Msg, c: Option<chunk_core::analysis::histogram::Called>| {
             c.map(|c| {

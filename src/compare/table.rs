@@ -157,6 +157,7 @@ pub fn CompareTable() -> impl IntoView {
     let app = PageState::from_context();
     let settings = expect_context::<CompareSettings>();
     let results = expect_context::<CompareResults>();
+    let models = expect_context::<crate::model::ModelSettings>();
     let sort = RwSignal::new(Sort {
         column: Column::Strategy,
         ascending: true,
@@ -222,17 +223,9 @@ pub fn CompareTable() -> impl IntoView {
                 SizeUnit::Tokens => Msg::TableNoteTokens,
                 SizeUnit::Characters => Msg::TableNoteCharacters,
             }),
-            &[
-                ("encoding", enc),
-                (
-                    "limit",
-                    &format::int(
-                        app.language.lang.get(),
-                        chunk_core::analysis::protocol::DEFAULT_MAX_INPUT_TOKENS as u64,
-                    ),
-                ),
-            ],
-        )
+            &[("encoding", enc)],
+        ) + " "
+            + &crate::model::limit_note(app.language.lang.get(), models.model.get())
     };
     view! {
         <section

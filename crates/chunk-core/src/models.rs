@@ -117,9 +117,12 @@ impl EmbeddingModel {
         self.dimensions.first().copied()
     }
 
-    /// True when token counts for this model are estimates (a proxy tokenizer).
+    /// True when the core's token counts for this model are estimates: a proxy encoding
+    /// ([`ModelTokenizer::Proxy`]), or a WordPiece / Unigram tokenizer whose tables the core
+    /// does not have yet, so that its BPE encodings stand in. Only [`ModelTokenizer::Bpe`]
+    /// models are counted exactly today.
     pub fn is_estimate(&self) -> bool {
-        !self.tokenizer.is_exact()
+        !matches!(self.tokenizer, ModelTokenizer::Bpe(_))
     }
 
     /// The hosted cost in US dollars of embedding `tokens` input tokens at
@@ -909,7 +912,8 @@ mod tests {
         assert_eq!(ModelTokenizer::Proxy(e).bpe_encoding(), Some(e));
         assert_eq!(ModelTokenizer::UnigramXlmRoberta.bpe_encoding(), None);
         assert!(model("voyage-3-5").unwrap().is_estimate());
-        assert!(!model("bge-small-en-v1-5").unwrap().is_estimate());
+        // Exact tokenizer, but not in the core yet: counted with a BPE stand-in.
+        assert!(model("bge-small-en-v1-5").unwrap().is_estimate());
     }
 
     #[test]

@@ -1,0 +1,539 @@
+//! The embedding model (SPEC §7): the `embedding-model` select in the settings form
+//! ([`ModelSelect`]) over the core's table (`chunk_core::models::MODELS`), and what the choice
+//! means ([`ModelPanel`]): the chunk budget under the model's limit and the chunks it would
+//! truncate, the fit of top-k chunks in an LLM context window, and vector storage and cost for
+//! a corpus. Every figure comes from `chunk_core::models` and `chunk_core::formula`.
+//!
+//! Context ([`ModelSettings`]): the chosen model and the panel's fields, written only by this
+//! module's inputs. Choosing a model also sets the calculator's tokenizer and price (the user's
+//! own request, as the comparison's "use the library's defaults" sets chunk_size); the price
+//! stays editable.
+//!
+//! Hooks: `embedding-model` (select; option values are model ids, `custom` for none),
+//! `model-note` (`data-estimate` = `true` when the model's counts are estimates),
+//! `model-panel`, `out-model-limit`, `out-over-limit`, `top-k`, `context-window`,
+//! `prompt-tokens`, `answer-reserve`, `out-context-fit` (`data-value` = the largest top-k that
+//! fits, `u64::MAX` for "any"; `data-fits`, `data-used-tokens`), `dimensions`, `vector-format`,
+//! `corpus-documents`, `out-storage-bytes`, `out-corpus-storage-bytes`, `out-corpus-cost`,
+//! each figure with its raw number in `data-value` (empty when there is none).
+
+pub mod messages;
+
+use chunk_core::models::{
+    context_fit, corpus_storage_bytes, embedding_cost_usd, limit_counting, model, storage_bytes,
+    windows_over_limit, EmbeddingModel, ModelTokenizer, VectorFormat, CONTEXT_WINDOWS,
+    CONTEXT_WINDOW_LABELS, MODELS,
+};
+use leptos::prelude::*;
+
+use crate::format;
+use crate::i18n::{fill, Lang};
+use crate::parse::parse_count;
+use crate::state::PageState;
+use messages::Mm;
+
+/// The model chosen when the page opens: text-embedding-3-small, whose tokenizer (cl100k_base)
+/// and price (0.02) are the calculator's defaults.
+pub const DEFAULT_MODEL: &str = "openai-text-embedding-3-small";
+
+/// The section's inputs, written only by its own fields.
+#[derive(Clone, Copy)]
+pub struct ModelSettings {
+    /// The chosen model (`None`: another model, tokenizer and price set by hand).
+    pub model: RwSignal<Option<&'static EmbeddingModel>>,
+    /// Top-k, as typed.
+    pub top_k: RwSignal<String>,
+    /// The LLM's context window in tokens, as typed.
+    pub window: RwSignal<String>,
+    /// Prompt tokens, as typed.
+    pub prompt: RwSignal<String>,
+    /// Tokens kept for the answer, as typed.
+    pub reserve: RwSignal<String>,
+    /// Dimensions per vector, as typed (set to the model's default when a model is chosen).
+    pub dimensions: RwSignal<String>,
+    /// How vector values are stored.
+    pub format: RwSignal<VectorFormat>,
+    /// Documents like this one in the corpus, as typed.
+    pub documents: RwSignal<String>,
+}
+
+/// Creates and provides the context, with [`DEFAULT_MODEL`] chosen.
+pub fn provide() -> ModelSettings {
+    let chosen = model(DEFAULT_MODEL);
+    let dims = chosen.and_then(|m| m.default_dimensions()).unwrap_or(1_536);
+    let settings = ModelSettings {
+        model: RwSignal::new(chosen),
+        top_k: RwSignal::new("5".into()),
+        window: RwSignal::new(CONTEXT_WINDOWS[2].to_string()),
+        prompt: RwSignal::new("500".into()),
+        reserve: RwSignal::new("1000".into()),
+        dimensions: RwSignal::new(dims.to_string()),
+        format: RwSignal::new(VectorFormat::Float32),
+        documents: RwSignal::new("1000".into()),
+    };
+    provide_context(settings);
+    settings
+}
+
+/// The budget of a chunk's own text under `model`'s limit, in tokens, as the comparison's
+/// over-limit column counts it: [`limit_counting`]; `usize::MAX` (nothing is over) without a
+/// model or a confirmed limit.
+pub fn chunk_budget(model: Option<&EmbeddingModel>) -> usize {
+    model.and_then(limit_counting).unwrap_or(usize::MAX)
+}
+
+/// The words of a model's tokenizer (`WordPiece (bert-base-uncased)`, …).
+fn tokenizer_name(t: ModelTokenizer) -> &'static str {
+    match t {
+        ModelTokenizer::Bpe(e) | ModelTokenizer::Proxy(e) => e.name(),
+        ModelTokenizer::WordPieceBertUncased => "WordPiece (bert-base-uncased)",
+        ModelTokenizer::UnigramXlmRoberta => "SentencePiece Unigram (XLM-RoBERTa)",
+    }
+}
+
+/// Why the counts are estimates for `model` when they are ([`EmbeddingModel::is_estimate`]),
+/// counted with `encoding`: the vendor publishes no tokenizer, or the page does not ship the
+/// model's own yet. `None` when the counts are the model's own.
+pub fn estimate_hint(
+    lang: Lang,
+    model: &EmbeddingModel,
+    encoding: chunk_core::tokenizer::Encoding,
+) -> Option<String> {
+    let t = |msg| messages::text(lang, msg);
+    match model.tokenizer {
+        ModelTokenizer::Bpe(_) => None,
+        ModelTokenizer::Proxy(_) => Some(fill(
+            t(Mm::HintProxy),
+            &[("provider", model.provider), ("encoding", encoding.name())],
+        )),
+        other => Some(fill(
+            t(Mm::HintOpen),
+            &[
+                ("tokenizer", tokenizer_name(other)),
+                ("encoding", encoding.name()),
+            ],
+        )),
+    }
+}
+
+/// The `embedding-model` select and the note about the chosen model, for the settings form.
+#[component]
+pub fn ModelSelect() -> impl IntoView {
+    let app = PageState::from_context();
+    let settings = expect_context::<ModelSettings>();
+    let lang = move || app.language.lang.get();
+    let m = move |msg: Mm| messages::text(lang(), msg);
+    let on_change = move |ev| {
+        let chosen = model(&event_target_value(&ev));
+        settings.model.set(chosen);
+        let Some(chosen) = chosen else {
+            return;
+        };
+        // The user's own request: the calculator's tokenizer and price follow the model (the
+        // price box is set too, since the boxes never follow their signals otherwise).
+        if let Some(e) = chosen.tokenizer.bpe_encoding() {
+            if app.fields.encoding.get_untracked() != e {
+                app.fields.encoding.set(e);
+            }
+        }
+        let price = chosen
+            .price_per_million_usd
+            .map(|p| p.to_string())
+            .unwrap_or_default();
+        crate::browser::set_input_value("price", &price);
+        app.fields.price.set(price);
+        if let Some(d) = chosen.default_dimensions() {
+            let d = d.to_string();
+            crate::browser::set_input_value("dimensions", &d);
+            settings.dimensions.set(d);
+        }
+    };
+    let note = move || {
+        let l = lang();
+        let chosen = settings.model.get()?;
+        let encoding = app.fields.encoding.get().name();
+        let n = |x: usize| format::int(l, x as u64);
+        let hint = estimate_hint(l, chosen, app.fields.encoding.get())
+            .unwrap_or_else(|| fill(m(Mm::HintExact), &[("encoding", encoding)]));
+        let dims = if chosen.dimensions.is_empty() {
+            m(Mm::NotConfirmed).to_owned()
+        } else {
+            chosen
+                .dimensions
+                .iter()
+                .map(|&d| n(d))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let price = match chosen.price_per_million_usd {
+            Some(p) => format::usd(l, p),
+            None if chosen.open_weights => m(Mm::OpenWeights).to_owned(),
+            None => m(Mm::NoPrice).to_owned(),
+        };
+        let facts = match chosen.max_input_tokens {
+            Some(limit) => fill(
+                m(Mm::Facts),
+                &[
+                    ("limit", &n(limit)),
+                    ("special", &n(chosen.special_tokens)),
+                    ("dims", &dims),
+                    ("price", &price),
+                ],
+            ),
+            None => fill(m(Mm::FactsNoLimit), &[("dims", &dims), ("price", &price)]),
+        };
+        let prefix = chosen
+            .required_prefix
+            .map(|p| fill(m(Mm::Prefix), &[("prefix", p)]));
+        let unconfirmed = (!chosen.unconfirmed.is_empty()).then(|| {
+            fill(
+                m(Mm::Unconfirmed),
+                &[("fields", &chosen.unconfirmed.join(", "))],
+            )
+        });
+        let source = fill(
+            m(Mm::Source),
+            &[("date", chosen.read_on), ("source", chosen.source)],
+        );
+        Some(view! {
+            <div
+                class="field-note model-note"
+                data-testid="model-note"
+                data-estimate=chosen.is_estimate().to_string()
+            >
+                <p>{hint}</p>
+                <p>{facts}</p>
+                {prefix.map(|p| view! { <p>{p}</p> })}
+                {unconfirmed.map(|u| view! { <p>{u}</p> })}
+                <p class="model-source">{source}</p>
+            </div>
+        })
+    };
+    view! {
+        <div class="field">
+            <label for="embedding-model">{move || m(Mm::ModelLabel)}</label>
+            <select id="embedding-model" data-testid="embedding-model" on:change=on_change>
+                {move || {
+                    let current = settings.model.get().map(|m| m.id);
+                    let custom = view! {
+                        <option value="custom" selected=current.is_none()>
+                            {m(Mm::ModelCustom)}
+                        </option>
+                    };
+                    let rows = MODELS
+                        .iter()
+                        .map(|x| {
+                            view! {
+                                <option value=x.id selected=current == Some(x.id)>
+                                    {format!("{} · {}", x.provider, x.name)}
+                                </option>
+                            }
+                        })
+                        .collect_view();
+                    view! { {rows} {custom} }
+                }}
+            </select>
+            {note}
+        </div>
+    }
+}
+
+/// A whole-number field of the panel, with its range error.
+fn number_field(
+    lang: impl Fn() -> Lang + Copy + Send + Sync + 'static,
+    id: &'static str,
+    label: Mm,
+    value: RwSignal<String>,
+    (min, max): (u64, u64),
+    list: Option<&'static str>,
+) -> impl IntoView {
+    let bad = move || value.with(|v| parse_count(v, max).ok().filter(|&n| n >= min).is_none());
+    let error_id = format!("{id}-error");
+    view! {
+        <div class="field" class:invalid=bad>
+            <label for=id>{move || messages::text(lang(), label)}</label>
+            <input
+                id=id
+                data-testid=id
+                type="text"
+                inputmode="numeric"
+                autocomplete="off"
+                list=list
+                prop:value=value.get_untracked()
+                aria-invalid=move || bad().to_string()
+                aria-describedby=error_id.clone()
+                on:input=move |ev| value.set(event_target_value(&ev))
+            />
+            <p class="field-error" id=error_id role="alert">
+                {move || {
+                    bad()
+                        .then(|| {
+                            let l = lang();
+                            fill(
+                                messages::text(l, Mm::ErrRange),
+                                &[("min", &format::int(l, min)), ("max", &format::int(l, max))],
+                            )
+                        })
+                }}
+            </p>
+        </div>
+    }
+}
+
+/// The field's value when it is a whole number in `[min, max]`.
+fn parsed(value: RwSignal<String>, (min, max): (u64, u64)) -> Option<u64> {
+    value.with(|v| parse_count(v, max).ok().filter(|&n| n >= min))
+}
+
+/// Ranges of the panel's fields.
+const TOP_K: (u64, u64) = (1, 10_000);
+const WINDOW: (u64, u64) = (1, 100_000_000);
+const TOKENS: (u64, u64) = (0, 100_000_000);
+const DIMS: (u64, u64) = (1, 65_536);
+const DOCUMENTS: (u64, u64) = (1, 1_000_000_000_000);
+
+/// One figure: label and value, the raw number in `data-value` ("" when there is none).
+fn figure(
+    lang: impl Fn() -> Lang + Copy + Send + Sync + 'static,
+    testid: &'static str,
+    label: Mm,
+    value: impl Fn() -> Option<(String, String)> + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    view! {
+        <div class="figure">
+            <dt>{move || messages::text(lang(), label)}</dt>
+            <dd
+                data-testid=testid
+                data-value=move || value().map(|v| v.0).unwrap_or_default()
+            >
+                {move || value().map(|v| v.1).unwrap_or_else(|| "—".into())}
+            </dd>
+        </div>
+    }
+}
+
+/// What the chosen model means for the settings: limit, context fit, storage.
+#[component]
+pub fn ModelPanel() -> impl IntoView {
+    let app = PageState::from_context();
+    let settings = expect_context::<ModelSettings>();
+    let lang = move || app.language.lang.get();
+    let m = move |msg: Mm| messages::text(lang(), msg);
+    let out = app.derived.output;
+    let int = move |n: u128| (n.to_string(), format::int(lang(), n));
+
+    let limit = move || settings.model.get().and_then(limit_counting);
+    let limit_fig = move || limit().map(|l| int(l as u128));
+    let over_fig = move || {
+        let l = limit()?;
+        let o = out.get()?;
+        Some(int(windows_over_limit(&o, l as u64).into()))
+    };
+    let fit = move || {
+        let o = out.get()?;
+        Some((
+            context_fit(
+                parsed(settings.top_k, TOP_K)?,
+                o.chunk_size,
+                parsed(settings.prompt, TOKENS)?,
+                parsed(settings.reserve, TOKENS)?,
+                parsed(settings.window, WINDOW)?,
+            ),
+            o.chunk_size,
+        ))
+    };
+    let fit_fig = move || {
+        let (f, _) = fit()?;
+        let shown = if f.largest_k == u64::MAX {
+            m(Mm::NoLimitK).to_owned()
+        } else {
+            format::int(lang(), f.largest_k)
+        };
+        Some((f.largest_k.to_string(), shown))
+    };
+    let fit_line = move || {
+        let (f, chunk) = fit()?;
+        let l = lang();
+        let n = |x: u64| format::int(l, x);
+        Some(fill(
+            m(if f.fits {
+                Mm::ContextFits
+            } else {
+                Mm::ContextOver
+            }),
+            &[
+                ("k", &n(parsed(settings.top_k, TOP_K)?)),
+                ("chunk", &n(chunk)),
+                ("prompt", &n(parsed(settings.prompt, TOKENS)?)),
+                ("reserve", &n(parsed(settings.reserve, TOKENS)?)),
+                ("used", &n(f.used_tokens)),
+                ("window", &n(parsed(settings.window, WINDOW)?)),
+            ],
+        ))
+    };
+    let dims = move || parsed(settings.dimensions, DIMS).map(|d| d as usize);
+    let storage = move || {
+        let o = out.get()?;
+        Some(int(storage_bytes(o.chunks, dims()?, settings.format.get())))
+    };
+    let corpus_storage = move || {
+        let o = out.get()?;
+        Some(int(corpus_storage_bytes(
+            o.chunks,
+            parsed(settings.documents, DOCUMENTS)?,
+            dims()?,
+            settings.format.get(),
+        )))
+    };
+    let corpus_cost = move || {
+        let o = out.get()?;
+        let price = app
+            .derived
+            .checked
+            .with(|c| c.input.and_then(|i| i.price_per_million))?;
+        let tokens = o
+            .total_tokens
+            .saturating_mul(parsed(settings.documents, DOCUMENTS)?.into());
+        let cost = embedding_cost_usd(tokens, price);
+        Some((cost.to_string(), format::usd(lang(), cost)))
+    };
+    let fit_attrs = move || fit().map(|(f, _)| (f.fits.to_string(), f.used_tokens.to_string()));
+    let on_format = move |ev| {
+        let v = event_target_value(&ev);
+        if let Some(f) = VectorFormat::ALL.into_iter().find(|f| format_code(*f) == v) {
+            settings.format.set(f);
+        }
+    };
+    let limit_note = move || {
+        settings.model.get().is_none().then(|| {
+            view! { <p class="notice info" data-testid="model-none">{m(Mm::NoModel)}</p> }
+        })
+    };
+    view! {
+        <section class="panel model-panel" data-testid="model-panel" aria-labelledby="model-heading">
+            <h2 id="model-heading">{move || m(Mm::PanelHeading)}</h2>
+            <p class="hint">{move || m(Mm::PanelIntro)}</p>
+            {limit_note}
+            <dl class="figures">
+                {figure(lang, "out-model-limit", Mm::OutLimit, limit_fig)}
+                {figure(lang, "out-over-limit", Mm::OutOverLimit, over_fig)}
+            </dl>
+            <p class="field-note">{move || m(Mm::OverLimitNote)}</p>
+            <datalist id="context-window-presets">
+                {CONTEXT_WINDOWS
+                    .iter()
+                    .zip(CONTEXT_WINDOW_LABELS)
+                    .map(|(w, label)| view! { <option value=w.to_string() label=label></option> })
+                    .collect_view()}
+            </datalist>
+            <div class="field-pair">
+                {number_field(lang, "top-k", Mm::TopKLabel, settings.top_k, TOP_K, None)}
+                {number_field(lang, "context-window", Mm::WindowLabel, settings.window, WINDOW, Some("context-window-presets"))}
+            </div>
+            <div class="field-pair">
+                {number_field(lang, "prompt-tokens", Mm::PromptLabel, settings.prompt, TOKENS, None)}
+                {number_field(lang, "answer-reserve", Mm::ReserveLabel, settings.reserve, TOKENS, None)}
+            </div>
+            <dl class="figures">
+                <div class="figure">
+                    <dt>{move || m(Mm::OutContextFit)}</dt>
+                    <dd
+                        data-testid="out-context-fit"
+                        data-value=move || fit_fig().map(|v| v.0).unwrap_or_default()
+                        data-fits=move || fit_attrs().map(|a| a.0)
+                        data-used-tokens=move || fit_attrs().map(|a| a.1)
+                    >
+                        {move || fit_fig().map(|v| v.1).unwrap_or_else(|| "—".into())}
+                    </dd>
+                </div>
+            </dl>
+            <p class="field-note" data-testid="context-fit-line">{fit_line}</p>
+            <div class="field-pair">
+                {number_field(lang, "dimensions", Mm::DimsLabel, settings.dimensions, DIMS, None)}
+                <div class="field">
+                    <label for="vector-format">{move || m(Mm::FormatLabel)}</label>
+                    <select id="vector-format" data-testid="vector-format" on:change=on_format>
+                        {VectorFormat::ALL
+                            .into_iter()
+                            .map(|f| {
+                                view! {
+                                    <option value=format_code(f) selected=move || settings.format.get() == f>
+                                        {move || m(format_label(f))}
+                                    </option>
+                                }
+                            })
+                            .collect_view()}
+                    </select>
+                </div>
+            </div>
+            {number_field(lang, "corpus-documents", Mm::DocumentsLabel, settings.documents, DOCUMENTS, None)}
+            <dl class="figures">
+                {figure(lang, "out-storage-bytes", Mm::OutStorage, storage)}
+                {figure(lang, "out-corpus-storage-bytes", Mm::OutCorpusStorage, corpus_storage)}
+                {figure(lang, "out-corpus-cost", Mm::OutCorpusCost, corpus_cost)}
+            </dl>
+            <p class="field-note">{move || m(Mm::StorageNote)}</p>
+        </section>
+    }
+}
+
+/// The `vector-format` option value.
+fn format_code(f: VectorFormat) -> &'static str {
+    match f {
+        VectorFormat::Float32 => "float32",
+        VectorFormat::Float16 => "float16",
+        VectorFormat::Int8 => "int8",
+        VectorFormat::Binary => "binary",
+    }
+}
+
+fn format_label(f: VectorFormat) -> Mm {
+    match f {
+        VectorFormat::Float32 => Mm::Float32,
+        VectorFormat::Float16 => Mm::Float16,
+        VectorFormat::Int8 => Mm::Int8,
+        VectorFormat::Binary => Mm::Binary,
+    }
+}
+
+/// The comparison table's note on the limit: which model truncates chunks over which budget.
+pub fn limit_note(lang: Lang, model: Option<&EmbeddingModel>) -> String {
+    match model.and_then(|m| limit_counting(m).map(|l| (m, l))) {
+        Some((m, limit)) => fill(
+            messages::text(lang, Mm::LimitNote),
+            &[
+                ("limit", &format::int(lang, limit as u64)),
+                ("model", m.name),
+            ],
+        ),
+        None => messages::text(lang, Mm::NoLimitNote).to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_model_is_the_calculators_defaults() {
+        let m = model(DEFAULT_MODEL).expect("in the table");
+        assert_eq!(
+            m.tokenizer,
+            ModelTokenizer::Bpe(chunk_core::tokenizer::Encoding::Cl100kBase)
+        );
+        assert_eq!(m.price_per_million_usd, Some(0.02));
+        assert_eq!(crate::parse::RawInputs::default().price, "0.02");
+        assert_eq!(chunk_budget(Some(m)), 8_191);
+        assert_eq!(chunk_budget(None), usize::MAX);
+    }
+
+    #[test]
+    fn the_limit_note_names_the_model_and_its_budget_in_every_language() {
+        let mini = model("all-minilm-l6-v2").expect("all-MiniLM-L6-v2 is in the table");
+        for lang in Lang::ALL {
+            let t = limit_note(lang, Some(mini));
+            assert!(t.contains("254") && t.contains(mini.name), "{lang:?}: {t}");
+            assert!(!limit_note(lang, None).contains('{'));
+        }
+    }
+}
