@@ -72,8 +72,9 @@ fn NumberField(
     }
 }
 
-/// The settings form: document length and unit, chunk size, overlap, price, tokenizer. The
-/// only writer of the [`CalculatorFields`] context.
+/// The settings form: document length and unit, chunk size, overlap, embedding model, price,
+/// tokenizer. The writer of the [`CalculatorFields`] context (besides the buttons that fill it
+/// on the user's request, and the model select, which sets the tokenizer and the price).
 #[component]
 pub fn Inputs() -> impl IntoView {
     let lang = expect_context::<Language>();
@@ -144,12 +145,20 @@ pub fn Inputs() -> impl IntoView {
                 <NumberField id="chunk-overlap" label=Key::OverlapLabel value=fields.chunk_overlap error=overlap_err/>
             </div>
             <crate::compare::SizeUnitSelect/>
+            // The model first: choosing it sets the price and the tokenizer below.
+            <crate::model::ModelSelect/>
             <NumberField id="price" label=Key::PriceLabel value=fields.price error=price_err inputmode="decimal"/>
             <p class="field-note">{move || lang.t(Key::PriceHint)}</p>
-            <crate::model::ModelSelect/>
             <div class="field">
                 <label for="tokenizer">{move || lang.t(Key::TokenizerLabel)}</label>
-                <select id="tokenizer" data-testid="tokenizer" on:change=on_encoding>
+                // The property, not only the options' attribute: the model select also sets
+                // the encoding, and after a pick by hand the attribute no longer moves the box.
+                <select
+                    id="tokenizer"
+                    data-testid="tokenizer"
+                    prop:value=move || fields.encoding.get().name()
+                    on:change=on_encoding
+                >
                     {Encoding::ALL
                         .into_iter()
                         .map(|e| {
@@ -251,11 +260,16 @@ pub fn Results() -> impl IntoView {
             .map(|c| (c.to_string(), format::usd(l, c)))
     });
     let models = expect_context::<crate::model::ModelSettings>();
+    let fields = expect_context::<CalculatorFields>();
     // An estimate of the document's length, or counts that are an estimate for the chosen
-    // model (a proxy encoding): either way the figures are estimates.
+    // model (another encoding than its own, a proxy, a tokenizer the page does not ship):
+    // either way the figures are estimates.
     let is_estimate = move || {
         out.get().is_some_and(|o| o.is_estimate)
-            || models.model.get().is_some_and(|m| m.is_estimate())
+            || models
+                .model
+                .get()
+                .is_some_and(|m| !m.counts_exactly_with(fields.encoding.get()))
     };
 
     view! {

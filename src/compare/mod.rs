@@ -209,7 +209,7 @@ fn figures_of(
     Some((
         Figures {
             settings,
-            max_input_tokens: crate::model::chunk_budget(model),
+            max_input_tokens: crate::model::chunk_budget(model, app.fields.encoding.get()),
             price_per_million: price.unwrap_or(0.0),
         },
         price.is_some(),
@@ -685,6 +685,43 @@ fn web_sys_log(message: &str) {
     web_sys::console::warn_1(&message.into());
     #[cfg(not(target_arch = "wasm32"))]
     let _ = message;
+}
+
+/// A job's status line (`role="status"`, announced politely) and its progress bar, shown only
+/// while `running`; the bar carries the steps done in `data-value` and their number in
+/// `data-total`. Shared by the comparison table and the retrieval check.
+#[component]
+pub fn StatusProgress(
+    /// data-testid of the status line.
+    status_testid: &'static str,
+    /// data-testid of the bar.
+    progress_testid: &'static str,
+    /// The status text.
+    #[prop(into)]
+    text: Signal<String>,
+    /// Steps done.
+    #[prop(into)]
+    done: Signal<usize>,
+    /// Steps in the job.
+    #[prop(into)]
+    total: Signal<usize>,
+    /// Whether the job runs (the bar is hidden otherwise).
+    #[prop(into)]
+    running: Signal<bool>,
+) -> impl IntoView {
+    view! {
+        <p class="compare-status" data-testid=status_testid role="status" aria-live="polite">
+            {text}
+        </p>
+        <progress
+            data-testid=progress_testid
+            max=move || total.get().max(1)
+            value=move || done.get()
+            data-value=move || done.get()
+            data-total=move || total.get()
+            class:hidden=move || !running.get()
+        ></progress>
+    }
 }
 
 /// The `chunk-size-unit` select: tokens or characters for chunk_size and chunk_overlap of the

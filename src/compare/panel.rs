@@ -275,7 +275,7 @@ fn histogram_view(lang: Lang, h: Histogram) -> impl IntoView {
     });
     // Without a model limit nothing is over it, and there is no limit to name.
     let limit_note = if h.limit == usize::MAX {
-        crate::model::limit_note(lang, None)
+        crate::model::limit_note(lang, None, chunk_core::tokenizer::Encoding::Cl100kBase)
     } else {
         fill(
             m(if limit {

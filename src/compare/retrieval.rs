@@ -748,17 +748,14 @@ pub fn RetrievalCheck() -> impl IntoView {
             <PairForm/>
             <PairList/>
             <ParamsFields/>
-            <p class="compare-status" data-testid="retrieval-status" role="status" aria-live="polite">
-                {status_text}
-            </p>
-            <progress
-                data-testid="retrieval-progress"
-                max=move || progress_total().max(1)
-                value=progress_done
-                data-value=progress_done
-                data-total=progress_total
-                class:hidden=move || state() != "running"
-            ></progress>
+            <super::StatusProgress
+                status_testid="retrieval-status"
+                progress_testid="retrieval-progress"
+                text=Signal::derive(status_text)
+                done=Signal::derive(progress_done)
+                total=Signal::derive(progress_total)
+                running=Signal::derive(move || state() == "running")
+            />
             {left_out}
             <RetrievalTableView/>
             <SweepView/>

@@ -225,7 +225,11 @@ pub fn CompareTable() -> impl IntoView {
             }),
             &[("encoding", enc)],
         ) + " "
-            + &crate::model::limit_note(app.language.lang.get(), models.model.get())
+            + &crate::model::limit_note(
+                app.language.lang.get(),
+                models.model.get(),
+                app.fields.encoding.get(),
+            )
     };
     view! {
         <section
@@ -240,17 +244,14 @@ pub fn CompareTable() -> impl IntoView {
         >
             <h2>{move || m(Msg::CompareHeading)}</h2>
             <p class="hint">{move || m(Msg::CompareIntro)}</p>
-            <p class="compare-status" data-testid="compare-status" role="status" aria-live="polite">
-                {status_text}
-            </p>
-            <progress
-                data-testid="compare-progress"
-                max=move || total().max(1)
-                value=done
-                data-value=done
-                data-total=total
-                class:hidden={move || state() != "running"}
-            ></progress>
+            <super::StatusProgress
+                status_testid="compare-status"
+                progress_testid="compare-progress"
+                text=Signal::derive(status_text)
+                done=Signal::derive(done)
+                total=Signal::derive(total)
+                running=Signal::derive(move || state() == "running")
+            />
             <p class="hint">{unit_note}</p>
             <p class="hint" data-testid="compare-legend">{move || m(Msg::TableLegend)}</p>
             <div class="table-scroll">

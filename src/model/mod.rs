@@ -20,10 +20,11 @@
 pub mod messages;
 
 use chunk_core::models::{
-    context_fit, corpus_storage_bytes, embedding_cost_usd, limit_counting, model, storage_bytes,
+    context_fit, corpus_embedding_cost_usd, corpus_storage_bytes, model, storage_bytes,
     windows_over_limit, EmbeddingModel, ModelTokenizer, VectorFormat, CONTEXT_WINDOWS,
     CONTEXT_WINDOW_LABELS, MODELS,
 };
+use chunk_core::tokenizer::Encoding;
 use leptos::prelude::*;
 
 use crate::format;
@@ -75,11 +76,23 @@ pub fn provide() -> ModelSettings {
     settings
 }
 
-/// The budget of a chunk's own text under `model`'s limit, in tokens, as the comparison's
-/// over-limit column counts it: [`limit_counting`]; `usize::MAX` (nothing is over) without a
+/// The budget of a chunk's own text under `model`'s limit in tokens of `encoding`, as the
+/// comparison's over-limit column counts it: [`EmbeddingModel::chunk_budget`] (the limit less
+/// the special tokens and the required prefix); `usize::MAX` (nothing is over) without a
 /// model or a confirmed limit.
-pub fn chunk_budget(model: Option<&EmbeddingModel>) -> usize {
-    model.and_then(limit_counting).unwrap_or(usize::MAX)
+pub fn chunk_budget(model: Option<&EmbeddingModel>, encoding: Encoding) -> usize {
+    model
+        .and_then(|m| m.chunk_budget(encoding))
+        .unwrap_or(usize::MAX)
+}
+
+/// The word for a field named in [`EmbeddingModel::unconfirmed`] (the core's field names).
+fn field_word(field: &str) -> Mm {
+    match field {
+        "max_input_tokens" => Mm::FieldLimit,
+        "price_per_million_usd" => Mm::FieldPrice,
+        _ => Mm::FieldDims,
+    }
 }
 
 /// The words of a model's tokenizer (`WordPiece (bert-base-uncased)`, …).
@@ -94,14 +107,14 @@ fn tokenizer_name(t: ModelTokenizer) -> &'static str {
 /// Why the counts are estimates for `model` when they are ([`EmbeddingModel::is_estimate`]),
 /// counted with `encoding`: the vendor publishes no tokenizer, or the page does not ship the
 /// model's own yet. `None` when the counts are the model's own.
-pub fn estimate_hint(
-    lang: Lang,
-    model: &EmbeddingModel,
-    encoding: chunk_core::tokenizer::Encoding,
-) -> Option<String> {
+pub fn estimate_hint(lang: Lang, model: &EmbeddingModel, encoding: Encoding) -> Option<String> {
     let t = |msg| messages::text(lang, msg);
     match model.tokenizer {
-        ModelTokenizer::Bpe(_) => None,
+        _ if model.counts_exactly_with(encoding) => None,
+        ModelTokenizer::Bpe(own) => Some(fill(
+            t(Mm::HintMismatch),
+            &[("own", own.name()), ("encoding", encoding.name())],
+        )),
         ModelTokenizer::Proxy(_) => Some(fill(
             t(Mm::HintProxy),
             &[("provider", model.provider), ("encoding", encoding.name())],
@@ -123,6 +136,8 @@ pub fn ModelSelect() -> impl IntoView {
     let settings = expect_context::<ModelSettings>();
     let lang = move || app.language.lang.get();
     let m = move |msg: Mm| messages::text(lang(), msg);
+    // The price this select last wrote: only a price the user did not type is replaced.
+    let written_price = StoredValue::new(app.fields.price.get_untracked());
     let on_change = move |ev| {
         let chosen = model(&event_target_value(&ev));
         settings.model.set(chosen);
@@ -136,12 +151,20 @@ pub fn ModelSelect() -> impl IntoView {
                 app.fields.encoding.set(e);
             }
         }
-        let price = chosen
-            .price_per_million_usd
-            .map(|p| p.to_string())
-            .unwrap_or_default();
-        crate::browser::set_input_value("price", &price);
-        app.fields.price.set(price);
+        // A confirmed price replaces the field; without one (an open model, an unconfirmed
+        // price) the field is cleared only if it holds what this select wrote, never what the
+        // user typed.
+        let typed_by_user = app.fields.price.get_untracked() != written_price.get_value();
+        let price = match chosen.price_per_million_usd {
+            Some(p) => Some(p.to_string()),
+            None if typed_by_user => None,
+            None => Some(String::new()),
+        };
+        if let Some(price) = price {
+            crate::browser::set_input_value("price", &price);
+            written_price.set_value(price.clone());
+            app.fields.price.set(price);
+        }
         if let Some(d) = chosen.default_dimensions() {
             let d = d.to_string();
             crate::browser::set_input_value("dimensions", &d);
@@ -171,6 +194,10 @@ pub fn ModelSelect() -> impl IntoView {
             None => m(Mm::NoPrice).to_owned(),
         };
         let facts = match chosen.max_input_tokens {
+            Some(limit) if chosen.special_tokens == 0 => fill(
+                m(Mm::FactsNoSpecial),
+                &[("limit", &n(limit)), ("dims", &dims), ("price", &price)],
+            ),
             Some(limit) => fill(
                 m(Mm::Facts),
                 &[
@@ -185,11 +212,16 @@ pub fn ModelSelect() -> impl IntoView {
         let prefix = chosen
             .required_prefix
             .map(|p| fill(m(Mm::Prefix), &[("prefix", p)]));
+        let chars = chosen
+            .max_input_chars
+            .map(|c| fill(m(Mm::CharLimit), &[("chars", &n(c))]));
         let unconfirmed = (!chosen.unconfirmed.is_empty()).then(|| {
-            fill(
-                m(Mm::Unconfirmed),
-                &[("fields", &chosen.unconfirmed.join(", "))],
-            )
+            let fields: Vec<&str> = chosen
+                .unconfirmed
+                .iter()
+                .map(|f| m(field_word(f)))
+                .collect();
+            fill(m(Mm::Unconfirmed), &[("fields", &fields.join(", "))])
         });
         let source = fill(
             m(Mm::Source),
@@ -199,10 +231,11 @@ pub fn ModelSelect() -> impl IntoView {
             <div
                 class="field-note model-note"
                 data-testid="model-note"
-                data-estimate=chosen.is_estimate().to_string()
+                data-estimate=(!chosen.counts_exactly_with(app.fields.encoding.get())).to_string()
             >
                 <p>{hint}</p>
                 <p>{facts}</p>
+                {chars.map(|c| view! { <p>{c}</p> })}
                 {prefix.map(|p| view! { <p>{p}</p> })}
                 {unconfirmed.map(|u| view! { <p>{u}</p> })}
                 <p class="model-source">{source}</p>
@@ -322,7 +355,18 @@ pub fn ModelPanel() -> impl IntoView {
     let out = app.derived.output;
     let int = move |n: u128| (n.to_string(), format::int(lang(), n));
 
-    let limit = move || settings.model.get().and_then(limit_counting);
+    let limit = move || {
+        settings
+            .model
+            .get()
+            .and_then(|m| m.chunk_budget(app.fields.encoding.get()))
+    };
+    let estimate = move || {
+        settings
+            .model
+            .get()
+            .and_then(|m| estimate_hint(lang(), m, app.fields.encoding.get()))
+    };
     let limit_fig = move || limit().map(|l| int(l as u128));
     let over_fig = move || {
         let l = limit()?;
@@ -391,10 +435,11 @@ pub fn ModelPanel() -> impl IntoView {
             .derived
             .checked
             .with(|c| c.input.and_then(|i| i.price_per_million))?;
-        let tokens = o
-            .total_tokens
-            .saturating_mul(parsed(settings.documents, DOCUMENTS)?.into());
-        let cost = embedding_cost_usd(tokens, price);
+        let cost = corpus_embedding_cost_usd(
+            o.total_tokens,
+            parsed(settings.documents, DOCUMENTS)?,
+            price,
+        )?;
         Some((cost.to_string(), format::usd(lang(), cost)))
     };
     let fit_attrs = move || fit().map(|(f, _)| (f.fits.to_string(), f.used_tokens.to_string()));
@@ -405,12 +450,24 @@ pub fn ModelPanel() -> impl IntoView {
         }
     };
     let limit_note = move || {
-        settings.model.get().is_none().then(|| {
-            view! { <p class="notice info" data-testid="model-none">{m(Mm::NoModel)}</p> }
+        if settings.model.get().is_none() {
+            return Some(
+                view! { <p class="notice info" data-testid="model-none">{m(Mm::NoModel)}</p> }
+                    .into_any(),
+            );
+        }
+        estimate().map(|hint| {
+            view! { <p class="notice info" data-testid="model-panel-estimate">{hint}</p> }
+                .into_any()
         })
     };
     view! {
-        <section class="panel model-panel" data-testid="model-panel" aria-labelledby="model-heading">
+        <section
+            class="panel model-panel"
+            data-testid="model-panel"
+            data-estimate=move || estimate().is_some().to_string()
+            aria-labelledby="model-heading"
+        >
             <h2 id="model-heading">{move || m(Mm::PanelHeading)}</h2>
             <p class="hint">{move || m(Mm::PanelIntro)}</p>
             {limit_note}
@@ -496,17 +553,28 @@ fn format_label(f: VectorFormat) -> Mm {
     }
 }
 
-/// The comparison table's note on the limit: which model truncates chunks over which budget.
-pub fn limit_note(lang: Lang, model: Option<&EmbeddingModel>) -> String {
-    match model.and_then(|m| limit_counting(m).map(|l| (m, l))) {
-        Some((m, limit)) => fill(
-            messages::text(lang, Mm::LimitNote),
-            &[
-                ("limit", &format::int(lang, limit as u64)),
-                ("model", m.name),
-            ],
-        ),
-        None => messages::text(lang, Mm::NoLimitNote).to_owned(),
+/// The comparison table's note on the limit: which model truncates chunks over which budget
+/// (in tokens of `encoding`), and that the counts are estimates when they are.
+pub fn limit_note(lang: Lang, model: Option<&EmbeddingModel>, encoding: Encoding) -> String {
+    match model.and_then(|m| m.chunk_budget(encoding).map(|l| (m, l))) {
+        Some((m, limit)) => {
+            let note = fill(
+                messages::text(lang, Mm::LimitNote),
+                &[
+                    ("limit", &format::int(lang, limit as u64)),
+                    ("model", m.name),
+                ],
+            );
+            if m.counts_exactly_with(encoding) {
+                note
+            } else {
+                format!("{note} {}", messages::text(lang, Mm::LimitEstimate))
+            }
+        }
+        None => match model {
+            Some(m) => fill(messages::text(lang, Mm::LimitUnknown), &[("model", m.name)]),
+            None => messages::text(lang, Mm::NoLimitNote).to_owned(),
+        },
     }
 }
 
@@ -523,17 +591,38 @@ mod tests {
         );
         assert_eq!(m.price_per_million_usd, Some(0.02));
         assert_eq!(crate::parse::RawInputs::default().price, "0.02");
-        assert_eq!(chunk_budget(Some(m)), 8_191);
-        assert_eq!(chunk_budget(None), usize::MAX);
+        assert_eq!(chunk_budget(Some(m), Encoding::Cl100kBase), 8_191);
+        assert_eq!(chunk_budget(None, Encoding::Cl100kBase), usize::MAX);
+        assert_eq!(estimate_hint(Lang::En, m, Encoding::Cl100kBase), None);
+        let mismatch = estimate_hint(Lang::En, m, Encoding::O200kBase).expect("an estimate");
+        assert!(mismatch.contains("cl100k_base") && mismatch.contains("o200k_base"));
+    }
+
+    #[test]
+    fn every_unconfirmed_field_has_a_word() {
+        for m in MODELS {
+            for f in m.unconfirmed {
+                assert!(
+                    ["max_input_tokens", "price_per_million_usd", "dimensions"].contains(f),
+                    "{}: {f}",
+                    m.id
+                );
+            }
+        }
+        assert_eq!(field_word("price_per_million_usd"), Mm::FieldPrice);
     }
 
     #[test]
     fn the_limit_note_names_the_model_and_its_budget_in_every_language() {
         let mini = model("all-minilm-l6-v2").expect("all-MiniLM-L6-v2 is in the table");
         for lang in Lang::ALL {
-            let t = limit_note(lang, Some(mini));
+            let t = limit_note(lang, Some(mini), Encoding::Cl100kBase);
             assert!(t.contains("254") && t.contains(mini.name), "{lang:?}: {t}");
-            assert!(!limit_note(lang, None).contains('{'));
+            assert!(
+                t.contains(messages::text(lang, Mm::LimitEstimate)),
+                "{lang:?}: {t}"
+            );
+            assert!(!limit_note(lang, None, Encoding::Cl100kBase).contains('{'));
         }
     }
 }

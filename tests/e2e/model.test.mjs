@@ -51,6 +51,22 @@ test('the embedding model sets the tokenizer, limit, price and dimensions, and i
     assert.equal(await page.inputValue(sel('dimensions')), '1536');
     assert.equal(await value(page, 'out-storage-bytes'), String(23 * 1536 * 4));
 
+    // The tokenizer set by hand to another encoding than the model's: an estimate, said so.
+    await page.selectOption(sel('tokenizer'), 'o200k_base');
+    await page.waitForFunction(() => document.querySelector('[data-testid="model-note"]')?.dataset.estimate === 'true', null, { timeout: 10000 });
+    assert.match(await page.textContent(sel('model-note')), /own tokenizer is cl100k_base, but the tokenizer below is set to o200k_base/);
+    assert.equal(await page.getAttribute(sel('model-panel'), 'data-estimate'), 'true');
+    // Choosing the model again sets its own tokenizer back, in the select too.
+    await page.selectOption(sel('embedding-model'), 'openai-text-embedding-3-large');
+    await page.selectOption(sel('embedding-model'), 'openai-text-embedding-3-small');
+    assert.equal(await page.inputValue(sel('tokenizer')), 'cl100k_base');
+    assert.equal(await page.getAttribute(sel('model-note'), 'data-estimate'), 'false');
+
+    // multilingual-e5-large: 512 − [CLS]/[SEP] 2 − the four cl100k_base tokens of "passage: "
+    // ("pass", "age", ":", " ") = 506.
+    await page.selectOption(sel('embedding-model'), 'multilingual-e5-large');
+    await waitValue(page, 'out-model-limit', 506);
+
     // (b) all-MiniLM-L6-v2.
     await page.selectOption(sel('embedding-model'), 'all-minilm-l6-v2');
     await waitValue(page, 'out-model-limit', 254);

@@ -125,6 +125,25 @@ impl EmbeddingModel {
         !matches!(self.tokenizer, ModelTokenizer::Bpe(_))
     }
 
+    /// True when counts made with `encoding` are this model's own: only for a
+    /// [`ModelTokenizer::Bpe`] model counted with that very encoding (a model whose tokenizer
+    /// is cl100k_base counted with o200k_base is an estimate).
+    pub fn counts_exactly_with(&self, encoding: Encoding) -> bool {
+        self.tokenizer == ModelTokenizer::Bpe(encoding)
+    }
+
+    /// The tokens of a chunk's own text the model embeds before it truncates, counted with
+    /// `encoding`: [`limit_counting`] less the tokens of the required prefix
+    /// ([`EmbeddingModel::required_prefix`], counted with `encoding`), saturating at 0. `None`
+    /// when the limit is not confirmed. An estimate unless
+    /// [`counts_exactly_with`](Self::counts_exactly_with)`(encoding)`.
+    pub fn chunk_budget(&self, encoding: Encoding) -> Option<usize> {
+        let prefix = self
+            .required_prefix
+            .map_or(0, |p| encoding.tokenizer().count(p));
+        limit_counting(self).map(|l| l.saturating_sub(prefix))
+    }
+
     /// The hosted cost in US dollars of embedding `tokens` input tokens at
     /// [`price_per_million_usd`](Self::price_per_million_usd); `None` when there is no price.
     pub fn embedding_cost_usd(&self, tokens: u128) -> Option<f64> {
@@ -137,6 +156,19 @@ impl EmbeddingModel {
 /// dollars per 1,000,000 tokens.
 pub fn embedding_cost_usd(tokens: u128, price_per_million_usd: f64) -> f64 {
     tokens as f64 / 1_000_000.0 * price_per_million_usd
+}
+
+/// The cost in US dollars of embedding `documents` documents of `tokens_per_document` tokens
+/// each at `price_per_million_usd` per 1,000,000 tokens; `None` when the result is not a
+/// finite number (a huge price times a huge corpus), so the page never shows "∞".
+pub fn corpus_embedding_cost_usd(
+    tokens_per_document: u128,
+    documents: u64,
+    price_per_million_usd: f64,
+) -> Option<f64> {
+    let tokens = tokens_per_document.saturating_mul(u128::from(documents));
+    let cost = embedding_cost_usd(tokens, price_per_million_usd);
+    cost.is_finite().then_some(cost)
 }
 
 /// The token budget a chunk's own text has under `model`'s limit: [`EmbeddingModel::max_input_tokens`]
@@ -711,6 +743,37 @@ pub static MODELS: &[EmbeddingModel] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn budgets_take_off_the_prefix_and_counts_are_exact_only_with_the_models_own_encoding() {
+        let small = model("openai-text-embedding-3-small").unwrap();
+        assert!(small.counts_exactly_with(Encoding::Cl100kBase));
+        assert!(!small.counts_exactly_with(Encoding::O200kBase));
+        assert_eq!(small.chunk_budget(Encoding::Cl100kBase), Some(8_191));
+        let e5 = model("multilingual-e5-large").unwrap();
+        assert!(!e5.counts_exactly_with(Encoding::Cl100kBase));
+        // "passage: " is four cl100k_base tokens ("pass", "age", ":", " "): 512 − 2 − 4.
+        assert_eq!(Encoding::Cl100kBase.tokenizer().count("passage: "), 4);
+        assert_eq!(e5.chunk_budget(Encoding::Cl100kBase), Some(506));
+        assert_eq!(
+            model("mistral-embed")
+                .unwrap()
+                .chunk_budget(Encoding::Cl100kBase),
+            None
+        );
+    }
+
+    #[test]
+    fn corpus_cost_is_tokens_times_documents_times_price_and_never_infinite() {
+        // 11,408 tokens × 1,000 documents × $0.06 per 1M.
+        let c = corpus_embedding_cost_usd(11_408, 1_000, 0.06).unwrap();
+        assert!((c - 0.684_48).abs() < 1e-12, "{c}");
+        assert_eq!(corpus_embedding_cost_usd(0, 5, 1.0), Some(0.0));
+        assert_eq!(
+            corpus_embedding_cost_usd(u128::MAX, u64::MAX, f64::MAX),
+            None
+        );
+    }
 
     #[test]
     fn windows_over_the_limit_count_the_full_windows_and_the_last() {
