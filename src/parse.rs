@@ -252,7 +252,8 @@ pub struct Checked {
     pub chunk_overlap: Option<FieldError>,
     /// Error of the price field.
     pub price: Option<FieldError>,
-    /// The formula input, when the fields it needs are valid.
+    /// The formula input, when the fields it needs are valid (document, chunk size, overlap;
+    /// with no price when the price field is empty or wrong).
     pub input: Option<FormulaInput>,
     /// The chunk size in tokens, when valid (for the clamping notice).
     pub size_value: Option<u64>,
@@ -287,15 +288,15 @@ pub fn check(raw: &RawInputs, text_document: Option<DocLength>) -> Checked {
     let overlap = parse_count(&raw.chunk_overlap, MAX_CHUNK_TOKENS);
     let price = parse_price(&raw.price);
     let document = text_document.or(doc.ok());
-    let input = match (document, size, overlap, price) {
-        (Some(document), Ok(chunk_size), Ok(chunk_overlap), Ok(price_per_million)) => {
-            Some(FormulaInput {
-                document,
-                chunk_size,
-                chunk_overlap,
-                price_per_million,
-            })
-        }
+    // The price is optional: a bad one blanks only the cost (its error is shown beside it),
+    // never the chunks and tokens, which do not depend on it.
+    let input = match (document, size, overlap) {
+        (Some(document), Ok(chunk_size), Ok(chunk_overlap)) => Some(FormulaInput {
+            document,
+            chunk_size,
+            chunk_overlap,
+            price_per_million: price.ok().flatten(),
+        }),
         _ => None,
     };
     Checked {
@@ -410,7 +411,7 @@ mod tests {
     }
 
     #[test]
-    fn size_zero_and_bad_fields_block_the_result_but_keep_other_errors_apart() {
+    fn size_zero_blocks_the_result_a_bad_price_only_the_cost() {
         let raw = RawInputs {
             chunk_size: "0".into(),
             ..RawInputs::default()
@@ -426,7 +427,11 @@ mod tests {
         };
         let c = check(&raw, None);
         assert_eq!(c.price, Some(FieldError::NotANumber));
-        assert!(c.input.is_none());
+        // The price is optional: a bad one does not block the chunks, only the cost.
+        assert_eq!(
+            c.input.map(|i| (i.chunk_size, i.price_per_million)),
+            Some((512, None))
+        );
     }
 
     #[test]
@@ -446,7 +451,11 @@ mod tests {
             },
             None,
         );
-        assert!(bad_price.input.is_none());
+        // A bad price is reported and blanks only the cost.
+        assert_eq!(bad_price.price, Some(FieldError::NotANumber));
+        let input = bad_price.input.expect("the price is optional");
+        assert_eq!(input.price_per_million, None);
+        assert_eq!(compute(input).expect("valid").cost, None);
         assert_eq!(bad_price.clamped_overlap(), Some((600, 511)));
         assert_eq!(check(&RawInputs::default(), None).clamped_overlap(), None);
         let out = compute(c.input.expect("valid")).expect("valid");

@@ -172,9 +172,10 @@ async fn overlap_at_or_above_size_is_clamped_with_a_notice() {
     let field: web_sys::HtmlInputElement = page.get("chunk-overlap").unchecked_into();
     assert_eq!(field.value(), "512");
 
-    // The notice stays while another field is bad and the figures are withheld.
+    // A bad price blanks only the cost: the chunks stay, with the notice.
     page.type_into("price", "abc").await;
-    assert_eq!(page.value("out-chunks"), "");
+    assert_eq!(page.value("out-chunks"), "9489");
+    assert_eq!(page.value("out-cost"), "");
     assert!(page.has("notice-overlap-clamped"));
     page.type_into("price", "0.02").await;
 

@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use super::messages::{self, Msg};
 use super::model::{
     rule_code, rule_from_code, strategy_code, strategy_from_code, tokenizer_code,
-    tokenizer_from_code, tokenizers, SimState, Source, TRY_OVERLAP,
+    tokenizer_from_code, tokenizers, SimState, Source, DEFAULT_OVERLAP, DEFAULT_SIZE, TRY_OVERLAP,
 };
 use crate::i18n::Lang;
 
@@ -27,7 +27,12 @@ pub fn Controls() -> impl IntoView {
                     type="button"
                     class="button secondary"
                     data-testid="sim-try-overlap"
-                    on:click=move |_| sim.overlap.set(TRY_OVERLAP)
+                    on:click=move |_| {
+                        // The essay's whole scenario, not one slider: fixed windows of 60, overlap 20.
+                        sim.strategy.set(Strategy::Fixed);
+                        sim.size.set(DEFAULT_SIZE);
+                        sim.overlap.set(TRY_OVERLAP);
+                    }
                 >
                     {move || sim.t(Msg::TryOverlap)}
                 </button>
@@ -35,7 +40,14 @@ pub fn Controls() -> impl IntoView {
                     type="button"
                     class="button secondary"
                     data-testid="sim-try-sentence"
-                    on:click=move |_| sim.strategy.set(Strategy::Sentence)
+                    on:click=move |_| {
+                        // Sentence packing at 60 with no overlap, as the essay has it: pressed
+                        // after "try overlap 20" it must not keep that overlap (SPEC §4: 5
+                        // chunks, bloat 1.00).
+                        sim.strategy.set(Strategy::Sentence);
+                        sim.size.set(DEFAULT_SIZE);
+                        sim.overlap.set(DEFAULT_OVERLAP);
+                    }
                 >
                     {move || sim.t(Msg::TrySentence)}
                 </button>

@@ -164,7 +164,8 @@ describe('chunking simulator', () => {
     const doubled = await page.locator(`${sel('sim-token')}[data-multiplicity="2"]`).count();
     assert.equal(doubled, 120, '6 overlaps of 20 tokens');
 
-    await setSlider(page, 'sim-overlap', 0);
+    // The essay's order: "try sentence mode" right after "try overlap 20" sets its whole
+    // scenario (size 60, overlap 0), so the reader sees what the essay says.
     await page.locator(sel('sim-try-sentence')).click();
     await waitForAttr(page, 'sim-out-split-sentences', 'data-value', 0);
     const packed = await figures(page);
@@ -173,6 +174,8 @@ describe('chunking simulator', () => {
       { chunks: 5, split: 0, full: 1, bloat: 1 },
     );
     assert.equal(await page.locator(sel('sim-mode')).inputValue(), 'sentence');
+    assert.equal(await page.locator(sel('sim-overlap')).inputValue(), '0', 'the overlap is the scenario\'s');
+    assert.equal(await page.locator(sel('sim-size')).inputValue(), '60');
   });
 
   for (const lang of LANGUAGES) {
@@ -189,7 +192,6 @@ describe('chunking simulator', () => {
       const o = await figures(page);
       assert.deepEqual([o.chunks, o.total, o.bloat, o.full], [7, 387, 1.45, 1], `${lang} overlap 20`);
 
-      await setSlider(page, 'sim-overlap', 0);
       await page.locator(sel('sim-try-sentence')).click();
       await waitForAttr(page, 'sim-out-split-sentences', 'data-value', 0);
       const s = await figures(page);
