@@ -99,6 +99,9 @@ impl Sim {
 
     async fn click(&self, testid: &str) {
         self.get(testid).unchecked_into::<HtmlElement>().click();
+        // A "try" button sets several signals (mode, size, overlap); their effects take more
+        // than one turn of the executor to reach the DOM.
+        tick().await;
         tick().await;
     }
 

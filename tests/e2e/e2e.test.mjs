@@ -27,7 +27,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startStaticServer } from './static-server.mjs';
-import { launchBrowser, numberValue, sel, waitForAttr } from './page.mjs';
+import { launchBrowser, numberValue, sel, typeText, waitForAttr } from './page.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..', '..');
@@ -285,14 +285,7 @@ for (const build of BUILDS) {
         // its length in bytes, on the status, says which text the page holds.
         const bytes = () => page.locator(sel('status')).getAttribute('data-bytes');
         if ((await bytes()) !== String(native.bytes)) {
-          await page.evaluate(
-            ([boxSel, text]) => {
-              const box = document.querySelector(boxSel);
-              box.value = text;
-              box.dispatchEvent(new Event('input', { bubbles: true }));
-            },
-            [sel('text-input'), fixtureText],
-          );
+          await typeText(page, fixtureText);
         }
         assert.equal(await bytes(), String(native.bytes), 'the page does not hold the fixture text');
         await selectEncoding(page, encoding);
