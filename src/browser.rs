@@ -192,15 +192,6 @@ pub fn selected_text() -> Option<String> {
     None
 }
 
-/// Reads a file chosen by the user as UTF-8 text in the page (nothing leaves the browser):
-/// `None` when the browser cannot read it or it is not UTF-8.
-pub async fn read_text_file(file: web_sys::File) -> Option<String> {
-    let buf = wasm_bindgen_futures::JsFuture::from(file.array_buffer())
-        .await
-        .ok()?;
-    String::from_utf8(js_sys::Uint8Array::new(&buf).to_vec()).ok()
-}
-
 /// Milliseconds from a monotonic-enough clock: `Date.now()` in the page and in the worker
 /// (both have it); 0 natively, where nothing is scheduled by time.
 pub fn now_ms() -> f64 {

@@ -127,6 +127,22 @@ pub fn decode_file(bytes: Vec<u8>) -> Result<String, FileProblem> {
     String::from_utf8(bytes).map_err(|_| FileProblem::NotUtf8)
 }
 
+/// Reads a file the user chose as text, on this device ([`decode_file`]'s rules): the copy
+/// and the UTF-8 check each in a task of their own, since for 10 MB each takes tens of
+/// milliseconds. Used by the text box and by the retrieval check's JSONL import.
+///
+/// # Errors
+/// [`FileProblem::Unreadable`] when the browser cannot read it, [`FileProblem::NotUtf8`]
+/// from [`decode_file`].
+pub async fn read_file_text(file: web_sys::File) -> Result<String, FileProblem> {
+    let buf = wasm_bindgen_futures::JsFuture::from(file.array_buffer())
+        .await
+        .map_err(|_| FileProblem::Unreadable)?;
+    let bytes = js_sys::Uint8Array::new(&buf).to_vec();
+    browser::yield_now().await;
+    decode_file(bytes)
+}
+
 /// A message about the last file, shown under the box.
 #[derive(Clone, Debug, PartialEq)]
 enum FileMessage {
@@ -226,16 +242,8 @@ pub fn TextSource() -> impl IntoView {
         }
         let this_edit = new_edit();
         leptos::task::spawn_local(async move {
-            // The copy, the UTF-8 check and storing the text each in a task of their own: for
-            // 10 MB each takes tens of milliseconds.
-            let result = match wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await {
-                Ok(buf) => {
-                    let bytes = js_sys::Uint8Array::new(&buf).to_vec();
-                    browser::yield_now().await;
-                    decode_file(bytes)
-                }
-                Err(_) => Err(FileProblem::Unreadable),
-            };
+            let result = read_file_text(file).await;
+            // Storing the text in a task of its own, too.
             browser::yield_now().await;
             if edits.get_value() != this_edit {
                 return; // the text was edited while the file was read: the newer edit wins

@@ -255,7 +255,12 @@ pub struct RetrievalTable {
 impl RetrievalTable {
     /// True once every row has arrived.
     pub fn complete(&self) -> bool {
-        !self.rows.is_empty() && self.rows.iter().all(|r| r.outcome.is_some())
+        !self.rows.is_empty() && self.done() == self.rows.len()
+    }
+
+    /// How many rows have arrived.
+    pub fn done(&self) -> usize {
+        self.rows.iter().filter(|r| r.outcome.is_some()).count()
     }
 }
 
@@ -684,6 +689,8 @@ pub fn RetrievalCheck() -> impl IntoView {
     let m = move |msg: Rm| rm::text(lang(), msg);
     let state = move || section_state(app, compare, results);
 
+    let progress_done = move || results.table.with(RetrievalTable::done);
+    let progress_total = move || results.table.with(|t| t.rows.len());
     let status_text = move || {
         let l = lang();
         let n = |x: usize| format::int(l, x as u64);
@@ -695,23 +702,17 @@ pub fn RetrievalCheck() -> impl IntoView {
             "invalid" => m(Rm::Invalid).to_owned(),
             "loading" => m(Rm::Loading).to_owned(),
             s => {
-                let (done, total) = results.table.with(|t| {
-                    (
-                        t.rows.iter().filter(|r| r.outcome.is_some()).count(),
-                        t.rows.len(),
-                    )
-                });
                 let msg = if s == "done" { Rm::Done } else { Rm::Running };
-                fill(m(msg), &[("done", &n(done)), ("total", &n(total))])
+                fill(
+                    m(msg),
+                    &[
+                        ("done", &n(progress_done())),
+                        ("total", &n(progress_total())),
+                    ],
+                )
             }
         }
     };
-    let progress_done = move || {
-        results
-            .table
-            .with(|t| t.rows.iter().filter(|r| r.outcome.is_some()).count())
-    };
-    let progress_total = move || results.table.with(|t| t.rows.len());
     let left_out = move || {
         let names: Vec<String> = results.table.with(|t| {
             t.left_out
@@ -909,9 +910,9 @@ fn PairList() -> impl IntoView {
             return;
         }
         leptos::task::spawn_local(async move {
-            let message = match crate::browser::read_text_file(file).await {
-                None => ImportMessage::NotText,
-                Some(text) => match parse_qa_jsonl(&text) {
+            let message = match crate::file_input::read_file_text(file).await {
+                Err(_) => ImportMessage::NotText,
+                Ok(text) => match parse_qa_jsonl(&text) {
                     // Nothing to import must not empty the list.
                     Ok(lines) if lines.is_empty() => ImportMessage::Empty,
                     Ok(lines) if lines.len() > MAX_PAIRS => ImportMessage::TooMany,
@@ -1294,18 +1295,8 @@ fn retrieval_row(lang: Lang, r: &RetrievalRowState, shown: Shown, k: usize) -> i
         Shown::All => "all".to_owned(),
         Shown::Pair(i) => i.to_string(),
     };
-    let mut attrs: Vec<(&'static str, String)> = Vec::new();
-    let (cells, refused) = match (&r.outcome, shown) {
-        (None, _) => (
-            view! { <td colspan="10" class="pending">{rm::text(lang, Rm::Pending)}</td> }
-                .into_any(),
-            None,
-        ),
-        (Some(RetrievalOutcome::Refused { refusal }), _) => (
-            view! { <td colspan="10" class="refused">{refusal_text(lang, refusal)}</td> }
-                .into_any(),
-            Some(refusal.kind.clone()),
-        ),
+    // What the row shows, typed: every hook below is one of these figures or absent.
+    let (sizes, all, pair) = match (&r.outcome, shown) {
         (
             Some(RetrievalOutcome::Evaluated {
                 chunks,
@@ -1314,120 +1305,96 @@ fn retrieval_row(lang: Lang, r: &RetrievalRowState, shown: Shown, k: usize) -> i
                 ..
             }),
             Shown::All,
-        ) => {
-            let a: &Aggregate = aggregate;
-            attrs.extend([
-                ("data-chunks", chunks.to_string()),
-                ("data-tokens-embedded", tokens_embedded.to_string()),
-                ("data-whole-count", a.whole.to_string()),
-                ("data-hits-at-1", a.hits_at_1.to_string()),
-                ("data-hits-at-3", a.hits_at_3.to_string()),
-                ("data-hits-at-5", a.hits_at_5.to_string()),
-                ("data-hits-at-k", a.hits_at_k.to_string()),
-                ("data-mean-recall", raw(a.mean_recall)),
-                ("data-mean-precision", raw(a.mean_precision)),
-                ("data-mean-iou", raw(a.mean_iou)),
-            ]);
-            (
-                view! {
-                    <td>{n(*chunks)}</td>
-                    <td>{n(*tokens_embedded)}</td>
-                    <td class:miss=a.whole < a.pairs>{of(a.whole, a.pairs)}</td>
-                    <td>{of(a.hits_at_1, a.pairs)}</td>
-                    <td>{of(a.hits_at_3, a.pairs)}</td>
-                    <td>{of(a.hits_at_5, a.pairs)}</td>
-                    {extra_k_column(k).then(|| view! { <td>{of(a.hits_at_k, a.pairs)}</td> })}
-                    <td>{pct(a.mean_recall)}</td>
-                    <td>{pct(a.mean_precision)}</td>
-                    <td>{pct(a.mean_iou)}</td>
-                }
-                .into_any(),
-                None,
-            )
-        }
+        ) => (Some((*chunks, *tokens_embedded)), Some(*aggregate), None),
         (
             Some(RetrievalOutcome::Evaluated {
                 chunks,
                 tokens_embedded,
-                pairs: each,
+                pairs,
                 ..
             }),
             Shown::Pair(i),
-        ) => match each.get(i) {
-            Some(p) => {
-                let p: &RetrievalPair = p;
-                attrs.extend([
-                    ("data-chunks", chunks.to_string()),
-                    ("data-tokens-embedded", tokens_embedded.to_string()),
-                    ("data-whole", p.whole.to_string()),
-                    ("data-hit-at-1", p.hit_at_1.to_string()),
-                    ("data-hit-at-3", p.hit_at_3.to_string()),
-                    ("data-hit-at-5", p.hit_at_5.to_string()),
-                    ("data-recall", raw(p.recall)),
-                    ("data-precision", raw(p.precision)),
-                    ("data-iou", raw(p.iou)),
-                ]);
-                if let Some(rank) = p.rank {
-                    attrs.push(("data-rank", rank.to_string()));
-                }
-                let whole = if p.whole >= 0 {
-                    format!("#{}", n(p.whole as usize))
-                } else {
-                    rm::text(lang, Rm::NoWholeChunk).to_owned()
-                };
-                let rank = p.rank.map(n).unwrap_or_else(|| "—".into());
-                (
-                    view! {
-                        <td>{n(*chunks)}</td>
-                        <td>{n(*tokens_embedded)}</td>
-                        <td class:miss=p.whole < 0>{whole}</td>
-                        <td>{rank}</td>
-                        <td class:miss=!p.hit_at_1>{yes_no(p.hit_at_1)}</td>
-                        <td class:miss=!p.hit_at_3>{yes_no(p.hit_at_3)}</td>
-                        <td class:miss=!p.hit_at_5>{yes_no(p.hit_at_5)}</td>
-                        <td>{pct(p.recall)}</td>
-                        <td>{pct(p.precision)}</td>
-                        <td>{pct(p.iou)}</td>
-                    }
-                    .into_any(),
-                    None,
-                )
-            }
+        ) => match pairs.get(i) {
+            Some(p) => (Some((*chunks, *tokens_embedded)), None, Some(*p)),
             // The rows are of an older list (a pair was just added): pending until the new
             // job's rows arrive.
-            None => (
-                view! { <td colspan="10" class="pending">{rm::text(lang, Rm::Pending)}</td> }
-                    .into_any(),
-                None,
-            ),
+            None => (None, None, None),
         },
+        _ => (None, None, None),
     };
-    let get = move |k: &str| attrs.iter().find(|(a, _)| *a == k).map(|(_, v)| v.clone());
+    let refused = match &r.outcome {
+        Some(RetrievalOutcome::Refused { refusal }) => Some(refusal),
+        _ => None,
+    };
+    let cells = match (refused, sizes, all, pair) {
+        (Some(refusal), ..) => {
+            view! { <td colspan="10" class="refused">{refusal_text(lang, refusal)}</td> }.into_any()
+        }
+        (None, Some((chunks, tokens)), Some(a), _) => view! {
+            <td>{n(chunks)}</td>
+            <td>{n(tokens)}</td>
+            <td class:miss=a.whole < a.pairs>{of(a.whole, a.pairs)}</td>
+            <td>{of(a.hits_at_1, a.pairs)}</td>
+            <td>{of(a.hits_at_3, a.pairs)}</td>
+            <td>{of(a.hits_at_5, a.pairs)}</td>
+            {extra_k_column(k).then(|| view! { <td>{of(a.hits_at_k, a.pairs)}</td> })}
+            <td>{pct(a.mean_recall)}</td>
+            <td>{pct(a.mean_precision)}</td>
+            <td>{pct(a.mean_iou)}</td>
+        }
+        .into_any(),
+        (None, Some((chunks, tokens)), None, Some(p)) => {
+            let whole = if p.whole >= 0 {
+                format!("#{}", n(p.whole as usize))
+            } else {
+                rm::text(lang, Rm::NoWholeChunk).to_owned()
+            };
+            let rank = p.rank.map(n).unwrap_or_else(|| "—".into());
+            view! {
+                <td>{n(chunks)}</td>
+                <td>{n(tokens)}</td>
+                <td class:miss=p.whole < 0>{whole}</td>
+                <td>{rank}</td>
+                <td class:miss=!p.hit_at_1>{yes_no(p.hit_at_1)}</td>
+                <td class:miss=!p.hit_at_3>{yes_no(p.hit_at_3)}</td>
+                <td class:miss=!p.hit_at_5>{yes_no(p.hit_at_5)}</td>
+                <td>{pct(p.recall)}</td>
+                <td>{pct(p.precision)}</td>
+                <td>{pct(p.iou)}</td>
+            }
+            .into_any()
+        }
+        _ => {
+            view! { <td colspan="10" class="pending">{rm::text(lang, Rm::Pending)}</td> }.into_any()
+        }
+    };
+    let of_pair = |f: fn(&RetrievalPair) -> String| pair.as_ref().map(f);
+    let of_all = |f: fn(&Aggregate) -> String| all.as_ref().map(f);
     view! {
         <tr
             data-testid="retrieval-row"
             data-strategy=r.strategy.as_str()
             data-pair=pair_attr
             data-millis=r.millis.to_string()
-            data-refused=refused
-            data-chunks=get("data-chunks")
-            data-tokens-embedded=get("data-tokens-embedded")
-            data-whole=get("data-whole")
-            data-rank=get("data-rank")
-            data-hit-at-1=get("data-hit-at-1")
-            data-hit-at-3=get("data-hit-at-3")
-            data-hit-at-5=get("data-hit-at-5")
-            data-recall=get("data-recall")
-            data-precision=get("data-precision")
-            data-iou=get("data-iou")
-            data-whole-count=get("data-whole-count")
-            data-hits-at-1=get("data-hits-at-1")
-            data-hits-at-3=get("data-hits-at-3")
-            data-hits-at-5=get("data-hits-at-5")
-            data-hits-at-k=get("data-hits-at-k")
-            data-mean-recall=get("data-mean-recall")
-            data-mean-precision=get("data-mean-precision")
-            data-mean-iou=get("data-mean-iou")
+            data-refused=refused.map(|r| r.kind.clone())
+            data-chunks=sizes.map(|s| s.0.to_string())
+            data-tokens-embedded=sizes.map(|s| s.1.to_string())
+            data-whole=of_pair(|p| p.whole.to_string())
+            data-rank=pair.and_then(|p| p.rank).map(|r| r.to_string())
+            data-hit-at-1=of_pair(|p| p.hit_at_1.to_string())
+            data-hit-at-3=of_pair(|p| p.hit_at_3.to_string())
+            data-hit-at-5=of_pair(|p| p.hit_at_5.to_string())
+            data-recall=of_pair(|p| raw(p.recall))
+            data-precision=of_pair(|p| raw(p.precision))
+            data-iou=of_pair(|p| raw(p.iou))
+            data-whole-count=of_all(|a| a.whole.to_string())
+            data-hits-at-1=of_all(|a| a.hits_at_1.to_string())
+            data-hits-at-3=of_all(|a| a.hits_at_3.to_string())
+            data-hits-at-5=of_all(|a| a.hits_at_5.to_string())
+            data-hits-at-k=of_all(|a| a.hits_at_k.to_string())
+            data-mean-recall=of_all(|a| raw(a.mean_recall))
+            data-mean-precision=of_all(|a| raw(a.mean_precision))
+            data-mean-iou=of_all(|a| raw(a.mean_iou))
         >
             <th scope="row" class="strategy-cell">{name}</th>
             {cells}

@@ -280,7 +280,7 @@ fn number_field(
     (min, max): (u64, u64),
     list: Option<&'static str>,
 ) -> impl IntoView {
-    let bad = move || value.with(|v| parse_count(v, max).ok().filter(|&n| n >= min).is_none());
+    let bad = move || parsed(value, (min, max)).is_none();
     let error_id = format!("{id}-error");
     view! {
         <div class="field" class:invalid=bad>
@@ -373,21 +373,22 @@ pub fn ModelPanel() -> impl IntoView {
         let o = out.get()?;
         Some(int(windows_over_limit(&o, l as u64).into()))
     };
-    let fit = move || {
+    // The fit and the inputs it was computed from: `[top-k, chunk_size, prompt, reserve,
+    // window]`. A `Memo`: the figure, its two attributes and the sentence all read it.
+    let fit = Memo::new(move |_| {
         let o = out.get()?;
-        Some((
-            context_fit(
-                parsed(settings.top_k, TOP_K)?,
-                o.chunk_size,
-                parsed(settings.prompt, TOKENS)?,
-                parsed(settings.reserve, TOKENS)?,
-                parsed(settings.window, WINDOW)?,
-            ),
+        let inputs = [
+            parsed(settings.top_k, TOP_K)?,
             o.chunk_size,
-        ))
-    };
+            parsed(settings.prompt, TOKENS)?,
+            parsed(settings.reserve, TOKENS)?,
+            parsed(settings.window, WINDOW)?,
+        ];
+        let [k, chunk, prompt, reserve, window] = inputs;
+        Some((context_fit(k, chunk, prompt, reserve, window), inputs))
+    });
     let fit_fig = move || {
-        let (f, _) = fit()?;
+        let (f, _) = fit.get()?;
         let shown = if f.largest_k == u64::MAX {
             m(Mm::NoLimitK).to_owned()
         } else {
@@ -396,7 +397,7 @@ pub fn ModelPanel() -> impl IntoView {
         Some((f.largest_k.to_string(), shown))
     };
     let fit_line = move || {
-        let (f, chunk) = fit()?;
+        let (f, [k, chunk, prompt, reserve, window]) = fit.get()?;
         let l = lang();
         let n = |x: u64| format::int(l, x);
         Some(fill(
@@ -406,12 +407,12 @@ pub fn ModelPanel() -> impl IntoView {
                 Mm::ContextOver
             }),
             &[
-                ("k", &n(parsed(settings.top_k, TOP_K)?)),
+                ("k", &n(k)),
                 ("chunk", &n(chunk)),
-                ("prompt", &n(parsed(settings.prompt, TOKENS)?)),
-                ("reserve", &n(parsed(settings.reserve, TOKENS)?)),
+                ("prompt", &n(prompt)),
+                ("reserve", &n(reserve)),
                 ("used", &n(f.used_tokens)),
-                ("window", &n(parsed(settings.window, WINDOW)?)),
+                ("window", &n(window)),
             ],
         ))
     };
@@ -442,7 +443,10 @@ pub fn ModelPanel() -> impl IntoView {
         )?;
         Some((cost.to_string(), format::usd(lang(), cost)))
     };
-    let fit_attrs = move || fit().map(|(f, _)| (f.fits.to_string(), f.used_tokens.to_string()));
+    let fit_attrs = move || {
+        fit.get()
+            .map(|(f, _)| (f.fits.to_string(), f.used_tokens.to_string()))
+    };
     let on_format = move |ev| {
         let v = event_target_value(&ev);
         if let Some(f) = VectorFormat::ALL.into_iter().find(|f| format_code(*f) == v) {
