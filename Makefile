@@ -114,12 +114,14 @@ test-phases:
 # The native tests include the differential tests against the real Python libraries: the venv
 # and tiktoken's cache are made ready first (scripts/ensure-oracle.sh installs only what is
 # missing), and their paths are passed to cargo test. The differential test runs on its own with
-# --nocapture so that its comparison counts are printed (the snippet test with it).
+# --nocapture so that its comparison counts are printed (the snippet tests with it); the Rust
+# snippets run last and alone, so that what they print is the end of the log.
 test-native: tools-serve
 	@oracle="$$($(ROOT)/scripts/ensure-oracle.sh)" || exit 1; eval "$$oracle"; \
 	export CHUNK_ORACLE_PYTHON TIKTOKEN_CACHE_DIR; \
-	cargo test --workspace -- --skip library_strategies_equal_the_libraries --skip snippets_reproduce; \
-	cargo test -p chunk-core --test differential -- --nocapture
+	cargo test --workspace -- --skip library_strategies_equal_the_libraries --skip snippets_reproduce && \
+	cargo test -p chunk-core --test differential -- --nocapture --skip rust_snippets && \
+	cargo test -p chunk-core --test differential -- --nocapture rust_snippets
 
 # Only the differential tests (every library strategy against its library), with their counts.
 .PHONY: test-differential
