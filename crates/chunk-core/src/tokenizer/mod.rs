@@ -7,11 +7,15 @@
 //! tiktoken's rank merge with a heap path for long pieces ([`merge`]). Strings such as
 //! `<|endoftext|>` are ordinary text, as on OpenAI's public tokenizer page
 //! (tiktoken's `encode_ordinary`). Token ids are checked equal to tiktoken-rs in the tests.
+//!
+//! The open embedding models' tokenizers, whose tables are not built in but read from a file
+//! the page fetches when such a model is chosen: [`wordpiece`] (BERT uncased).
 
 pub(crate) mod classes;
 pub(crate) mod indexed;
 mod merge;
 mod pretokenize;
+pub mod wordpiece;
 
 use merge::Ranks;
 use pretokenize::Pattern;
