@@ -10,7 +10,8 @@
 // requests of chunk_core::analysis::protocol. A `compare` or `retrieval` request is answered
 // one row at a time and a `sweep` one setting at a time; between two the worker returns to its
 // event loop, so that a newer request of the same lane (compare) or kind (retrieval, sweep)
-// stops it; a `cancel-sweep` stops a sweep without starting another. Everything else is
+// stops it; a `cancel-sweep` stops a sweep without starting another. An `open-count` fetches
+// its vocabulary file first when needed (`vocab/…`, same origin). Everything else is
 // answered at once, in arrival order.
 let engine;
 let ready;
@@ -77,6 +78,45 @@ async function stepped(request) {
   }
 }
 
+// The open tokenizers' vocabulary files being fetched, by path: fetched once per worker,
+// relative to this script (the page's own folder), so the page's origin and subpath hold.
+const vocabLoads = new Map();
+
+// An `open-count`: the vocabulary first when the engine does not hold it (`vocab-loading`
+// tells the page), then the count. Only the newest open-count is answered.
+async function openCount(request) {
+  latest.set('open-count', request.job);
+  const file = engine.vocab_needed(request);
+  if (file) {
+    self.postMessage({ kind: 'vocab-loading', job: request.job, vocab: request.vocab });
+    if (!vocabLoads.has(file)) {
+      const load = fetch(new URL(file, self.location)).then(async (response) => {
+        if (!response.ok) throw new Error(`${file}: HTTP ${response.status}`);
+        return new Uint8Array(await response.arrayBuffer());
+      });
+      vocabLoads.set(file, load);
+      // A failed fetch is tried again by the next request.
+      load.catch(() => vocabLoads.delete(file));
+    }
+    let bytes;
+    try {
+      bytes = await vocabLoads.get(file);
+    } catch (err) {
+      self.postMessage({ kind: 'failed', job: request.job, message: `${err}` });
+      return;
+    }
+    if (engine.vocab_needed(request)) {
+      const failure = engine.load_vocab(request, bytes);
+      if (failure) {
+        self.postMessage(failure);
+        return;
+      }
+    }
+  }
+  if (latest.get('open-count') !== request.job) return;
+  self.postMessage(engine.open_count(request));
+}
+
 self.onmessage = ({ data }) => {
   if (data.kind === 'init') {
     ready = start(data).catch((err) => fail(`did not start: ${err}`));
@@ -97,6 +137,8 @@ self.onmessage = ({ data }) => {
       case 'retrieval':
       case 'sweep':
         return stepped(data);
+      case 'open-count':
+        return openCount(data);
       case 'cancel-sweep':
         // The running sweep sees a newer job at its next setting and stops.
         latest.set('sweep', data.job);

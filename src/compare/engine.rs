@@ -244,6 +244,7 @@ mod imp {
             let slot = |r: &Request| match r {
                 Request::Compare { lane, .. } => Some(*lane + 1),
                 Request::Select { .. } => Some(0),
+                Request::OpenCount { .. } => Some(u32::MAX),
                 _ => None,
             };
             if let Some(k) = slot(&request) {

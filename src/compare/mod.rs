@@ -26,9 +26,11 @@ use chunk_core::analysis::export::Row;
 use chunk_core::analysis::protocol::{ExportFormat, Figures, Outcome, Reply, Request, Selection};
 use chunk_core::analysis::refusal::Refusal;
 use chunk_core::strategy::{Settings, SizeUnit, StrategyId};
+use chunk_core::tokenizer::open::OpenVocab;
 use leptos::prelude::*;
 
 use crate::i18n::Lang;
+use crate::model::{OpenCount, OpenStatus};
 use crate::state::PageState;
 use engine::{CompareEngine, Event};
 use messages::Msg;
@@ -153,6 +155,9 @@ pub struct CompareResults {
     /// True while B's chunk_size or chunk_overlap is not a whole number (size ≥ 1) and A's
     /// fields are valid. A `Memo`: the A/B view and its two fields read it.
     pub ab_invalid: Memo<bool>,
+    /// The chosen open model's count of the text with its own tokenizer (`None`: no such
+    /// model, no text, or the worker not ready).
+    pub open_count: RwSignal<Option<crate::model::OpenCount>>,
     /// The driver's request functions for rows, deferred rows and exports.
     pub requests: Requests,
 }
@@ -263,6 +268,7 @@ pub fn spawn_compare(app: PageState) {
                 })
                 .is_some_and(|b| b.is_none())
         }),
+        open_count: RwSignal::new(None),
         requests: Requests {
             more_rows: StoredValue::new_local(None),
             run_deferred: StoredValue::new_local(None),
@@ -493,6 +499,36 @@ pub fn spawn_compare(app: PageState) {
         Some(move || ab_run(text, side.strategy, b))
     });
 
+    // The chosen open model's own count of the text (debounced like the table; stale at once).
+    let open_run = {
+        let next_job = next_job.clone();
+        move |text: Arc<str>, vocab: OpenVocab| {
+            let text_id = with_text(text);
+            let job = next_job();
+            results.open_count.set(Some(OpenCount {
+                job,
+                vocab,
+                status: OpenStatus::Pending,
+            }));
+            send(Request::OpenCount {
+                job,
+                text_id,
+                vocab,
+            });
+        }
+    };
+    debounced(move || {
+        let text = app.source.text.get();
+        let ready = results.engine.get() == EngineStatus::Ready;
+        let vocab = models.model.get().and_then(|m| m.tokenizer.open_vocab());
+        results.open_count.set(None);
+        let (Some(vocab), false, true) = (vocab, text.is_empty(), ready) else {
+            return None;
+        };
+        let open_run = open_run.clone();
+        Some(move || open_run(text, vocab))
+    });
+
     retrieval::drive(
         app,
         results,
@@ -668,8 +704,16 @@ fn receive(
             web_sys_log(&message);
             if let Some(job) = job {
                 retrieval.job_failed(job);
+                open_status(results, job, OpenStatus::Failed(message));
             }
         }
+        Reply::VocabLoading { job, .. } => open_status(results, job, OpenStatus::Loading),
+        Reply::OpenCounted {
+            job,
+            tokens,
+            millis,
+            ..
+        } => open_status(results, job, OpenStatus::Counted { tokens, millis }),
         Reply::Ready | Reply::NeedText { .. } => {}
         // The retrieval check's replies (completeness follows its rows, as the table's does).
         Reply::RetrievalDone { .. } | Reply::SweepCancelled { .. } => {}
@@ -678,6 +722,18 @@ fn receive(
             retrieval::receive(retrieval, reply)
         }
     }
+}
+
+/// Sets the open count's status when `job` is its current job (a stale reply notifies no
+/// one).
+fn open_status(results: CompareResults, job: u32, status: OpenStatus) {
+    results.open_count.maybe_update(|c| match c {
+        Some(c) if c.job == job && c.status != status => {
+            c.status = status;
+            true
+        }
+        _ => false,
+    });
 }
 
 fn web_sys_log(message: &str) {

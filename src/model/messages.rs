@@ -54,6 +54,12 @@ crate::i18n::catalog!(
         FieldLimit,
         FieldPrice,
         FieldDims,
+        HintOpenDocument,
+        OutOpenTokens,
+        VocabLoading,
+        OpenCounting,
+        OpenCounted,
+        OpenFailed,
     }
 );
 
@@ -109,6 +115,12 @@ fn en(msg: Mm) -> &'static str {
         FieldLimit => "input limit",
         FieldPrice => "price",
         FieldDims => "dimensions",
+        HintOpenDocument => "This model's own tokenizer ({tokenizer}) counts the whole document exactly, in the panel below; chunks are still cut and measured with {encoding}, so the chunk figures are estimates.",
+        OutOpenTokens => "Document tokens, with the model's own tokenizer",
+        VocabLoading => "Loading the vocabulary of {tokenizer} ({size} KiB, from this site)…",
+        OpenCounting => "Counting with {tokenizer}…",
+        OpenCounted => "Exact: counted with {tokenizer} in {ms} ms, in the browser. The special tokens the model adds to each input are not in this figure.",
+        OpenFailed => "The model's own tokenizer could not be loaded, so there is no exact count: {error}",
     }
 }
 
@@ -164,6 +176,12 @@ fn vi(msg: Mm) -> &'static str {
         FieldLimit => "giới hạn đầu vào",
         FieldPrice => "giá",
         FieldDims => "số chiều",
+        HintOpenDocument => "Bộ tách token riêng của mô hình này ({tokenizer}) đếm chính xác toàn bộ tài liệu, ở bảng bên dưới; các đoạn vẫn được cắt và đo bằng {encoding}, nên số liệu của các đoạn là ước tính.",
+        OutOpenTokens => "Số token của tài liệu, theo bộ tách token của mô hình",
+        VocabLoading => "Đang tải bộ từ vựng của {tokenizer} ({size} KiB, từ chính trang này)…",
+        OpenCounting => "Đang đếm bằng {tokenizer}…",
+        OpenCounted => "Chính xác: đếm bằng {tokenizer} trong {ms} ms, ngay trong trình duyệt. Các token đặc biệt mà mô hình thêm vào mỗi đầu vào không nằm trong con số này.",
+        OpenFailed => "Không tải được bộ tách token của mô hình, nên không có số đếm chính xác: {error}",
     }
 }
 
@@ -219,6 +237,12 @@ fn id(msg: Mm) -> &'static str {
         FieldLimit => "batas input",
         FieldPrice => "harga",
         FieldDims => "dimensi",
+        HintOpenDocument => "Tokenizer milik model ini ({tokenizer}) menghitung seluruh dokumen dengan tepat, di panel di bawah; potongan tetap dipotong dan diukur dengan {encoding}, jadi angka potongan adalah perkiraan.",
+        OutOpenTokens => "Token dokumen, dengan tokenizer milik model",
+        VocabLoading => "Memuat kosakata {tokenizer} ({size} KiB, dari situs ini)…",
+        OpenCounting => "Menghitung dengan {tokenizer}…",
+        OpenCounted => "Tepat: dihitung dengan {tokenizer} dalam {ms} ms, di peramban. Token khusus yang ditambahkan model ke setiap input tidak termasuk dalam angka ini.",
+        OpenFailed => "Tokenizer milik model tidak dapat dimuat, jadi tidak ada hitungan yang tepat: {error}",
     }
 }
 
@@ -274,6 +298,12 @@ fn ru(msg: Mm) -> &'static str {
         FieldLimit => "предел входа",
         FieldPrice => "цена",
         FieldDims => "размерность",
+        HintOpenDocument => "Собственный токенизатор этой модели ({tokenizer}) точно считает весь документ — на панели ниже; чанки по-прежнему режутся и измеряются с {encoding}, поэтому числа по чанкам — оценка.",
+        OutOpenTokens => "Токены документа по собственному токенизатору модели",
+        VocabLoading => "Загружается словарь {tokenizer} ({size} КиБ, с этого же сайта)…",
+        OpenCounting => "Идёт подсчёт с {tokenizer}…",
+        OpenCounted => "Точно: подсчитано токенизатором {tokenizer} за {ms} мс, в браузере. Служебные токены, которые модель добавляет к каждому входу, сюда не входят.",
+        OpenFailed => "Не удалось загрузить собственный токенизатор модели, поэтому точного подсчёта нет: {error}",
     }
 }
 
@@ -329,5 +359,11 @@ fn pl(msg: Mm) -> &'static str {
         FieldLimit => "limit wejścia",
         FieldPrice => "cena",
         FieldDims => "wymiary",
+        HintOpenDocument => "Własny tokenizer tego modelu ({tokenizer}) liczy dokładnie cały dokument — w panelu poniżej; fragmenty są nadal cięte i mierzone za pomocą {encoding}, więc liczby dla fragmentów to szacunek.",
+        OutOpenTokens => "Tokeny dokumentu według własnego tokenizera modelu",
+        VocabLoading => "Wczytywanie słownika {tokenizer} ({size} KiB, z tej samej witryny)…",
+        OpenCounting => "Liczenie za pomocą {tokenizer}…",
+        OpenCounted => "Dokładnie: policzone tokenizerem {tokenizer} w {ms} ms, w przeglądarce. Tokeny specjalne, które model dodaje do każdego wejścia, nie są wliczone w tę liczbę.",
+        OpenFailed => "Nie udało się wczytać własnego tokenizera modelu, więc nie ma dokładnego wyniku: {error}",
     }
 }

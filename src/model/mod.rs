@@ -15,7 +15,11 @@
 //! `prompt-tokens`, `answer-reserve`, `out-context-fit` (`data-value` = the largest top-k that
 //! fits, `u64::MAX` for "any"; `data-fits`, `data-used-tokens`), `dimensions`, `vector-format`,
 //! `corpus-documents`, `out-storage-bytes`, `out-corpus-storage-bytes`, `out-corpus-cost`,
-//! each figure with its raw number in `data-value` (empty when there is none).
+//! each figure with its raw number in `data-value` (empty when there is none). For a model whose
+//! own tokenizer the page loads on demand (`ModelTokenizer::open_vocab`): `out-model-tokens`
+//! (the document's tokens with it, without the model's special tokens) and
+//! `model-vocab-status` (`data-state` = `pending` | `loading` | `counted` | `failed`,
+//! `data-vocab` = the vocabulary's code, e.g. `bert-uncased`).
 
 pub mod messages;
 
@@ -24,6 +28,7 @@ use chunk_core::models::{
     windows_over_limit, EmbeddingModel, ModelTokenizer, VectorFormat, CONTEXT_WINDOWS,
     CONTEXT_WINDOW_LABELS, MODELS,
 };
+use chunk_core::tokenizer::open::OpenVocab;
 use chunk_core::tokenizer::Encoding;
 use leptos::prelude::*;
 
@@ -76,6 +81,37 @@ pub fn provide() -> ModelSettings {
     settings
 }
 
+/// The chosen open model's count of the text with its own tokenizer
+/// ([`chunk_core::tokenizer::open`]), as the comparison worker reports it: written only by
+/// `crate::compare::spawn_compare` (the request and the replies), read by [`ModelPanel`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpenCount {
+    /// The job of the `open-count` request.
+    pub job: u32,
+    /// The vocabulary counted with.
+    pub vocab: OpenVocab,
+    /// Where the count is.
+    pub status: OpenStatus,
+}
+
+/// Where an [`OpenCount`] is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OpenStatus {
+    /// Sent; the worker has not answered yet.
+    Pending,
+    /// The worker is fetching the vocabulary file.
+    Loading,
+    /// The text's tokens (without the model's special tokens) and the worker's time in ms.
+    Counted {
+        /// Tokens.
+        tokens: u64,
+        /// Milliseconds.
+        millis: f64,
+    },
+    /// The file could not be fetched or read (English, from the worker).
+    Failed(String),
+}
+
 /// The budget of a chunk's own text under `model`'s limit in tokens of `encoding`, as the
 /// comparison's over-limit column counts it: [`EmbeddingModel::chunk_budget`] (the limit less
 /// the special tokens and the required prefix); `usize::MAX` (nothing is over) without a
@@ -120,7 +156,11 @@ pub fn estimate_hint(lang: Lang, model: &EmbeddingModel, encoding: Encoding) -> 
             &[("provider", model.provider), ("encoding", encoding.name())],
         )),
         other => Some(fill(
-            t(Mm::HintOpen),
+            t(if other.open_vocab().is_some() {
+                Mm::HintOpenDocument
+            } else {
+                Mm::HintOpen
+            }),
             &[
                 ("tokenizer", tokenizer_name(other)),
                 ("encoding", encoding.name()),
@@ -443,6 +483,66 @@ pub fn ModelPanel() -> impl IntoView {
         )?;
         Some((cost.to_string(), format::usd(lang(), cost)))
     };
+    // The document counted with the open model's own tokenizer, and where that count is.
+    let results = expect_context::<crate::compare::CompareResults>();
+    let open_shown = move || {
+        let chosen = settings.model.get()?;
+        chosen.tokenizer.open_vocab()?;
+        Some(chosen.tokenizer)
+    };
+    let open_fig = move || match results.open_count.get()?.status {
+        OpenStatus::Counted { tokens, .. } => Some(int(tokens.into())),
+        _ => None,
+    };
+    let open_line = move || {
+        let tokenizer = tokenizer_name(open_shown()?);
+        let count = results.open_count.get()?;
+        let l = lang();
+        let line = match &count.status {
+            OpenStatus::Pending => fill(m(Mm::OpenCounting), &[("tokenizer", tokenizer)]),
+            OpenStatus::Loading => fill(
+                m(Mm::VocabLoading),
+                &[
+                    ("tokenizer", tokenizer),
+                    ("size", &format::int(l, count.vocab.file_bytes().div_ceil(1024))),
+                ],
+            ),
+            OpenStatus::Counted { millis, .. } => fill(
+                m(Mm::OpenCounted),
+                &[
+                    ("tokenizer", tokenizer),
+                    ("ms", &format::int(l, millis.max(0.0).round() as u64)),
+                ],
+            ),
+            OpenStatus::Failed(error) => fill(m(Mm::OpenFailed), &[("error", error)]),
+        };
+        let state = match count.status {
+            OpenStatus::Pending => "pending",
+            OpenStatus::Loading => "loading",
+            OpenStatus::Counted { .. } => "counted",
+            OpenStatus::Failed(_) => "failed",
+        };
+        Some(view! {
+            <p
+                class="field-note"
+                data-testid="model-vocab-status"
+                data-state=state
+                data-vocab=count.vocab.code()
+                role="status"
+            >
+                {line}
+            </p>
+        })
+    };
+    let open_block = move || {
+        open_shown()?;
+        Some(view! {
+            <dl class="figures">
+                {figure(lang, "out-model-tokens", Mm::OutOpenTokens, open_fig)}
+            </dl>
+            {open_line}
+        })
+    };
     let fit_attrs = move || {
         fit.get()
             .map(|(f, _)| (f.fits.to_string(), f.used_tokens.to_string()))
@@ -475,6 +575,7 @@ pub fn ModelPanel() -> impl IntoView {
             <h2 id="model-heading">{move || m(Mm::PanelHeading)}</h2>
             <p class="hint">{move || m(Mm::PanelIntro)}</p>
             {limit_note}
+            {open_block}
             <dl class="figures">
                 {figure(lang, "out-model-limit", Mm::OutLimit, limit_fig)}
                 {figure(lang, "out-over-limit", Mm::OutOverLimit, over_fig)}

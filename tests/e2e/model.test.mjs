@@ -3,7 +3,7 @@
 // and the SPEC §2 formula, not read back from the page:
 //  (a) the default model is text-embedding-3-small: exact cl100k_base counts, limit 8,191 tokens,
 //      nothing over it at 512 / 64 on 10,000 tokens, 1,536 dimensions;
-//  (b) all-MiniLM-L6-v2: an estimate (its WordPiece tokenizer is not in the page yet), limit 256
+//  (b) all-MiniLM-L6-v2: chunk figures are estimates (chunks are cut with cl100k_base), limit 256
 //      minus [CLS] and [SEP] = 254, so 22 of the 23 windows are over it; price cleared; storage
 //      23 × 384 × 4 bytes, and for 1,000 documents; binary storage ⌈384 / 8⌉ bytes a vector;
 //  (c) context fit: 5 × 512 + 500 + 1,000 = 4,060 of 131,072 tokens, largest top-k 253; a
@@ -11,12 +11,17 @@
 //  (d) voyage-3.5 sets the price (0.06): corpus cost 11,408 × 1,000 tokens × 0.06 / 10⁶;
 //  (e) the comparison's over-limit column follows the model: the fixed strategy's windows over
 //      254 tokens on the pasted fixture, 0 with text-embedding-3-small;
-//  (f) a bad field gets its message and blanks only its own figure.
+//  (f) a bad field gets its message and blanks only its own figure;
+//  (g) all-MiniLM-L6-v2's own WordPiece tokenizer counts the pasted fixture exactly: the page's
+//      figure equals Hugging Face `tokenizers` (the oracle venv's, CHUNK_ORACLE_PYTHON) on the
+//      same text, and its vocabulary is the one request after start, made once.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+
+import { spawnSync } from 'node:child_process';
 
 import { launchBrowser, openReadyPage, sel, typeText } from './page.mjs';
 import { startStaticServer } from './static-server.mjs';
@@ -24,6 +29,23 @@ import { startStaticServer } from './static-server.mjs';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const DIST = process.env.E2E_DIST ?? path.join(ROOT, 'dist-e2e');
 const FIXTURE = process.env.E2E_FIXTURE ?? path.join(ROOT, 'tests/fixtures/moonstone-short.txt');
+
+/** Hugging Face's WordPiece ids of `text` (crates/chunk-core/tests/differential/oracle). */
+function huggingFaceCount(text) {
+  const python = process.env.CHUNK_ORACLE_PYTHON;
+  assert.ok(python, 'CHUNK_ORACLE_PYTHON is not set: run through `make test-e2e` (scripts/ensure-oracle.sh makes the venv)');
+  const run = spawnSync(
+    python,
+    [
+      path.join(ROOT, 'crates/chunk-core/tests/differential/oracle/hf_wordpiece.py'),
+      path.join(ROOT, 'crates/chunk-core/vocab/bert-base-uncased.txt'),
+    ],
+    { input: `${JSON.stringify(text)}\n`, encoding: 'utf8', maxBuffer: 1 << 28 },
+  );
+  assert.equal(run.status, 0, run.stderr);
+  const lines = run.stdout.trim().split('\n');
+  return JSON.parse(lines[1]).length;
+}
 
 async function value(page, testid) {
   return page.getAttribute(sel(testid), 'data-value');
@@ -110,6 +132,14 @@ test('the embedding model sets the tokenizer, limit, price and dimensions, and i
     await page.selectOption(sel('embedding-model'), 'all-minilm-l6-v2');
     await typeText(page, fs.readFileSync(FIXTURE, 'utf8'));
     await page.waitForFunction(() => document.querySelector('[data-testid="compare"]')?.dataset.state === 'done', null, { timeout: 120000 });
+    // (g) The document counted with the model's own tokenizer, fetched on demand.
+    const fixture = fs.readFileSync(FIXTURE, 'utf8');
+    await page.waitForFunction(() => document.querySelector('[data-testid="model-vocab-status"]')?.dataset.state === 'counted', null, { timeout: 60000 });
+    assert.equal(await page.getAttribute(sel('model-vocab-status'), 'data-vocab'), 'bert-uncased');
+    assert.equal(Number(await value(page, 'out-model-tokens')), huggingFaceCount(fixture));
+    assert.match(await page.textContent(sel('model-note')), /counts the whole document exactly/);
+    const vocabRequests = requests.splice(0).filter((u) => new URL(u).pathname.endsWith('/vocab/bert-base-uncased.txt'));
+    assert.equal(vocabRequests.length, 1, 'the vocabulary is fetched once');
     const fixed = await page.locator(`${sel('compare-row')}[data-strategy="fixed"]`).evaluate((e) => ({ ...e.dataset }));
     const docTokens = Number(await value(page, 'out-doc-tokens'));
     const chunks = 1 + Math.ceil((docTokens - 512) / 448);
@@ -118,12 +148,18 @@ test('the embedding model sets the tokenizer, limit, price and dimensions, and i
     assert.equal(Number(fixed.overLimit), chunks - 1 + (last > 254 ? 1 : 0));
     assert.match(await page.textContent(sel('compare')), /over 254 tokens, which sentence-transformers\/all-MiniLM-L6-v2 would truncate/);
     await page.selectOption(sel('embedding-model'), 'openai-text-embedding-3-small');
+    assert.equal(await page.locator(sel('out-model-tokens')).count(), 0, 'no own count for a BPE model');
     await page.waitForFunction(() => {
       const row = document.querySelector('[data-testid="compare-row"][data-strategy="fixed"]');
       return document.querySelector('[data-testid="compare"]')?.dataset.state === 'done' && row?.dataset.overLimit === '0';
     }, null, { timeout: 120000 });
 
-    assert.deepEqual(requests, [], 'no request after the workers started');
+    // Back to all-MiniLM-L6-v2: counted again without a second fetch.
+    await page.selectOption(sel('embedding-model'), 'all-minilm-l6-v2');
+    await page.waitForFunction(() => document.querySelector('[data-testid="model-vocab-status"]')?.dataset.state === 'counted', null, { timeout: 60000 });
+    assert.equal(Number(await value(page, 'out-model-tokens')), huggingFaceCount(fixture));
+
+    assert.deepEqual(requests, [], 'no other request after the workers started');
     assert.deepEqual(errors, []);
   } finally {
     await browser.close();

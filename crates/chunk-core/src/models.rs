@@ -26,7 +26,8 @@ pub enum ModelTokenizer {
     /// The vendor publishes no tokenizer the page ships: counts are estimates made with this
     /// encoding, and can differ from the vendor's (billed) count in either direction.
     Proxy(Encoding),
-    /// Exact once the page ships the vocabulary: BERT WordPiece, lower-cased, with the
+    /// BERT WordPiece, lower-cased ([`crate::tokenizer::wordpiece`]; the page loads it on
+    /// demand to count the document, while chunks are still cut with a BPE encoding), with the
     /// `bert-base-uncased` vocabulary (30,522 entries) shared by all-MiniLM-L6-v2, the
     /// bge-*-en-v1.5 models, nomic-embed-text and snowflake-arctic-embed-m. The model adds
     /// `[CLS]` and `[SEP]` to every input ([`EmbeddingModel::special_tokens`] = 2).
@@ -53,6 +54,20 @@ impl ModelTokenizer {
         match self {
             ModelTokenizer::Bpe(e) | ModelTokenizer::Proxy(e) => Some(e),
             ModelTokenizer::WordPieceBertUncased | ModelTokenizer::UnigramXlmRoberta => None,
+        }
+    }
+
+    /// The vocabulary the page loads to count with the model's own tokenizer, where the core
+    /// has that tokenizer ([`crate::tokenizer::open`]); `None` for BPE models (built in) and
+    /// for a tokenizer the core does not have yet (then counts stay estimates).
+    pub const fn open_vocab(self) -> Option<crate::tokenizer::open::OpenVocab> {
+        match self {
+            ModelTokenizer::WordPieceBertUncased => {
+                Some(crate::tokenizer::open::OpenVocab::BertUncased)
+            }
+            ModelTokenizer::Bpe(_) | ModelTokenizer::Proxy(_) | ModelTokenizer::UnigramXlmRoberta => {
+                None
+            }
         }
     }
 }

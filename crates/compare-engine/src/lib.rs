@@ -39,6 +39,7 @@ use chunk_core::retrieval::{
 };
 use chunk_core::sim::Lang;
 use chunk_core::strategy::{chunker, run_prepared, Chunks, Document, StrategyId};
+use chunk_core::tokenizer::open::{OpenTokenizer, OpenVocab};
 use chunk_core::tokenizer::Encoding;
 
 self_cell::self_cell!(
@@ -65,6 +66,8 @@ pub struct Engine {
     terms: Option<DocumentTerms>,
     /// The sweep in progress: its job and the settings evaluated so far, in grid order.
     sweeping: Option<(u32, Vec<SweepCell>)>,
+    /// The open tokenizers loaded so far (each file is fetched once per worker).
+    open: Vec<OpenTokenizer>,
 }
 
 impl Engine {
@@ -302,6 +305,61 @@ impl Engine {
         }
     }
 
+    /// The vocabulary file [`Request::OpenCount`] needs and the engine does not hold yet
+    /// (the worker script fetches it and calls [`Engine::load_vocab`]); `None` otherwise.
+    pub fn vocab_needed(&self, request: &Request) -> Option<OpenVocab> {
+        match request {
+            Request::OpenCount { vocab, .. } if !self.open.iter().any(|t| t.vocab() == *vocab) => {
+                Some(*vocab)
+            }
+            _ => None,
+        }
+    }
+
+    /// Reads the bytes of `vocab`'s file and keeps the tokenizer.
+    ///
+    /// # Errors
+    /// The file's [`LoadError`], in words.
+    pub fn load_vocab(&mut self, vocab: OpenVocab, bytes: &[u8]) -> Result<(), String> {
+        if self.open.iter().any(|t| t.vocab() == vocab) {
+            return Ok(());
+        }
+        let tokenizer = OpenTokenizer::load(vocab, bytes)
+            .map_err(|e| format!("{}: {e}", vocab.file()))?;
+        self.open.push(tokenizer);
+        Ok(())
+    }
+
+    /// Answers [`Request::OpenCount`]: the text's tokens with the loaded tokenizer, timed
+    /// with `clock` (milliseconds); [`Reply::NeedText`] when the text is not held,
+    /// [`Reply::Failed`] when the vocabulary is not loaded or the request is another.
+    pub fn open_count(&self, request: &Request, clock: impl Fn() -> f64) -> Reply {
+        let &Request::OpenCount {
+            job,
+            text_id,
+            vocab,
+        } = request
+        else {
+            return failed(Some(request.job()), "open_count takes an open-count request");
+        };
+        let text = match &self.text {
+            Some((id, t)) if *id == text_id => t.clone(),
+            _ => return Reply::NeedText { job },
+        };
+        let Some(tokenizer) = self.open.iter().find(|t| t.vocab() == vocab) else {
+            return failed(Some(job), &format!("{} is not loaded", vocab.file()));
+        };
+        let started = clock();
+        let tokens = tokenizer.count(&text) as u64;
+        Reply::OpenCounted {
+            job,
+            vocab,
+            text_id,
+            tokens,
+            millis: clock() - started,
+        }
+    }
+
     /// Answers [`Request::Select`], [`Request::Rows`], [`Request::Export`] and
     /// [`Request::CancelSweep`] (which drops the sweep in progress, so that its next setting is
     /// refused as superseded).
@@ -313,6 +371,9 @@ impl Engine {
             Request::CancelSweep { job } => {
                 self.sweeping = None;
                 Reply::SweepCancelled { job }
+            }
+            Request::OpenCount { job, .. } => {
+                failed(Some(job), "open-count goes through open_count")
             }
             Request::Select {
                 job,
@@ -528,6 +589,40 @@ mod exports {
         reply.map_or(JsValue::NULL, |r| write(&r))
     }
 
+    /// The vocabulary file an `open-count` request needs first (its path relative to the
+    /// page, e.g. `vocab/bert-base-uncased.txt`), or `null`.
+    #[wasm_bindgen]
+    pub fn vocab_needed(request: JsValue) -> Option<String> {
+        let request = read(request).ok()?;
+        ENGINE.with(|e| e.borrow().vocab_needed(&request).map(|v| v.file().to_owned()))
+    }
+
+    /// Loads the fetched vocabulary of an `open-count` request: `null`, or a `failed` reply.
+    #[wasm_bindgen]
+    pub fn load_vocab(request: JsValue, bytes: Vec<u8>) -> JsValue {
+        let request = match read(request) {
+            Ok(r) => r,
+            Err(reply) => return write(&reply),
+        };
+        let Request::OpenCount { job, vocab, .. } = request else {
+            return write(&super::failed(Some(request.job()), "load_vocab takes an open-count request"));
+        };
+        match ENGINE.with(|e| e.borrow_mut().load_vocab(vocab, &bytes)) {
+            Ok(()) => JsValue::NULL,
+            Err(message) => write(&super::failed(Some(job), &message)),
+        }
+    }
+
+    /// The reply to an `open-count` request whose vocabulary is loaded.
+    #[wasm_bindgen]
+    pub fn open_count(request: JsValue) -> JsValue {
+        let reply = match read(request) {
+            Ok(r) => ENGINE.with(|e| e.borrow().open_count(&r, js_sys::Date::now)),
+            Err(reply) => *reply,
+        };
+        write(&reply)
+    }
+
     /// The reply to a `select`, `rows` or `export` request.
     #[wasm_bindgen]
     pub fn handle(request: JsValue) -> JsValue {
@@ -560,6 +655,48 @@ mod tests {
     use chunk_core::analysis::summary;
     use chunk_core::strategy::{run, Settings, SizeUnit};
     use chunk_core::tokenizer::Encoding;
+
+    /// An open-count: the vocabulary is asked for once, a bad file is refused in words, and
+    /// the count is the core tokenizer's on the held text.
+    #[test]
+    fn open_count_loads_the_vocabulary_once_and_counts_the_held_text() {
+        use chunk_core::tokenizer::open::{OpenTokenizer, OpenVocab};
+        let bytes = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../chunk-core/vocab/bert-base-uncased.txt"
+        ))
+        .expect("the vocabulary");
+        let mut engine = Engine::default();
+        let request = Request::OpenCount {
+            job: 3,
+            text_id: 1,
+            vocab: OpenVocab::BertUncased,
+        };
+        assert_eq!(engine.open_count(&request, || 0.0), Reply::NeedText { job: 3 });
+        engine.set_text(1, TEXT.to_string());
+        assert_eq!(engine.vocab_needed(&request), Some(OpenVocab::BertUncased));
+        assert!(matches!(
+            engine.open_count(&request, || 0.0),
+            Reply::Failed { job: Some(3), .. }
+        ));
+        let refused = engine.load_vocab(OpenVocab::BertUncased, b"\xff\xfe").unwrap_err();
+        assert!(refused.contains("not UTF-8"), "{refused}");
+        engine.load_vocab(OpenVocab::BertUncased, &bytes).expect("loads");
+        assert_eq!(engine.vocab_needed(&request), None);
+        let expected = OpenTokenizer::load(OpenVocab::BertUncased, &bytes)
+            .unwrap()
+            .count(TEXT) as u64;
+        assert!(expected > 10);
+        match engine.open_count(&request, || 0.0) {
+            Reply::OpenCounted {
+                job: 3,
+                text_id: 1,
+                tokens,
+                ..
+            } => assert_eq!(tokens, expected),
+            other => panic!("{other:?}"),
+        }
+    }
 
     const TEXT: &str = "# Title\n\nOne sentence here. Another sentence there.\n\nA second paragraph, with a clause; and more words to cut.\n";
 

@@ -16,6 +16,7 @@ use crate::retrieval::{
 };
 use crate::sim::Lang;
 use crate::strategy::{Settings, StrategyId};
+use crate::tokenizer::open::OpenVocab;
 use serde::{Deserialize, Serialize};
 
 /// The embedding model's maximum input used until a model is chosen: 8,191 tokens, OpenAI's
@@ -207,6 +208,18 @@ pub enum Request {
         /// A new job number: the sweep it supersedes is dropped.
         job: u32,
     },
+    /// Count text `text_id` with an open model's own tokenizer ([`OpenVocab`]), answered by
+    /// [`Reply::OpenCounted`]. The worker script fetches the vocabulary file first when it does
+    /// not hold it yet, posting [`Reply::VocabLoading`] before; a newer `open-count` makes an
+    /// older one's answer pointless (the page keeps only the newest job's).
+    OpenCount {
+        /// Job number.
+        job: u32,
+        /// The text the job is about.
+        text_id: u32,
+        /// The vocabulary.
+        vocab: OpenVocab,
+    },
 }
 
 impl Request {
@@ -219,7 +232,8 @@ impl Request {
             | Request::Export { job, .. }
             | Request::Retrieval { job, .. }
             | Request::Sweep { job, .. }
-            | Request::CancelSweep { job } => *job,
+            | Request::CancelSweep { job }
+            | Request::OpenCount { job, .. } => *job,
         }
     }
 }
@@ -413,8 +427,31 @@ pub enum Reply {
         /// The cancel request's job number.
         job: u32,
     },
+    /// The worker script is fetching `vocab` for [`Request::OpenCount`] `job` (posted by
+    /// `assets/compare-worker.js`, not by the engine).
+    VocabLoading {
+        /// Job number.
+        job: u32,
+        /// The vocabulary being fetched.
+        vocab: OpenVocab,
+    },
+    /// Text `text_id` holds `tokens` tokens of `vocab`'s tokenizer, without the special
+    /// tokens the model adds (the model table counts those).
+    OpenCounted {
+        /// Job number.
+        job: u32,
+        /// The vocabulary counted with.
+        vocab: OpenVocab,
+        /// The text counted.
+        text_id: u32,
+        /// Tokens.
+        tokens: u64,
+        /// Time the count took in the worker, in milliseconds.
+        millis: f64,
+    },
     /// A request could not be read or checked (BM25 parameters, an answer span, an empty
-    /// grid, `k` = 0), no strategy is selected for `rows` / `export`, or a sweep was superseded.
+    /// grid, `k` = 0), no strategy is selected for `rows` / `export`, a sweep was superseded,
+    /// or a vocabulary could not be fetched or read.
     Failed {
         /// The job, when the request had one.
         job: Option<u32>,
@@ -535,6 +572,43 @@ mod tests {
         assert_eq!(serde_json::from_str::<Request>(&json).unwrap(), c);
         assert_eq!(c.job(), 11);
         assert!(Bm25Setting { k1: -1.0, b: 0.5 }.params().is_err());
+    }
+
+    /// The shapes `assets/compare-worker.js` reads and writes for an open model's count.
+    #[test]
+    fn open_count_messages_have_the_worker_scripts_shape() {
+        let r = Request::OpenCount {
+            job: 4,
+            text_id: 2,
+            vocab: OpenVocab::BertUncased,
+        };
+        let json = serde_json::to_string(&r).unwrap();
+        assert_eq!(
+            json,
+            "{\"kind\":\"open-count\",\"job\":4,\"text_id\":2,\"vocab\":\"bert-uncased\"}"
+        );
+        assert_eq!(serde_json::from_str::<Request>(&json).unwrap(), r);
+        assert_eq!(r.job(), 4);
+        // Posted by the script itself.
+        let loading: Reply =
+            serde_json::from_str("{\"kind\":\"vocab-loading\",\"job\":4,\"vocab\":\"bert-uncased\"}")
+                .unwrap();
+        assert_eq!(
+            loading,
+            Reply::VocabLoading {
+                job: 4,
+                vocab: OpenVocab::BertUncased
+            }
+        );
+        let counted = Reply::OpenCounted {
+            job: 4,
+            vocab: OpenVocab::BertUncased,
+            text_id: 2,
+            tokens: 123,
+            millis: 1.5,
+        };
+        let json = serde_json::to_string(&counted).unwrap();
+        assert_eq!(serde_json::from_str::<Reply>(&json).unwrap(), counted);
     }
 
     #[test]

@@ -1,0 +1,124 @@
+//! The open embedding models' tokenizers as one type: which vocabulary file each needs, how
+//! it is read, and a [`TokenCounter`] over the loaded one. The page's comparison worker
+//! fetches the file (same origin, `vocab/` next to the page) only when such a model is chosen,
+//! so the default page does not carry it.
+
+use serde::{Deserialize, Serialize};
+
+use super::wordpiece::{VocabError, WordPiece};
+use crate::sizer::TokenCounter;
+
+/// A vocabulary the page can load on demand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, strum::EnumIter)]
+#[serde(rename_all = "kebab-case")]
+pub enum OpenVocab {
+    /// BERT uncased WordPiece (`vocab/bert-base-uncased.txt`, 30,522 entries, 231,508 bytes).
+    BertUncased,
+}
+
+impl OpenVocab {
+    /// The file's path relative to the page (Trunk copies `crates/chunk-core/vocab/` to
+    /// `vocab/`).
+    pub const fn file(self) -> &'static str {
+        match self {
+            OpenVocab::BertUncased => "vocab/bert-base-uncased.txt",
+        }
+    }
+
+    /// The file's size in bytes, for the page's progress line before it has arrived.
+    pub const fn file_bytes(self) -> u64 {
+        match self {
+            OpenVocab::BertUncased => 231_508,
+        }
+    }
+
+    /// A stable name for messages and hooks: `bert-uncased`.
+    pub const fn code(self) -> &'static str {
+        match self {
+            OpenVocab::BertUncased => "bert-uncased",
+        }
+    }
+}
+
+/// A loaded open tokenizer.
+#[derive(Debug, Clone)]
+pub enum OpenTokenizer {
+    /// BERT uncased WordPiece.
+    WordPiece(WordPiece),
+}
+
+/// Why a vocabulary file could not be loaded.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LoadError {
+    /// A text vocabulary that is not UTF-8.
+    #[error("the vocabulary file is not UTF-8 text (byte {0})")]
+    NotUtf8(usize),
+    /// The file was read but is not a usable vocabulary.
+    #[error(transparent)]
+    Vocab(#[from] VocabError),
+}
+
+impl OpenTokenizer {
+    /// Reads `bytes`, the content of [`OpenVocab::file`].
+    ///
+    /// # Errors
+    /// [`LoadError`] when the bytes are not such a file.
+    pub fn load(vocab: OpenVocab, bytes: &[u8]) -> Result<OpenTokenizer, LoadError> {
+        match vocab {
+            OpenVocab::BertUncased => {
+                let text = std::str::from_utf8(bytes)
+                    .map_err(|e| LoadError::NotUtf8(e.valid_up_to()))?;
+                Ok(OpenTokenizer::WordPiece(WordPiece::from_vocab(text)?))
+            }
+        }
+    }
+
+    /// Which vocabulary this is.
+    pub fn vocab(&self) -> OpenVocab {
+        match self {
+            OpenTokenizer::WordPiece(_) => OpenVocab::BertUncased,
+        }
+    }
+
+    /// Tokens of `text` without the model's special tokens.
+    pub fn count(&self, text: &str) -> usize {
+        match self {
+            OpenTokenizer::WordPiece(w) => w.count(text),
+        }
+    }
+}
+
+impl TokenCounter for OpenTokenizer {
+    fn count(&self, text: &str) -> usize {
+        OpenTokenizer::count(self, text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use strum::IntoEnumIterator;
+
+    /// Every vocabulary's file is in `crates/chunk-core/vocab/` with the size the page
+    /// announces, and loads.
+    #[test]
+    fn every_vocabulary_file_is_there_and_loads() {
+        for vocab in OpenVocab::iter() {
+            let name = vocab.file().trim_start_matches("vocab/");
+            let path = format!("{}/vocab/{name}", env!("CARGO_MANIFEST_DIR"));
+            let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+            assert_eq!(bytes.len() as u64, vocab.file_bytes(), "{path}");
+            let t = OpenTokenizer::load(vocab, &bytes).expect("loads");
+            assert_eq!(t.vocab(), vocab);
+            assert!(t.count("Hello, world!") > 0);
+        }
+        assert_eq!(
+            OpenTokenizer::load(OpenVocab::BertUncased, b"\xff").unwrap_err(),
+            LoadError::NotUtf8(0)
+        );
+        assert_eq!(
+            OpenTokenizer::load(OpenVocab::BertUncased, b"").unwrap_err(),
+            LoadError::Vocab(VocabError::Empty)
+        );
+    }
+}
