@@ -54,6 +54,7 @@ help:
 	@echo "make bench-sentences   only sentence segmentation speed per rule, in wasm (a minute)"
 	@echo "make bench-compare  only the page's comparison table on the fixture, 1 MB and 10 MB"
 	@echo "make bench-retrieval  only the page's retrieval table and a 60-setting sweep on 1 MB"
+	@echo "make bench-wordpiece  only the open models' WordPiece tokenizer against @huggingface/tokenizers"
 
 # ---- tools -------------------------------------------------------------------------------
 
@@ -178,7 +179,7 @@ $(E2E)/node_modules/.package-lock.json: $(E2E)/package-lock.json $(E2E)/package.
 # on 1 MB in wasm (bench/README.md). Fails only when a token count differs from ours or the
 # native core's, a strategy's chunk count from its library's, or Node's sentence count from
 # Chromium's. ~20 minutes.
-.PHONY: bench bench-strategies bench-sentences bench-compare bench-retrieval
+.PHONY: bench bench-strategies bench-sentences bench-compare bench-retrieval bench-wordpiece
 bench:
 	$(ROOT)/scripts/bench.sh
 
@@ -202,3 +203,8 @@ bench-compare:
 # on the fixture repeated to about 1 MB: time to complete, main-thread long tasks, progress).
 bench-retrieval:
 	$(ROOT)/scripts/bench-retrieval.sh
+
+# Only the WordPiece part of make bench: crates/strategies-wasm, then bench/wordpiece.mjs (the
+# core's WordPiece in wasm against @huggingface/tokenizers on the bench corpus, in Node).
+bench-wordpiece:
+	$(ROOT)/scripts/bench-wordpiece.sh

@@ -504,7 +504,10 @@ pub fn ModelPanel() -> impl IntoView {
                 m(Mm::VocabLoading),
                 &[
                     ("tokenizer", tokenizer),
-                    ("size", &format::int(l, count.vocab.file_bytes().div_ceil(1024))),
+                    (
+                        "size",
+                        &format::int(l, count.vocab.file_bytes().div_ceil(1024)),
+                    ),
                 ],
             ),
             OpenStatus::Counted { millis, .. } => fill(

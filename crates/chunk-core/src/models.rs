@@ -65,9 +65,9 @@ impl ModelTokenizer {
             ModelTokenizer::WordPieceBertUncased => {
                 Some(crate::tokenizer::open::OpenVocab::BertUncased)
             }
-            ModelTokenizer::Bpe(_) | ModelTokenizer::Proxy(_) | ModelTokenizer::UnigramXlmRoberta => {
-                None
-            }
+            ModelTokenizer::Bpe(_)
+            | ModelTokenizer::Proxy(_)
+            | ModelTokenizer::UnigramXlmRoberta => None,
         }
     }
 }

@@ -324,8 +324,8 @@ impl Engine {
         if self.open.iter().any(|t| t.vocab() == vocab) {
             return Ok(());
         }
-        let tokenizer = OpenTokenizer::load(vocab, bytes)
-            .map_err(|e| format!("{}: {e}", vocab.file()))?;
+        let tokenizer =
+            OpenTokenizer::load(vocab, bytes).map_err(|e| format!("{}: {e}", vocab.file()))?;
         self.open.push(tokenizer);
         Ok(())
     }
@@ -340,7 +340,10 @@ impl Engine {
             vocab,
         } = request
         else {
-            return failed(Some(request.job()), "open_count takes an open-count request");
+            return failed(
+                Some(request.job()),
+                "open_count takes an open-count request",
+            );
         };
         let text = match &self.text {
             Some((id, t)) if *id == text_id => t.clone(),
@@ -594,7 +597,11 @@ mod exports {
     #[wasm_bindgen]
     pub fn vocab_needed(request: JsValue) -> Option<String> {
         let request = read(request).ok()?;
-        ENGINE.with(|e| e.borrow().vocab_needed(&request).map(|v| v.file().to_owned()))
+        ENGINE.with(|e| {
+            e.borrow()
+                .vocab_needed(&request)
+                .map(|v| v.file().to_owned())
+        })
     }
 
     /// Loads the fetched vocabulary of an `open-count` request: `null`, or a `failed` reply.
@@ -605,7 +612,10 @@ mod exports {
             Err(reply) => return write(&reply),
         };
         let Request::OpenCount { job, vocab, .. } = request else {
-            return write(&super::failed(Some(request.job()), "load_vocab takes an open-count request"));
+            return write(&super::failed(
+                Some(request.job()),
+                "load_vocab takes an open-count request",
+            ));
         };
         match ENGINE.with(|e| e.borrow_mut().load_vocab(vocab, &bytes)) {
             Ok(()) => JsValue::NULL,
@@ -672,16 +682,23 @@ mod tests {
             text_id: 1,
             vocab: OpenVocab::BertUncased,
         };
-        assert_eq!(engine.open_count(&request, || 0.0), Reply::NeedText { job: 3 });
+        assert_eq!(
+            engine.open_count(&request, || 0.0),
+            Reply::NeedText { job: 3 }
+        );
         engine.set_text(1, TEXT.to_string());
         assert_eq!(engine.vocab_needed(&request), Some(OpenVocab::BertUncased));
         assert!(matches!(
             engine.open_count(&request, || 0.0),
             Reply::Failed { job: Some(3), .. }
         ));
-        let refused = engine.load_vocab(OpenVocab::BertUncased, b"\xff\xfe").unwrap_err();
+        let refused = engine
+            .load_vocab(OpenVocab::BertUncased, b"\xff\xfe")
+            .unwrap_err();
         assert!(refused.contains("not UTF-8"), "{refused}");
-        engine.load_vocab(OpenVocab::BertUncased, &bytes).expect("loads");
+        engine
+            .load_vocab(OpenVocab::BertUncased, &bytes)
+            .expect("loads");
         assert_eq!(engine.vocab_needed(&request), None);
         let expected = OpenTokenizer::load(OpenVocab::BertUncased, &bytes)
             .unwrap()

@@ -14,7 +14,9 @@
 //! panic message with [`last_panic`], and must instantiate the module afresh before the next
 //! call.
 //!
-//! It also exports sentence segmentation ([`chunk_core::sim::sentences::sentence_bytes`]) under
+//! It also exports the open models' WordPiece tokenizer ([`wordpiece_load`],
+//! [`wordpiece_count`]) for the tokenizer bench against Hugging Face's JavaScript tokenizers
+//! (`bench/wordpiece.mjs`), and sentence segmentation ([`chunk_core::sim::sentences::sentence_bytes`]) under
 //! each [`SentenceRule`], named as in [`sentence_rules`], for the sentence bench
 //! (`bench/sentences.mjs`).
 
@@ -24,6 +26,37 @@ use chunk_core::strategy::{chunker, run, Settings, SizeUnit, StrategyError, Stra
 use chunk_core::tokenizer::Encoding;
 use std::sync::Mutex;
 use wasm_bindgen::prelude::*;
+
+thread_local! {
+    /// The WordPiece tokenizer [`wordpiece_load`] read last.
+    static WORDPIECE: std::cell::RefCell<Option<chunk_core::tokenizer::wordpiece::WordPiece>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Reads a BERT `vocab.txt` (the text of `crates/chunk-core/vocab/bert-base-uncased.txt`) and
+/// keeps its tokenizer for [`wordpiece_count`].
+///
+/// # Errors
+/// A JS `Error` with the [`chunk_core::tokenizer::wordpiece::VocabError`]'s message.
+#[wasm_bindgen]
+pub fn wordpiece_load(vocab: &str) -> Result<(), JsError> {
+    let wp = chunk_core::tokenizer::wordpiece::WordPiece::from_vocab(vocab)
+        .map_err(|e| JsError::new(&e.to_string()))?;
+    WORDPIECE.with(|w| *w.borrow_mut() = Some(wp));
+    Ok(())
+}
+
+/// WordPiece tokens of `text` (without `[CLS]` / `[SEP]`) with the tokenizer
+/// [`wordpiece_load`] read.
+///
+/// # Errors
+/// A JS `Error` before [`wordpiece_load`], or past 2^32 − 1 tokens.
+#[wasm_bindgen]
+pub fn wordpiece_count(text: &str) -> Result<u32, JsError> {
+    let n = WORDPIECE.with(|w| w.borrow().as_ref().map(|wp| wp.count(text)));
+    let n = n.ok_or_else(|| JsError::new("wordpiece_load first"))?;
+    u32::try_from(n).map_err(|_| JsError::new("more than 4,294,967,295 tokens"))
+}
 
 /// The message of the last panic, kept by the hook [`start`] installs.
 static LAST_PANIC: Mutex<Option<String>> = Mutex::new(None);

@@ -590,9 +590,10 @@ mod tests {
         assert_eq!(serde_json::from_str::<Request>(&json).unwrap(), r);
         assert_eq!(r.job(), 4);
         // Posted by the script itself.
-        let loading: Reply =
-            serde_json::from_str("{\"kind\":\"vocab-loading\",\"job\":4,\"vocab\":\"bert-uncased\"}")
-                .unwrap();
+        let loading: Reply = serde_json::from_str(
+            "{\"kind\":\"vocab-loading\",\"job\":4,\"vocab\":\"bert-uncased\"}",
+        )
+        .unwrap();
         assert_eq!(
             loading,
             Reply::VocabLoading {

@@ -15,8 +15,8 @@
 pub(crate) mod classes;
 pub(crate) mod indexed;
 mod merge;
-mod pretokenize;
 pub mod open;
+mod pretokenize;
 pub mod wordpiece;
 
 use merge::Ranks;

@@ -66,8 +66,8 @@ impl OpenTokenizer {
     pub fn load(vocab: OpenVocab, bytes: &[u8]) -> Result<OpenTokenizer, LoadError> {
         match vocab {
             OpenVocab::BertUncased => {
-                let text = std::str::from_utf8(bytes)
-                    .map_err(|e| LoadError::NotUtf8(e.valid_up_to()))?;
+                let text =
+                    std::str::from_utf8(bytes).map_err(|e| LoadError::NotUtf8(e.valid_up_to()))?;
                 Ok(OpenTokenizer::WordPiece(WordPiece::from_vocab(text)?))
             }
         }

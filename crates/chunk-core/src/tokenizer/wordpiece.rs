@@ -345,7 +345,8 @@ mod tests {
     use super::*;
 
     fn toy() -> WordPiece {
-        let vocab = "[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\nun\n##aff\n##able\nhello\n,\n!\n猫\na\n##b\n";
+        let vocab =
+            "[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\nun\n##aff\n##able\nhello\n,\n!\n猫\na\n##b\n";
         WordPiece::from_vocab(vocab).expect("toy vocabulary")
     }
 

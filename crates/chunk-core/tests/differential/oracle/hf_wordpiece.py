@@ -2,6 +2,8 @@
 
 argv[1]: the vocab.txt. stdin: one JSON string a line. stdout: first line
 {"sha256": ...} of the vocab file, then one JSON list of ids a line (no [CLS]/[SEP]).
+With `--save PATH` after the vocab: writes the pipeline as a tokenizer.json and exits (the
+bench's JavaScript peer reads it).
 
 The pipeline is the one of all-MiniLM-L6-v2's tokenizer.json (vocab/SOURCE.md) without its
 truncation and padding, so that no count is capped.
@@ -29,6 +31,9 @@ def main():
         [AddedToken(t, special=True, normalized=False) for t in
          ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]]
     )
+    if sys.argv[2:3] == ["--save"]:
+        tok.save(sys.argv[3])
+        return
     # split("\n"), not splitlines(): JSON leaves U+0085 and U+2028 unescaped.
     lines = sys.stdin.buffer.read().decode("utf-8").split("\n")
     texts = [json.loads(line) for line in lines if line]
