@@ -17,6 +17,7 @@ pub(crate) mod indexed;
 mod merge;
 pub mod open;
 mod pretokenize;
+pub mod unigram;
 pub mod wordpiece;
 
 use merge::Ranks;
