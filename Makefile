@@ -54,7 +54,7 @@ help:
 	@echo "make bench-sentences   only sentence segmentation speed per rule, in wasm (a minute)"
 	@echo "make bench-compare  only the page's comparison table on the fixture, 1 MB and 10 MB"
 	@echo "make bench-retrieval  only the page's retrieval table and a 60-setting sweep on 1 MB"
-	@echo "make bench-wordpiece  only the open models' WordPiece tokenizer against @huggingface/tokenizers"
+	@echo "make bench-open-tokenizers  only the open models' tokenizers against @huggingface/tokenizers"
 
 # ---- tools -------------------------------------------------------------------------------
 
@@ -179,7 +179,7 @@ $(E2E)/node_modules/.package-lock.json: $(E2E)/package-lock.json $(E2E)/package.
 # on 1 MB in wasm (bench/README.md). Fails only when a token count differs from ours or the
 # native core's, a strategy's chunk count from its library's, or Node's sentence count from
 # Chromium's. ~20 minutes.
-.PHONY: bench bench-strategies bench-sentences bench-compare bench-retrieval bench-wordpiece
+.PHONY: bench bench-strategies bench-sentences bench-compare bench-retrieval bench-open-tokenizers
 bench:
 	$(ROOT)/scripts/bench.sh
 
@@ -204,7 +204,8 @@ bench-compare:
 bench-retrieval:
 	$(ROOT)/scripts/bench-retrieval.sh
 
-# Only the WordPiece part of make bench: crates/strategies-wasm, then bench/wordpiece.mjs (the
-# core's WordPiece in wasm against @huggingface/tokenizers on the bench corpus, in Node).
-bench-wordpiece:
-	$(ROOT)/scripts/bench-wordpiece.sh
+# Only the open models' tokenizer part of make bench: crates/strategies-wasm, then
+# bench/open-tokenizers.mjs (the core's WordPiece and Unigram in wasm against
+# @huggingface/tokenizers on the bench corpus, in Node).
+bench-open-tokenizers:
+	$(ROOT)/scripts/bench-open-tokenizers.sh

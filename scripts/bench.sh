@@ -7,7 +7,7 @@
 # (bench/retrieval.mjs); last, every chunking strategy in wasm (crates/strategies-wasm) against
 # its library in Python (bench/strategies.mjs, with the differential tests' oracle venv), then
 # sentence segmentation under every rule in the same wasm (bench/sentences.mjs), and the open
-# models' WordPiece tokenizer against @huggingface/tokenizers (bench/wordpiece.mjs).
+# models' WordPiece and Unigram tokenizers against @huggingface/tokenizers (bench/open-tokenizers.mjs).
 # Not a test: no pass/fail on speed. Exits non-zero when a peer's token count differs from ours,
 # when a strategy's chunk count differs from its library's, when a sentence call throws (or a
 # step fails). Every run always happens; see bench/README.md.
@@ -74,10 +74,10 @@ else
     say "skipped: crates/strategies-wasm did not build (see above)"
 fi
 echo
-say "WordPiece: ours in wasm against @huggingface/tokenizers (Node, about a minute)"
+say "open models' tokenizers (WordPiece, Unigram): ours in wasm against @huggingface/tokenizers (Node, a few minutes)"
 # The same wasm and venv as the strategy part.
 if ((strategies_wasm)) && bench_oracle; then
-    node "$BENCH/wordpiece.mjs" || status=1
+    node "$BENCH/open-tokenizers.mjs" || status=1
 else
     say "skipped: crates/strategies-wasm or the oracle venv is not ready (see above)"
 fi

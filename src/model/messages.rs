@@ -9,7 +9,6 @@ crate::i18n::catalog!(
         ModelCustom,
         HintExact,
         HintProxy,
-        HintOpen,
         Facts,
         FactsNoLimit,
         Prefix,
@@ -70,7 +69,6 @@ fn en(msg: Mm) -> &'static str {
         ModelCustom => "Another model (set the tokenizer and price yourself)",
         HintExact => "Tokens are counted exactly: {encoding} is this model's own tokenizer.",
         HintProxy => "{provider} publishes no tokenizer for this model, so every token figure is an estimate made with {encoding}; the billed count can differ either way.",
-        HintOpen => "This model's own tokenizer ({tokenizer}) is not in the page yet, so every token figure is an estimate made with {encoding}.",
         Facts => "Input limit: {limit} tokens, of which the model adds {special} · dimensions: {dims} · price per 1M tokens: {price}",
         FactsNoLimit => "Input limit: not confirmed · dimensions: {dims} · price per 1M tokens: {price}",
         Prefix => "The model expects \"{prefix}\" before every document: its tokens count against the limit too.",
@@ -119,7 +117,7 @@ fn en(msg: Mm) -> &'static str {
         OutOpenTokens => "Document tokens, with the model's own tokenizer",
         VocabLoading => "Loading the vocabulary of {tokenizer} ({size} KiB, from this site)…",
         OpenCounting => "Counting with {tokenizer}…",
-        OpenCounted => "Exact: counted with {tokenizer} in {ms} ms, in the browser. The special tokens the model adds to each input are not in this figure.",
+        OpenCounted => "Exact: counted with {tokenizer} in {ms} ms, in the browser. The special tokens and any prefix the model adds to each input are not in this figure.",
         OpenFailed => "The model's own tokenizer could not be loaded, so there is no exact count: {error}",
     }
 }
@@ -131,7 +129,6 @@ fn vi(msg: Mm) -> &'static str {
         ModelCustom => "Mô hình khác (tự chọn bộ tách token và giá)",
         HintExact => "Token được đếm chính xác: {encoding} là bộ tách token của chính mô hình này.",
         HintProxy => "{provider} không công bố bộ tách token của mô hình này, nên mọi số token đều là ước tính bằng {encoding}; số token bị tính phí có thể lớn hơn hoặc nhỏ hơn.",
-        HintOpen => "Trang chưa có bộ tách token riêng của mô hình này ({tokenizer}), nên mọi số token đều là ước tính bằng {encoding}.",
         Facts => "Giới hạn đầu vào: {limit} token, trong đó mô hình tự thêm {special} · số chiều: {dims} · giá cho 1 triệu token: {price}",
         FactsNoLimit => "Giới hạn đầu vào: chưa được xác nhận · số chiều: {dims} · giá cho 1 triệu token: {price}",
         Prefix => "Mô hình cần \"{prefix}\" trước mỗi tài liệu: các token của nó cũng tính vào giới hạn.",
@@ -180,7 +177,7 @@ fn vi(msg: Mm) -> &'static str {
         OutOpenTokens => "Số token của tài liệu, theo bộ tách token của mô hình",
         VocabLoading => "Đang tải bộ từ vựng của {tokenizer} ({size} KiB, từ chính trang này)…",
         OpenCounting => "Đang đếm bằng {tokenizer}…",
-        OpenCounted => "Chính xác: đếm bằng {tokenizer} trong {ms} ms, ngay trong trình duyệt. Các token đặc biệt mà mô hình thêm vào mỗi đầu vào không nằm trong con số này.",
+        OpenCounted => "Chính xác: đếm bằng {tokenizer} trong {ms} ms, ngay trong trình duyệt. Các token đặc biệt và tiền tố (nếu có) mà mô hình thêm vào mỗi đầu vào không nằm trong con số này.",
         OpenFailed => "Không tải được bộ tách token của mô hình, nên không có số đếm chính xác: {error}",
     }
 }
@@ -192,7 +189,6 @@ fn id(msg: Mm) -> &'static str {
         ModelCustom => "Model lain (atur tokenizer dan harga sendiri)",
         HintExact => "Token dihitung persis: {encoding} adalah tokenizer milik model ini sendiri.",
         HintProxy => "{provider} tidak menerbitkan tokenizer untuk model ini, jadi setiap angka token adalah perkiraan dengan {encoding}; jumlah yang ditagih bisa lebih besar atau lebih kecil.",
-        HintOpen => "Tokenizer milik model ini ({tokenizer}) belum ada di halaman ini, jadi setiap angka token adalah perkiraan dengan {encoding}.",
         Facts => "Batas input: {limit} token, termasuk {special} yang ditambahkan model · dimensi: {dims} · harga per 1 juta token: {price}",
         FactsNoLimit => "Batas input: belum dikonfirmasi · dimensi: {dims} · harga per 1 juta token: {price}",
         Prefix => "Model ini mengharapkan \"{prefix}\" sebelum setiap dokumen: token-tokennya juga dihitung dalam batas.",
@@ -241,7 +237,7 @@ fn id(msg: Mm) -> &'static str {
         OutOpenTokens => "Token dokumen, dengan tokenizer milik model",
         VocabLoading => "Memuat kosakata {tokenizer} ({size} KiB, dari situs ini)…",
         OpenCounting => "Menghitung dengan {tokenizer}…",
-        OpenCounted => "Tepat: dihitung dengan {tokenizer} dalam {ms} ms, di peramban. Token khusus yang ditambahkan model ke setiap input tidak termasuk dalam angka ini.",
+        OpenCounted => "Tepat: dihitung dengan {tokenizer} dalam {ms} ms, di peramban. Token khusus dan awalan (jika ada) yang ditambahkan model ke setiap input tidak termasuk dalam angka ini.",
         OpenFailed => "Tokenizer milik model tidak dapat dimuat, jadi tidak ada hitungan yang tepat: {error}",
     }
 }
@@ -253,7 +249,6 @@ fn ru(msg: Mm) -> &'static str {
         ModelCustom => "Другая модель (токенизатор и цену задайте сами)",
         HintExact => "Токены считаются точно: {encoding} — собственный токенизатор этой модели.",
         HintProxy => "{provider} не публикует токенизатор этой модели, поэтому все числа токенов — оценка с {encoding}; оплачиваемое число может быть и больше, и меньше.",
-        HintOpen => "Собственного токенизатора этой модели ({tokenizer}) на странице пока нет, поэтому все числа токенов — оценка с {encoding}.",
         Facts => "Предел входа (токены): {limit}, из них модель добавляет: {special} · размерность: {dims} · цена за 1 млн токенов: {price}",
         FactsNoLimit => "Предел входа: не подтверждён · размерность: {dims} · цена за 1 млн токенов: {price}",
         Prefix => "Модель ждёт «{prefix}» перед каждым документом: его токены тоже входят в предел.",
@@ -302,7 +297,7 @@ fn ru(msg: Mm) -> &'static str {
         OutOpenTokens => "Токены документа по собственному токенизатору модели",
         VocabLoading => "Загружается словарь {tokenizer} ({size} КиБ, с этого же сайта)…",
         OpenCounting => "Идёт подсчёт с {tokenizer}…",
-        OpenCounted => "Точно: подсчитано токенизатором {tokenizer} за {ms} мс, в браузере. Служебные токены, которые модель добавляет к каждому входу, сюда не входят.",
+        OpenCounted => "Точно: подсчитано токенизатором {tokenizer} за {ms} мс, в браузере. Служебные токены и префикс (если он есть), которые модель добавляет к каждому входу, сюда не входят.",
         OpenFailed => "Не удалось загрузить собственный токенизатор модели, поэтому точного подсчёта нет: {error}",
     }
 }
@@ -314,7 +309,6 @@ fn pl(msg: Mm) -> &'static str {
         ModelCustom => "Inny model (tokenizer i cenę ustaw sam)",
         HintExact => "Tokeny są liczone dokładnie: {encoding} to własny tokenizer tego modelu.",
         HintProxy => "{provider} nie publikuje tokenizera tego modelu, więc każda liczba tokenów to szacunek za pomocą {encoding}; liczba w rachunku może być większa albo mniejsza.",
-        HintOpen => "Własnego tokenizera tego modelu ({tokenizer}) nie ma jeszcze na stronie, więc każda liczba tokenów to szacunek za pomocą {encoding}.",
         Facts => "Limit wejścia (tokeny): {limit}, z czego model dodaje: {special} · wymiary: {dims} · cena za 1 mln tokenów: {price}",
         FactsNoLimit => "Limit wejścia: niepotwierdzony · wymiary: {dims} · cena za 1 mln tokenów: {price}",
         Prefix => "Model oczekuje „{prefix}” przed każdym dokumentem: jego tokeny też wliczają się do limitu.",
@@ -363,7 +357,7 @@ fn pl(msg: Mm) -> &'static str {
         OutOpenTokens => "Tokeny dokumentu według własnego tokenizera modelu",
         VocabLoading => "Wczytywanie słownika {tokenizer} ({size} KiB, z tej samej witryny)…",
         OpenCounting => "Liczenie za pomocą {tokenizer}…",
-        OpenCounted => "Dokładnie: policzone tokenizerem {tokenizer} w {ms} ms, w przeglądarce. Tokeny specjalne, które model dodaje do każdego wejścia, nie są wliczone w tę liczbę.",
+        OpenCounted => "Dokładnie: policzone tokenizerem {tokenizer} w {ms} ms, w przeglądarce. Tokeny specjalne i prefiks (jeśli jest), które model dodaje do każdego wejścia, nie są wliczone w tę liczbę.",
         OpenFailed => "Nie udało się wczytać własnego tokenizera modelu, więc nie ma dokładnego wyniku: {error}",
     }
 }

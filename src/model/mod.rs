@@ -156,11 +156,7 @@ pub fn estimate_hint(lang: Lang, model: &EmbeddingModel, encoding: Encoding) -> 
             &[("provider", model.provider), ("encoding", encoding.name())],
         )),
         other => Some(fill(
-            t(if other.open_vocab().is_some() {
-                Mm::HintOpenDocument
-            } else {
-                Mm::HintOpen
-            }),
+            t(Mm::HintOpenDocument),
             &[
                 ("tokenizer", tokenizer_name(other)),
                 ("encoding", encoding.name()),

@@ -12,9 +12,10 @@
 //  (e) the comparison's over-limit column follows the model: the fixed strategy's windows over
 //      254 tokens on the pasted fixture, 0 with text-embedding-3-small;
 //  (f) a bad field gets its message and blanks only its own figure;
-//  (g) all-MiniLM-L6-v2's own WordPiece tokenizer counts the pasted fixture exactly: the page's
-//      figure equals Hugging Face `tokenizers` (the oracle venv's, CHUNK_ORACLE_PYTHON) on the
-//      same text, and its vocabulary is the one request after start, made once.
+//  (g) all-MiniLM-L6-v2's own WordPiece tokenizer and multilingual-e5-large's XLM-RoBERTa
+//      Unigram count the pasted fixture exactly: the page's figure equals Hugging Face
+//      `tokenizers` (the oracle venv's, CHUNK_ORACLE_PYTHON) on the same text, and their files
+//      are the only requests after start, each made once.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -30,15 +31,22 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const DIST = process.env.E2E_DIST ?? path.join(ROOT, 'dist-e2e');
 const FIXTURE = process.env.E2E_FIXTURE ?? path.join(ROOT, 'tests/fixtures/moonstone-short.txt');
 
-/** Hugging Face's WordPiece ids of `text` (crates/chunk-core/tests/differential/oracle). */
-function huggingFaceCount(text) {
+/** The oracle and vocabulary file of each open vocabulary (crates/chunk-core/tests/differential/oracle). */
+const ORACLES = {
+  'bert-uncased': ['hf_wordpiece.py', 'bert-base-uncased.txt'],
+  'xlm-roberta': ['hf_unigram.py', 'xlm-roberta.unigram'],
+};
+
+/** Hugging Face `tokenizers`' count of `text` (no special tokens) with `vocab`'s tokenizer. */
+function huggingFaceCount(vocab, text) {
   const python = process.env.CHUNK_ORACLE_PYTHON;
   assert.ok(python, 'CHUNK_ORACLE_PYTHON is not set: run through `make test-e2e` (scripts/ensure-oracle.sh makes the venv)');
+  const [script, file] = ORACLES[vocab];
   const run = spawnSync(
     python,
     [
-      path.join(ROOT, 'crates/chunk-core/tests/differential/oracle/hf_wordpiece.py'),
-      path.join(ROOT, 'crates/chunk-core/vocab/bert-base-uncased.txt'),
+      path.join(ROOT, 'crates/chunk-core/tests/differential/oracle', script),
+      path.join(ROOT, 'crates/chunk-core/vocab', file),
     ],
     { input: `${JSON.stringify(text)}\n`, encoding: 'utf8', maxBuffer: 1 << 28 },
   );
@@ -136,7 +144,7 @@ test('the embedding model sets the tokenizer, limit, price and dimensions, and i
     const fixture = fs.readFileSync(FIXTURE, 'utf8');
     await page.waitForFunction(() => document.querySelector('[data-testid="model-vocab-status"]')?.dataset.state === 'counted', null, { timeout: 60000 });
     assert.equal(await page.getAttribute(sel('model-vocab-status'), 'data-vocab'), 'bert-uncased');
-    assert.equal(Number(await value(page, 'out-model-tokens')), huggingFaceCount(fixture));
+    assert.equal(Number(await value(page, 'out-model-tokens')), huggingFaceCount('bert-uncased', fixture));
     assert.match(await page.textContent(sel('model-note')), /counts the whole document exactly/);
     const vocabRequests = requests.splice(0).filter((u) => new URL(u).pathname.endsWith('/vocab/bert-base-uncased.txt'));
     assert.equal(vocabRequests.length, 1, 'the vocabulary is fetched once');
@@ -154,10 +162,22 @@ test('the embedding model sets the tokenizer, limit, price and dimensions, and i
       return document.querySelector('[data-testid="compare"]')?.dataset.state === 'done' && row?.dataset.overLimit === '0';
     }, null, { timeout: 120000 });
 
+    // multilingual-e5-large: XLM-RoBERTa's Unigram, a 4 MB file, fetched when chosen.
+    await page.selectOption(sel('embedding-model'), 'multilingual-e5-large');
+    await page.waitForFunction(() => {
+      const s = document.querySelector('[data-testid="model-vocab-status"]');
+      return s?.dataset.vocab === 'xlm-roberta' && s.dataset.state === 'counted';
+    }, null, { timeout: 60000 });
+    assert.equal(Number(await value(page, 'out-model-tokens')), huggingFaceCount('xlm-roberta', fixture));
+    const unigramRequests = requests.splice(0).filter((u) => new URL(u).pathname.endsWith('/vocab/xlm-roberta.unigram'));
+    assert.equal(unigramRequests.length, 1, 'the Unigram file is fetched once');
     // Back to all-MiniLM-L6-v2: counted again without a second fetch.
     await page.selectOption(sel('embedding-model'), 'all-minilm-l6-v2');
-    await page.waitForFunction(() => document.querySelector('[data-testid="model-vocab-status"]')?.dataset.state === 'counted', null, { timeout: 60000 });
-    assert.equal(Number(await value(page, 'out-model-tokens')), huggingFaceCount(fixture));
+    await page.waitForFunction(() => {
+      const s = document.querySelector('[data-testid="model-vocab-status"]');
+      return s?.dataset.vocab === 'bert-uncased' && s.dataset.state === 'counted';
+    }, null, { timeout: 60000 });
+    assert.equal(Number(await value(page, 'out-model-tokens')), huggingFaceCount('bert-uncased', fixture));
 
     assert.deepEqual(requests, [], 'no other request after the workers started');
     assert.deepEqual(errors, []);

@@ -32,7 +32,8 @@ pub enum ModelTokenizer {
     /// bge-*-en-v1.5 models, nomic-embed-text and snowflake-arctic-embed-m. The model adds
     /// `[CLS]` and `[SEP]` to every input ([`EmbeddingModel::special_tokens`] = 2).
     WordPieceBertUncased,
-    /// Exact once the page ships the tables: XLM-RoBERTa's SentencePiece Unigram model
+    /// XLM-RoBERTa's SentencePiece Unigram model ([`crate::tokenizer::unigram`]; the page loads
+    /// it on demand to count the document, while chunks are still cut with a BPE encoding)
     /// (250,002 entries) used by multilingual-e5-*, bge-m3 and jina-embeddings-v3. The model
     /// adds `<s>` and `</s>` to every input ([`EmbeddingModel::special_tokens`] = 2).
     UnigramXlmRoberta,
@@ -58,16 +59,16 @@ impl ModelTokenizer {
     }
 
     /// The vocabulary the page loads to count with the model's own tokenizer, where the core
-    /// has that tokenizer ([`crate::tokenizer::open`]); `None` for BPE models (built in) and
-    /// for a tokenizer the core does not have yet (then counts stay estimates).
+    /// has that tokenizer ([`crate::tokenizer::open`]); `None` for BPE models (built in).
     pub const fn open_vocab(self) -> Option<crate::tokenizer::open::OpenVocab> {
         match self {
             ModelTokenizer::WordPieceBertUncased => {
                 Some(crate::tokenizer::open::OpenVocab::BertUncased)
             }
-            ModelTokenizer::Bpe(_)
-            | ModelTokenizer::Proxy(_)
-            | ModelTokenizer::UnigramXlmRoberta => None,
+            ModelTokenizer::UnigramXlmRoberta => {
+                Some(crate::tokenizer::open::OpenVocab::XlmRoberta)
+            }
+            ModelTokenizer::Bpe(_) | ModelTokenizer::Proxy(_) => None,
         }
     }
 }

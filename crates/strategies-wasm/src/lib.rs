@@ -14,47 +14,68 @@
 //! panic message with [`last_panic`], and must instantiate the module afresh before the next
 //! call.
 //!
-//! It also exports the open models' WordPiece tokenizer ([`wordpiece_load`],
-//! [`wordpiece_count`]) for the tokenizer bench against Hugging Face's JavaScript tokenizers
-//! (`bench/wordpiece.mjs`), and sentence segmentation ([`chunk_core::sim::sentences::sentence_bytes`]) under
+//! It also exports the open models' tokenizers ([`open_load`], [`open_count`]: WordPiece and
+//! Unigram) for the tokenizer bench against Hugging Face's JavaScript tokenizers
+//! (`bench/open-tokenizers.mjs`), and sentence segmentation ([`chunk_core::sim::sentences::sentence_bytes`]) under
 //! each [`SentenceRule`], named as in [`sentence_rules`], for the sentence bench
 //! (`bench/sentences.mjs`).
 
 use chunk_core::sim::sentences::sentence_bytes;
 use chunk_core::sim::SentenceRule;
 use chunk_core::strategy::{chunker, run, Settings, SizeUnit, StrategyError, StrategyId};
+use chunk_core::tokenizer::open::{OpenTokenizer, OpenVocab};
 use chunk_core::tokenizer::Encoding;
 use std::sync::Mutex;
 use wasm_bindgen::prelude::*;
 
 thread_local! {
-    /// The WordPiece tokenizer [`wordpiece_load`] read last.
-    static WORDPIECE: std::cell::RefCell<Option<chunk_core::tokenizer::wordpiece::WordPiece>> =
-        const { std::cell::RefCell::new(None) };
+    /// The open tokenizers [`open_load`] read.
+    static OPEN: std::cell::RefCell<Vec<OpenTokenizer>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// Reads a BERT `vocab.txt` (the text of `crates/chunk-core/vocab/bert-base-uncased.txt`) and
-/// keeps its tokenizer for [`wordpiece_count`].
+/// The vocabulary named `code` (`"bert-uncased"`, `"xlm-roberta"`).
+fn open_vocab(code: &str) -> Result<OpenVocab, JsError> {
+    OpenVocab::from_code(code).ok_or_else(|| {
+        JsError::new(&format!(
+            "unknown vocabulary {code:?}: expected \"bert-uncased\" or \"xlm-roberta\""
+        ))
+    })
+}
+
+/// Reads `bytes`, the content of the vocabulary file of `code`
+/// ([`chunk_core::tokenizer::open::OpenVocab::file`]), and keeps its tokenizer for
+/// [`open_count`].
 ///
 /// # Errors
-/// A JS `Error` with the [`chunk_core::tokenizer::wordpiece::VocabError`]'s message.
+/// A JS `Error` for an unknown code, or with the file's
+/// [`chunk_core::tokenizer::open::LoadError`] message.
 #[wasm_bindgen]
-pub fn wordpiece_load(vocab: &str) -> Result<(), JsError> {
-    let wp = chunk_core::tokenizer::wordpiece::WordPiece::from_vocab(vocab)
-        .map_err(|e| JsError::new(&e.to_string()))?;
-    WORDPIECE.with(|w| *w.borrow_mut() = Some(wp));
+pub fn open_load(code: &str, bytes: &[u8]) -> Result<(), JsError> {
+    let vocab = open_vocab(code)?;
+    let t = OpenTokenizer::load(vocab, bytes).map_err(|e| JsError::new(&e.to_string()))?;
+    OPEN.with(|o| {
+        let mut o = o.borrow_mut();
+        o.retain(|x| x.vocab() != vocab);
+        o.push(t);
+    });
     Ok(())
 }
 
-/// WordPiece tokens of `text` (without `[CLS]` / `[SEP]`) with the tokenizer
-/// [`wordpiece_load`] read.
+/// Tokens of `text` (without the model's special tokens) with the tokenizer [`open_load`]
+/// read for `code`.
 ///
 /// # Errors
-/// A JS `Error` before [`wordpiece_load`], or past 2^32 − 1 tokens.
+/// A JS `Error` for an unknown code, before [`open_load`], or past 2^32 − 1 tokens.
 #[wasm_bindgen]
-pub fn wordpiece_count(text: &str) -> Result<u32, JsError> {
-    let n = WORDPIECE.with(|w| w.borrow().as_ref().map(|wp| wp.count(text)));
-    let n = n.ok_or_else(|| JsError::new("wordpiece_load first"))?;
+pub fn open_count(code: &str, text: &str) -> Result<u32, JsError> {
+    let vocab = open_vocab(code)?;
+    let n = OPEN.with(|o| {
+        o.borrow()
+            .iter()
+            .find(|t| t.vocab() == vocab)
+            .map(|t| t.count(text))
+    });
+    let n = n.ok_or_else(|| JsError::new("open_load first"))?;
     u32::try_from(n).map_err(|_| JsError::new("more than 4,294,967,295 tokens"))
 }
 

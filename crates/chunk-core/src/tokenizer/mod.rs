@@ -9,8 +9,8 @@
 //! (tiktoken's `encode_ordinary`). Token ids are checked equal to tiktoken-rs in the tests.
 //!
 //! The open embedding models' tokenizers, whose tables are not built in but read from a file
-//! the page fetches when such a model is chosen: [`wordpiece`] (BERT uncased), behind one type in
-//! [`open`].
+//! the page fetches when such a model is chosen: [`wordpiece`] (BERT uncased) and [`unigram`]
+//! (XLM-RoBERTa), behind one type in [`open`].
 
 pub(crate) mod classes;
 pub(crate) mod indexed;

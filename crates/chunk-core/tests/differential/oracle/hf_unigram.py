@@ -7,7 +7,7 @@ and not normalized, <mask> with lstrip).
 
 stdin: one JSON string per line. stdout: first line {"sha256": ...} of the data file, then one
 JSON array of ids per line, in order: tokenizer.encode(text, add_special_tokens=False).ids.
-Usage: python hf_unigram.py [path/to/xlm-roberta.unigram]
+Usage: python hf_unigram.py [path/to/xlm-roberta.unigram [--save tokenizer.json]]
 """
 import base64
 import hashlib
@@ -79,6 +79,10 @@ def main():
     tok = build(path)
     with open(path, "rb") as f:
         digest = hashlib.sha256(f.read()).hexdigest()
+    if sys.argv[2:3] == ["--save"]:
+        # The pipeline as a tokenizer.json, for the bench's JavaScript peer.
+        tok.save(sys.argv[3])
+        return
     texts = [json.loads(line) for line in sys.stdin if line.strip()]
     out = sys.stdout
     out.write(json.dumps({"sha256": digest}) + "\n")
