@@ -20,6 +20,8 @@ pub fn App() -> impl IntoView {
     let lang = page.language;
     crate::model::provide();
     crate::compare::spawn_compare(page);
+    // The link's settings, before any view reads the fields.
+    crate::share::restore_at_start();
 
     // Keep <html lang> and the document title in step with the language switch: side effects
     // on the document outside our view tree, hence an Effect.
@@ -42,6 +44,7 @@ pub fn App() -> impl IntoView {
             <Inputs/>
             <Results/>
             <crate::model::ModelPanel/>
+            <crate::share::ShareLink/>
             <TextSource/>
             <crate::compare::table::CompareTable/>
             <crate::compare::panel::StrategyPanel/>

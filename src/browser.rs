@@ -167,16 +167,102 @@ pub fn download(name: &str, mime: &str, text: &str) {
     let _ = (name, mime, text);
 }
 
-/// Puts `text` on the clipboard (`navigator.clipboard.writeText`); silently nothing where the
-/// browser refuses (no permission, insecure context).
-pub fn copy_text(text: &str) {
+/// Puts `text` on the clipboard (`navigator.clipboard.writeText`). `false` where the browser
+/// offers no clipboard here (an insecure context); a later refusal (no permission) is silent.
+pub fn copy_text(text: &str) -> bool {
     #[cfg(target_arch = "wasm32")]
     {
-        let clipboard = leptos::prelude::window().navigator().clipboard();
-        let _ = clipboard.write_text(text);
+        let window = leptos::prelude::window();
+        if !window.is_secure_context() {
+            return false;
+        }
+        let _ = window.navigator().clipboard().write_text(text);
+        true
     }
     #[cfg(not(target_arch = "wasm32"))]
-    let _ = text;
+    {
+        let _ = text;
+        false
+    }
+}
+
+/// `location.hash` (with its `#`), empty when there is none (and natively).
+pub fn location_hash() -> String {
+    #[cfg(target_arch = "wasm32")]
+    {
+        leptos::prelude::window()
+            .location()
+            .hash()
+            .unwrap_or_default()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    String::new()
+}
+
+/// Sets the URL's fragment to `fragment` (without `#`) without scrolling or a request: a new
+/// history entry when `push`, else the current entry replaced.
+pub fn write_hash(fragment: &str, push: bool) {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let window = leptos::prelude::window();
+        if let Ok(history) = window.history() {
+            let url = format!("#{fragment}");
+            let _ = if push {
+                history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url))
+            } else {
+                history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url))
+            };
+        }
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = (fragment, push);
+}
+
+/// Calls `f` on every `popstate` (Back, Forward) for the page's lifetime.
+pub fn on_popstate(f: impl Fn() + 'static) {
+    #[cfg(target_arch = "wasm32")]
+    {
+        use wasm_bindgen::JsCast;
+        let closure = wasm_bindgen::closure::Closure::<dyn Fn()>::new(f);
+        let _ = leptos::prelude::window()
+            .add_event_listener_with_callback("popstate", closure.as_ref().unchecked_ref());
+        // The listener lives as long as the page.
+        closure.forget();
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = f;
+}
+
+/// The page's address without its fragment, then `#fragment`.
+pub fn page_url_with_hash(fragment: &str) -> String {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let href = leptos::prelude::window()
+            .location()
+            .href()
+            .unwrap_or_default();
+        let base = href.split('#').next().unwrap_or_default();
+        format!("{base}#{fragment}")
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    format!("#{fragment}")
+}
+
+/// Focuses the text box `id` and selects its whole content.
+pub fn select_input(id: &str) {
+    #[cfg(target_arch = "wasm32")]
+    {
+        use wasm_bindgen::JsCast;
+        if let Some(input) = leptos::prelude::document()
+            .get_element_by_id(id)
+            .and_then(|e| e.dyn_into::<web_sys::HtmlInputElement>().ok())
+        {
+            let _ = input.focus();
+            input.select();
+        }
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = id;
 }
 
 /// The text the user has selected anywhere on the page (`window.getSelection()`), when it is

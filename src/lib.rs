@@ -35,6 +35,7 @@ pub mod i18n;
 pub mod model;
 pub mod parse;
 pub mod preview;
+pub mod share;
 pub mod simulator;
 pub mod state;
 pub mod tokenize_job;

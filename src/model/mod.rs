@@ -639,7 +639,8 @@ pub fn ModelPanel() -> impl IntoView {
 }
 
 /// The `vector-format` option value.
-fn format_code(f: VectorFormat) -> &'static str {
+/// The `vector-format` option value of `f` (also its key in the settings link).
+pub(crate) fn format_code(f: VectorFormat) -> &'static str {
     match f {
         VectorFormat::Float32 => "float32",
         VectorFormat::Float16 => "float16",

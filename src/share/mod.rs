@@ -1,0 +1,520 @@
+//! Settings in the URL (issue 12): the page's settings live in the fragment
+//! (`#v=1&lang=en&len=10000&…`), so a link reproduces them; the pasted text never goes into
+//! the URL, the history or storage.
+//!
+//! - On start, [`restore_at_start`] reads `location.hash` before the page's views are built, so
+//!   every field starts with the link's value; a key it does not know, or a value that is not
+//!   one the field accepts, is left out and listed in a quiet notice (`share-notice`,
+//!   `data-keys` = the keys left out, comma-separated), never an error.
+//! - While the user works, [`follow`] writes the settings back, 700 ms after the last change:
+//!   the first write replaces the entry the page was opened with, each later one adds a history
+//!   entry, so Back and Forward move between settings the user made (not every keystroke).
+//!   `popstate` applies the entry's settings again (and writes them into the text boxes, which
+//!   do not follow their signals).
+//! - [`ShareLink`]: the "copy link" button (`share-link`, the page's URL with its settings in
+//!   `data-value`) and its status line (`share-status`, `data-state` = `copied` | `select`),
+//!   with the link in a read-only box (`share-url`) to copy by hand where the clipboard is
+//!   refused.
+//!
+//! Shared: the language; document length and its unit; chunk_size, chunk_overlap, price,
+//! tokenizer; the embedding model and the model panel's fields; the comparison's strategy and
+//! size unit. Not yet: the simulator's controls and the A/B view's second setting.
+
+pub mod messages;
+
+use chunk_core::models::{model, VectorFormat};
+use chunk_core::strategy::{SizeUnit, StrategyId};
+use chunk_core::tokenizer::Encoding;
+use leptos::prelude::*;
+
+use crate::compare::CompareSettings;
+use crate::i18n::{fill, Lang};
+use crate::model::ModelSettings;
+use crate::parse::{parse_count, parse_price, LengthUnit};
+use crate::state::PageState;
+use messages::Sm;
+
+/// The fragment's format version (`v=1`); a link of another version is read as far as its keys
+/// are known.
+pub const VERSION: &str = "1";
+
+/// The longest value a text field takes from a link, in characters.
+const MAX_VALUE_CHARS: usize = 40;
+
+/// Every shared setting, by its key in the fragment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, strum::EnumIter, strum::IntoStaticStr)]
+#[strum(serialize_all = "lowercase")]
+pub enum Key {
+    /// The UI language (`en`, `vi`, `id`, `ru`, `pl`).
+    Lang,
+    /// Document length, as typed.
+    Len,
+    /// Its unit (`tokens`, `chars`).
+    Lunit,
+    /// chunk_size, as typed.
+    Size,
+    /// chunk_overlap, as typed.
+    Overlap,
+    /// Price per 1M tokens, as typed (may be empty).
+    Price,
+    /// The tokenizer's encoding name.
+    Enc,
+    /// The embedding model's id, or `custom`.
+    Model,
+    /// The comparison's chosen strategy id.
+    Strategy,
+    /// The comparison's size unit (`tokens`, `characters`).
+    Cunit,
+    /// Top-k, as typed.
+    K,
+    /// The LLM context window, as typed.
+    Window,
+    /// Prompt tokens, as typed.
+    Prompt,
+    /// Answer reserve, as typed.
+    Reserve,
+    /// Dimensions, as typed.
+    Dims,
+    /// Vector format (`float32`, `float16`, `int8`, `binary`).
+    Vec,
+    /// Documents in the corpus, as typed.
+    Docs,
+}
+
+impl Key {
+    /// The key's name in the fragment.
+    pub fn name(self) -> &'static str {
+        self.into()
+    }
+
+    /// The key named `name`.
+    pub fn from_name(name: &str) -> Option<Key> {
+        use strum::IntoEnumIterator;
+        Key::iter().find(|k| k.name() == name)
+    }
+
+    /// The id of the text box this key's value is typed in, where it has one.
+    fn input_id(self) -> Option<&'static str> {
+        Some(match self {
+            Key::Len => "doc-length",
+            Key::Size => "chunk-size",
+            Key::Overlap => "chunk-overlap",
+            Key::Price => "price",
+            Key::K => "top-k",
+            Key::Window => "context-window",
+            Key::Prompt => "prompt-tokens",
+            Key::Reserve => "answer-reserve",
+            Key::Dims => "dimensions",
+            Key::Docs => "corpus-documents",
+            _ => return None,
+        })
+    }
+}
+
+/// The fragment of `pairs` (without the `#`): `v=1` first, then each pair, form-encoded.
+pub fn to_fragment(pairs: &[(Key, String)]) -> String {
+    let mut out = form_urlencoded::Serializer::new(String::new());
+    out.append_pair("v", VERSION);
+    for (k, v) in pairs {
+        out.append_pair(k.name(), v);
+    }
+    out.finish()
+}
+
+/// The pairs of a fragment (with or without its `#`), in order; keys it does not know (other
+/// than `v`) come back as `Err(key)`.
+pub fn from_fragment(fragment: &str) -> Vec<Result<(Key, String), String>> {
+    let body = fragment.strip_prefix('#').unwrap_or(fragment);
+    form_urlencoded::parse(body.as_bytes())
+        .filter(|(k, _)| k != "v")
+        .map(|(k, v)| match Key::from_name(&k) {
+            Some(key) => Ok((key, v.into_owned())),
+            None => Err(k.into_owned()),
+        })
+        .collect()
+}
+
+/// Where the shared settings live.
+#[derive(Clone, Copy)]
+pub struct Targets {
+    /// The calculator's fields and the language.
+    pub app: PageState,
+    /// The model select and panel.
+    pub models: ModelSettings,
+    /// The comparison's strategy and unit.
+    pub compare: CompareSettings,
+}
+
+impl Targets {
+    /// The contexts of the page (after `App` has provided them all).
+    pub fn from_context() -> Self {
+        Targets {
+            app: PageState::from_context(),
+            models: expect_context::<ModelSettings>(),
+            compare: expect_context::<CompareSettings>(),
+        }
+    }
+
+    /// The settings now, every key (reading them subscribes).
+    pub fn snapshot(&self) -> Vec<(Key, String)> {
+        use strum::IntoEnumIterator;
+        Key::iter().map(|k| (k, self.read(k))).collect()
+    }
+
+    fn read(&self, key: Key) -> String {
+        let f = self.app.fields;
+        let m = self.models;
+        match key {
+            Key::Lang => self.app.language.lang.get().code().to_owned(),
+            Key::Len => f.doc_length.get(),
+            Key::Lunit => f.unit.get().code().to_owned(),
+            Key::Size => f.chunk_size.get(),
+            Key::Overlap => f.chunk_overlap.get(),
+            Key::Price => f.price.get(),
+            Key::Enc => f.encoding.get().name().to_owned(),
+            Key::Model => m.model.get().map_or("custom", |x| x.id).to_owned(),
+            Key::Strategy => self.compare.strategy.get().to_string(),
+            Key::Cunit => match self.compare.unit.get() {
+                SizeUnit::Tokens => "tokens",
+                SizeUnit::Characters => "characters",
+            }
+            .to_owned(),
+            Key::K => m.top_k.get(),
+            Key::Window => m.window.get(),
+            Key::Prompt => m.prompt.get(),
+            Key::Reserve => m.reserve.get(),
+            Key::Dims => m.dimensions.get(),
+            Key::Vec => crate::model::format_code(m.format.get()).to_owned(),
+            Key::Docs => m.documents.get(),
+        }
+    }
+
+    /// Sets `key` to `value` when it is a value the field accepts; `false` (nothing changed)
+    /// otherwise. Signals are set only when the value differs, so applying the page's own
+    /// settings notifies no one.
+    pub fn apply(&self, key: Key, value: &str) -> bool {
+        fn set<T: PartialEq + Send + Sync + 'static>(s: RwSignal<T>, v: T) {
+            if s.with_untracked(|x| *x != v) {
+                s.set(v);
+            }
+        }
+        let f = self.app.fields;
+        let m = self.models;
+        let count = |max: u64| parse_count(value, max).is_ok().then(|| value.to_owned());
+        let text = match key {
+            Key::Len
+            | Key::Size
+            | Key::Overlap
+            | Key::K
+            | Key::Window
+            | Key::Prompt
+            | Key::Reserve
+            | Key::Dims
+            | Key::Docs => count(u64::MAX),
+            Key::Price => parse_price(value).is_ok().then(|| value.to_owned()),
+            _ => None,
+        }
+        .filter(|v| v.chars().count() <= MAX_VALUE_CHARS);
+        match key {
+            Key::Lang => {
+                return Lang::from_tag(value)
+                    .map(|l| set(self.app.language.lang, l))
+                    .is_some()
+            }
+            Key::Lunit => {
+                return LengthUnit::from_code(value)
+                    .map(|u| set(f.unit, u))
+                    .is_some()
+            }
+            Key::Enc => {
+                return Encoding::from_name(value)
+                    .map(|e| set(f.encoding, e))
+                    .is_some()
+            }
+            Key::Model if value == "custom" => {
+                set(m.model, None);
+                return true;
+            }
+            Key::Model => return model(value).map(|x| set(m.model, Some(x))).is_some(),
+            Key::Strategy => {
+                return value
+                    .parse::<StrategyId>()
+                    .map(|s| set(self.compare.strategy, s))
+                    .is_ok()
+            }
+            Key::Cunit => {
+                let unit = match value {
+                    "tokens" => SizeUnit::Tokens,
+                    "characters" => SizeUnit::Characters,
+                    _ => return false,
+                };
+                set(self.compare.unit, unit);
+                return true;
+            }
+            Key::Vec => {
+                return VectorFormat::ALL
+                    .into_iter()
+                    .find(|x| crate::model::format_code(*x) == value)
+                    .map(|x| set(m.format, x))
+                    .is_some()
+            }
+            _ => {}
+        }
+        let Some(text) = text else {
+            return false;
+        };
+        let signal = match key {
+            Key::Len => f.doc_length,
+            Key::Size => f.chunk_size,
+            Key::Overlap => f.chunk_overlap,
+            Key::Price => f.price,
+            Key::K => m.top_k,
+            Key::Window => m.window,
+            Key::Prompt => m.prompt,
+            Key::Reserve => m.reserve,
+            Key::Dims => m.dimensions,
+            _ => m.documents,
+        };
+        set(signal, text);
+        true
+    }
+
+    /// Applies every pair of `fragment`; the keys left out (unknown, or with a value the field
+    /// does not take). `into_boxes`: also write the values into the text boxes (after start,
+    /// when the boxes exist and do not follow their signals).
+    pub fn apply_fragment(&self, fragment: &str, into_boxes: bool) -> Vec<String> {
+        let mut left_out = Vec::new();
+        for pair in from_fragment(fragment) {
+            match pair {
+                Ok((key, value)) => {
+                    if self.apply(key, &value) {
+                        if let (true, Some(id)) = (into_boxes, key.input_id()) {
+                            crate::browser::set_input_value(id, &value);
+                        }
+                    } else {
+                        left_out.push(key.name().to_owned());
+                    }
+                }
+                Err(unknown) => left_out.push(unknown),
+            }
+        }
+        left_out
+    }
+}
+
+/// What the links did: the keys the opening link left out.
+#[derive(Clone, Copy)]
+pub struct ShareState {
+    /// Keys of the last applied link that were left out.
+    pub left_out: RwSignal<Vec<String>>,
+}
+
+/// Applies the link the page was opened with (before the views are built), provides
+/// [`ShareState`], and starts [`follow`].
+pub fn restore_at_start() {
+    let targets = Targets::from_context();
+    let hash = crate::browser::location_hash();
+    let left_out = if hash.len() > 1 {
+        targets.apply_fragment(&hash, false)
+    } else {
+        Vec::new()
+    };
+    let state = ShareState {
+        left_out: RwSignal::new(left_out),
+    };
+    provide_context(state);
+    follow(targets, state);
+}
+
+/// Writes the settings into the URL 700 ms after the last change (replacing the first entry,
+/// then one history entry per pause), and applies an entry the user goes back or forward to.
+fn follow(targets: Targets, state: ShareState) {
+    use std::cell::Cell;
+    use std::rc::Rc;
+    let generation = Rc::new(Cell::new(0u64));
+    let first = Rc::new(Cell::new(true));
+    Effect::new(move |_| {
+        let fragment = to_fragment(&targets.snapshot());
+        let g = generation.get() + 1;
+        generation.set(g);
+        let generation = generation.clone();
+        let first = first.clone();
+        set_timeout(
+            move || {
+                if generation.get() != g {
+                    return;
+                }
+                let current = crate::browser::location_hash();
+                if current.strip_prefix('#') != Some(fragment.as_str()) {
+                    crate::browser::write_hash(&fragment, !first.get());
+                }
+                first.set(false);
+            },
+            std::time::Duration::from_millis(700),
+        );
+    });
+    crate::browser::on_popstate(move || {
+        let hash = crate::browser::location_hash();
+        state.left_out.set(targets.apply_fragment(&hash, true));
+    });
+}
+
+/// The "copy link" button, its status and the link itself.
+#[component]
+pub fn ShareLink() -> impl IntoView {
+    let targets = Targets::from_context();
+    let state = expect_context::<ShareState>();
+    let lang = move || targets.app.language.lang.get();
+    let s = move |msg: Sm| messages::text(lang(), msg);
+    let url = move || crate::browser::page_url_with_hash(&to_fragment(&targets.snapshot()));
+    let copied = RwSignal::new(None::<bool>);
+    let on_click = move |_| {
+        let link = url();
+        let ok = crate::browser::copy_text(&link);
+        copied.set(Some(ok));
+        if !ok {
+            crate::browser::select_input("share-url");
+        }
+    };
+    let notice = move || {
+        let keys = state.left_out.get();
+        (!keys.is_empty()).then(|| {
+            let joined = keys.join(", ");
+            view! {
+                <p class="notice info" data-testid="share-notice" data-keys=joined.clone() role="status">
+                    {fill(s(Sm::LeftOut), &[("keys", &joined)])}
+                </p>
+            }
+        })
+    };
+    view! {
+        <section class="panel share" aria-labelledby="share-heading">
+            <h2 id="share-heading">{move || s(Sm::Heading)}</h2>
+            {notice}
+            <p class="hint">{move || s(Sm::Intro)}</p>
+            <div class="share-row">
+                <button type="button" data-testid="share-link" data-value=url on:click=on_click>
+                    {move || s(Sm::Copy)}
+                </button>
+                <input
+                    id="share-url"
+                    data-testid="share-url"
+                    type="text"
+                    readonly
+                    aria-label=move || s(Sm::UrlLabel)
+                    prop:value=url
+                />
+            </div>
+            <p
+                class="field-note"
+                data-testid="share-status"
+                data-state=move || match copied.get() {
+                    Some(true) => "copied",
+                    Some(false) => "select",
+                    None => "",
+                }
+                role="status"
+            >
+                {move || match copied.get() {
+                    Some(true) => Some(s(Sm::Copied)),
+                    Some(false) => Some(s(Sm::CopyByHand)),
+                    None => None,
+                }}
+            </p>
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fragments_round_trip_and_unknown_keys_are_named() {
+        let pairs = vec![
+            (Key::Lang, "vi".to_owned()),
+            (Key::Price, "0,02".to_owned()),
+            (Key::Len, "1 500".to_owned()),
+            (Key::Model, "all-minilm-l6-v2".to_owned()),
+        ];
+        let f = to_fragment(&pairs);
+        assert_eq!(
+            f,
+            "v=1&lang=vi&price=0%2C02&len=1+500&model=all-minilm-l6-v2"
+        );
+        let back: Vec<(Key, String)> = from_fragment(&format!("#{f}"))
+            .into_iter()
+            .map(|p| p.expect("known"))
+            .collect();
+        assert_eq!(back, pairs);
+        let odd = from_fragment("#v=9&size=512&colour=red&=x");
+        assert_eq!(
+            odd,
+            vec![
+                Ok((Key::Size, "512".to_owned())),
+                Err("colour".to_owned()),
+                Err(String::new())
+            ]
+        );
+        assert!(from_fragment("").is_empty());
+    }
+
+    #[test]
+    fn every_key_has_one_name() {
+        use strum::IntoEnumIterator;
+        for k in Key::iter() {
+            assert_eq!(Key::from_name(k.name()), Some(k));
+        }
+        assert_eq!(Key::Cunit.name(), "cunit");
+        assert_eq!(Key::from_name("LANG"), None);
+    }
+
+    #[test]
+    fn a_link_sets_what_the_fields_accept_and_names_the_rest() {
+        let owner = Owner::new();
+        owner.set();
+        let app = crate::state::provide_page_state(Lang::En);
+        crate::model::provide();
+        let compare = CompareSettings {
+            unit: RwSignal::new(SizeUnit::Tokens),
+            strategy: RwSignal::new(StrategyId::Fixed),
+            ab: RwSignal::new(crate::compare::AbSide {
+                strategy: StrategyId::LangchainRecursive,
+                chunk_size: "1024".into(),
+                chunk_overlap: "128".into(),
+            }),
+        };
+        let t = Targets {
+            app,
+            models: expect_context::<ModelSettings>(),
+            compare,
+        };
+        let left = t.apply_fragment(
+            "#v=1&lang=pl&size=256&overlap=abc&enc=o200k_base&model=nope&strategy=semchunk&cunit=characters&vec=int8&price=&k=7&colour=red",
+            false,
+        );
+        assert_eq!(left, vec!["overlap", "model", "colour"]);
+        assert_eq!(app.language.lang.get_untracked(), Lang::Pl);
+        assert_eq!(app.fields.chunk_size.get_untracked(), "256");
+        assert_eq!(app.fields.chunk_overlap.get_untracked(), "64", "kept");
+        assert_eq!(app.fields.encoding.get_untracked(), Encoding::O200kBase);
+        assert_eq!(
+            app.fields.price.get_untracked(),
+            "",
+            "an empty price is a price"
+        );
+        assert_eq!(compare.strategy.get_untracked(), StrategyId::Semchunk);
+        assert_eq!(compare.unit.get_untracked(), SizeUnit::Characters);
+        assert_eq!(t.models.format.get_untracked(), VectorFormat::Int8);
+        assert_eq!(t.models.top_k.get_untracked(), "7");
+        // What the page would write now reads back as the same settings.
+        let now = to_fragment(&t.snapshot());
+        let again = t.apply_fragment(&now, false);
+        assert!(again.is_empty(), "{again:?}");
+        assert_eq!(to_fragment(&t.snapshot()), now);
+        assert!(
+            now.contains("&size=256&") && now.contains("v=1&lang=pl&"),
+            "{now}"
+        );
+    }
+}
