@@ -126,11 +126,11 @@ async function page(event) {
   try {
     const response = await fetch(event.request);
     if (response.status === 200 && response.type === 'basic') {
-      const html = response.clone();
+      const copy = response.clone();
       event.waitUntil(
         (async () => {
-          const text = await html.text();
-          await keep(PAGE, new Response(text, { headers: response.headers }));
+          const text = await copy.clone().text();
+          await (await caches.open(CACHE)).put(PAGE, copy);
           await prune(text);
         })(),
       );

@@ -11,14 +11,18 @@
 //      exactly the same count as online, counted in the worker;
 //  (c) no request at all while a text is pasted and counted, online or offline, neither by the
 //      page and its workers nor by the service worker; none to another origin ever;
-//  (d) no uncaught error and no console error.
+//  (d) no uncaught error and no console error;
+//  (e) (root build) a new deployment replaces the kept copy: with new hashed file names and a
+//      changed worker script served at the same address, one visit online keeps the new files,
+//      drops the old hashed ones, and the page then opens offline as the new deployment.
 //
 // Environment (all optional): E2E_DIST, E2E_DIST_SUBPATH, E2E_SUBPATH, E2E_FIXTURE,
 // E2E_NATIVE_COUNTS (the native core's counts of the fixture; checked when given), CHROMIUM.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startStaticServer } from './static-server.mjs';
@@ -186,3 +190,106 @@ for (const build of BUILDS) {
     });
   });
 }
+
+/** A copy of `dir` as a new deployment would be: every Trunk content hash in a file name (and
+ * wherever it is named) replaced, and the comparison worker's script changed. */
+function newDeployment(dir) {
+  const out = mkdtempSync(path.join(tmpdir(), 'rag-e2e-deploy-'));
+  cpSync(dir, out, { recursive: true });
+  const hashes = new Set();
+  for (const name of readdirSync(out)) for (const m of name.matchAll(/-([0-9a-f]{16})(?:_bg)?\./g)) hashes.add(m[1]);
+  const renamed = new Map([...hashes].map((h) => [h, [...h].reverse().join('')]));
+  const swap = (text) => [...renamed].reduce((t, [from, to]) => t.replaceAll(from, to), text);
+  for (const name of readdirSync(out)) {
+    const file = path.join(out, name);
+    if (/\.(html|js)$/.test(name)) writeFileSync(file, swap(readFileSync(file, 'utf8')));
+    if (swap(name) !== name) renameSync(file, path.join(out, swap(name)));
+  }
+  writeFileSync(path.join(out, 'compare-worker.js'), `${readFileSync(path.join(out, 'compare-worker.js'), 'utf8')}\n// new deployment\n`);
+  return { dir: out, renamed };
+}
+
+/** What the page's service worker keeps: {url: text of small files}. */
+async function kept(page) {
+  return page.evaluate(async () => {
+    const out = {};
+    for (const name of await caches.keys()) {
+      const cache = await caches.open(name);
+      for (const req of await cache.keys()) {
+        out[req.url] = req.url.endsWith('compare-worker.js') ? await (await cache.match(req)).text() : '';
+      }
+    }
+    return out;
+  });
+}
+
+describe('offline, a new deployment', () => {
+  const skip = existsSync(path.join(DIST, 'index.html')) ? false : `${DIST} is not built`;
+
+  test('(e) one visit online replaces the kept copy with the new deployment\'s', { skip }, async (t) => {
+    const next = newDeployment(DIST);
+    const context = await browser.newContext();
+    const pageErrors = [];
+    let server;
+    try {
+      let url;
+      ({ server, url } = await startStaticServer({ root: DIST, prefix: '/' }));
+      const port = new URL(url).port;
+      const page = await context.newPage();
+      page.on('pageerror', (err) => pageErrors.push(err.stack ?? String(err)));
+      page.on('console', (msg) => {
+        if (msg.type() === 'error') pageErrors.push(msg.text());
+      });
+      await page.goto(url, { waitUntil: 'load' });
+      await waitForApp(page, pageErrors);
+      await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: APP_START_MS });
+      const before = Object.keys(await kept(page));
+      const oldHashes = [...next.renamed.keys()];
+      assert.ok(oldHashes.every((h) => before.some((u) => u.includes(h))), `not every hashed file is kept: ${before.join(' | ')}`);
+
+      // The new deployment at the same address.
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      ({ server } = await startStaticServer({ root: next.dir, prefix: '/', port: Number(port) }));
+      await page.reload({ waitUntil: 'load' });
+      await waitForApp(page, pageErrors);
+      const glue = await page.locator('script[data-js]').getAttribute('data-js');
+      assert.ok([...next.renamed.values()].some((h) => glue.includes(h)), `the reload did not load the new deployment (${glue})`);
+      const newHashes = [...next.renamed.values()];
+      await page
+        .waitForFunction(
+          async ([gone, come]) => {
+            const urls = [];
+            for (const name of await caches.keys()) urls.push(...(await (await caches.open(name)).keys()).map((r) => r.url));
+            return gone.every((h) => !urls.some((u) => u.includes(h))) && come.every((h) => urls.some((u) => u.includes(h)));
+          },
+          [oldHashes, newHashes],
+          { timeout: APP_START_MS },
+        )
+        .catch(() => {});
+      const after = await kept(page);
+      t.diagnostic(`kept after the new deployment: ${Object.keys(after).join(' | ')}`);
+      for (const h of oldHashes) assert.ok(!Object.keys(after).some((u) => u.includes(h)), `an old hashed file (${h}) is still kept`);
+      for (const h of newHashes) assert.ok(Object.keys(after).some((u) => u.includes(h)), `a new hashed file (${h}) is not kept`);
+      const worker = Object.entries(after).find(([u]) => u.endsWith('/compare-worker.js'));
+      assert.ok(worker?.[1].includes('// new deployment'), "the kept compare-worker.js is not the new deployment's");
+
+      // Offline: the new deployment opens from the kept copy.
+      await context.setOffline(true);
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await page.reload({ waitUntil: 'load' });
+      await waitForApp(page, pageErrors);
+      const offlineGlue = await page.locator('script[data-js]').getAttribute('data-js');
+      assert.equal(offlineGlue, glue, 'offline, the page is not the new deployment');
+      assert.deepEqual(pageErrors, [], 'uncaught errors');
+    } finally {
+      await context.close();
+      if (server?.listening) {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      }
+      rmSync(next.dir, { recursive: true, force: true });
+    }
+  });
+});
