@@ -1,6 +1,23 @@
 // Loads the wasm app. This is an external module rather than Trunk's inline loader so that the
 // page's Content-Security-Policy can forbid every inline script. Trunk writes the hashed names
 // of the wasm-bindgen glue and of the .wasm into this script tag's data attributes.
+//
+// Once the page has loaded, it also registers the service worker (assets/sw.js), which keeps a
+// copy of the page and its files on this device so that it opens and counts offline. Its scope
+// is the page's own directory (document.baseURI: "/" or the subpath Trunk's public URL gives).
+// Where the browser has no service workers or refuses one (a private window, an insecure
+// origin), the page works as before, online only.
+if ('serviceWorker' in navigator) {
+  const register = () => {
+    const scope = new URL('./', document.baseURI);
+    navigator.serviceWorker
+      .register(new URL('sw.js', scope), { scope: scope.pathname })
+      .catch((err) => console.warn(`no offline copy of this page: ${err}`));
+  };
+  if (document.readyState === 'complete') register();
+  else addEventListener('load', register, { once: true });
+}
+
 const tag = document.querySelector('script[data-wasm]');
 const { default: init } = await import(tag.dataset.js);
 const wasm = await init({ module_or_path: tag.dataset.wasm });

@@ -10,7 +10,7 @@ use chunk_core::text_stats::{replacement_chars, whole_kib, whole_mib};
 use chunk_core::tokenizer::special_token_counts;
 
 use crate::i18n::Key;
-use crate::state::{Derived, Language, SourceText, Tokenization};
+use crate::state::{Derived, EditKind, Language, SourceText, Tokenization};
 use crate::{browser, format};
 
 /// Largest file accepted, in bytes (10 MB): far above any document worth previewing chunk by
@@ -143,6 +143,17 @@ pub async fn read_file_text(file: web_sys::File) -> Result<String, FileProblem> 
     decode_file(bytes)
 }
 
+/// The kind of the text box's `input` event: its `InputEvent.inputType` (read by name, so that
+/// a plain `Event`, as a script may dispatch, is typing), mapped by
+/// [`EditKind::of_input_type`]. A paste, a drop or a cut is never debounced; typing may be.
+fn input_kind(ev: &web_sys::Event) -> EditKind {
+    let input_type = js_sys::Reflect::get(ev, &"inputType".into())
+        .ok()
+        .and_then(|v| v.as_string())
+        .unwrap_or_default();
+    EditKind::of_input_type(&input_type)
+}
+
 /// A message about the last file, shown under the box.
 #[derive(Clone, Debug, PartialEq)]
 enum FileMessage {
@@ -177,8 +188,10 @@ pub fn TextSource() -> impl IntoView {
         source.reading.set(false);
         edits.get_value()
     };
-    let set_text = move |s: String| {
+    // Stores a text made by an edit of `kind` (whether its count may be debounced).
+    let set_text = move |s: String, kind: EditKind| {
         new_edit();
+        source.last_edit.set_value(kind);
         if let Some(el) = textarea.get_untracked() {
             el.set_value(if s.len() > LARGE_TEXT_BYTES { "" } else { &s });
         }
@@ -202,7 +215,10 @@ pub fn TextSource() -> impl IntoView {
                 return; // the browser inserts it; on:input updates the state
             }
             ev.prevent_default();
-            set_text(splice_selection(&value, selection(&el), pasted));
+            set_text(
+                splice_selection(&value, selection(&el), pasted),
+                EditKind::Whole,
+            );
             return;
         }
         // Longer than one slice: read it over several tasks, then store it where the selection
@@ -215,7 +231,7 @@ pub fn TextSource() -> impl IntoView {
             let current = || edits.get_value() == this_edit;
             if let Some(pasted) = browser::read_js_string(&pasted, PASTE_SLICE_UNITS, current).await
             {
-                set_text(splice_selection(&value, at, pasted));
+                set_text(splice_selection(&value, at, pasted), EditKind::Whole);
             }
         });
     };
@@ -250,7 +266,7 @@ pub fn TextSource() -> impl IntoView {
             }
             match result {
                 Ok(s) => {
-                    set_text(s);
+                    set_text(s, EditKind::Whole);
                     set_message.set(Some(FileMessage::Loaded(name)));
                 }
                 Err(p) => set_message.set(Some(FileMessage::Problem(name, p))),
@@ -321,10 +337,12 @@ pub fn TextSource() -> impl IntoView {
                 prop:readOnly=large
                 on:input=move |ev| {
                     let value = event_target_value(&ev);
+                    let kind = input_kind(&ev);
                     if value.len() > LARGE_TEXT_BYTES {
-                        set_text(value); // empties the box (see LARGE_TEXT_BYTES)
+                        set_text(value, kind); // empties the box (see LARGE_TEXT_BYTES)
                     } else {
                         new_edit();
+                        source.last_edit.set_value(kind);
                         source.text.set(Arc::from(value));
                     }
                 }
@@ -350,7 +368,7 @@ pub fn TextSource() -> impl IntoView {
                     class="button secondary"
                     data-testid="clear-text"
                     on:click=move |_| {
-                        set_text(String::new());
+                        set_text(String::new(), EditKind::Whole);
                         set_message.set(None);
                     }
                 >
@@ -367,7 +385,9 @@ pub fn TextSource() -> impl IntoView {
 
 /// The tokenizer status: `data-state` is "tokenizing" while counting and "ready" once the
 /// figures describe the current text (or there is no text); `data-worker` is "true" while the
-/// Web Worker does the counting; `data-bytes` and `data-chars` give the current text's length.
+/// Web Worker does the counting; `data-debounced` is "true" when the newest count waited for
+/// typing to pause and "false" when it started at once (a paste, a drop, a file, a short
+/// text); `data-bytes` and `data-chars` give the current text's length.
 #[component]
 fn Status() -> impl IntoView {
     let lang = expect_context::<Language>();
@@ -413,6 +433,7 @@ fn Status() -> impl IntoView {
             data-testid="status"
             data-state=move || if ready() { "ready" } else { "tokenizing" }
             data-worker=move || tokenization.worker.get().to_string()
+            data-debounced=move || tokenization.debounced.get().to_string()
             data-bytes=move || source.text.with(|t| t.len()).to_string()
             data-chars=move || derived.text_chars.get().to_string()
             role="status"

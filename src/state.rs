@@ -21,7 +21,7 @@ use leptos::prelude::*;
 
 use crate::i18n::{self, Key, Lang};
 use crate::parse::{check, Checked, LengthUnit, RawInputs};
-pub use crate::tokenize_schedule::Progress;
+pub use crate::tokenize_schedule::{EditKind, Progress};
 
 /// A finished tokenization of one text with one encoding.
 #[derive(Debug)]
@@ -127,6 +127,11 @@ pub struct SourceText {
     /// True while a long paste is being copied into the page (over several tasks, see
     /// `browser::read_js_string`): the figures are not ready until it is in.
     pub reading: RwSignal<bool>,
+    /// The kind of the edit that made `text` (typing, or a paste / drop / file), written just
+    /// before `text`; the tokenizer job reads it to decide whether to debounce
+    /// (`tokenize_schedule::start_delay`). A `StoredValue`: read in the job's effect without
+    /// tracking (the text itself triggers it), never drawn.
+    pub last_edit: StoredValue<EditKind>,
 }
 
 impl SourceText {
@@ -135,6 +140,7 @@ impl SourceText {
         SourceText {
             text: RwSignal::new(Arc::from("")),
             reading: RwSignal::new(false),
+            last_edit: StoredValue::new(EditKind::Whole),
         }
     }
 }
@@ -158,6 +164,10 @@ pub struct Tokenization {
     /// false before, and where the page's own thread does it (no worker in this browser, or it
     /// failed). Shown as a `data-worker` hook.
     pub worker: RwSignal<bool>,
+    /// True when the newest job waited for the debounce before it started (typing in a long
+    /// text), false when it started at once (a paste, a drop, a file, a short text). Shown as
+    /// the status's `data-debounced` hook.
+    pub debounced: RwSignal<bool>,
 }
 
 impl Tokenization {
@@ -167,6 +177,7 @@ impl Tokenization {
             tokenized: RwSignal::new(None),
             progress: RwSignal::new(Progress::Idle),
             worker: RwSignal::new(false),
+            debounced: RwSignal::new(false),
         }
     }
 }

@@ -3,6 +3,11 @@
 //! thread in slices that yield to the browser between them. Either way the progress bar
 //! follows the work, and a newer edit cancels older work: every job carries a generation
 //! number, and a result or progress report of an older generation is ignored.
+//!
+//! Only typing in a long text waits for a pause before its count starts; a paste, a drop, a
+//! file or a new encoding starts at once (`tokenize_schedule::start_delay`, by the
+//! [`crate::state::SourceText::last_edit`] the text box records). Which one the newest job took
+//! is the status's `data-debounced` hook ("true" / "false", `Tokenization::debounced`).
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -13,7 +18,7 @@ use chunk_core::tokenizer::{find_special_tokens, Encoding};
 use leptos::prelude::*;
 
 use crate::browser::now_ms;
-use crate::state::{CalculatorFields, Progress, SourceText, Tokenization, Tokenized};
+use crate::state::{CalculatorFields, EditKind, Progress, SourceText, Tokenization, Tokenized};
 use crate::tokenize_schedule::{
     silence_limit_ms, start_decision, start_delay, watch_decision, Generations, Slicer, Start,
     Watch, PAGE_SLICE_MS, READY_TIMEOUT,
@@ -61,27 +66,36 @@ pub fn spawn_tokenizer(out: Tokenization, source: SourceText, fields: Calculator
         last_heard: Cell::new(0.0),
     });
     runner.start_worker();
-    Effect::new(move |_| {
+    // The effect returns the text it saw, so that the next run knows whether the text changed
+    // (an edit of the kind the text box recorded) or only the encoding (a whole edit).
+    Effect::new(move |previous: Option<Arc<str>>| {
         let text = source.text.get();
         let encoding = fields.encoding.get();
         let generation = runner.generations.advance();
         if text.is_empty() {
             out.tokenized.set(None);
             out.progress.set(Progress::Idle);
-            return;
+            out.debounced.set(false);
+            return text;
         }
         out.progress.set(Progress::Running {
             done: 0,
             total: text.len(),
         });
-        let delay = start_delay(text.len());
+        let kind = match previous {
+            Some(p) if Arc::ptr_eq(&p, &text) => EditKind::Whole,
+            _ => source.last_edit.get_value(),
+        };
+        let delay = start_delay(text.len(), kind);
+        out.debounced.set(!delay.is_zero());
         let job = Job {
             generation,
-            text,
+            text: text.clone(),
             encoding,
         };
         let runner = runner.clone();
         set_timeout(move || runner.start(job), delay);
+        text
     });
 }
 

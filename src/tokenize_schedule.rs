@@ -1,7 +1,9 @@
 //! The tokenizer's schedule, with no web type in it: job generations, the sliced job, its
-//! progress, and every decision about where a job runs and when the worker is given up. Both
-//! the page side ([`crate::tokenize_job`]) and the worker side ([`crate::tokenize_worker`])
-//! use it, and neither imports the other for it; it is tested natively.
+//! progress, and every decision about when a job starts (typing may be debounced; a paste, a
+//! drop or a file never is: [`EditKind`], [`start_delay`]), where it runs and when the worker
+//! is given up. Both the page side ([`crate::tokenize_job`]) and the worker side
+//! ([`crate::tokenize_worker`]) use it, and neither imports the other for it; it is tested
+//! natively.
 //!
 //! Times are milliseconds as `f64` from a caller's clock (`Date.now()` in the browser, see
 //! [`crate::browser::now_ms`]); sizes are UTF-8 bytes of the text.
@@ -21,11 +23,12 @@ pub const PAGE_SLICE_MS: f64 = 12.0;
 /// milliseconds. Longer than the page's own slices (nothing is drawn in the worker); short
 /// enough that a newer edit replaces a stale job within a frame or two.
 pub const WORKER_SLICE_MS: f64 = 25.0;
-/// Texts up to this many bytes start at once; longer ones wait [`DEBOUNCE`] for typing to
-/// pause, so each keystroke in a large document does not restart a long count. Also the
+/// Texts up to this many bytes start at once; when typed, longer ones wait [`DEBOUNCE`] for
+/// typing to pause, so each keystroke in a large document does not restart a long count (a
+/// paste, drop or file never waits: [`start_delay`]). Also the
 /// largest text counted on the page's thread while the worker is still starting.
 pub const IMMEDIATE_BYTES: usize = 64 * 1024;
-/// Wait before counting a long text.
+/// Wait before counting a long text after a keystroke.
 pub const DEBOUNCE: Duration = Duration::from_millis(150);
 /// A worker silent this long (in ms) while it has a stale job is inside one long piece (its
 /// progress comes every [`WORKER_SLICE_MS`] otherwise): a new job goes to a fresh worker
@@ -94,10 +97,47 @@ impl Progress {
     }
 }
 
-/// How long to wait before starting the job for a text of `text_bytes` bytes: at once up to
-/// [`IMMEDIATE_BYTES`], else [`DEBOUNCE`].
-pub fn start_delay(text_bytes: usize) -> Duration {
-    if text_bytes <= IMMEDIATE_BYTES {
+/// What kind of edit produced the text to count: the one thing besides its length that
+/// decides whether its count waits for [`DEBOUNCE`] ([`start_delay`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EditKind {
+    /// Keystrokes: typing, deleting a character or a word, composing, a line break. More are
+    /// likely to follow at once, so a long text's count may wait for a pause.
+    Typing,
+    /// A whole edit the user makes once: a paste, a drop, a file chosen or dropped, a cut,
+    /// undo / redo, "clear", a new encoding for the same text. Its count starts at once.
+    #[default]
+    Whole,
+}
+
+impl EditKind {
+    /// The kind of an `input` event by its `InputEvent.inputType` (Input Events Level 2):
+    /// pastes (`insertFromPaste`, `insertFromPasteAsQuotation`), drops (`insertFromDrop`,
+    /// `deleteByDrag`), `insertFromYank`, `insertReplacementText` (a spelling fix or an
+    /// autofill), `deleteByCut`, `historyUndo` and `historyRedo` are whole edits; everything
+    /// else (`insertText`, `deleteContentBackward`, `insertCompositionText` …, and an event
+    /// with no type, e.g. a script's plain `Event`) is typing.
+    pub fn of_input_type(input_type: &str) -> Self {
+        match input_type {
+            "insertFromPaste"
+            | "insertFromPasteAsQuotation"
+            | "insertFromDrop"
+            | "insertFromYank"
+            | "insertReplacementText"
+            | "deleteByCut"
+            | "deleteByDrag"
+            | "historyUndo"
+            | "historyRedo" => EditKind::Whole,
+            _ => EditKind::Typing,
+        }
+    }
+}
+
+/// How long to wait before starting the job for a text of `text_bytes` bytes made by an edit
+/// of `kind`: at once for a whole edit (a paste, a drop, a file: issue 11) and for typing up
+/// to [`IMMEDIATE_BYTES`]; [`DEBOUNCE`] for typing in a longer text.
+pub fn start_delay(text_bytes: usize, kind: EditKind) -> Duration {
+    if kind == EditKind::Whole || text_bytes <= IMMEDIATE_BYTES {
         Duration::ZERO
     } else {
         DEBOUNCE
@@ -275,10 +315,54 @@ mod tests {
     }
 
     #[test]
-    fn short_texts_start_at_once_and_long_ones_after_the_debounce() {
-        assert_eq!(start_delay(0), Duration::ZERO);
-        assert_eq!(start_delay(IMMEDIATE_BYTES), Duration::ZERO);
-        assert_eq!(start_delay(IMMEDIATE_BYTES + 1), DEBOUNCE);
+    fn typing_in_a_long_text_waits_for_the_debounce_and_nothing_else_does() {
+        use EditKind::{Typing, Whole};
+        assert_eq!(start_delay(0, Typing), Duration::ZERO);
+        assert_eq!(start_delay(IMMEDIATE_BYTES, Typing), Duration::ZERO);
+        assert_eq!(start_delay(IMMEDIATE_BYTES + 1, Typing), DEBOUNCE);
+        // A paste, drop or file of any size starts at once.
+        assert_eq!(start_delay(0, Whole), Duration::ZERO);
+        assert_eq!(start_delay(IMMEDIATE_BYTES + 1, Whole), Duration::ZERO);
+        assert_eq!(start_delay(10 << 20, Whole), Duration::ZERO);
+    }
+
+    #[test]
+    fn pastes_drops_and_cuts_are_whole_edits_keystrokes_are_typing() {
+        for whole in [
+            "insertFromPaste",
+            "insertFromPasteAsQuotation",
+            "insertFromDrop",
+            "insertFromYank",
+            "insertReplacementText",
+            "deleteByCut",
+            "deleteByDrag",
+            "historyUndo",
+            "historyRedo",
+        ] {
+            assert_eq!(EditKind::of_input_type(whole), EditKind::Whole, "{whole}");
+        }
+        for typing in [
+            "insertText",
+            "insertLineBreak",
+            "insertParagraph",
+            "insertCompositionText",
+            "insertTranspose",
+            "deleteContentBackward",
+            "deleteContentForward",
+            "deleteWordBackward",
+            "deleteSoftLineBackward",
+            "deleteHardLineForward",
+            "",
+            "somethingNew",
+        ] {
+            assert_eq!(
+                EditKind::of_input_type(typing),
+                EditKind::Typing,
+                "{typing:?}"
+            );
+        }
+        // The case matters, as in the DOM.
+        assert_eq!(EditKind::of_input_type("insertfrompaste"), EditKind::Typing);
     }
 
     #[test]

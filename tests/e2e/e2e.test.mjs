@@ -173,6 +173,9 @@ for (const build of BUILDS) {
       const started = await startStaticServer({ root: build.dir, prefix: build.prefix });
       server = started.server;
       origin = new URL(started.url).origin;
+      // The service worker is blocked here, so that only the page's own requests are seen;
+      // offline.test.mjs checks what it requests (its copy, on the first visit) and that it
+      // requests nothing while a text is counted.
       context = await browser.newContext({ serviceWorkers: 'block' });
       page = await context.newPage();
       // Events arrive in protocol order, so a request issued after the load event is seen

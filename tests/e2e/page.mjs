@@ -91,3 +91,36 @@ export async function openReadyPage(browser, url) {
   });
   return { page, errors, requests };
 }
+
+/** Waits until the page holds a text of `bytes` bytes and is ready; returns its token count and
+ * how its count was started (data-debounced). */
+export async function countOf(page, bytes) {
+  await page
+    .waitForFunction(
+      ([statusSel, wantBytes]) => {
+        const status = document.querySelector(statusSel);
+        return status?.getAttribute('data-state') === 'ready' && status.getAttribute('data-bytes') === wantBytes;
+      },
+      [sel('status'), String(bytes)],
+      { timeout: 120_000 },
+    )
+    .catch((err) => {
+      if (err.name !== 'TimeoutError') throw err;
+    });
+  const status = page.locator(sel('status'));
+  const [state, held, debounced] = await Promise.all(
+    ['data-state', 'data-bytes', 'data-debounced'].map((a) => status.getAttribute(a)),
+  );
+  assert.deepEqual({ state, bytes: held }, { state: 'ready', bytes: String(bytes) }, 'the status after the edit');
+  return { tokens: await numberValue(page, 'out-doc-tokens'), debounced };
+}
+
+/** Pastes `text` over the whole box as a user does: the text on the clipboard, select all,
+ * Ctrl+V (the browser fires a trusted paste event, then inserts or the page takes it). */
+export async function pasteText(page, text) {
+  await page.evaluate((t) => navigator.clipboard.writeText(t), text);
+  const box = page.locator(sel('text-input'));
+  await box.focus();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('ControlOrMeta+V');
+}

@@ -1,0 +1,185 @@
+// The page's service worker: it keeps a copy of the page on this device so that the page
+// opens and counts offline. Our own code, same origin, nothing else (no library, no other
+// host). Registered by boot.js once the page has loaded, with the page's own directory as its
+// scope (the <base> Trunk writes: "/" or a subpath such as "/rag-chunk-calculator/").
+//
+// What it keeps, in one cache per scope (several project sites share a GitHub Pages origin):
+//  - on install: the page (index.html, fetched again from the network) and every same-origin
+//    file it names (the hashed wasm-bindgen glue and .wasm, the hashed CSS, boot.js, the
+//    manifest), the workers' files (tokenize-worker.js?for=<glue>, as src/tokenize_worker.rs
+//    names it; compare-worker.js, compare-engine.js and compare-engine_bg.wasm, as
+//    src/compare/engine.rs names them) and the icon;
+//  - afterwards: every same-origin GET answered 200 under the scope when the page asks for it,
+//    e.g. a tokenizer's vocabulary under vocab/, fetched only when a model needs it.
+//
+// How it answers (only GETs under its scope; it never makes a request of its own but these):
+//  - the page itself: the network first, the kept copy when the network fails (offline);
+//  - a file with Trunk's content hash in its name (name-<16 hex digits>[_bg].js/.wasm/.css):
+//    the kept copy first — the name changes whenever the content does;
+//  - any other file (boot.js, the workers' scripts, the comparison engine, vocabularies): the
+//    network first (the browser's HTTP cache still applies), the kept copy offline, so a new
+//    deployment is never paired with an older file of the same name.
+//
+// A new deployment: its index.html (fetched first, whenever the page is opened online) names
+// new hashed files, which are kept as the page loads them; hashed files and worker scripts it
+// no longer names are deleted from the cache then. What else is kept (vocabularies) stays.
+
+const SCOPE = new URL(self.registration.scope);
+const PAGE = SCOPE.href;
+// Bump the version when what is kept changes shape; activate deletes the other versions'
+// caches of this scope.
+const CACHE_PREFIX = 'rag-chunk-calculator-';
+const CACHE = `${CACHE_PREFIX}v1 ${SCOPE.pathname}`;
+// Trunk's content-hashed output names.
+const HASHED = /-[0-9a-f]{16}(?:_bg)?\.(?:js|wasm|css)$/;
+// The tokenizer worker's script; its query names the glue it belongs with.
+const TOKENIZE_WORKER = 'tokenize-worker.js';
+// Files no element of index.html names, fetched by the workers or the manifest.
+const EXTRA = ['compare-worker.js', 'compare-engine.js', 'compare-engine_bg.wasm', 'icon.svg'];
+
+/** True for a URL under this worker's scope on its origin. */
+const inScope = (url) => url.origin === SCOPE.origin && url.pathname.startsWith(SCOPE.pathname);
+
+/** Every same-origin file index.html `html` names, and the workers' files, as absolute URLs. */
+function filesOf(html) {
+  const urls = new Set();
+  let glue;
+  const elements = html.replace(/<!--[\s\S]*?-->/g, '');
+  for (const [, attr, value] of elements.matchAll(/\s(href|src|data-js|data-wasm)="([^"]+)"/g)) {
+    let url;
+    try {
+      url = new URL(value.replaceAll('&amp;', '&'), PAGE);
+    } catch {
+      continue;
+    }
+    if (!inScope(url) || url.href === PAGE) continue;
+    url.hash = '';
+    urls.add(url.href);
+    if (attr === 'data-js') glue = url.pathname.split('/').pop();
+  }
+  if (glue) urls.add(new URL(`${TOKENIZE_WORKER}?for=${glue}`, PAGE).href);
+  for (const file of EXTRA) urls.add(new URL(file, PAGE).href);
+  return urls;
+}
+
+/** Keeps `response` to `request` if it is a whole same-origin answer. */
+async function keep(request, response) {
+  if (response.status !== 200 || response.type !== 'basic') return;
+  const cache = await caches.open(CACHE);
+  await cache.put(request, response);
+}
+
+/** After a fresh index.html `html`: drops kept hashed files and worker scripts it no longer
+ * names (an older deployment's). */
+async function prune(html) {
+  const current = filesOf(html);
+  const cache = await caches.open(CACHE);
+  for (const request of await cache.keys()) {
+    const url = new URL(request.url);
+    const versioned = HASHED.test(url.pathname) || url.pathname.endsWith(`/${TOKENIZE_WORKER}`);
+    if (versioned && !current.has(url.href)) await cache.delete(request);
+  }
+}
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(
+    (async () => {
+      const page = await fetch(PAGE, { cache: 'no-cache' });
+      if (page.status !== 200) throw new Error(`${PAGE} answered ${page.status}`);
+      const html = await page.clone().text();
+      const cache = await caches.open(CACHE);
+      // Each file on its own: one that cannot be fetched now is kept when the page asks for it.
+      await Promise.all(
+        [...filesOf(html)].map(async (url) => {
+          const request = new Request(url, { cache: 'no-cache' });
+          try {
+            await keep(request, await fetch(request));
+          } catch {
+            // offline again, or refused: not kept yet
+          }
+        }),
+      );
+      await cache.put(PAGE, page);
+      await prune(html);
+      await self.skipWaiting();
+    })(),
+  );
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    (async () => {
+      for (const name of await caches.keys()) {
+        if (name.startsWith(CACHE_PREFIX) && name.endsWith(` ${SCOPE.pathname}`) && name !== CACHE) {
+          await caches.delete(name);
+        }
+      }
+      // Take over the page that registered this worker, so that the files its workers fetch
+      // later are kept too.
+      await self.clients.claim();
+    })(),
+  );
+});
+
+/** The page: the network first; offline, the kept copy. */
+async function page(event) {
+  try {
+    const response = await fetch(event.request);
+    if (response.status === 200 && response.type === 'basic') {
+      const copy = response.clone();
+      event.waitUntil(
+        (async () => {
+          const text = await copy.clone().text();
+          await (await caches.open(CACHE)).put(PAGE, copy);
+          await prune(text);
+        })(),
+      );
+    }
+    return response;
+  } catch (err) {
+    const cache = await caches.open(CACHE);
+    const kept = (await cache.match(PAGE)) ?? (await cache.match(event.request, { ignoreSearch: true }));
+    if (kept) return kept;
+    throw err;
+  }
+}
+
+/** A content-hashed file: the kept copy first. */
+async function hashed(event) {
+  const cache = await caches.open(CACHE);
+  const kept = await cache.match(event.request);
+  if (kept) return kept;
+  const response = await fetch(event.request);
+  event.waitUntil(keep(event.request, response.clone()));
+  return response;
+}
+
+/** Any other file: the network first; offline, the kept copy. */
+async function other(event) {
+  try {
+    const response = await fetch(event.request);
+    event.waitUntil(keep(event.request, response.clone()));
+    return response;
+  } catch (err) {
+    const cache = await caches.open(CACHE);
+    const kept = await cache.match(event.request);
+    if (kept) return kept;
+    throw err;
+  }
+}
+
+self.addEventListener('fetch', (event) => {
+  const { request } = event;
+  if (request.method !== 'GET') return;
+  const url = new URL(request.url);
+  if (!inScope(url)) return;
+  if (request.mode === 'navigate') {
+    // Only the page itself (the scope, or its index.html) is kept and served offline.
+    if (url.pathname === SCOPE.pathname || url.pathname === `${SCOPE.pathname}index.html`) {
+      event.respondWith(page(event));
+    }
+    return;
+  }
+  if (request.headers.has('range')) return; // partial answers are never kept
+  event.respondWith(HASHED.test(url.pathname) ? hashed(event) : other(event));
+});
