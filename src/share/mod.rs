@@ -122,11 +122,12 @@ pub fn to_fragment(pairs: &[(Key, String)]) -> String {
 }
 
 /// The pairs of a fragment (with or without its `#`), in order; keys it does not know (other
-/// than `v`) come back as `Err(key)`.
+/// than `v`, and an empty one) come back as `Err(key)`.
 pub fn from_fragment(fragment: &str) -> Vec<Result<(Key, String), String>> {
     let body = fragment.strip_prefix('#').unwrap_or(fragment);
     form_urlencoded::parse(body.as_bytes())
-        .filter(|(k, _)| k != "v")
+        // `v` is the version; a pair without a key (`=x`, `&&`) says nothing.
+        .filter(|(k, _)| k != "v" && !k.is_empty())
         .map(|(k, v)| match Key::from_name(&k) {
             Some(key) => Ok((key, v.into_owned())),
             None => Err(k.into_owned()),
@@ -450,11 +451,7 @@ mod tests {
         let odd = from_fragment("#v=9&size=512&colour=red&=x");
         assert_eq!(
             odd,
-            vec![
-                Ok((Key::Size, "512".to_owned())),
-                Err("colour".to_owned()),
-                Err(String::new())
-            ]
+            vec![Ok((Key::Size, "512".to_owned())), Err("colour".to_owned()),]
         );
         assert!(from_fragment("").is_empty());
     }
