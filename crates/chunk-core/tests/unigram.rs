@@ -16,14 +16,14 @@
 
 #[path = "differential/corpus.rs"]
 mod corpus;
+#[path = "common/hf_oracle.rs"]
+mod hf_oracle;
 
 use chunk_core::sizer::TokenCounter;
 use chunk_core::tokenizer::unigram::Unigram;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
-use std::io::Write;
-use std::process::{Command, Stdio};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/vocab/xlm-roberta.unigram");
 /// sha256 of the committed `vocab/xlm-roberta.unigram` (`vocab/SOURCE.md`).
@@ -36,50 +36,8 @@ fn load() -> Unigram {
 
 /// The oracle's ids for each text, after checking the sha256 it reports; `None` when skipped.
 fn oracle(texts: &[String]) -> Option<Vec<Vec<u32>>> {
-    let python = match std::env::var("CHUNK_ORACLE_PYTHON") {
-        Ok(p) if !p.is_empty() => p,
-        _ if std::env::var("CHUNK_ORACLE_SKIP").as_deref() == Ok("1") => {
-            eprintln!("Unigram differential test NOT RUN: CHUNK_ORACLE_SKIP=1");
-            return None;
-        }
-        _ => panic!(
-            "CHUNK_ORACLE_PYTHON is not set, so the Unigram test cannot run: use `make test` \
-             (it creates the venv), or set CHUNK_ORACLE_SKIP=1 to skip"
-        ),
-    };
-    let script = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/differential/oracle/hf_unigram.py"
-    );
-    let mut child = Command::new(python)
-        .arg(script)
-        .arg(DATA)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("start the oracle");
-    let input: String = texts
-        .iter()
-        .map(|t| serde_json::to_string(t).expect("JSON") + "\n")
-        .collect();
-    let mut stdin = child.stdin.take().expect("piped");
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let out = child.wait_with_output().expect("the oracle exits");
-    writer.join().expect("writer").expect("send the texts");
-    assert!(out.status.success(), "the oracle failed");
-    let text = String::from_utf8(out.stdout).expect("UTF-8");
-    let mut lines = text.lines();
-    let head: serde_json::Value =
-        serde_json::from_str(lines.next().expect("a first line")).expect("JSON");
-    assert_eq!(
-        head["sha256"].as_str(),
-        Some(DATA_SHA256),
-        "the oracle read another data file"
-    );
-    let ids: Vec<Vec<u32>> = lines
-        .map(|l| serde_json::from_str(l).expect("a JSON list of ids"))
-        .collect();
-    assert_eq!(ids.len(), texts.len(), "one line of ids per text");
+    let (sha256, ids) = hf_oracle::hf_ids("Unigram", "hf_unigram.py", DATA, texts)?;
+    assert_eq!(sha256, DATA_SHA256, "the oracle read another data file");
     Some(ids)
 }
 

@@ -10,55 +10,17 @@
 
 #[path = "differential/corpus.rs"]
 mod corpus;
+#[path = "common/hf_oracle.rs"]
+mod hf_oracle;
 
 use chunk_core::tokenizer::wordpiece::WordPiece;
-use std::io::Write;
-use std::process::{Command, Stdio};
 
 const VOCAB: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/vocab/bert-base-uncased.txt");
 /// The published sha256 of bert-base-uncased's vocab.txt (`vocab/SOURCE.md`).
 const VOCAB_SHA256: &str = "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3";
 
 fn oracle(texts: &[String]) -> Option<(String, Vec<Vec<u32>>)> {
-    let python = match std::env::var("CHUNK_ORACLE_PYTHON") {
-        Ok(p) if !p.is_empty() => p,
-        _ if std::env::var("CHUNK_ORACLE_SKIP").as_deref() == Ok("1") => {
-            eprintln!("WordPiece differential test NOT RUN: CHUNK_ORACLE_SKIP=1");
-            return None;
-        }
-        _ => panic!(
-            "CHUNK_ORACLE_PYTHON is not set, so the WordPiece test cannot run: use `make test` \
-             (it creates the venv), or set CHUNK_ORACLE_SKIP=1 to skip"
-        ),
-    };
-    let script = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/differential/oracle/hf_wordpiece.py"
-    );
-    let mut child = Command::new(python)
-        .arg(script)
-        .arg(VOCAB)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("start the oracle");
-    let input: String = texts
-        .iter()
-        .map(|t| serde_json::to_string(t).expect("JSON") + "\n")
-        .collect();
-    let mut stdin = child.stdin.take().expect("piped");
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let out = child.wait_with_output().expect("the oracle exits");
-    writer.join().expect("writer").expect("send the texts");
-    assert!(out.status.success(), "the oracle failed");
-    let text = String::from_utf8(out.stdout).expect("UTF-8");
-    let mut lines = text.lines();
-    let head: serde_json::Value =
-        serde_json::from_str(lines.next().expect("a first line")).expect("JSON");
-    let ids = lines
-        .map(|l| serde_json::from_str(l).expect("a JSON list of ids"))
-        .collect();
-    Some((head["sha256"].as_str().unwrap_or_default().to_string(), ids))
+    hf_oracle::hf_ids("WordPiece", "hf_wordpiece.py", VOCAB, texts)
 }
 
 /// Characters each rule treats apart: ASCII letters, digits and punctuation (the symbols
@@ -237,7 +199,6 @@ fn wordpiece_ids_equal_hugging_face_tokenizers() {
         sha256, VOCAB_SHA256,
         "the committed vocabulary is not BERT's"
     );
-    assert_eq!(theirs.len(), texts.len(), "one line of ids per text");
     let vocab = std::fs::read_to_string(VOCAB).expect("read the vocabulary");
     let wp = WordPiece::from_vocab(&vocab).expect("the vocabulary loads");
     let mut failures = Vec::new();
