@@ -107,6 +107,9 @@ async function openCount(request) {
     }
     if (engine.vocab_needed(request)) {
       const failure = engine.load_vocab(request, bytes);
+      // Read once, kept by the engine (or refused): the bytes are not needed again, and a
+      // refused file is fetched anew by the next request.
+      vocabLoads.delete(file);
       if (failure) {
         self.postMessage(failure);
         return;

@@ -167,22 +167,32 @@ pub fn download(name: &str, mime: &str, text: &str) {
     let _ = (name, mime, text);
 }
 
-/// Puts `text` on the clipboard (`navigator.clipboard.writeText`). `false` where the browser
-/// offers no clipboard here (an insecure context); a later refusal (no permission) is silent.
-pub fn copy_text(text: &str) -> bool {
+/// Puts `text` on the clipboard (`navigator.clipboard.writeText`); silently nothing where the
+/// browser refuses (no permission, insecure context).
+pub fn copy_text(text: &str) {
+    copy_text_then(text, |_| {});
+}
+
+/// Puts `text` on the clipboard and calls `done` with whether the browser took it (once the
+/// promise of `navigator.clipboard.writeText` has settled; `false` in an insecure context,
+/// where there is no clipboard API, and natively).
+pub fn copy_text_then(text: &str, done: impl FnOnce(bool) + 'static) {
     #[cfg(target_arch = "wasm32")]
     {
         let window = leptos::prelude::window();
         if !window.is_secure_context() {
-            return false;
+            done(false);
+            return;
         }
-        let _ = window.navigator().clipboard().write_text(text);
-        true
+        let promise = window.navigator().clipboard().write_text(text);
+        wasm_bindgen_futures::spawn_local(async move {
+            done(wasm_bindgen_futures::JsFuture::from(promise).await.is_ok());
+        });
     }
     #[cfg(not(target_arch = "wasm32"))]
     {
         let _ = text;
-        false
+        done(false);
     }
 }
 

@@ -19,7 +19,8 @@
 //! own tokenizer the page loads on demand (`ModelTokenizer::open_vocab`): `out-model-tokens`
 //! (the document's tokens with it, without the model's special tokens) and
 //! `model-vocab-status` (`data-state` = `pending` | `loading` | `counted` | `failed`,
-//! `data-vocab` = the vocabulary's code, e.g. `bert-uncased`).
+//! `data-vocab` = the vocabulary's code, e.g. `bert-uncased`, `data-millis` = the worker's
+//! time for the count in ms once counted).
 
 pub mod messages;
 
@@ -173,7 +174,9 @@ pub fn ModelSelect() -> impl IntoView {
     let lang = move || app.language.lang.get();
     let m = move |msg: Mm| messages::text(lang(), msg);
     // The price this select last wrote: only a price the user did not type is replaced.
-    let written_price = StoredValue::new(app.fields.price.get_untracked());
+    // The page's default price counts as written by the select: a price from a settings link
+    // differs from it and is kept, as a typed one is.
+    let written_price = StoredValue::new(crate::parse::RawInputs::default().price);
     let on_change = move |ev| {
         let chosen = model(&event_target_value(&ev));
         settings.model.set(chosen);
@@ -527,6 +530,10 @@ pub fn ModelPanel() -> impl IntoView {
                 data-testid="model-vocab-status"
                 data-state=state
                 data-vocab=count.vocab.code()
+                data-millis=match count.status {
+                    OpenStatus::Counted { millis, .. } => millis.to_string(),
+                    _ => String::new(),
+                }
                 role="status"
             >
                 {line}

@@ -70,7 +70,7 @@ fn pl(msg: Sm) -> &'static str {
     use Sm::*;
     match msg {
         Heading => "Udostępnij te ustawienia",
-        Intro => "Adres strony zawiera wszystkie ustawienia strony (nigdy Twojego tekstu), więc link otwiera stronę dokładnie tak, jak ją widzisz. Przyciski Wstecz i Dalej przechodzą między ustawieniami, które wybrałeś.",
+        Intro => "Adres strony zawiera wszystkie ustawienia strony (nigdy Twojego tekstu), więc link otwiera stronę dokładnie tak, jak ją widzisz. Przyciski Wstecz i Dalej przechodzą między wybranymi ustawieniami.",
         Copy => "Kopiuj link",
         UrlLabel => "Link do tych ustawień",
         Copied => "Link skopiowany. Zawiera tylko ustawienia, bez tekstu.",

@@ -1,14 +1,18 @@
 //! Settings in the URL (issue 12): the page's settings live in the fragment
-//! (`#v=1&lang=en&len=10000&…`), so a link reproduces them; the pasted text never goes into
-//! the URL, the history or storage.
+//! (`#v=1&lang=en&doc_length=10000&chunk_size=512&…`, keys in [`Key`]), so a link reproduces
+//! them; the pasted text never goes into the URL, the history or storage.
 //!
 //! - On start, [`restore_at_start`] reads `location.hash` before the page's views are built, so
-//!   every field starts with the link's value; a key it does not know, or a value that is not
-//!   one the field accepts, is left out and listed in a quiet notice (`share-notice`,
-//!   `data-keys` = the keys left out, comma-separated), never an error.
+//!   every field starts with the link's value; a key it does not know, or a value its
+//!   field cannot hold (an option its select does not have; for a number box, a value too
+//!   long or with characters no number is typed with), is left out and listed in a quiet
+//!   notice (`share-notice`, `data-keys` = the keys left out, comma-separated, at most 10),
+//!   never an error; a number box's value is otherwise taken as typed, and its own check shows
+//!   any error (`1.5` chunks), as for typing.
 //! - While the user works, [`follow`] writes the settings back, 700 ms after the last change:
-//!   the first write replaces the entry the page was opened with, each later one adds a history
-//!   entry, so Back and Forward move between settings the user made (not every keystroke).
+//!   the first write replaces the entry the page was opened with (as does the first after
+//!   Back or Forward), each later one adds a history entry, so Back and Forward move between
+//!   settings the user made (not every keystroke).
 //!   `popstate` applies the entry's settings again (and writes them into the text boxes, which
 //!   do not follow their signals).
 //! - [`ShareLink`]: the "copy link" button (`share-link`, the page's URL with its settings in
@@ -30,7 +34,7 @@ use leptos::prelude::*;
 use crate::compare::CompareSettings;
 use crate::i18n::{fill, Lang};
 use crate::model::ModelSettings;
-use crate::parse::{parse_count, parse_price, LengthUnit};
+use crate::parse::LengthUnit;
 use crate::state::PageState;
 use messages::Sm;
 
@@ -38,47 +42,51 @@ use messages::Sm;
 /// are known.
 pub const VERSION: &str = "1";
 
-/// The longest value a text field takes from a link, in characters.
+/// The most keys a notice names.
+const MAX_LEFT_OUT: usize = 10;
+
+/// The longest value a text box takes from a link, in characters; also the longest key a
+/// notice names.
 const MAX_VALUE_CHARS: usize = 40;
 
 /// Every shared setting, by its key in the fragment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, strum::EnumIter, strum::IntoStaticStr)]
-#[strum(serialize_all = "lowercase")]
+#[strum(serialize_all = "snake_case")]
 pub enum Key {
     /// The UI language (`en`, `vi`, `id`, `ru`, `pl`).
     Lang,
     /// Document length, as typed.
-    Len,
+    DocLength,
     /// Its unit (`tokens`, `chars`).
-    Lunit,
+    DocUnit,
     /// chunk_size, as typed.
-    Size,
+    ChunkSize,
     /// chunk_overlap, as typed.
-    Overlap,
-    /// Price per 1M tokens, as typed (may be empty).
+    ChunkOverlap,
+    /// Price per 1M tokens in USD, as typed (may be empty).
     Price,
-    /// The tokenizer's encoding name.
-    Enc,
+    /// The tokenizer's encoding name (`cl100k_base`, `o200k_base`).
+    Encoding,
     /// The embedding model's id, or `custom`.
     Model,
     /// The comparison's chosen strategy id.
     Strategy,
     /// The comparison's size unit (`tokens`, `characters`).
-    Cunit,
+    SizeUnit,
     /// Top-k, as typed.
-    K,
-    /// The LLM context window, as typed.
-    Window,
+    TopK,
+    /// The LLM context window in tokens, as typed.
+    ContextWindow,
     /// Prompt tokens, as typed.
-    Prompt,
-    /// Answer reserve, as typed.
-    Reserve,
-    /// Dimensions, as typed.
-    Dims,
+    PromptTokens,
+    /// Answer reserve in tokens, as typed.
+    AnswerReserve,
+    /// Dimensions per vector, as typed.
+    Dimensions,
     /// Vector format (`float32`, `float16`, `int8`, `binary`).
-    Vec,
+    VectorFormat,
     /// Documents in the corpus, as typed.
-    Docs,
+    CorpusDocuments,
 }
 
 impl Key {
@@ -96,16 +104,16 @@ impl Key {
     /// The id of the text box this key's value is typed in, where it has one.
     fn input_id(self) -> Option<&'static str> {
         Some(match self {
-            Key::Len => "doc-length",
-            Key::Size => "chunk-size",
-            Key::Overlap => "chunk-overlap",
+            Key::DocLength => "doc-length",
+            Key::ChunkSize => "chunk-size",
+            Key::ChunkOverlap => "chunk-overlap",
             Key::Price => "price",
-            Key::K => "top-k",
-            Key::Window => "context-window",
-            Key::Prompt => "prompt-tokens",
-            Key::Reserve => "answer-reserve",
-            Key::Dims => "dimensions",
-            Key::Docs => "corpus-documents",
+            Key::TopK => "top-k",
+            Key::ContextWindow => "context-window",
+            Key::PromptTokens => "prompt-tokens",
+            Key::AnswerReserve => "answer-reserve",
+            Key::Dimensions => "dimensions",
+            Key::CorpusDocuments => "corpus-documents",
             _ => return None,
         })
     }
@@ -167,31 +175,32 @@ impl Targets {
         let m = self.models;
         match key {
             Key::Lang => self.app.language.lang.get().code().to_owned(),
-            Key::Len => f.doc_length.get(),
-            Key::Lunit => f.unit.get().code().to_owned(),
-            Key::Size => f.chunk_size.get(),
-            Key::Overlap => f.chunk_overlap.get(),
+            Key::DocLength => f.doc_length.get(),
+            Key::DocUnit => f.unit.get().code().to_owned(),
+            Key::ChunkSize => f.chunk_size.get(),
+            Key::ChunkOverlap => f.chunk_overlap.get(),
             Key::Price => f.price.get(),
-            Key::Enc => f.encoding.get().name().to_owned(),
+            Key::Encoding => f.encoding.get().name().to_owned(),
             Key::Model => m.model.get().map_or("custom", |x| x.id).to_owned(),
             Key::Strategy => self.compare.strategy.get().to_string(),
-            Key::Cunit => match self.compare.unit.get() {
+            Key::SizeUnit => match self.compare.unit.get() {
                 SizeUnit::Tokens => "tokens",
                 SizeUnit::Characters => "characters",
             }
             .to_owned(),
-            Key::K => m.top_k.get(),
-            Key::Window => m.window.get(),
-            Key::Prompt => m.prompt.get(),
-            Key::Reserve => m.reserve.get(),
-            Key::Dims => m.dimensions.get(),
-            Key::Vec => crate::model::format_code(m.format.get()).to_owned(),
-            Key::Docs => m.documents.get(),
+            Key::TopK => m.top_k.get(),
+            Key::ContextWindow => m.window.get(),
+            Key::PromptTokens => m.prompt.get(),
+            Key::AnswerReserve => m.reserve.get(),
+            Key::Dimensions => m.dimensions.get(),
+            Key::VectorFormat => crate::model::format_code(m.format.get()).to_owned(),
+            Key::CorpusDocuments => m.documents.get(),
         }
     }
 
-    /// Sets `key` to `value` when it is a value the field accepts; `false` (nothing changed)
-    /// otherwise. Signals are set only when the value differs, so applying the page's own
+    /// Sets `key` to `value` when the field can hold it (a select: one of its options; a
+    /// number box: at most [`MAX_VALUE_CHARS`] characters that a number can be typed with,
+    /// whatever its own check then says of them); `false` (nothing changed) otherwise. Signals are set only when the value differs, so applying the page's own
     /// settings notifies no one.
     pub fn apply(&self, key: Key, value: &str) -> bool {
         fn set<T: PartialEq + Send + Sync + 'static>(s: RwSignal<T>, v: T) {
@@ -201,33 +210,25 @@ impl Targets {
         }
         let f = self.app.fields;
         let m = self.models;
-        let count = |max: u64| parse_count(value, max).is_ok().then(|| value.to_owned());
-        let text = match key {
-            Key::Len
-            | Key::Size
-            | Key::Overlap
-            | Key::K
-            | Key::Window
-            | Key::Prompt
-            | Key::Reserve
-            | Key::Dims
-            | Key::Docs => count(u64::MAX),
-            Key::Price => parse_price(value).is_ok().then(|| value.to_owned()),
-            _ => None,
-        }
-        .filter(|v| v.chars().count() <= MAX_VALUE_CHARS);
+        // A box takes what could be a number as a user types one (digits, signs, an exponent,
+        // either decimal mark, grouping marks and spaces, a dollar sign), up to
+        // MAX_VALUE_CHARS: its own check then says whether it is one, as for typing.
+        let numeric =
+            |c: char| c.is_ascii_digit() || " .,'_eE+-$\u{A0}\u{202F}\u{2009}".contains(c);
+        let text = (value.chars().count() <= MAX_VALUE_CHARS && value.chars().all(numeric))
+            .then(|| value.to_owned());
         match key {
             Key::Lang => {
                 return Lang::from_tag(value)
                     .map(|l| set(self.app.language.lang, l))
                     .is_some()
             }
-            Key::Lunit => {
+            Key::DocUnit => {
                 return LengthUnit::from_code(value)
                     .map(|u| set(f.unit, u))
                     .is_some()
             }
-            Key::Enc => {
+            Key::Encoding => {
                 return Encoding::from_name(value)
                     .map(|e| set(f.encoding, e))
                     .is_some()
@@ -243,7 +244,7 @@ impl Targets {
                     .map(|s| set(self.compare.strategy, s))
                     .is_ok()
             }
-            Key::Cunit => {
+            Key::SizeUnit => {
                 let unit = match value {
                     "tokens" => SizeUnit::Tokens,
                     "characters" => SizeUnit::Characters,
@@ -252,7 +253,7 @@ impl Targets {
                 set(self.compare.unit, unit);
                 return true;
             }
-            Key::Vec => {
+            Key::VectorFormat => {
                 return VectorFormat::ALL
                     .into_iter()
                     .find(|x| crate::model::format_code(*x) == value)
@@ -265,15 +266,15 @@ impl Targets {
             return false;
         };
         let signal = match key {
-            Key::Len => f.doc_length,
-            Key::Size => f.chunk_size,
-            Key::Overlap => f.chunk_overlap,
+            Key::DocLength => f.doc_length,
+            Key::ChunkSize => f.chunk_size,
+            Key::ChunkOverlap => f.chunk_overlap,
             Key::Price => f.price,
-            Key::K => m.top_k,
-            Key::Window => m.window,
-            Key::Prompt => m.prompt,
-            Key::Reserve => m.reserve,
-            Key::Dims => m.dimensions,
+            Key::TopK => m.top_k,
+            Key::ContextWindow => m.window,
+            Key::PromptTokens => m.prompt,
+            Key::AnswerReserve => m.reserve,
+            Key::Dimensions => m.dimensions,
             _ => m.documents,
         };
         set(signal, text);
@@ -284,7 +285,13 @@ impl Targets {
     /// does not take). `into_boxes`: also write the values into the text boxes (after start,
     /// when the boxes exist and do not follow their signals).
     pub fn apply_fragment(&self, fragment: &str, into_boxes: bool) -> Vec<String> {
-        let mut left_out = Vec::new();
+        let mut left_out: Vec<String> = Vec::new();
+        let mut leave_out = |key: &str| {
+            // A crafted link names at most MAX_LEFT_OUT keys, each cut to MAX_VALUE_CHARS.
+            if left_out.len() < MAX_LEFT_OUT {
+                left_out.push(key.chars().take(MAX_VALUE_CHARS).collect());
+            }
+        };
         for pair in from_fragment(fragment) {
             match pair {
                 Ok((key, value)) => {
@@ -293,10 +300,10 @@ impl Targets {
                             crate::browser::set_input_value(id, &value);
                         }
                     } else {
-                        left_out.push(key.name().to_owned());
+                        leave_out(key.name());
                     }
                 }
-                Err(unknown) => left_out.push(unknown),
+                Err(unknown) => leave_out(&unknown),
             }
         }
         left_out
@@ -328,18 +335,20 @@ pub fn restore_at_start() {
 }
 
 /// Writes the settings into the URL 700 ms after the last change (replacing the first entry,
-/// then one history entry per pause), and applies an entry the user goes back or forward to.
+/// and the entry the user went back or forward to, then one history entry per pause), and
+/// applies an entry the user goes back or forward to.
 fn follow(targets: Targets, state: ShareState) {
     use std::cell::Cell;
     use std::rc::Rc;
     let generation = Rc::new(Cell::new(0u64));
     let first = Rc::new(Cell::new(true));
+    let first_in_effect = first.clone();
     Effect::new(move |_| {
         let fragment = to_fragment(&targets.snapshot());
         let g = generation.get() + 1;
         generation.set(g);
         let generation = generation.clone();
-        let first = first.clone();
+        let first = first_in_effect.clone();
         set_timeout(
             move || {
                 if generation.get() != g {
@@ -356,6 +365,9 @@ fn follow(targets: Targets, state: ShareState) {
     });
     crate::browser::on_popstate(move || {
         let hash = crate::browser::location_hash();
+        // The entry gone back to is rewritten in place if the page writes it otherwise (a
+        // value left out), never pushed: a push would drop the Forward entries.
+        first.set(true);
         state.left_out.set(targets.apply_fragment(&hash, true));
     });
 }
@@ -370,12 +382,13 @@ pub fn ShareLink() -> impl IntoView {
     let url = move || crate::browser::page_url_with_hash(&to_fragment(&targets.snapshot()));
     let copied = RwSignal::new(None::<bool>);
     let on_click = move |_| {
-        let link = url();
-        let ok = crate::browser::copy_text(&link);
-        copied.set(Some(ok));
-        if !ok {
-            crate::browser::select_input("share-url");
-        }
+        copied.set(None);
+        crate::browser::copy_text_then(&url(), move |ok| {
+            copied.set(Some(ok));
+            if !ok {
+                crate::browser::select_input("share-url");
+            }
+        });
     };
     let notice = move || {
         let keys = state.left_out.get();
@@ -435,23 +448,26 @@ mod tests {
         let pairs = vec![
             (Key::Lang, "vi".to_owned()),
             (Key::Price, "0,02".to_owned()),
-            (Key::Len, "1 500".to_owned()),
+            (Key::DocLength, "1 500".to_owned()),
             (Key::Model, "all-minilm-l6-v2".to_owned()),
         ];
         let f = to_fragment(&pairs);
         assert_eq!(
             f,
-            "v=1&lang=vi&price=0%2C02&len=1+500&model=all-minilm-l6-v2"
+            "v=1&lang=vi&price=0%2C02&doc_length=1+500&model=all-minilm-l6-v2"
         );
         let back: Vec<(Key, String)> = from_fragment(&format!("#{f}"))
             .into_iter()
             .map(|p| p.expect("known"))
             .collect();
         assert_eq!(back, pairs);
-        let odd = from_fragment("#v=9&size=512&colour=red&=x");
+        let odd = from_fragment("#v=9&chunk_size=512&colour=red&=x");
         assert_eq!(
             odd,
-            vec![Ok((Key::Size, "512".to_owned())), Err("colour".to_owned()),]
+            vec![
+                Ok((Key::ChunkSize, "512".to_owned())),
+                Err("colour".to_owned()),
+            ]
         );
         assert!(from_fragment("").is_empty());
     }
@@ -462,7 +478,8 @@ mod tests {
         for k in Key::iter() {
             assert_eq!(Key::from_name(k.name()), Some(k));
         }
-        assert_eq!(Key::Cunit.name(), "cunit");
+        assert_eq!(Key::SizeUnit.name(), "size_unit");
+        assert_eq!(Key::ChunkOverlap.name(), "chunk_overlap");
         assert_eq!(Key::from_name("LANG"), None);
     }
 
@@ -486,14 +503,29 @@ mod tests {
             models: expect_context::<ModelSettings>(),
             compare,
         };
+        let long = "9".repeat(41);
         let left = t.apply_fragment(
-            "#v=1&lang=pl&size=256&overlap=abc&enc=o200k_base&model=nope&strategy=semchunk&cunit=characters&vec=int8&price=&k=7&colour=red",
+            &format!("#v=1&lang=pl&chunk_size=256&chunk_overlap=abc&encoding=o200k_base&model=nope&strategy=semchunk&size_unit=characters&vector_format=int8&price=&top_k=7&colour=red&dimensions={long}&context_window=1%0A2"),
             false,
         );
-        assert_eq!(left, vec!["overlap", "model", "colour"]);
+        assert_eq!(
+            left,
+            vec![
+                "chunk_overlap",
+                "model",
+                "colour",
+                "dimensions",
+                "context_window"
+            ]
+        );
         assert_eq!(app.language.lang.get_untracked(), Lang::Pl);
         assert_eq!(app.fields.chunk_size.get_untracked(), "256");
         assert_eq!(app.fields.chunk_overlap.get_untracked(), "64", "kept");
+        // A number as typed, even one its box refuses: the box says why.
+        assert!(t.apply(Key::ChunkSize, "1.5"));
+        assert_eq!(app.fields.chunk_size.get_untracked(), "1.5");
+        assert!(t.apply(Key::ChunkSize, "256"));
+        assert_eq!(t.models.dimensions.get_untracked(), "1536", "kept");
         assert_eq!(app.fields.encoding.get_untracked(), Encoding::O200kBase);
         assert_eq!(
             app.fields.price.get_untracked(),
@@ -510,8 +542,15 @@ mod tests {
         assert!(again.is_empty(), "{again:?}");
         assert_eq!(to_fragment(&t.snapshot()), now);
         assert!(
-            now.contains("&size=256&") && now.contains("v=1&lang=pl&"),
+            now.contains("&chunk_size=256&") && now.contains("v=1&lang=pl&"),
             "{now}"
         );
+        // A crafted link names at most 10 keys, each cut to 40 characters.
+        let many: String = (0..50)
+            .map(|i| format!("&{}{i}=1", "x".repeat(60)))
+            .collect();
+        let named = t.apply_fragment(&many, false);
+        assert_eq!(named.len(), 10);
+        assert!(named.iter().all(|k| k.chars().count() == 40));
     }
 }

@@ -35,8 +35,9 @@ test('a link restores the settings; the address follows them; Back and Forward s
   try {
     // (a)
     const link =
-      `${url}#v=1&lang=pl&len=20000&lunit=tokens&size=256&overlap=32&enc=o200k_base&model=voyage-3-5` +
-      '&strategy=semchunk&cunit=characters&k=7&window=32768&vec=int8&price=0.06&colour=red&dims=lots';
+      `${url}#v=1&lang=pl&doc_length=20000&doc_unit=tokens&chunk_size=256&chunk_overlap=32&encoding=o200k_base` +
+      '&model=voyage-3-5&strategy=semchunk&size_unit=characters&top_k=7&context_window=32768&vector_format=int8' +
+      '&price=0.06&colour=red&dimensions=lots';
     const { page, errors } = await openReadyPage(browser, link);
     assert.equal(await page.inputValue(sel('chunk-size')), '256');
     assert.equal(await page.inputValue(sel('chunk-overlap')), '32');
@@ -53,28 +54,28 @@ test('a link restores the settings; the address follows them; Back and Forward s
     assert.equal(await page.evaluate(() => document.documentElement.lang), 'pl');
     // The figures follow: 20,000 tokens at 256 / 32 → 1 + ⌈(20,000 − 256) / 224⌉ = 90 chunks.
     assert.equal(await page.getAttribute(sel('out-chunks'), 'data-value'), '90');
-    assert.equal(await page.getAttribute(sel('share-notice'), 'data-keys'), 'colour, dims');
-    assert.match(await page.textContent(sel('share-notice')), /colour, dims/);
+    assert.equal(await page.getAttribute(sel('share-notice'), 'data-keys'), 'colour, dimensions');
+    assert.match(await page.textContent(sel('share-notice')), /colour, dimensions/);
     // The field a refused value was meant for keeps the page's own (1,536: a link applies
     // values, it does not replay the model select's side effects).
     assert.equal(await page.inputValue(sel('dimensions')), '1536');
 
     // (b) The address is rewritten (the opening entry replaced) with what the page holds.
-    await waitHash(page, 'dims', '1536');
+    await waitHash(page, 'dimensions', '1536');
     const opened = await page.evaluate(() => history.length);
     assert.equal(await page.getAttribute(sel('share-link'), 'data-value'), await page.evaluate(() => location.href));
     // Two edits, each followed by a pause: two entries. The keystrokes of one edit: none more.
     await page.fill(sel('chunk-size'), '3');
     await page.fill(sel('chunk-size'), '30');
     await page.fill(sel('chunk-size'), '300');
-    await waitHash(page, 'size', '300');
+    await waitHash(page, 'chunk_size', '300');
     await page.fill(sel('chunk-overlap'), '40');
-    await waitHash(page, 'overlap', '40');
+    await waitHash(page, 'chunk_overlap', '40');
     assert.equal(await page.evaluate(() => history.length), opened + 2);
     await page.goBack();
     await page.waitForFunction(() => document.querySelector('[data-testid="chunk-overlap"]')?.value === '32', null, { timeout: 10000 });
     assert.equal(await page.inputValue(sel('chunk-size')), '300');
-    assert.equal(new URLSearchParams((await hashOf(page)).slice(1)).get('overlap'), '32');
+    assert.equal(new URLSearchParams((await hashOf(page)).slice(1)).get('chunk_overlap'), '32');
     await page.goBack();
     await page.waitForFunction(() => document.querySelector('[data-testid="chunk-size"]')?.value === '256', null, { timeout: 10000 });
     await page.goForward();
@@ -94,7 +95,7 @@ test('a link restores the settings; the address follows them; Back and Forward s
     const secret = 'Zanzibar quokka manifesto 4471.';
     await typeText(page, secret.repeat(20));
     await page.fill(sel('chunk-size'), '310');
-    await waitHash(page, 'size', '310');
+    await waitHash(page, 'chunk_size', '310');
     const where = await page.evaluate(() => ({
       href: location.href,
       state: JSON.stringify(history.state),
@@ -105,9 +106,9 @@ test('a link restores the settings; the address follows them; Back and Forward s
     assert.deepEqual(errors, []);
 
     // (d) A malformed fragment: the page opens, with the defaults.
-    const bad = await openReadyPage(browser, `${url}#%zz&size&=&lang=xx&&v=2`);
+    const bad = await openReadyPage(browser, `${url}#%zz&chunk_size=%FF%FE&=&lang=xx&&v=2`);
     assert.equal(await bad.page.inputValue(sel('chunk-size')), '512');
-    assert.ok((await bad.page.getAttribute(sel('share-notice'), 'data-keys')).includes('lang'));
+    assert.equal(await bad.page.getAttribute(sel('share-notice'), 'data-keys'), '%zz, chunk_size, lang');
     assert.deepEqual(bad.errors, []);
   } finally {
     await browser.close();

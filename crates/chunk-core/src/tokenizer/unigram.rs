@@ -214,14 +214,17 @@ impl Charsmap {
         if trie_size == 0 {
             return Err(VocabError::BadCharsmap("empty trie"));
         }
-        let trie = blob
-            .get(4..4 + trie_size)
+        // `trie_size` ≤ u32::MAX may still overflow 4 + it on a 32-bit target.
+        let trie_end = trie_size
+            .checked_add(4)
+            .filter(|&end| end <= blob.len())
             .ok_or(VocabError::BadCharsmap("trie size exceeds the charsmap"))?;
+        let trie = &blob[4..trie_end];
         let units = trie
             .chunks_exact(4)
             .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
             .collect();
-        let normalized = std::str::from_utf8(&blob[4 + trie_size..])
+        let normalized = std::str::from_utf8(&blob[trie_end..])
             .map_err(|_| VocabError::BadCharsmap("replacements are not UTF-8"))?
             .to_owned();
         let mut map = Charsmap {
