@@ -34,6 +34,9 @@ impl Page {
             .expect("body")
             .append_child(&root)
             .expect("append");
+        // Each test's page starts from the defaults: the settings an earlier page wrote into
+        // the address (src/share) would otherwise be restored.
+        clear_fragment();
         let handle = mount_to(root.clone().unchecked_into::<HtmlElement>(), App);
         tick().await;
         Page {
@@ -448,4 +451,20 @@ async fn sliced_read_keeps_every_surrogate_pair_and_stops_when_stale() {
         read_js_string(&short, 4, || false).await.as_deref(),
         Some("ab🐈")
     );
+}
+
+/// Removes the address's fragment (the settings link) without a new history entry.
+fn clear_fragment() {
+    let window = web_sys::window().expect("window");
+    let location = window.location();
+    let path = format!(
+        "{}{}",
+        location.pathname().unwrap_or_default(),
+        location.search().unwrap_or_default()
+    );
+    window
+        .history()
+        .expect("history")
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&path))
+        .expect("replaceState");
 }
