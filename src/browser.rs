@@ -301,6 +301,26 @@ pub fn now_ms() -> f64 {
     }
 }
 
+/// Moves the keyboard focus to the element `id` (made focusable by script only, `tabindex=-1`,
+/// if it is not focusable already) and scrolls it into view; nothing when there is none.
+pub fn focus_element(id: &str) {
+    #[cfg(target_arch = "wasm32")]
+    {
+        use wasm_bindgen::JsCast;
+        if let Some(el) = leptos::prelude::document()
+            .get_element_by_id(id)
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+        {
+            if !el.has_attribute("tabindex") {
+                let _ = el.set_attribute("tabindex", "-1");
+            }
+            let _ = el.focus();
+        }
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = id;
+}
+
 /// Sets the value of the `<input id=…>` to `value` (for a button that fills a field the user
 /// asked it to fill); nothing when there is no such input.
 pub fn set_input_value(id: &str, value: &str) {

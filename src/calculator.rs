@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 use crate::format;
 use crate::i18n::Key;
-use crate::parse::{FieldError, LengthUnit};
+use crate::parse::{price_text, relocalize_price, FieldError, LengthUnit};
 use crate::state::{CalculatorFields, Derived, Language, SourceText, Tokenization};
 
 /// The message for a field error, in the current language.
@@ -18,6 +18,13 @@ fn error_message(lang: Language, err: FieldError) -> String {
         FieldError::Negative => lang.t(Key::ErrNegative).into(),
         FieldError::NotWhole => lang.t(Key::ErrNotWhole).into(),
         FieldError::ZeroSize => lang.t(Key::ErrZeroSize).into(),
+        FieldError::Ambiguous { grouped, decimal } => lang.tf(
+            Key::ErrAmbiguous,
+            &[
+                ("grouped", &price_text(lang.get(), grouped)),
+                ("decimal", &price_text(lang.get(), decimal)),
+            ],
+        ),
         FieldError::TooLarge { max } => lang.tf(
             Key::ErrTooLarge,
             &[("max", &format::int(lang.get(), max as u128))],
@@ -88,6 +95,25 @@ pub fn Inputs() -> impl IntoView {
     let size_err = Signal::derive(move || derived.checked.with(|c| c.chunk_size));
     let overlap_err = Signal::derive(move || derived.checked.with(|c| c.chunk_overlap));
     let price_err = Signal::derive(move || derived.checked.with(|c| c.price));
+    // The price box follows the language's decimal mark ("0.02" becomes "0,02" in Polish), as
+    // its hint does, whenever the language changes; a price written any other way stays as
+    // typed. At the start only the default price (written in English's notation) is
+    // converted: a settings link's price is shown as the link wrote it.
+    let price_written_in = StoredValue::new(None::<crate::i18n::Lang>);
+    Effect::new(move |_| {
+        let now = lang.lang.get();
+        let price = fields.price.get_untracked();
+        let before = match price_written_in.get_value() {
+            Some(before) => before,
+            None if price == crate::parse::RawInputs::default().price => crate::i18n::Lang::En,
+            None => now,
+        };
+        price_written_in.set_value(Some(now));
+        if let Some(moved) = relocalize_price(&price, before, now) {
+            crate::browser::set_input_value("price", &moved);
+            fields.price.set(moved);
+        }
+    });
     let on_unit = move |ev| {
         if let Some(u) = LengthUnit::from_code(&event_target_value(&ev)) {
             fields.unit.set(u);

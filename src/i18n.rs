@@ -4,29 +4,341 @@
 //! Each language is one function with an exhaustive `match` over [`Key`] (no `_` arm), so a
 //! message missing in any language is a compile error. Parameters are written `{name}` and
 //! filled by [`fill`]; numbers are formatted by the caller (see `format`) before filling.
+//!
+//! A noun after a count takes the count's plural form, written as in ICU MessageFormat:
+//! `{n, plural, one {# token} other {# tokens}}`, where `#` stands for the formatted count.
+//! [`fill`] picks the case with the browser's `Intl.PluralRules` for the language (CLDR's
+//! cardinal rules: Russian and Polish have `one`, `few` and `many` for whole numbers,
+//! Vietnamese and Indonesian only `other`), so "1 токен, 2 токена, 5 токенов, 21 токен".
+
+use std::collections::BTreeSet;
 
 /// A UI language: the core's, which also picks the simulator's documents and stop words.
 pub use chunk_core::sim::Lang;
 
-/// Replaces each `{name}` in `template` by its value from `args`.
-pub fn fill(template: &str, args: &[(&str, &str)]) -> String {
-    let mut out = template.to_string();
-    for (name, value) in args {
-        out = out.replace(&format!("{{{name}}}"), value);
+/// A CLDR plural category of a cardinal number, as `Intl.PluralRules.select` names them.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+)]
+#[strum(serialize_all = "lowercase")]
+pub enum Plural {
+    /// `zero` (none of the page's languages uses it for whole numbers).
+    Zero,
+    /// `one`: English 1; Russian 1, 21, 31, …, 101 (not 11); Polish 1 only.
+    One,
+    /// `two` (none of the page's languages uses it).
+    Two,
+    /// `few`: Russian and Polish 2–4, 22–24, … (not 12–14).
+    Few,
+    /// `many`: Russian and Polish 0, 5–20, 25–30, …, 11–14.
+    Many,
+    /// `other`: everything else; every whole number in Vietnamese and Indonesian, fractions in
+    /// Russian and Polish. Every plural message must have this case.
+    Other,
+}
+
+/// The plural categories that whole numbers fall into in `lang`, by CLDR's cardinal rules:
+/// a plural message in `lang` must give a case for each (besides `other`).
+pub fn whole_number_categories(lang: Lang) -> &'static [Plural] {
+    match lang {
+        Lang::En => &[Plural::One, Plural::Other],
+        Lang::Vi | Lang::Id => &[Plural::Other],
+        Lang::Ru | Lang::Pl => &[Plural::One, Plural::Few, Plural::Many],
     }
+}
+
+/// The plural category of the whole number `n` in `lang` by CLDR's cardinal rules (CLDR 46,
+/// `plurals.xml`, with the integer operands i = n, v = 0):
+/// - en: `one` if i = 1 and v = 0, else `other`;
+/// - vi, id: always `other`;
+/// - ru: `one` if i % 10 = 1 and i % 100 ≠ 11; `few` if i % 10 ∈ 2..4 and i % 100 ∉ 12..14;
+///   else `many`;
+/// - pl: `one` if i = 1; `few` as ru; else `many`.
+///
+/// The page asks the browser's `Intl.PluralRules` ([`plural`]); this is its stand-in outside a
+/// browser, and a wasm test checks that both agree on every number below 10,000.
+pub fn cldr_plural(lang: Lang, n: u64) -> Plural {
+    let few = (2..=4).contains(&(n % 10)) && !(12..=14).contains(&(n % 100));
+    match lang {
+        Lang::En if n == 1 => Plural::One,
+        Lang::En | Lang::Vi | Lang::Id => Plural::Other,
+        Lang::Ru if n % 10 == 1 && n % 100 != 11 => Plural::One,
+        Lang::Pl if n == 1 => Plural::One,
+        Lang::Ru | Lang::Pl if few => Plural::Few,
+        Lang::Ru | Lang::Pl => Plural::Many,
+    }
+}
+
+/// The plural category of the whole number `n` in `lang`: `Intl.PluralRules` of the
+/// language's locale (one per language, built once), or [`cldr_plural`] outside a browser or
+/// if the browser answers a name it does not know.
+pub fn plural(lang: Lang, n: u64) -> Plural {
+    #[cfg(target_arch = "wasm32")]
+    {
+        if let Some(p) = intl_plural(lang, n) {
+            return p;
+        }
+    }
+    cldr_plural(lang, n)
+}
+
+/// `Intl.PluralRules(locale).select(n)` as a [`Plural`], or `None` if the browser's answer is
+/// not a category name.
+#[cfg(target_arch = "wasm32")]
+pub fn intl_plural(lang: Lang, n: u64) -> Option<Plural> {
+    use js_sys::{Array, Intl, JsString, Object};
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+    thread_local! {
+        // Building an Intl.PluralRules costs far more than asking it; each is built once.
+        static RULES: RefCell<HashMap<Lang, Intl::PluralRules>> = RefCell::new(HashMap::new());
+    }
+    let name = RULES.with(|rules| {
+        let mut rules = rules.borrow_mut();
+        let rule = rules.entry(lang).or_insert_with(|| {
+            Intl::PluralRules::new(&Array::of1(&JsString::from(lang.locale())), &Object::new())
+        });
+        String::from(rule.select(n as f64))
+    });
+    name.parse().ok()
+}
+
+/// One piece of a parsed message template.
+#[derive(Debug, PartialEq)]
+enum Piece<'a> {
+    /// Text shown as it is.
+    Text(&'a str),
+    /// `{name}`: the parameter's value.
+    Param(&'a str),
+    /// `#` inside a plural case: the count's value.
+    Count,
+    /// `{name, plural, one {…} other {…}}`: the case for the parameter's count.
+    Plural {
+        name: &'a str,
+        cases: Vec<(Plural, Vec<Piece<'a>>)>,
+    },
+}
+
+/// Parses a template into pieces. Anything that is not a well-formed `{name}` or plural block
+/// (a JSON line a message shows, `{n }`, `{}`) is text.
+fn parse(template: &str) -> Vec<Piece<'_>> {
+    let (pieces, _) = parse_from(template, 0, false);
+    pieces
+}
+
+/// Parses from byte `at` up to the end, or (inside a plural case) up to its closing `}`;
+/// returns the pieces and the byte after them. Every delimiter is ASCII, so every slice falls
+/// on a character boundary.
+fn parse_from(t: &str, mut at: usize, in_case: bool) -> (Vec<Piece<'_>>, usize) {
+    let bytes = t.as_bytes();
+    let mut pieces = Vec::new();
+    let mut text_from = at;
+    while at < bytes.len() {
+        let b = bytes[at];
+        if in_case && (b == b'}' || b == b'#') {
+            if text_from < at {
+                pieces.push(Piece::Text(&t[text_from..at]));
+            }
+            if b == b'}' {
+                return (pieces, at);
+            }
+            pieces.push(Piece::Count);
+            at += 1;
+            text_from = at;
+            continue;
+        }
+        if b == b'{' {
+            if let Some((piece, end)) = parse_placeholder(t, at) {
+                if text_from < at {
+                    pieces.push(Piece::Text(&t[text_from..at]));
+                }
+                pieces.push(piece);
+                at = end;
+                text_from = at;
+                continue;
+            }
+        }
+        at += 1;
+    }
+    if text_from < bytes.len() {
+        pieces.push(Piece::Text(&t[text_from..]));
+    }
+    (pieces, bytes.len())
+}
+
+/// A `{name}` or `{name, plural, cat {…} …}` starting at the `{` at byte `at`, with the byte
+/// after its closing `}`; `None` if what starts there is not one.
+fn parse_placeholder(t: &str, at: usize) -> Option<(Piece<'_>, usize)> {
+    let bytes = t.as_bytes();
+    let word = |from: usize| {
+        let len = bytes[from..]
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+            .count();
+        (&t[from..from + len], from + len)
+    };
+    let skip_space = |mut i: usize| {
+        while i < bytes.len() && bytes[i] == b' ' {
+            i += 1;
+        }
+        i
+    };
+    let (name, mut i) = word(at + 1);
+    if name.is_empty() {
+        return None;
+    }
+    match bytes.get(i) {
+        Some(b'}') => return Some((Piece::Param(name), i + 1)),
+        Some(b',') => {}
+        _ => return None,
+    }
+    i = skip_space(i + 1);
+    let (kind, next) = word(i);
+    if kind != "plural" || bytes.get(next) != Some(&b',') {
+        return None;
+    }
+    i = next + 1;
+    let mut cases = Vec::new();
+    loop {
+        i = skip_space(i);
+        if bytes.get(i) == Some(&b'}') {
+            return (!cases.is_empty()).then_some((Piece::Plural { name, cases }, i + 1));
+        }
+        let (category, next) = word(i);
+        let category: Plural = category.parse().ok()?;
+        i = skip_space(next);
+        if bytes.get(i) != Some(&b'{') {
+            return None;
+        }
+        let (pieces, end) = parse_from(t, i + 1, true);
+        if bytes.get(end) != Some(&b'}') {
+            return None;
+        }
+        cases.push((category, pieces));
+        i = end + 1;
+    }
+}
+
+/// Fills `template` in `lang`: each `{name}` becomes its value from `args`, each plural block
+/// the case for its parameter's count (its value's ASCII digits read as a whole number, so a
+/// count formatted with grouping such as "1 234" or "1,234" is read right; a value without
+/// digits takes `other`), with `#` the value as given. A parameter missing from `args` is left
+/// as written.
+pub fn fill(lang: Lang, template: &str, args: &[(&str, &str)]) -> String {
+    let mut out = String::with_capacity(template.len() + 16);
+    render(lang, &parse(template), args, None, &mut out);
     out
 }
 
-/// The `{parameters}` of a template: whatever stands between braces when it is one word of
-/// ASCII letters, digits and `_` (so a mistyped `{Count}` is a parameter the test compares);
-/// other braces, such as a JSON line a message shows (`{"question": …}`), are text.
-pub fn placeholders(template: &str) -> std::collections::BTreeSet<&str> {
-    template
-        .split('{')
-        .skip(1)
-        .filter_map(|rest| rest.split_once('}').map(|(name, _)| name))
-        .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
-        .collect()
+fn render(
+    lang: Lang,
+    pieces: &[Piece<'_>],
+    args: &[(&str, &str)],
+    count: Option<&str>,
+    out: &mut String,
+) {
+    let value = |name: &str| args.iter().find(|(k, _)| *k == name).map(|(_, v)| *v);
+    for piece in pieces {
+        match piece {
+            Piece::Text(t) => out.push_str(t),
+            Piece::Count => out.push_str(count.unwrap_or("#")),
+            Piece::Param(name) => match value(name) {
+                Some(v) => out.push_str(v),
+                None => {
+                    out.push('{');
+                    out.push_str(name);
+                    out.push('}');
+                }
+            },
+            Piece::Plural { name, cases } => {
+                let shown = value(name).unwrap_or("");
+                let category = whole_number(shown).map_or(Plural::Other, |n| plural(lang, n));
+                let case = cases
+                    .iter()
+                    .find(|(c, _)| *c == category)
+                    .or_else(|| cases.iter().find(|(c, _)| *c == Plural::Other))
+                    .unwrap_or(&cases[0]);
+                render(lang, &case.1, args, Some(shown), out);
+            }
+        }
+    }
+}
+
+/// The whole number a formatted count stands for: its ASCII digits in order (grouping marks
+/// of any locale skipped), or `None` if it has none or they overflow.
+fn whole_number(shown: &str) -> Option<u64> {
+    let digits: String = shown.chars().filter(char::is_ascii_digit).collect();
+    digits.parse().ok()
+}
+
+/// The `{parameters}` of a template: each `{name}` (one word of ASCII letters, digits and `_`,
+/// so a mistyped `{Count}` is a parameter the test compares) and each plural block's count,
+/// also inside its cases; other braces, such as a JSON line a message shows
+/// (`{"question": …}`), are text.
+pub fn placeholders(template: &str) -> BTreeSet<&str> {
+    fn walk<'a>(pieces: &[Piece<'a>], into: &mut BTreeSet<&'a str>) {
+        for piece in pieces {
+            match piece {
+                Piece::Param(name) => {
+                    into.insert(name);
+                }
+                Piece::Plural { name, cases } => {
+                    into.insert(name);
+                    for (_, case) in cases {
+                        walk(case, into);
+                    }
+                }
+                Piece::Text(_) | Piece::Count => {}
+            }
+        }
+    }
+    let mut names = BTreeSet::new();
+    walk(&parse(template), &mut names);
+    names
+}
+
+/// What is wrong with the plural blocks of a message written in `lang`: a block without an
+/// `other` case, without a case for a category of the language's whole numbers
+/// ([`whole_number_categories`]), or with a category the language never uses; `None` if
+/// nothing. Checked for every message by each catalog's test.
+pub fn plural_problem(lang: Lang, template: &str) -> Option<String> {
+    fn walk(lang: Lang, pieces: &[Piece<'_>]) -> Option<String> {
+        for piece in pieces {
+            if let Piece::Plural { name, cases } = piece {
+                let has: BTreeSet<Plural> = cases.iter().map(|(c, _)| *c).collect();
+                let needed = whole_number_categories(lang);
+                if !has.contains(&Plural::Other) {
+                    return Some(format!("{{{name}, plural}} has no `other` case"));
+                }
+                if let Some(missing) = needed.iter().find(|c| !has.contains(c)) {
+                    return Some(format!("{{{name}, plural}} has no `{missing:?}` case"));
+                }
+                if let Some(extra) = has
+                    .iter()
+                    .find(|c| **c != Plural::Other && !needed.contains(c))
+                {
+                    return Some(format!("{{{name}, plural}} has a `{extra:?}` case, unused"));
+                }
+                for (_, case) in cases {
+                    if let Some(p) = walk(lang, case) {
+                        return Some(p);
+                    }
+                }
+            }
+        }
+        None
+    }
+    walk(lang, &parse(template))
 }
 
 /// Declares a message catalog: its key enum `$name` (documented by `$doc`) with one variant
@@ -67,6 +379,9 @@ macro_rules! catalog {
                     let t = text(lang, key);
                     assert!(!t.trim().is_empty(), "{key:?} empty in {lang:?}");
                     assert_eq!(placeholders(t), english, "{key:?} parameters in {lang:?}: {t}");
+                    if let Some(problem) = $crate::i18n::plural_problem(lang, t) {
+                        panic!("{key:?} in {lang:?}: {problem}: {t}");
+                    }
                 }
             }
         }
@@ -95,6 +410,7 @@ catalog!(
         TokenizerHint,
         ErrEmpty,
         ErrNotANumber,
+        ErrAmbiguous,
         ErrNegative,
         ErrNotWhole,
         ErrTooLarge,
@@ -138,6 +454,7 @@ catalog!(
         SpecialNote,
         SpecialFound,
         PreviewHeading,
+        SkipChunks,
         PreviewIntro,
         LegendOverlap,
         LegendBytes,
@@ -178,7 +495,7 @@ fn en(key: Key) -> &'static str {
         UnitLabel => "Unit",
         UnitTokens => "tokens",
         UnitChars => "characters",
-        DocLengthFromText => "A text is present, so its real count of {tokens} tokens is used instead of this field.",
+        DocLengthFromText => "A text is present, so its real count, {tokens, plural, one {# token} other {# tokens}}, is used instead of this field.",
         ChunkSizeLabel => "Chunk size (tokens)",
         OverlapLabel => "Overlap (tokens)",
         PriceLabel => "Price per 1M tokens (USD, optional)",
@@ -187,13 +504,14 @@ fn en(key: Key) -> &'static str {
         TokenizerHint => "Pick the one your embedding model uses: OpenAI text-embedding-3-* use cl100k_base.",
         ErrEmpty => "Enter a number here.",
         ErrNotANumber => "This is not a number. Use digits, for example 512 or 0.02.",
+        ErrAmbiguous => "Did you mean {grouped} or {decimal}? A comma here may group thousands or mark the decimals, so type {grouped} or {decimal} instead.",
         ErrNegative => "This cannot be negative.",
         ErrNotWhole => "Use a whole number here, without decimals.",
         ErrTooLarge => "Too large: the most this field accepts is {max}.",
         ErrZeroSize => "A chunk must hold at least 1 token.",
         ErrFixFields => "Correct the marked fields to see the figures.",
-        NoticeOverlapClamped => "Overlap changed for the figures: an overlap of {requested} is not smaller than the chunk size of {size}, so the windows would never move forward. The figures use an overlap of {used} instead (all in tokens). Your field still says {requested}.",
-        NoticeEstimate => "Estimate: {chars} characters ÷ {per_token} ≈ {tokens} tokens. About {per_token} characters per token is OpenAI's rule of thumb for English; other languages, code and numbers take more tokens per character. Paste the text below for an exact count.",
+        NoticeOverlapClamped => "Overlap changed for the figures: an overlap of {requested, plural, one {# token} other {# tokens}} is not smaller than the chunk size of {size}, so the windows would never move forward. The figures use an overlap of {used, plural, one {# token} other {# tokens}} instead. Your field still says {requested}.",
+        NoticeEstimate => "Estimate: {chars, plural, one {# character} other {# characters}} ÷ {per_token} ≈ {tokens, plural, one {# token} other {# tokens}}. About {per_token} characters per token is OpenAI's rule of thumb for English; other languages, code and numbers take more tokens per character. Paste the text below for an exact count.",
         NoticeExact => "Exact: your text counted with {encoding}.",
         EstimateBadge => "estimate",
         ExactBadge => "exact",
@@ -215,7 +533,7 @@ fn en(key: Key) -> &'static str {
         OpenFile => "Open a file",
         DropHint => "or drop a text file (.txt, .md, …) on the text box. Files are read on this device only.",
         ClearText => "Clear text",
-        LargeText => "This document ({kb} KB, {chars} characters) is too long to edit comfortably in the box, so the box stays empty and read-only; every figure and the preview below use all of it. Clear it to type again.",
+        LargeText => "This document ({kb} KB, {chars, plural, one {# character} other {# characters}}) is too long to edit comfortably in the box, so the box stays empty and read-only; every figure and the preview below use all of it. Clear it to type again.",
         LargeTextPlaceholder => "The document is loaded (see the note below); clear it to type or paste another.",
         FileReadError => "Could not read “{name}”.",
         FileNotUtf8 => "“{name}” is not UTF-8 text, so it was not loaded.",
@@ -226,10 +544,11 @@ fn en(key: Key) -> &'static str {
         StatusReady => "Tokens: {tokens} · characters: {chars} · bytes: {bytes} ({encoding}).",
         StatusNoText => "No text yet: the figures come from the length typed above.",
         NoteCrlf => "This text has Windows line breaks (CR LF), counted as they are. Editing it in the box turns them into LF, as browsers do, which changes the count.",
-        NoteReplacement => "The text holds {n} replacement characters (U+FFFD): either the source had them, or the browser handed over halves of broken characters (unpaired UTF-16 surrogates), which UTF-8 cannot hold. They are counted as U+FFFD.",
+        NoteReplacement => "The text holds {n, plural, one {# replacement character} other {# replacement characters}} (U+FFFD): either the source had them, or the browser handed over halves of broken characters (unpaired UTF-16 surrogates), which UTF-8 cannot hold. They are counted as U+FFFD.",
         SpecialNote => "Strings such as <|endoftext|> are counted as ordinary text, the way OpenAI's public tokenizer page counts them, not as special tokens.",
         SpecialFound => "Your text contains special-token strings: {list}. They were tokenized as ordinary text.",
         PreviewHeading => "Chunk preview",
+        SkipChunks => "Skip past the chunks",
         PreviewIntro => "Fixed token windows ignore sentences and paragraphs: a cut can fall in the middle of a sentence, a word, or even a character.",
         LegendOverlap => "overlap with the previous chunk",
         LegendBytes => "bytes of a character cut by a window edge",
@@ -238,16 +557,16 @@ fn en(key: Key) -> &'static str {
         ChunkTitle => "Chunk #{n}",
         ChunkTokens => "tokens {start}–{end}",
         ChunkBytes => "bytes {start}–{end}",
-        ChunkOverlap => "shared with the previous chunk: {n} tokens",
-        ChunkTruncated => "… {n} more bytes of this chunk are not displayed.",
+        ChunkOverlap => "shared with the previous chunk: {n, plural, one {# token} other {# tokens}}",
+        ChunkTruncated => "… {n, plural, one {# more byte of this chunk is} other {# more bytes of this chunk are}} not displayed.",
         PartialTitle => "{n} of the {total} bytes of “{ch}” ({code}); the rest lies in the neighbouring chunk",
-        ShowMore => "Show {n} more chunks",
-        ShowingOf => "Showing {shown} of {total} chunks.",
+        ShowMore => "Show {n, plural, one {# more chunk} other {# more chunks}}",
+        ShowingOf => "Showing {shown} of {total, plural, one {# chunk} other {# chunks}}.",
         FaqHeading => "Questions",
         FaqQ1 => "What chunk size and overlap should I pick?",
         FaqA1 => "No value suits every corpus. Many pipelines start between a few hundred and about a thousand tokens, with 10–20 % overlap. Small chunks give sharper matches but more vectors to store and search; large chunks keep more context but blur what a match is about. Settle it by running your own questions against a few settings.",
         FaqQ2 => "Does overlap make embedding more expensive?",
-        FaqA2 => "Yes. Every overlapping token is embedded again. With 10,000 tokens, size 512 and overlap 64 you get {chunks} chunks and send {total} tokens instead of 10,000: {repeated} repeats, {extra} more than the document.",
+        FaqA2 => "Yes. Every overlapping token is embedded again. With 10,000 tokens, size 512 and overlap 64 you get {chunks, plural, one {# chunk} other {# chunks}} and send {total, plural, one {# token} other {# tokens}} instead of 10,000: {repeated, plural, one {# repeat} other {# repeats}}, {extra} more than the document.",
         FaqQ3 => "Are these numbers exact?",
         FaqA3 => "For fixed token windows, yes: the figures and the preview come from the same rule. Splitters that follow sentences, paragraphs or headings make uneven chunks and give other counts. A length typed in characters is only an estimate ({per_token} characters per token); paste the text for the real count.",
         FaqQ4 => "Which tokenizer should I choose?",
@@ -279,6 +598,7 @@ fn vi(key: Key) -> &'static str {
         TokenizerHint => "Chọn bộ mà mô hình nhúng của bạn dùng: OpenAI text-embedding-3-* dùng cl100k_base.",
         ErrEmpty => "Hãy nhập một số.",
         ErrNotANumber => "Đây không phải là số. Hãy dùng chữ số, ví dụ 512 hoặc 0,02.",
+        ErrAmbiguous => "Ý bạn là {grouped} hay {decimal}? Dấu chấm ở đây có thể tách hàng nghìn hoặc đánh dấu phần thập phân, nên hãy gõ {grouped} hoặc {decimal}.",
         ErrNegative => "Giá trị không được âm.",
         ErrNotWhole => "Ô này cần một số nguyên, không có phần thập phân.",
         ErrTooLarge => "Quá lớn: ô này nhận tối đa {max}.",
@@ -322,6 +642,7 @@ fn vi(key: Key) -> &'static str {
         SpecialNote => "Các chuỗi như <|endoftext|> được đếm như văn bản thường, giống trang tokenizer công khai của OpenAI, chứ không phải token đặc biệt.",
         SpecialFound => "Văn bản có chuỗi token đặc biệt: {list}. Chúng được tách token như văn bản thường.",
         PreviewHeading => "Xem trước các đoạn",
+        SkipChunks => "Bỏ qua danh sách đoạn",
         PreviewIntro => "Cửa sổ token cố định không quan tâm đến câu hay đoạn văn: chỗ cắt có thể rơi vào giữa câu, giữa từ, thậm chí giữa một ký tự.",
         LegendOverlap => "phần chồng lấp với đoạn trước",
         LegendBytes => "các byte của một ký tự bị mép cửa sổ cắt",
@@ -371,6 +692,7 @@ fn id(key: Key) -> &'static str {
         TokenizerHint => "Pilih yang dipakai model embedding Anda: OpenAI text-embedding-3-* memakai cl100k_base.",
         ErrEmpty => "Masukkan sebuah angka.",
         ErrNotANumber => "Ini bukan angka. Gunakan digit, misalnya 512 atau 0,02.",
+        ErrAmbiguous => "Maksud Anda {grouped} atau {decimal}? Titik di sini bisa memisahkan ribuan atau menandai desimal, jadi ketik {grouped} atau {decimal}.",
         ErrNegative => "Nilai ini tidak boleh negatif.",
         ErrNotWhole => "Isian ini perlu bilangan bulat, tanpa desimal.",
         ErrTooLarge => "Terlalu besar: kolom ini menerima paling banyak {max}.",
@@ -414,6 +736,7 @@ fn id(key: Key) -> &'static str {
         SpecialNote => "String seperti <|endoftext|> dihitung sebagai teks biasa, seperti di halaman tokenizer publik OpenAI, bukan sebagai token khusus.",
         SpecialFound => "Teks Anda memuat string token khusus: {list}. String itu di-token-kan sebagai teks biasa.",
         PreviewHeading => "Pratinjau chunk",
+        SkipChunks => "Lewati daftar chunk",
         PreviewIntro => "Jendela token tetap mengabaikan kalimat dan paragraf: potongan bisa jatuh di tengah kalimat, di tengah kata, bahkan di dalam satu karakter.",
         LegendOverlap => "tumpang tindih dengan chunk sebelumnya",
         LegendBytes => "byte dari karakter yang terpotong tepi jendela",
@@ -463,12 +786,13 @@ fn ru(key: Key) -> &'static str {
         TokenizerHint => "Выберите тот, что использует ваша модель эмбеддингов: OpenAI text-embedding-3-* используют cl100k_base.",
         ErrEmpty => "Введите число.",
         ErrNotANumber => "Это не число. Используйте цифры, например 512 или 0,02.",
+        ErrAmbiguous => "Вы имели в виду {grouped} или {decimal}? Точка здесь может отделять тысячи или дробную часть, поэтому введите {grouped} или {decimal}.",
         ErrNegative => "Значение не может быть отрицательным.",
         ErrNotWhole => "Здесь нужно целое число, без дробной части.",
         ErrTooLarge => "Слишком много: максимум для этого поля — {max}.",
         ErrZeroSize => "Чанк должен вмещать хотя бы 1 токен.",
         ErrFixFields => "Исправьте отмеченные поля, чтобы увидеть результат.",
-        NoticeOverlapClamped => "Перекрытие изменено для расчёта: {requested} токенов не меньше размера чанка {size}, и окно никогда бы не сдвинулось вперёд. В расчёте использовано перекрытие {used} токенов. В вашем поле по-прежнему {requested}.",
+        NoticeOverlapClamped => "Перекрытие изменено для расчёта: {requested, plural, one {# токен} few {# токена} many {# токенов} other {# токена}} — не меньше размера чанка ({size}), и окно никогда бы не сдвинулось вперёд. В расчёте использовано перекрытие в {used, plural, one {# токен} few {# токена} many {# токенов} other {# токена}}. В вашем поле по-прежнему {requested}.",
         NoticeEstimate => "Оценка числа токенов: {chars} симв. ÷ {per_token} ≈ {tokens} — по эмпирическому правилу OpenAI для английского, в среднем {per_token} симв. на токен; другие языки, код и числа требуют больше токенов на символ. Вставьте текст ниже, чтобы получить точный подсчёт.",
         NoticeExact => "Точно: ваш текст посчитан токенизатором {encoding}.",
         EstimateBadge => "оценка",
@@ -506,6 +830,7 @@ fn ru(key: Key) -> &'static str {
         SpecialNote => "Строки вроде <|endoftext|> считаются обычным текстом, как на публичной странице токенизатора OpenAI, а не специальными токенами.",
         SpecialFound => "В тексте есть строки специальных токенов: {list}. Они разобраны как обычный текст.",
         PreviewHeading => "Просмотр чанков",
+        SkipChunks => "Пропустить список чанков",
         PreviewIntro => "Фиксированные окна токенов не знают о предложениях и абзацах: разрез может прийтись на середину предложения, слова и даже символа.",
         LegendOverlap => "перекрытие с предыдущим чанком",
         LegendBytes => "байты символа, разрезанного краем окна",
@@ -514,16 +839,16 @@ fn ru(key: Key) -> &'static str {
         ChunkTitle => "Чанк #{n}",
         ChunkTokens => "токены {start}–{end}",
         ChunkBytes => "байты {start}–{end}",
-        ChunkOverlap => "{n} токенов общих с предыдущим чанком",
-        ChunkTruncated => "… ещё {n} байт этого чанка не показаны.",
+        ChunkOverlap => "перекрытие с предыдущим чанком: {n, plural, one {# токен} few {# токена} many {# токенов} other {# токена}}",
+        ChunkTruncated => "… {n, plural, one {ещё # байт этого чанка не показан} few {ещё # байта этого чанка не показаны} many {ещё # байт этого чанка не показаны} other {ещё # байта этого чанка не показаны}}.",
         PartialTitle => "{n} из {total} байт символа «{ch}» ({code}); остальные — в соседнем чанке",
-        ShowMore => "Показать ещё {n} чанков",
-        ShowingOf => "Показано {shown} из {total} чанков.",
+        ShowMore => "Показать ещё {n, plural, one {# чанк} few {# чанка} many {# чанков} other {# чанка}}",
+        ShowingOf => "{shown, plural, one {Показан #} few {Показаны #} many {Показано #} other {Показано #}} из {total, plural, one {# чанка} few {# чанков} many {# чанков} other {# чанка}}.",
         FaqHeading => "Вопросы",
         FaqQ1 => "Какой размер чанка и перекрытие выбрать?",
         FaqA1 => "Универсального значения нет. Многие начинают с нескольких сотен — примерно тысячи токенов и перекрытия 10–20 %. Маленькие чанки дают более точные совпадения, но векторов для хранения и поиска становится больше; крупные сохраняют контекст, но размывают смысл совпадения. Решайте, прогнав собственные вопросы на нескольких вариантах.",
         FaqQ2 => "Перекрытие увеличивает счёт за эмбеддинги?",
-        FaqA2 => "Да. Каждый токен из перекрытия отправляется на эмбеддинг повторно. При 10 000 токенов, размере 512 и перекрытии 64 получается {chunks} чанка и {total} токенов вместо 10 000: {repeated} повторов, на {extra} больше документа.",
+        FaqA2 => "Да. Каждый токен из перекрытия отправляется на эмбеддинг повторно. При 10 000 токенов, размере 512 и перекрытии 64 получается {chunks, plural, one {# чанк} few {# чанка} many {# чанков} other {# чанка}} и {total, plural, one {# токен} few {# токена} many {# токенов} other {# токена}} вместо 10 000: {repeated, plural, one {# повтор} few {# повтора} many {# повторов} other {# повтора}}, на {extra} больше документа.",
         FaqQ3 => "Эти числа точные?",
         FaqA3 => "Для фиксированных окон токенов — да: цифры и просмотр считаются по одному правилу. Разбиение по предложениям, абзацам или заголовкам даёт неровные чанки и другие числа. Длина в символах — лишь оценка (в среднем {per_token} симв. на токен); вставьте текст, чтобы получить настоящее число.",
         FaqQ4 => "Какой токенизатор выбрать?",
@@ -555,12 +880,13 @@ fn pl(key: Key) -> &'static str {
         TokenizerHint => "Wybierz ten, którego używa Twój model embeddingów: OpenAI text-embedding-3-* używają cl100k_base.",
         ErrEmpty => "Wpisz liczbę.",
         ErrNotANumber => "To nie jest liczba. Użyj cyfr, na przykład 512 lub 0,02.",
+        ErrAmbiguous => "Chodziło o {grouped} czy {decimal}? Kropka może tu oddzielać tysiące albo część dziesiętną, więc wpisz {grouped} lub {decimal}.",
         ErrNegative => "Wartość nie może być ujemna.",
         ErrNotWhole => "Tu potrzebna jest liczba całkowita, bez części ułamkowej.",
         ErrTooLarge => "Za dużo: to pole przyjmuje najwyżej {max}.",
         ErrZeroSize => "Chunk musi mieścić co najmniej 1 token.",
         ErrFixFields => "Popraw zaznaczone pola, aby zobaczyć wyniki.",
-        NoticeOverlapClamped => "Nakładanie zmienione na potrzeby obliczeń: {requested} tokenów to nie mniej niż rozmiar chunka {size}, więc okno nigdy nie przesunęłoby się do przodu. Wyniki używają nakładania {used} tokenów. W Twoim polu nadal jest {requested}.",
+        NoticeOverlapClamped => "Nakładanie zmienione na potrzeby obliczeń: {requested, plural, one {# token} few {# tokeny} many {# tokenów} other {# tokena}} to nie mniej niż rozmiar chunka ({size}), więc okno nigdy nie przesunęłoby się do przodu. W wynikach nakładanie wynosi {used, plural, one {# token} few {# tokeny} many {# tokenów} other {# tokena}}. W Twoim polu nadal jest {requested}.",
         NoticeEstimate => "Szacowana liczba tokenów: {chars} zn. ÷ {per_token} ≈ {tokens} — według praktycznej reguły OpenAI dla angielskiego, średnio {per_token} zn. na token; inne języki, kod i liczby potrzebują więcej tokenów na znak. Wklej tekst poniżej, aby policzyć dokładnie.",
         NoticeExact => "Dokładnie: Twój tekst policzony tokenizerem {encoding}.",
         EstimateBadge => "szacunek",
@@ -598,6 +924,7 @@ fn pl(key: Key) -> &'static str {
         SpecialNote => "Ciągi takie jak <|endoftext|> są liczone jako zwykły tekst, tak jak na publicznej stronie tokenizera OpenAI, a nie jako tokeny specjalne.",
         SpecialFound => "Tekst zawiera ciągi tokenów specjalnych: {list}. Zostały potraktowane jak zwykły tekst.",
         PreviewHeading => "Podgląd chunków",
+        SkipChunks => "Pomiń listę chunków",
         PreviewIntro => "Stałe okna tokenów ignorują zdania i akapity: cięcie może wypaść w środku zdania, słowa, a nawet znaku.",
         LegendOverlap => "nakładanie z poprzednim chunkiem",
         LegendBytes => "bajty znaku przeciętego krawędzią okna",
@@ -606,16 +933,16 @@ fn pl(key: Key) -> &'static str {
         ChunkTitle => "Chunk #{n}",
         ChunkTokens => "tokeny {start}–{end}",
         ChunkBytes => "bajty {start}–{end}",
-        ChunkOverlap => "{n} tokenów wspólnych z poprzednim chunkiem",
-        ChunkTruncated => "… kolejne {n} bajtów tego chunka nie jest wyświetlane.",
+        ChunkOverlap => "wspólne z poprzednim chunkiem: {n, plural, one {# token} few {# tokeny} many {# tokenów} other {# tokena}}",
+        ChunkTruncated => "… {n, plural, one {kolejny # bajt tego chunka nie jest wyświetlany} few {kolejne # bajty tego chunka nie są wyświetlane} many {kolejnych # bajtów tego chunka nie jest wyświetlanych} other {kolejne # bajta tego chunka nie są wyświetlane}}.",
         PartialTitle => "{n} z {total} bajtów znaku „{ch}” ({code}); reszta leży w sąsiednim chunku",
-        ShowMore => "Pokaż kolejne {n} chunków",
-        ShowingOf => "Widać {shown} z {total} chunków.",
+        ShowMore => "Pokaż {n, plural, one {kolejny # chunk} few {kolejne # chunki} many {kolejnych # chunków} other {kolejne # chunka}}",
+        ShowingOf => "Widać {shown} z {total, plural, one {# chunka} few {# chunków} many {# chunków} other {# chunka}}.",
         FaqHeading => "Pytania",
         FaqQ1 => "Jaki rozmiar chunka i nakładanie wybrać?",
         FaqA1 => "Nie ma wartości dobrej dla każdego zbioru. Wiele potoków zaczyna od kilkuset do około tysiąca tokenów z nakładaniem 10–20 %. Małe chunki dają trafniejsze dopasowania, ale więcej wektorów do przechowania i przeszukania; duże zachowują kontekst, ale rozmywają sens dopasowania. Rozstrzygnij to, sprawdzając własne pytania na kilku ustawieniach.",
         FaqQ2 => "Czy nakładanie podnosi rachunek za embeddingi?",
-        FaqA2 => "Tak. Każdy token z nakładania jest embedowany ponownie. Przy 10 000 tokenów, rozmiarze 512 i nakładaniu 64 powstają {chunks} chunki i wysyłasz {total} tokenów zamiast 10 000: {repeated} powtórzeń, o {extra} więcej niż dokument.",
+        FaqA2 => "Tak. Każdy token z nakładania jest embedowany ponownie. Przy 10 000 tokenów, rozmiarze 512 i nakładaniu 64 {chunks, plural, one {powstaje # chunk} few {powstają # chunki} many {powstaje # chunków} other {powstaje # chunka}} i wysyłasz {total, plural, one {# token} few {# tokeny} many {# tokenów} other {# tokena}} zamiast 10 000: {repeated, plural, one {# powtórzenie} few {# powtórzenia} many {# powtórzeń} other {# powtórzenia}}, o {extra} więcej niż dokument.",
         FaqQ3 => "Czy te liczby są dokładne?",
         FaqA3 => "Dla stałych okien tokenów tak: wyniki i podgląd wynikają z tej samej reguły. Dzielenie według zdań, akapitów lub nagłówków daje nierówne chunki i inne liczby. Długość podana w znakach to tylko szacunek (średnio {per_token} zn. na token); wklej tekst, aby poznać prawdziwą liczbę.",
         FaqQ4 => "Który tokenizer wybrać?",
@@ -666,6 +993,7 @@ mod tests {
                 panic!("a character count is an estimate");
             };
             let filled = fill(
+                lang,
                 text(lang, Key::NoticeEstimate),
                 &[
                     ("chars", &chars.to_string()),
@@ -693,9 +1021,216 @@ mod tests {
     }
 
     #[test]
+    fn cldr_plural_rules_give_the_forms_of_each_language() {
+        use Plural::*;
+        let ns = [
+            0, 1, 2, 4, 5, 11, 12, 14, 21, 22, 25, 101, 111, 112, 1_000_001,
+        ];
+        let of = |lang| ns.map(|n| cldr_plural(lang, n));
+        assert_eq!(
+            of(Lang::Ru),
+            [Many, One, Few, Few, Many, Many, Many, Many, One, Few, Many, One, Many, Many, One]
+        );
+        assert_eq!(
+            of(Lang::Pl),
+            [
+                Many, One, Few, Few, Many, Many, Many, Many, Many, Few, Many, Many, Many, Many,
+                Many
+            ]
+        );
+        assert_eq!(
+            of(Lang::En),
+            [
+                Other, One, Other, Other, Other, Other, Other, Other, Other, Other, Other, Other,
+                Other, Other, Other
+            ]
+        );
+        assert!(of(Lang::Vi)
+            .iter()
+            .chain(&of(Lang::Id))
+            .all(|p| *p == Other));
+        for lang in Lang::ALL {
+            for n in 0..1000 {
+                let p = cldr_plural(lang, n);
+                assert!(
+                    p == Other || whole_number_categories(lang).contains(&p),
+                    "{lang:?} {n}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn plural_blocks_pick_the_case_of_the_count() {
+        let t = "{n, plural, one {# token} few {# токена} many {# токенов} other {# tokens}} in {where}";
+        let at = |lang, n: &str| fill(lang, t, &[("n", n), ("where", "chunk #3")]);
+        assert_eq!(at(Lang::En, "1"), "1 token in chunk #3");
+        assert_eq!(at(Lang::En, "21"), "21 tokens in chunk #3");
+        assert_eq!(at(Lang::Ru, "21"), "21 token in chunk #3");
+        assert_eq!(at(Lang::Ru, "22"), "22 токена in chunk #3");
+        assert_eq!(at(Lang::Ru, "1\u{a0}025"), "1\u{a0}025 токенов in chunk #3");
+        assert_eq!(at(Lang::Pl, "1,012"), "1,012 токенов in chunk #3");
+        // No digits: `other`.
+        assert_eq!(at(Lang::Ru, "—"), "— tokens in chunk #3");
+        // A missing count: `other`, with `#` empty.
+        assert_eq!(fill(Lang::En, t, &[]), " tokens in {where}");
+        // Parameters inside a case are filled; a case without `#` is fine.
+        assert_eq!(
+            fill(
+                Lang::En,
+                "{n, plural, one {one {x}} other {{n} {x}s}}",
+                &[("n", "3"), ("x", "cut")]
+            ),
+            "3 cuts"
+        );
+    }
+
+    #[test]
+    fn malformed_plural_blocks_are_text() {
+        for t in [
+            "{n, plural, one {# a} other {# b}",
+            "{n, plural, }",
+            "{n, plural, several {# a} other {# b}}",
+            "{n, plural one {# a}}",
+            "{n, select, one {# a}}",
+            "{n,plural,one{#}",
+        ] {
+            assert_eq!(fill(Lang::En, t, &[("n", "2")]), t, "{t}");
+        }
+        assert_eq!(
+            fill(Lang::En, "{n,plural,one{#}other{# x}}", &[("n", "2")]),
+            "2 x"
+        );
+        assert_eq!(fill(Lang::En, "# {n}", &[("n", "2")]), "# 2");
+    }
+
+    #[test]
+    fn placeholders_include_plural_counts_and_their_cases_parameters() {
+        let names: Vec<&str> =
+            placeholders("{a, plural, one {# {b}} other {# {c}}} {d} {\"e\": 1}")
+                .into_iter()
+                .collect();
+        assert_eq!(names, ["a", "b", "c", "d"]);
+    }
+
+    #[test]
+    fn plural_problems_are_named() {
+        let ru = "{n, plural, one {#} few {#} many {#} other {#}}";
+        assert_eq!(plural_problem(Lang::Ru, ru), None);
+        assert_eq!(plural_problem(Lang::Pl, ru), None);
+        assert!(plural_problem(Lang::En, ru).unwrap().contains("Few"));
+        assert!(plural_problem(Lang::Ru, "{n, plural, one {#} other {#}}")
+            .unwrap()
+            .contains("Few"));
+        assert!(plural_problem(Lang::En, "{n, plural, one {#}}")
+            .unwrap()
+            .contains("other"));
+        assert_eq!(
+            plural_problem(Lang::Vi, "{n, plural, other {# token}}"),
+            None
+        );
+    }
+
+    #[test]
+    fn russian_and_polish_counts_read_right_for_1_2_5_21_22_25() {
+        let ns = ["1", "2", "5", "21", "22", "25"];
+        let cases: [(Lang, Key, [&str; 6]); 6] = [
+            (
+                Lang::Ru,
+                Key::ShowMore,
+                [
+                    "1 чанк",
+                    "2 чанка",
+                    "5 чанков",
+                    "21 чанк",
+                    "22 чанка",
+                    "25 чанков",
+                ],
+            ),
+            (
+                Lang::Pl,
+                Key::ShowMore,
+                [
+                    "kolejny 1 chunk",
+                    "kolejne 2 chunki",
+                    "kolejnych 5 chunków",
+                    "kolejnych 21 chunków",
+                    "kolejne 22 chunki",
+                    "kolejnych 25 chunków",
+                ],
+            ),
+            (
+                Lang::En,
+                Key::ShowMore,
+                [
+                    "1 more chunk",
+                    "2 more chunks",
+                    "5 more chunks",
+                    "21 more chunks",
+                    "22 more chunks",
+                    "25 more chunks",
+                ],
+            ),
+            (
+                Lang::Ru,
+                Key::ChunkOverlap,
+                [
+                    "1 токен",
+                    "2 токена",
+                    "5 токенов",
+                    "21 токен",
+                    "22 токена",
+                    "25 токенов",
+                ],
+            ),
+            (
+                Lang::Pl,
+                Key::ChunkOverlap,
+                [
+                    "1 token",
+                    "2 tokeny",
+                    "5 tokenów",
+                    "21 tokenów",
+                    "22 tokeny",
+                    "25 tokenów",
+                ],
+            ),
+            (
+                Lang::En,
+                Key::ChunkOverlap,
+                [
+                    "1 token",
+                    "2 tokens",
+                    "5 tokens",
+                    "21 tokens",
+                    "22 tokens",
+                    "25 tokens",
+                ],
+            ),
+        ];
+        for (lang, key, forms) in cases {
+            for (n, form) in ns.iter().zip(forms) {
+                let shown = fill(lang, text(lang, key), &[("n", n)]);
+                assert!(shown.ends_with(form), "{lang:?} {key:?} {n}: {shown}");
+            }
+        }
+        let of = |lang, total: &str| {
+            fill(
+                lang,
+                text(lang, Key::ShowingOf),
+                &[("shown", "20"), ("total", total)],
+            )
+        };
+        assert_eq!(of(Lang::Ru, "21"), "Показано 20 из 21 чанка.");
+        assert_eq!(of(Lang::Ru, "25"), "Показано 20 из 25 чанков.");
+        assert_eq!(of(Lang::Pl, "21"), "Widać 20 z 21 chunków.");
+        assert_eq!(of(Lang::En, "21"), "Showing 20 of 21 chunks.");
+    }
+
+    #[test]
     fn fill_replaces_named_parameters() {
         assert_eq!(
-            fill("{a} of {b}, {a}", &[("a", "1"), ("b", "2")]),
+            fill(Lang::En, "{a} of {b}, {a}", &[("a", "1"), ("b", "2")]),
             "1 of 2, 1"
         );
     }

@@ -65,6 +65,84 @@ pub enum FieldError {
     },
     /// Chunk size 0: no window can hold a token.
     ZeroSize,
+    /// A price such as "1,500" in English or "1.500" in Russian: one mark that is not the
+    /// language's decimal mark, then exactly three digits, so it may group thousands (1500) or
+    /// be a decimal point (1.5). Asked, not guessed.
+    Ambiguous {
+        /// The value if the mark groups thousands (1500).
+        grouped: f64,
+        /// The value if the mark is a decimal point (1.5).
+        decimal: f64,
+    },
+}
+
+/// The decimal mark of a language as its `Intl.NumberFormat` writes it (CLDR): `.` in English,
+/// `,` in Vietnamese, Indonesian, Russian and Polish.
+pub fn decimal_mark(lang: crate::i18n::Lang) -> char {
+    match lang {
+        crate::i18n::Lang::En => '.',
+        _ => ',',
+    }
+}
+
+/// A price as the price field shows it in a language: the shortest decimal that reads back
+/// as `price`, without grouping, with the language's decimal mark (0.02 → "0,02" in Polish).
+pub fn price_text(lang: crate::i18n::Lang, price: f64) -> String {
+    price
+        .to_string()
+        .replace('.', &decimal_mark(lang).to_string())
+}
+
+/// The price field's text rewritten for another language's decimal mark ("0.02" → "0,02"), if
+/// it is a plain decimal (digits and one mark, the old language's) that
+/// [`parse_price`] reads the same in both languages; `None` to leave the field as typed.
+pub fn relocalize_price(
+    raw: &str,
+    from: crate::i18n::Lang,
+    to: crate::i18n::Lang,
+) -> Option<String> {
+    let t = raw.trim();
+    let (old, new) = (decimal_mark(from), decimal_mark(to));
+    let marks = t.chars().filter(|c| !c.is_ascii_digit()).count();
+    if old == new || marks != 1 || !t.contains(old) {
+        return None;
+    }
+    let moved = t.replace(old, &new.to_string());
+    let before = parse_price(t, old).ok()??;
+    (parse_price(&moved, new).ok()?? == before).then_some(moved)
+}
+
+/// A price without the currency written around it, as copied from a pricing page ("$0.02",
+/// "US$ 0.02", "0.02 USD", "0,02 $"); other text is left for the number check.
+fn strip_dollars(raw: &str) -> &str {
+    let t = raw.trim();
+    let t = ["US$", "USD", "$"]
+        .iter()
+        .find_map(|c| t.strip_prefix(c))
+        .unwrap_or(t)
+        .trim_start();
+    ["USD", "$"]
+        .iter()
+        .find_map(|c| t.strip_suffix(c))
+        .unwrap_or(t)
+        .trim_end()
+}
+
+/// "1,500" when `decimal` is '.' (or "1.500" when it is ','): one mark that is not the
+/// decimal mark, one to three leading digits (not starting with 0) and exactly three after
+/// it. Gives both readings.
+fn ambiguous_grouping(raw: &str, decimal: char) -> Option<FieldError> {
+    let t: String = raw.chars().filter(|&c| !is_space(c) && c != '_').collect();
+    let other = if decimal == '.' { ',' } else { '.' };
+    let (int, frac) = t.split_once(other)?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let shaped = digits(int) && int.len() <= 3 && !int.starts_with('0') && frac.len() == 3;
+    if !(shaped && digits(frac)) {
+        return None;
+    }
+    let grouped: f64 = format!("{int}{frac}").parse().ok()?;
+    let decimal: f64 = format!("{int}.{frac}").parse().ok()?;
+    Some(FieldError::Ambiguous { grouped, decimal })
 }
 
 /// True for the space characters people paste inside numbers (space, no-break space,
@@ -178,12 +256,20 @@ pub fn parse_count(raw: &str, max: u64) -> Result<u64, FieldError> {
     }
 }
 
-/// Parses the optional price per 1,000,000 tokens: empty means "no price" (`Ok(None)`).
+/// Parses the optional price per 1,000,000 tokens (US dollars) typed in a language whose
+/// decimal mark is `decimal` ([`decimal_mark`]): empty means "no price" (`Ok(None)`). A dollar
+/// sign or "USD" around the number is allowed ("$0.02", as copied from a pricing page). Either
+/// mark is read as the decimal point when it cannot group thousands ("0.02" and "0,02" in
+/// every language); one that could ("1,500" in English) is [`FieldError::Ambiguous`].
 ///
 /// # Errors
-/// [`FieldError::NotANumber`], [`FieldError::Negative`] or [`FieldError::TooLarge`] (above
-/// [`MAX_PRICE`]).
-pub fn parse_price(raw: &str) -> Result<Option<f64>, FieldError> {
+/// [`FieldError::NotANumber`], [`FieldError::Negative`], [`FieldError::Ambiguous`] or
+/// [`FieldError::TooLarge`] (above [`MAX_PRICE`]).
+pub fn parse_price(raw: &str, decimal: char) -> Result<Option<f64>, FieldError> {
+    let raw = strip_dollars(raw);
+    if let Some(question) = ambiguous_grouping(raw, decimal) {
+        return Err(question);
+    }
     let body = match normalise(raw, Separator::Decimal) {
         Err(FieldError::Empty) => return Ok(None),
         other => other?,
@@ -224,6 +310,9 @@ pub struct RawInputs {
     pub chunk_overlap: String,
     /// Price field (per 1,000,000 tokens; may be empty).
     pub price: String,
+    /// The decimal mark of the page's language ([`decimal_mark`]), which decides how an
+    /// ambiguous price such as "1,500" is read.
+    pub decimal_mark: char,
 }
 
 impl Default for RawInputs {
@@ -236,6 +325,7 @@ impl Default for RawInputs {
             chunk_size: "512".into(),
             chunk_overlap: "64".into(),
             price: "0.02".into(),
+            decimal_mark: '.',
         }
     }
 }
@@ -286,7 +376,7 @@ pub fn check(raw: &RawInputs, text_document: Option<DocLength>) -> Checked {
         }
     });
     let overlap = parse_count(&raw.chunk_overlap, MAX_CHUNK_TOKENS);
-    let price = parse_price(&raw.price);
+    let price = parse_price(&raw.price, raw.decimal_mark);
     let document = text_document.or(doc.ok());
     // The price is optional: a bad one blanks only the cost (its error is shown beside it),
     // never the chunks and tokens, which do not depend on it.
@@ -367,25 +457,102 @@ mod tests {
         );
     }
 
+    /// A price typed on the English page.
+    fn parse_price_en(raw: &str) -> Result<Option<f64>, FieldError> {
+        parse_price(raw, '.')
+    }
+
+    #[test]
+    fn prices_copied_with_their_currency_are_read() {
+        for raw in [
+            "$0.02", " $ 0.02 ", "US$0.02", "USD 0.02", "0.02 USD", "0.02$", "$0,02",
+        ] {
+            assert_eq!(parse_price(raw, '.'), Ok(Some(0.02)), "{raw}");
+            assert_eq!(parse_price(raw, ','), Ok(Some(0.02)), "{raw}");
+        }
+        assert_eq!(parse_price("$", '.'), Ok(None));
+        assert_eq!(parse_price("€0.02", '.'), Err(FieldError::NotANumber));
+        assert_eq!(parse_price("$$0.02", '.'), Err(FieldError::NotANumber));
+        assert_eq!(parse_price("-$0.02", '.'), Err(FieldError::NotANumber));
+        assert_eq!(parse_price("$-0.02", '.'), Err(FieldError::Negative));
+    }
+
+    #[test]
+    fn a_mark_that_may_group_thousands_is_asked_about() {
+        let asked = FieldError::Ambiguous {
+            grouped: 1500.0,
+            decimal: 1.5,
+        };
+        // English: the comma groups thousands or is a continental decimal comma.
+        assert_eq!(parse_price("1,500", '.'), Err(asked));
+        assert_eq!(parse_price("$1,500", '.'), Err(asked));
+        assert_eq!(parse_price("1.500", '.'), Ok(Some(1.5)));
+        // Russian, Polish, Vietnamese, Indonesian: the point is the one asked about.
+        assert_eq!(parse_price("1.500", ','), Err(asked));
+        assert_eq!(parse_price("1,500", ','), Ok(Some(1.5)));
+        // Not ambiguous: a leading 0, other than three decimals, both marks, two groups.
+        for (raw, want) in [
+            ("0,025", 0.025),
+            ("1,5", 1.5),
+            ("1,5000", 1.5),
+            ("1,000.50", 1000.5),
+            ("1,000,000", 1_000_000.0),
+            ("1500", 1500.0),
+        ] {
+            assert_eq!(parse_price(raw, '.'), Ok(Some(want)), "{raw}");
+        }
+        assert_eq!(parse_price("1.000.000", ','), Ok(Some(1_000_000.0)));
+    }
+
+    #[test]
+    fn the_price_field_follows_the_languages_decimal_mark() {
+        use crate::i18n::Lang;
+        assert_eq!(price_text(Lang::Pl, 0.02), "0,02");
+        assert_eq!(price_text(Lang::En, 0.13), "0.13");
+        assert_eq!(price_text(Lang::Ru, 2.0), "2");
+        assert_eq!(
+            relocalize_price("0.02", Lang::En, Lang::Ru),
+            Some("0,02".into())
+        );
+        assert_eq!(
+            relocalize_price(" 0,02 ", Lang::Vi, Lang::En),
+            Some("0.02".into())
+        );
+        assert_eq!(
+            relocalize_price("1,500", Lang::Ru, Lang::En),
+            Some("1.500".into())
+        );
+        // Left as typed: the same mark, another mark, grouping, a currency, a meaning that
+        // would change ("0,125" on the English page is 0.125; "0.125" in Russian too, but
+        // "1,500" is asked about), something that is not a price.
+        assert_eq!(relocalize_price("0,02", Lang::Ru, Lang::Pl), None);
+        assert_eq!(relocalize_price("0,02", Lang::En, Lang::Ru), None);
+        assert_eq!(relocalize_price("1,000.5", Lang::En, Lang::Ru), None);
+        assert_eq!(relocalize_price("$0.02", Lang::En, Lang::Ru), None);
+        assert_eq!(relocalize_price("12", Lang::En, Lang::Ru), None);
+        assert_eq!(relocalize_price("abc", Lang::En, Lang::Ru), None);
+        assert_eq!(relocalize_price("", Lang::En, Lang::Ru), None);
+    }
+
     #[test]
     fn prices_are_optional_and_accept_a_decimal_comma() {
-        assert_eq!(parse_price(""), Ok(None));
-        assert_eq!(parse_price("0.02"), Ok(Some(0.02)));
-        assert_eq!(parse_price("0,02"), Ok(Some(0.02)));
-        assert_eq!(parse_price("1,000.50"), Ok(Some(1000.5)));
-        assert_eq!(parse_price("1.000,50"), Ok(Some(1000.5)));
-        assert_eq!(parse_price("0"), Ok(Some(0.0)));
-        assert_eq!(parse_price("-0.02"), Err(FieldError::Negative));
-        assert_eq!(parse_price("$0.02"), Err(FieldError::NotANumber));
+        assert_eq!(parse_price_en(""), Ok(None));
+        assert_eq!(parse_price_en("0.02"), Ok(Some(0.02)));
+        assert_eq!(parse_price_en("0,02"), Ok(Some(0.02)));
+        assert_eq!(parse_price_en("1,000.50"), Ok(Some(1000.5)));
+        assert_eq!(parse_price_en("1.000,50"), Ok(Some(1000.5)));
+        assert_eq!(parse_price_en("0"), Ok(Some(0.0)));
+        assert_eq!(parse_price_en("-0.02"), Err(FieldError::Negative));
+        assert_eq!(parse_price("$0.02", '.'), Ok(Some(0.02)));
         // Three decimals are decimals in a price, in either notation.
-        assert_eq!(parse_price("0.025"), Ok(Some(0.025)));
-        assert_eq!(parse_price("0,025"), Ok(Some(0.025)));
-        assert_eq!(parse_price("0.130"), Ok(Some(0.13)));
-        assert_eq!(parse_price("1.000"), Ok(Some(1.0)));
-        assert_eq!(parse_price("1,000,000"), Ok(Some(1_000_000.0)));
-        assert_eq!(parse_price("+-5"), Err(FieldError::NotANumber));
+        assert_eq!(parse_price_en("0.025"), Ok(Some(0.025)));
+        assert_eq!(parse_price_en("0,025"), Ok(Some(0.025)));
+        assert_eq!(parse_price_en("0.130"), Ok(Some(0.13)));
+        assert_eq!(parse_price_en("1.000"), Ok(Some(1.0)));
+        assert_eq!(parse_price_en("1,000,000"), Ok(Some(1_000_000.0)));
+        assert_eq!(parse_price_en("+-5"), Err(FieldError::NotANumber));
         assert_eq!(
-            parse_price("2000000"),
+            parse_price_en("2000000"),
             Err(FieldError::TooLarge { max: MAX_PRICE })
         );
     }

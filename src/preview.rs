@@ -70,6 +70,27 @@ pub fn hex_bytes(bytes: &[u8]) -> String {
     format!("‹{}›", hex.join(" "))
 }
 
+/// A button, visible only while it has the keyboard focus, that moves the focus past a list of
+/// chunks to the heading `target` (each chunk card scrolls, so each is a tab stop of its own:
+/// without it a keyboard user tabs through every card).
+#[component]
+pub fn SkipChunks(
+    /// The id of the heading after the list.
+    target: &'static str,
+) -> impl IntoView {
+    let lang = expect_context::<Language>();
+    view! {
+        <button
+            type="button"
+            class="skip-link"
+            data-testid="skip-chunks"
+            on:click=move |_| crate::browser::focus_element(target)
+        >
+            {move || lang.t(Key::SkipChunks)}
+        </button>
+    }
+}
+
 /// The chunk preview panel.
 #[component]
 pub fn Preview() -> impl IntoView {
@@ -149,6 +170,7 @@ pub fn Preview() -> impl IntoView {
             class:stale=move || !derived.ready.get()
         >
             <h2 id="preview-heading">{move || lang.t(Key::PreviewHeading)}</h2>
+            <SkipChunks target="ab-heading"/>
             <p class="intro">{move || lang.t(Key::PreviewIntro)}</p>
             <p class="legend">
                 <mark class="overlap">"abc"</mark>
@@ -170,7 +192,7 @@ fn ChunkView(span: WindowSpan, tok: Arc<Tokenized>) -> impl IntoView {
     // Built once per render of the list (the list re-renders on a language change), so the
     // language is read without subscribing.
     let lang = expect_context::<Language>().lang.get_untracked();
-    let tf = |key: Key, args: &[(&str, &str)]| i18n::fill(i18n::text(lang, key), args);
+    let tf = |key: Key, args: &[(&str, &str)]| i18n::fill(lang, i18n::text(lang, key), args);
     let n = |x: usize| format::int(lang, x as u128);
     let (b0, b1) = span.bytes;
     let text: &str = &tok.text;
@@ -190,6 +212,7 @@ fn ChunkView(span: WindowSpan, tok: Arc<Tokenized>) -> impl IntoView {
     // Numbered from 0 with inclusive ranges, as in the simulator (SPEC §4's "chunk #2 holds
     // tokens 80–139"); data-* attributes keep half-open ranges for tools.
     let title = tf(Key::ChunkTitle, &[("n", &n(span.index))]);
+    let label = title.clone();
     let tokens = tf(
         Key::ChunkTokens,
         &[
@@ -229,7 +252,9 @@ fn ChunkView(span: WindowSpan, tok: Arc<Tokenized>) -> impl IntoView {
                 <span>{bytes}</span>
                 {overlap.map(|o| view! { <span class="chunk-overlap">{o}</span> })}
             </header>
-            <pre class="chunk-text">
+            // The text scrolls inside its card, so the card is focusable (a keyboard scrolls
+            // it) and named; `SkipChunks` goes past them all.
+            <pre class="chunk-text" tabindex="0" role="region" aria-label=label>
                 <span class="cut" aria-hidden="true"></span>
                 {(shared_end > b0).then(|| view! { <mark class="overlap">{shared}</mark> })}
                 {fresh}
@@ -254,6 +279,7 @@ fn render_segments(lang: Lang, text: &str, start: usize, end: usize) -> AnyView 
             Segment::Text(t) => t.into_any(),
             Segment::PartialChar { bytes, whole, .. } => {
                 let title = i18n::fill(
+                    lang,
                     i18n::text(lang, Key::PartialTitle),
                     &[
                         ("n", &bytes.len().to_string()),

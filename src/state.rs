@@ -73,7 +73,7 @@ impl Language {
 
     /// The message `key` with its parameters filled.
     pub fn tf(&self, key: Key, args: &[(&str, &str)]) -> String {
-        i18n::fill(self.t(key), args)
+        i18n::fill(self.lang.get(), self.t(key), args)
     }
 }
 
@@ -213,7 +213,12 @@ pub struct Derived {
 
 impl Derived {
     /// The memos over `fields`, `source` and `tokenization`.
-    pub fn new(fields: CalculatorFields, source: SourceText, tokenization: Tokenization) -> Self {
+    pub fn new(
+        language: Language,
+        fields: CalculatorFields,
+        source: SourceText,
+        tokenization: Tokenization,
+    ) -> Self {
         let text = source.text;
         let text_chars = Memo::new(move |_| text.with(|t| char_count(t)));
         let checked = Memo::new(move |_| {
@@ -223,6 +228,7 @@ impl Derived {
                 chunk_size: fields.chunk_size.get(),
                 chunk_overlap: fields.chunk_overlap.get(),
                 price: fields.price.get(),
+                decimal_mark: crate::parse::decimal_mark(language.lang.get()),
             };
             check(
                 &raw,
@@ -293,7 +299,7 @@ pub fn provide_page_state(lang: Lang) -> PageState {
     let fields = CalculatorFields::new();
     let source = SourceText::new();
     let tokenization = Tokenization::new();
-    let derived = Derived::new(fields, source, tokenization);
+    let derived = Derived::new(language, fields, source, tokenization);
     provide_context(language);
     provide_context(fields);
     provide_context(source);

@@ -65,6 +65,15 @@ impl Page {
             .unwrap_or_default()
     }
 
+    /// Chooses a language in the language switch, as a user does (value, then `change`).
+    async fn select_language(&self, code: &str) {
+        let sel: web_sys::HtmlSelectElement = self.get("language").unchecked_into();
+        sel.set_value(code);
+        sel.dispatch_event(&web_sys::Event::new("change").expect("event"))
+            .expect("dispatch");
+        tick().await;
+    }
+
     /// Sets a field's value and dispatches a bubbling `input` event (what typing does).
     async fn type_into(&self, testid: &str, value: &str) {
         let el = self.get(testid);
@@ -338,16 +347,51 @@ async fn a_file_that_is_not_utf8_is_refused_and_the_text_kept() {
 }
 
 #[wasm_bindgen_test]
+async fn the_price_takes_dollars_asks_about_1_500_and_follows_the_decimal_mark() {
+    let page = Page::mount().await;
+    let price_box = || -> web_sys::HtmlInputElement { page.get("price").unchecked_into() };
+    let error = || page.get("error-price").text_content().unwrap_or_default();
+    // Copied from a pricing page: 23 chunks, 11,408 tokens at $0.02 per 1M tokens.
+    page.type_into("price", "$0.02").await;
+    assert_eq!(error(), "");
+    assert_eq!(
+        page.value("out-cost"),
+        (11_408.0 / 1_000_000.0 * 0.02).to_string()
+    );
+    // "1,500" on the English page: 1500 or 1.5? Asked, and only the cost is blanked.
+    page.type_into("price", "1,500").await;
+    assert!(
+        error().contains("1500") && error().contains("1.5"),
+        "{}",
+        error()
+    );
+    assert_eq!(page.value("out-cost"), "");
+    assert_eq!(page.value("out-chunks"), "23");
+    page.type_into("price", "0.02").await;
+    // The box follows the language's decimal mark, and the hint's.
+    page.select_language("pl").await;
+    assert_eq!(price_box().value(), "0,02");
+    assert_eq!(error(), "");
+    assert_eq!(
+        page.value("out-cost"),
+        (11_408.0 / 1_000_000.0 * 0.02).to_string()
+    );
+    // In Polish the comma is the decimal mark; a point with three digits is asked about.
+    page.type_into("price", "1.500").await;
+    assert!(
+        error().contains("1500") && error().contains("1,5"),
+        "{}",
+        error()
+    );
+    page.type_into("price", "0,13").await;
+    page.select_language("en").await;
+    assert_eq!(price_box().value(), "0.13");
+}
+
+#[wasm_bindgen_test]
 async fn vietnamese_uses_its_own_number_format() {
     let page = Page::mount().await;
-    let select_lang = |code: &str| {
-        let sel: web_sys::HtmlSelectElement = page.get("language").unchecked_into();
-        sel.set_value(code);
-        sel.dispatch_event(&web_sys::Event::new("change").expect("event"))
-            .expect("dispatch");
-    };
-    select_lang("vi");
-    tick().await;
+    page.select_language("vi").await;
     let text = |id: &str| page.get(id).text_content().unwrap_or_default();
     assert_eq!(text("out-total-tokens"), "11.408");
     assert!(
@@ -364,8 +408,7 @@ async fn vietnamese_uses_its_own_number_format() {
     );
     // Raw values do not depend on the language.
     assert_eq!(page.value("out-total-tokens"), "11408");
-    select_lang("en");
-    tick().await;
+    page.select_language("en").await;
     assert_eq!(text("out-total-tokens"), "11,408");
     assert!(text("out-repeated-share").starts_with("12.3"));
 }

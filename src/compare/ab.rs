@@ -32,6 +32,7 @@ pub fn AbView() -> impl IntoView {
         let lang = app.language.lang.get();
         let c = app.derived.checked.get();
         fill(
+            lang,
             m(Msg::AbSideA),
             &[
                 ("strategy", &strategy_name(lang, settings.strategy.get())),
@@ -71,7 +72,7 @@ pub fn AbView() -> impl IntoView {
     };
     view! {
         <section class="panel ab" data-testid="ab">
-            <h2>{move || m(Msg::AbHeading)}</h2>
+            <h2 id="ab-heading">{move || m(Msg::AbHeading)}</h2>
             <p class="hint">{move || m(Msg::AbIntro)}</p>
             <p data-testid="ab-a">{a_label}</p>
             <div class="field-row ab-controls">
@@ -188,7 +189,8 @@ fn ab_table(lang: Lang, a: Option<Outcome>, b: Option<Outcome>) -> impl IntoView
     };
     view! {
         {clamped}
-        <div class="table-scroll">
+        // Focusable, so that a keyboard can scroll a table wider than the screen.
+        <div class="table-scroll" tabindex="0" role="region" aria-labelledby="ab-heading">
         <table class="ab-table" data-testid="ab-table">
             <thead>
                 <tr>

@@ -868,7 +868,7 @@ pub fn refusal_text(lang: Lang, r: &Refusal) -> String {
     };
     args.push(("unit_name", unit_word.to_owned()));
     let borrowed: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    crate::i18n::fill(messages::text(lang, msg), &borrowed)
+    crate::i18n::fill(lang, messages::text(lang, msg), &borrowed)
 }
 
 #[cfg(test)]

@@ -61,6 +61,7 @@ pub fn StrategyPanel() -> impl IntoView {
         defaults().map(|d| {
             let lang = app.language.lang.get();
             fill(
+                lang,
                 m(Msg::LibraryDefaults),
                 &[
                     ("chunk_size", &format::int(lang, d.chunk_size as u64)),
@@ -242,6 +243,7 @@ fn histogram_view(lang: Lang, h: Histogram) -> impl IntoView {
         .map(|(i, b)| {
             let height = SVG_H * b.count as f64 / max;
             let title = fill(
+                lang,
                 m(Msg::BarTitle),
                 &[
                     ("count", &n(b.count)),
@@ -278,6 +280,7 @@ fn histogram_view(lang: Lang, h: Histogram) -> impl IntoView {
         crate::model::limit_note(lang, None, chunk_core::tokenizer::Encoding::Cl100kBase)
     } else {
         fill(
+            lang,
             m(if limit {
                 Msg::LimitDrawn
             } else {
@@ -291,13 +294,13 @@ fn histogram_view(lang: Lang, h: Histogram) -> impl IntoView {
             c.map(|c| {
                 view! {
                     <li data-testid=testid data-index=c.index data-tokens=c.tokens>
-                        {fill(m(msg), &[("index", &n(c.index)), ("tokens", &n(c.tokens))])}
+                        {fill(lang, m(msg), &[("index", &n(c.index)), ("tokens", &n(c.tokens))])}
                     </li>
                 }
             })
         };
     let tiny = (h.tiny > 0).then(|| {
-        view! { <li data-testid="tiny-chunks" data-value=h.tiny>{fill(m(Msg::TinyChunks), &[("n", &n(h.tiny))])}</li> }
+        view! { <li data-testid="tiny-chunks" data-value=h.tiny>{fill(lang, m(Msg::TinyChunks), &[("n", &n(h.tiny))])}</li> }
     });
     view! {
         <figure class="histogram">
@@ -316,7 +319,7 @@ fn histogram_view(lang: Lang, h: Histogram) -> impl IntoView {
                 <span data-testid="histogram-top">{n(top as usize)}</span>
             </div>
             <figcaption>
-                {fill(
+                {fill(lang,
                     m(Msg::HistogramCaption),
                     &[("width", &n(h.bin_width)), ("max", &n(h.max_count))],
                 )}
@@ -397,6 +400,7 @@ fn StrategyChunks() -> impl IntoView {
             data-total=total
         >
             <h2>{move || m(Msg::ChunksHeading)}</h2>
+            <crate::preview::SkipChunks target="ab-heading"/>
             {move || {
                 app.source.text.with(|t| t.is_empty()).then(|| view! { <p class="hint">{m(Msg::CompareIdle)}</p> })
             }}
@@ -414,7 +418,7 @@ fn StrategyChunks() -> impl IntoView {
             <p class="hint">
                 {move || {
                     let lang = app.language.lang.get();
-                    fill(
+                    fill(lang,
                         m(Msg::ShowingOf),
                         &[("shown", &format::int(lang, shown() as u64)), ("total", &format::int(lang, total() as u64))],
                     )
@@ -437,6 +441,7 @@ fn chunk_view(lang: Lang, r: Row) -> impl IntoView {
     let m = |msg: Msg| messages::text(lang, msg);
     let n = |x: usize| format::int(lang, x as u64);
     let head = fill(
+        lang,
         m(Msg::ChunkHead),
         &[
             ("index", &n(r.index)),
@@ -449,7 +454,8 @@ fn chunk_view(lang: Lang, r: Row) -> impl IntoView {
             ("l1", &n(r.line_end)),
         ],
     );
-    let reason = fill(m(Msg::EndsAt), &[("reason", m(reason_msg(r.reason)))]);
+    let label = head.clone();
+    let reason = fill(lang, m(Msg::EndsAt), &[("reason", m(reason_msg(r.reason)))]);
     let path = (!r.heading_path.is_empty()).then(|| {
         view! { <span class="heading-path" data-testid="chunk-heading-path">{r.heading_path.clone()}</span> }
     });
@@ -460,7 +466,7 @@ fn chunk_view(lang: Lang, r: Row) -> impl IntoView {
     let end = shown_end(&r.text, 0, r.text.len(), 0);
     let hidden = r.text.len() - end;
     let more = (hidden > 0)
-        .then(|| view! { <p class="hint">{fill(m(Msg::TextCut), &[("n", &n(hidden))])}</p> });
+        .then(|| view! { <p class="hint">{fill(lang, m(Msg::TextCut), &[("n", &n(hidden))])}</p> });
     view! {
         <li
             class="chunk"
@@ -484,7 +490,11 @@ fn chunk_view(lang: Lang, r: Row) -> impl IntoView {
                 <span class="reason">{reason}</span>
                 {changed}
             </div>
-            <pre class="chunk-text" data-testid="chunk-text">{r.text[..end].to_owned()}</pre>
+            // The text scrolls inside its card, so the card is focusable (a keyboard scrolls
+            // it) and named; `SkipChunks` goes past them all.
+            <pre class="chunk-text" data-testid="chunk-text" tabindex="0" role="region" aria-label=label>
+                {r.text[..end].to_owned()}
+            </pre>
             {more}
         </li>
     }

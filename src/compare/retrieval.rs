@@ -624,6 +624,7 @@ fn problem_text(lang: Lang, p: &PairProblem) -> String {
                 first,
                 second,
             } => fill(
+                lang,
                 t(Rm::ProblemAmbiguous),
                 &[
                     ("count", &n(*count)),
@@ -634,11 +635,12 @@ fn problem_text(lang: Lang, p: &PairProblem) -> String {
             AnswerError::EmptySpan { start, end }
             | AnswerError::Reversed { start, end }
             | AnswerError::OutOfRange { start, end, .. } => fill(
+                lang,
                 t(Rm::ProblemSpan),
                 &[("start", &n(*start)), ("end", &n(*end))],
             ),
             AnswerError::NotCharBoundary { offset } => {
-                fill(t(Rm::ProblemBoundary), &[("offset", &n(*offset))])
+                fill(lang, t(Rm::ProblemBoundary), &[("offset", &n(*offset))])
             }
         },
     }
@@ -655,6 +657,7 @@ fn import_error_text(lang: Lang, e: &QaJsonlError) -> String {
     // serde_json's own words ("expected usize at line 1 column 26") are for the console, not
     // the page: the message says what a line must be.
     fill(
+        lang,
         rm::text(lang, msg),
         &[("line", &format::int(lang, *line as u64))],
     )
@@ -704,6 +707,7 @@ pub fn RetrievalCheck() -> impl IntoView {
             s => {
                 let msg = if s == "done" { Rm::Done } else { Rm::Running };
                 fill(
+                    l,
                     m(msg),
                     &[
                         ("done", &n(progress_done())),
@@ -723,7 +727,7 @@ pub fn RetrievalCheck() -> impl IntoView {
         (!names.is_empty()).then(|| {
             view! {
                 <p class="hint" data-testid="retrieval-left-out">
-                    {fill(m(Rm::LeftOut), &[("names", &names.join(", "))])}
+                    {fill(lang(), m(Rm::LeftOut), &[("names", &names.join(", "))])}
                 </p>
             }
         })
@@ -731,7 +735,7 @@ pub fn RetrievalCheck() -> impl IntoView {
 
     view! {
         <section class="panel retrieval" data-testid="retrieval" data-state=state>
-            <h2>{move || m(Rm::Heading)}</h2>
+            <h2 id="retrieval-heading">{move || m(Rm::Heading)}</h2>
             <p class="hint" data-testid="retrieval-why">{move || m(Rm::Why)}</p>
             <details class="retrieval-rules" data-testid="retrieval-rules">
                 <summary>{move || m(Rm::RulesSummary)}</summary>
@@ -840,6 +844,7 @@ fn PairForm() -> impl IntoView {
         marked.get().map(|(s, e, _)| {
             let l = app.language.lang.get();
             let text = fill(
+                l,
                 m(Rm::MarkedAt),
                 &[
                     ("start", &format::int(l, s as u64)),
@@ -952,13 +957,14 @@ fn PairList() -> impl IntoView {
             let (class, text) = match msg {
                 ImportMessage::Imported(n) => (
                     "file-msg ok",
-                    fill(m(Rm::Imported), &[("n", &format::int(l, n as u64))]),
+                    fill(l, m(Rm::Imported), &[("n", &format::int(l, n as u64))]),
                 ),
                 ImportMessage::Failed(e) => ("file-msg error", import_error_text(l, &e)),
                 ImportMessage::Empty => ("file-msg error", m(Rm::ImportEmpty).to_owned()),
                 ImportMessage::TooMany => (
                     "file-msg error",
                     fill(
+                        l,
                         m(Rm::ImportTooMany),
                         &[("max", &format::int(l, MAX_PAIRS as u64))],
                     ),
@@ -969,7 +975,7 @@ fn PairList() -> impl IntoView {
                         chunk_core::text_stats::whole_mib(crate::file_input::MAX_FILE_BYTES as u64);
                     (
                         "file-msg error",
-                        fill(m(Rm::ImportTooLarge), &[("max", &format::int(l, max))]),
+                        fill(l, m(Rm::ImportTooLarge), &[("max", &format::int(l, max))]),
                     )
                 }
             };
@@ -995,6 +1001,7 @@ fn PairList() -> impl IntoView {
                             p.marked.clone().unwrap_or_default()
                         }
                         (QaAnswer::Span { start, end }, Err(_)) => fill(
+                            l,
                             rm::text(l, Rm::SpanOnly),
                             &[
                                 ("start", &format::int(l, *start as u64)),
@@ -1010,6 +1017,7 @@ fn PairList() -> impl IntoView {
                     let count = r.as_ref().err().and_then(PairProblem::count);
                     let where_text = start.zip(end).map(|(s, e)| {
                         fill(
+                            l,
                             rm::text(l, Rm::PairAt),
                             &[
                                 ("start", &format::int(l, s as u64)),
@@ -1046,7 +1054,7 @@ fn PairList() -> impl IntoView {
                                 type="button"
                                 class="link"
                                 data-testid="qa-remove"
-                                aria-label=fill(
+                                aria-label=fill(l,
                                     rm::text(l, Rm::RemoveLabel),
                                     &[("n", &format::int(l, (i + 1) as u64))],
                                 )
@@ -1107,7 +1115,7 @@ fn preview(lang: Lang, s: &str) -> String {
         Some((at, _)) => format!("{}…", &one_line[..at]),
         None => one_line,
     };
-    fill(rm::text(lang, Rm::Quoted), &[("text", &shown)])
+    fill(lang, rm::text(lang, Rm::Quoted), &[("text", &shown)])
 }
 
 /// k, k1 and b.
@@ -1139,7 +1147,7 @@ fn ParamsFields() -> impl IntoView {
                 ParamError::K1 => Rm::ErrK1,
                 ParamError::B => Rm::ErrB,
             };
-            let text = fill(m(msg), &[("max", &format::int(app.language.lang.get(), MAX_K))]);
+            let text = fill(app.language.lang.get(), m(msg), &[("max", &format::int(app.language.lang.get(), MAX_K))]);
             view! { <p class="field-error" data-testid="retrieval-param-error" role="alert">{text}</p> }
         })
     };
@@ -1215,7 +1223,7 @@ fn RetrievalTableView() -> impl IntoView {
         let k = shown_k(results);
         let l = lang();
         let n = format::int(l, k as u64);
-        let t = |msg| fill(rm::text(l, msg), &[("k", &n)]);
+        let t = |msg| fill(l, rm::text(l, msg), &[("k", &n)]);
         let cols: Vec<String> = match shown() {
             Shown::All => vec![
                 t(Rm::ColStrategy),
@@ -1273,7 +1281,8 @@ fn RetrievalTableView() -> impl IntoView {
             </select>
         </div>
         <p class="hint">{move || m(Rm::TableLegend)}</p>
-        <div class="table-scroll">
+        // Focusable, so that a keyboard can scroll a table wider than the screen.
+        <div class="table-scroll" tabindex="0" role="region" aria-labelledby="retrieval-heading">
             <table class="compare-table retrieval-table" data-testid="retrieval-table">
                 <thead>
                     <tr>{header}</tr>
@@ -1463,6 +1472,7 @@ fn SweepView() -> impl IntoView {
         let unit = unit_words(l, grid.unit);
         let to = grid.sizes.last().copied().unwrap_or_default();
         fill(
+            l,
             m(Rm::SweepIntro),
             &[
                 ("n", &format::int(l, grid.len() as u64)),
@@ -1476,6 +1486,7 @@ fn SweepView() -> impl IntoView {
         let (done, total) = results.sweep.with(|s| (s.done, s.total));
         let l = lang();
         fill(
+            l,
             m(Rm::SweepRunning),
             &[
                 ("done", &format::int(l, done as u64)),
@@ -1507,6 +1518,7 @@ fn SweepView() -> impl IntoView {
             .unwrap_or_default();
         let text = match &cell {
             Some(c) => fill(
+                l,
                 rm::text(l, Rm::SweepBest),
                 &[
                     ("strategy", &strategy_name(l, sweep.strategy)),
@@ -1615,6 +1627,7 @@ fn heat_table(lang: Lang, sweep: &Sweep, metric: Metric) -> impl IntoView {
     let n = |x: usize| format::int(lang, x as u64);
     let k = n(sweep.k);
     let caption = fill(
+        lang,
         rm::text(
             lang,
             match metric {
@@ -1673,7 +1686,7 @@ fn heat_table(lang: Lang, sweep: &Sweep, metric: Metric) -> impl IntoView {
             <thead>
                 <tr>
                     <th scope="col">
-                        {fill(rm::text(lang, Rm::HeatCorner), &[("unit", unit_words(lang, unit))])}
+                        {fill(lang, rm::text(lang, Rm::HeatCorner), &[("unit", unit_words(lang, unit))])}
                     </th>
                     {head}
                 </tr>
@@ -1704,6 +1717,7 @@ fn heat_cell(
         CellOutcome::Evaluated(f) => {
             let a = f.aggregate;
             let title = fill(
+                lang,
                 rm::text(lang, Rm::HeatCellTitle),
                 &[
                     ("chunk_overlap", &n(c.chunk_overlap)),

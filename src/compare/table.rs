@@ -199,6 +199,7 @@ pub fn CompareTable() -> impl IntoView {
                     .table
                     .with(|t| t.rows.iter().map(|r| r.millis).sum());
                 fill(
+                    lang,
                     m(Msg::CompareDone),
                     &[
                         ("n", &format::int(lang, total() as u64)),
@@ -207,6 +208,7 @@ pub fn CompareTable() -> impl IntoView {
                 )
             }
             _ => fill(
+                lang,
                 m(Msg::CompareRunning),
                 &[
                     ("done", &format::int(lang, done() as u64)),
@@ -219,6 +221,7 @@ pub fn CompareTable() -> impl IntoView {
         let unit = settings.unit.get();
         let enc = app.fields.encoding.get().name();
         fill(
+            app.language.lang.get(),
             m(match unit {
                 SizeUnit::Tokens => Msg::TableNoteTokens,
                 SizeUnit::Characters => Msg::TableNoteCharacters,
@@ -242,7 +245,7 @@ pub fn CompareTable() -> impl IntoView {
                 EngineStatus::Failed(_) => "failed",
             }
         >
-            <h2>{move || m(Msg::CompareHeading)}</h2>
+            <h2 id="compare-heading">{move || m(Msg::CompareHeading)}</h2>
             <p class="hint">{move || m(Msg::CompareIntro)}</p>
             <super::StatusProgress
                 status_testid="compare-status"
@@ -254,7 +257,8 @@ pub fn CompareTable() -> impl IntoView {
             />
             <p class="hint">{unit_note}</p>
             <p class="hint" data-testid="compare-legend">{move || m(Msg::TableLegend)}</p>
-            <div class="table-scroll">
+            // Focusable, so that a keyboard can scroll a table wider than the screen.
+            <div class="table-scroll" tabindex="0" role="region" aria-labelledby="compare-heading">
                 <table class="compare-table" data-testid="compare-table">
                     <thead>
                         <tr>
@@ -369,7 +373,7 @@ fn row_view(
                 <td>{n(s.p95_tokens)}</td>
                 <td>{n(s.max_tokens)}</td>
                 <td>{n(s.over_limit)}</td>
-                <td title=fill(m(Msg::OfSentences), &[("n", &n(s.sentences))])>
+                <td title=fill(lang, m(Msg::OfSentences), &[("n", &n(s.sentences))])>
                     {n(s.split_sentences)}
                 </td>
                 <td>{cost}</td>
@@ -430,6 +434,7 @@ pub fn badge(lang: Lang, id: StrategyId) -> (String, bool) {
     match id.library() {
         Some(lib) if lib.exact => (
             fill(
+                lang,
                 m(Msg::BadgeExact),
                 &[("package", lib.package), ("version", lib.version)],
             ),
@@ -437,6 +442,7 @@ pub fn badge(lang: Lang, id: StrategyId) -> (String, bool) {
         ),
         Some(lib) => (
             fill(
+                lang,
                 m(Msg::BadgeApprox),
                 &[("package", lib.package), ("version", lib.version)],
             ),

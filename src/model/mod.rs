@@ -149,14 +149,17 @@ pub fn estimate_hint(lang: Lang, model: &EmbeddingModel, encoding: Encoding) -> 
     match model.tokenizer {
         _ if model.counts_exactly_with(encoding) => None,
         ModelTokenizer::Bpe(own) => Some(fill(
+            lang,
             t(Mm::HintMismatch),
             &[("own", own.name()), ("encoding", encoding.name())],
         )),
         ModelTokenizer::Proxy(_) => Some(fill(
+            lang,
             t(Mm::HintProxy),
             &[("provider", model.provider), ("encoding", encoding.name())],
         )),
         other => Some(fill(
+            lang,
             t(Mm::HintOpenDocument),
             &[
                 ("tokenizer", tokenizer_name(other)),
@@ -193,9 +196,13 @@ pub fn ModelSelect() -> impl IntoView {
         // A confirmed price replaces the field; without one (an open model, an unconfirmed
         // price) the field is cleared only if it holds what this select wrote, never what the
         // user typed.
-        let typed_by_user = app.fields.price.get_untracked() != written_price.get_value();
+        // The same number in either decimal mark is what this select wrote (the box follows
+        // the language's mark).
+        let as_written = |t: String| t.replace(',', ".");
+        let typed_by_user =
+            as_written(app.fields.price.get_untracked()) != as_written(written_price.get_value());
         let price = match chosen.price_per_million_usd {
-            Some(p) => Some(p.to_string()),
+            Some(p) => Some(crate::parse::price_text(lang(), p)),
             None if typed_by_user => None,
             None => Some(String::new()),
         };
@@ -216,7 +223,7 @@ pub fn ModelSelect() -> impl IntoView {
         let encoding = app.fields.encoding.get().name();
         let n = |x: usize| format::int(l, x as u64);
         let hint = estimate_hint(l, chosen, app.fields.encoding.get())
-            .unwrap_or_else(|| fill(m(Mm::HintExact), &[("encoding", encoding)]));
+            .unwrap_or_else(|| fill(l, m(Mm::HintExact), &[("encoding", encoding)]));
         let dims = if chosen.dimensions.is_empty() {
             m(Mm::NotConfirmed).to_owned()
         } else {
@@ -234,10 +241,12 @@ pub fn ModelSelect() -> impl IntoView {
         };
         let facts = match chosen.max_input_tokens {
             Some(limit) if chosen.special_tokens == 0 => fill(
+                l,
                 m(Mm::FactsNoSpecial),
                 &[("limit", &n(limit)), ("dims", &dims), ("price", &price)],
             ),
             Some(limit) => fill(
+                l,
                 m(Mm::Facts),
                 &[
                     ("limit", &n(limit)),
@@ -246,23 +255,28 @@ pub fn ModelSelect() -> impl IntoView {
                     ("price", &price),
                 ],
             ),
-            None => fill(m(Mm::FactsNoLimit), &[("dims", &dims), ("price", &price)]),
+            None => fill(
+                l,
+                m(Mm::FactsNoLimit),
+                &[("dims", &dims), ("price", &price)],
+            ),
         };
         let prefix = chosen
             .required_prefix
-            .map(|p| fill(m(Mm::Prefix), &[("prefix", p)]));
+            .map(|p| fill(l, m(Mm::Prefix), &[("prefix", p)]));
         let chars = chosen
             .max_input_chars
-            .map(|c| fill(m(Mm::CharLimit), &[("chars", &n(c))]));
+            .map(|c| fill(l, m(Mm::CharLimit), &[("chars", &n(c))]));
         let unconfirmed = (!chosen.unconfirmed.is_empty()).then(|| {
             let fields: Vec<&str> = chosen
                 .unconfirmed
                 .iter()
                 .map(|f| m(field_word(f)))
                 .collect();
-            fill(m(Mm::Unconfirmed), &[("fields", &fields.join(", "))])
+            fill(l, m(Mm::Unconfirmed), &[("fields", &fields.join(", "))])
         });
         let source = fill(
+            l,
             m(Mm::Source),
             &[("date", chosen.read_on), ("source", chosen.source)],
         );
@@ -341,7 +355,7 @@ fn number_field(
                     bad()
                         .then(|| {
                             let l = lang();
-                            fill(
+                            fill(l,
                                 messages::text(l, Mm::ErrRange),
                                 &[("min", &format::int(l, min)), ("max", &format::int(l, max))],
                             )
@@ -440,6 +454,7 @@ pub fn ModelPanel() -> impl IntoView {
         let l = lang();
         let n = |x: u64| format::int(l, x);
         Some(fill(
+            l,
             m(if f.fits {
                 Mm::ContextFits
             } else {
@@ -498,8 +513,9 @@ pub fn ModelPanel() -> impl IntoView {
         let count = results.open_count.get()?;
         let l = lang();
         let line = match &count.status {
-            OpenStatus::Pending => fill(m(Mm::OpenCounting), &[("tokenizer", tokenizer)]),
+            OpenStatus::Pending => fill(l, m(Mm::OpenCounting), &[("tokenizer", tokenizer)]),
             OpenStatus::Loading => fill(
+                l,
                 m(Mm::VocabLoading),
                 &[
                     ("tokenizer", tokenizer),
@@ -510,13 +526,14 @@ pub fn ModelPanel() -> impl IntoView {
                 ],
             ),
             OpenStatus::Counted { millis, .. } => fill(
+                l,
                 m(Mm::OpenCounted),
                 &[
                     ("tokenizer", tokenizer),
                     ("ms", &format::int(l, millis.max(0.0).round() as u64)),
                 ],
             ),
-            OpenStatus::Failed(error) => fill(m(Mm::OpenFailed), &[("error", error)]),
+            OpenStatus::Failed(error) => fill(l, m(Mm::OpenFailed), &[("error", error)]),
         };
         let state = match count.status {
             OpenStatus::Pending => "pending",
@@ -671,6 +688,7 @@ pub fn limit_note(lang: Lang, model: Option<&EmbeddingModel>, encoding: Encoding
     match model.and_then(|m| m.chunk_budget(encoding).map(|l| (m, l))) {
         Some((m, limit)) => {
             let note = fill(
+                lang,
                 messages::text(lang, Mm::LimitNote),
                 &[
                     ("limit", &format::int(lang, limit as u64)),
@@ -684,7 +702,11 @@ pub fn limit_note(lang: Lang, model: Option<&EmbeddingModel>, encoding: Encoding
             }
         }
         None => match model {
-            Some(m) => fill(messages::text(lang, Mm::LimitUnknown), &[("model", m.name)]),
+            Some(m) => fill(
+                lang,
+                messages::text(lang, Mm::LimitUnknown),
+                &[("model", m.name)],
+            ),
             None => messages::text(lang, Mm::NoLimitNote).to_owned(),
         },
     }

@@ -396,7 +396,7 @@ pub fn ShareLink() -> impl IntoView {
             let joined = keys.join(", ");
             view! {
                 <p class="notice info" data-testid="share-notice" data-keys=joined.clone() role="status">
-                    {fill(s(Sm::LeftOut), &[("keys", &joined)])}
+                    {fill(lang(), s(Sm::LeftOut), &[("keys", &joined)])}
                 </p>
             }
         })

@@ -64,6 +64,15 @@ pub fn Figures() -> impl IntoView {
             .with(|m| m.as_ref().map(|m| m.document_tokens))?;
         Some(sim.tf(Msg::DocumentTokens, &[("n", &sim.int(n))]))
     });
+    // Sentence packing's measured overlap is uneven ("20 · 0 · 0 · 12"): say why beside it.
+    let overlap_note = Signal::derive(move || {
+        (sim.strategy.get() == chunk_core::sim::Strategy::Sentence).then(|| {
+            sim.tf(
+                Msg::OverlapWhySentence,
+                &[("overlap", &sim.int(sim.overlap.get()))],
+            )
+        })
+    });
     // Figures of an own text longer than the simulator's cap are of its first bytes only:
     // said above the figures themselves, not only among the warnings.
     let cut_note = move || {
@@ -89,7 +98,7 @@ pub fn Figures() -> impl IntoView {
             <Figure testid="sim-out-oversize" label=Msg::OutOversize value=count(|m| m.oversize_chunks)/>
             <Figure testid="sim-out-dropped" label=Msg::OutDropped value=count(|m| m.dropped_chunks)/>
             <Figure testid="sim-out-lengths" label=Msg::OutLengths value=lengths wide=true/>
-            <Figure testid="sim-out-overlap" label=Msg::OutOverlap value=overlaps wide=true/>
+            <Figure testid="sim-out-overlap" label=Msg::OutOverlap value=overlaps note=overlap_note wide=true/>
         </dl>
     }
 }

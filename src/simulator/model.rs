@@ -160,6 +160,10 @@ pub struct SimState {
     pub chunking: Memo<Result<Chunking, ChunkError>>,
     /// The metrics of that chunking (`None` when chunking failed).
     pub metrics: Memo<Option<Metrics>>,
+    /// The document's tokens by the simple tokenizer and by each BPE encoding, for the note
+    /// under the tokenizer select. A memo: it encodes the whole text twice, and only a new
+    /// text changes it (not a slider, the tokenizer or the rule).
+    pub tokenizer_counts: Memo<chunk_core::sim::TokenizerComparison>,
     /// The query's keywords (lower-case, stop words removed).
     pub keywords: Memo<Vec<String>>,
     /// Which chunk holds which keyword (`None` when chunking failed).
@@ -195,6 +199,8 @@ impl SimState {
             },
             Source::OwnText => own.text.with(|t| cut_text(t, MAX_OWN_TEXT_BYTES)),
         });
+        let tokenizer_counts =
+            Memo::new(move |_| text.with(|t| chunk_core::sim::TokenizerComparison::of(&t.text)));
         let prepared = Memo::new(move |_| {
             text.with(|t| Arc::new(Prepared::new(&t.text, tokenizer.get(), rule.get())))
         });
@@ -250,6 +256,7 @@ impl SimState {
             prepared,
             chunking,
             metrics,
+            tokenizer_counts,
             keywords,
             coverage,
             split_sweep,
@@ -266,7 +273,7 @@ impl SimState {
 
     /// The message `msg` with its `{parameters}` filled.
     pub fn tf(&self, msg: Msg, args: &[(&str, &str)]) -> String {
-        crate::i18n::fill(self.t(msg), args)
+        crate::i18n::fill(self.lang.get(), self.t(msg), args)
     }
 
     /// A count in the current language's format (e.g. 1,234 / 1.234).

@@ -79,6 +79,7 @@ pub fn Strip() -> impl IntoView {
             let m = mult.get(i).copied().unwrap_or(0);
             let owner = owners.get(i).copied().unwrap_or(0);
             let title = crate::i18n::fill(
+                lang,
                 title_tpl,
                 &[("index", &i.to_string()), ("n", &m.to_string())],
             );

@@ -3,6 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
+import { startStaticServer } from './static-server.mjs';
 
 /** The system Chromium (never a downloaded one). */
 export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
@@ -25,6 +26,20 @@ export function launchBrowser() {
 }
 
 /** CSS selector of a data-testid hook. */
+/**
+ * Serves the build in `root` at the site root and launches Chromium, for one test file's
+ * `before`; returns the browser, the page's URL, and `close()` for its `after`.
+ */
+export async function serveAndLaunch(root) {
+  const browser = await launchBrowser();
+  const { server, url } = await startStaticServer({ root, prefix: '/' });
+  const close = async () => {
+    await browser.close();
+    await new Promise((resolve) => server.close(resolve));
+  };
+  return { browser, url, close };
+}
+
 export const sel = (testid) => `[data-testid="${testid}"]`;
 
 /** Waits until the element's attribute equals `want`; returns false if the wait ran out. */

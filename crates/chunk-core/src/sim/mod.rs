@@ -33,4 +33,4 @@ pub use metrics::Metrics;
 pub use prepared::Prepared;
 pub use query::{coverage, keywords, Coverage};
 pub use sentences::SentenceRule;
-pub use tokens::{TokenSpans, TokenizerChoice};
+pub use tokens::{TokenSpans, TokenizerChoice, TokenizerComparison};

@@ -126,6 +126,14 @@ impl TokenizerChoice {
         }
     }
 
+    /// Number of tokens in `text` (what [`TokenizerChoice::tokenize`] gives, counted).
+    pub fn count(self, text: &str) -> usize {
+        match self {
+            TokenizerChoice::Simple => simple_spans(text).len(),
+            TokenizerChoice::Bpe(e) => e.tokenizer().count(text),
+        }
+    }
+
     /// A short stable name: `"simple"` or the encoding's name (e.g. `"cl100k_base"`).
     pub fn name(self) -> &'static str {
         match self {
@@ -135,9 +143,70 @@ impl TokenizerChoice {
     }
 }
 
+/// A text's token count by the simple tokenizer beside each real BPE encoding's, each with its
+/// ratio to the simple count. The simulator's figures (SPEC §4) hold for the simple tokenizer;
+/// this says, for the text at hand, whether a real encoding gives more tokens (Vietnamese, where
+/// cl100k_base splits most syllables) or fewer (English prose and code, where a word takes its
+/// leading space and common words are one token).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TokenizerComparison {
+    /// Tokens by the simple tokenizer.
+    pub simple: usize,
+    /// Per encoding ([`Encoding::ALL`] order): its tokens, and tokens ÷ simple tokens
+    /// (`None` when the simple count is 0).
+    pub encodings: Vec<(Encoding, usize, Option<f64>)>,
+}
+
+impl TokenizerComparison {
+    /// Counts `text` with the simple tokenizer and every encoding.
+    pub fn of(text: &str) -> Self {
+        let simple = TokenizerChoice::Simple.count(text);
+        let encodings = Encoding::ALL
+            .iter()
+            .map(|&e| {
+                let n = TokenizerChoice::Bpe(e).count(text);
+                (e, n, (simple > 0).then(|| n as f64 / simple as f64))
+            })
+            .collect();
+        TokenizerComparison { simple, encodings }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_real_encoding_gives_more_tokens_in_vietnamese_and_fewer_in_english_code() {
+        use crate::sim::documents::Preset;
+        use crate::sim::Lang;
+        let ratio = |text: &str, e: Encoding| {
+            let c = TokenizerComparison::of(text);
+            let (_, n, r) = c.encodings.iter().find(|(x, ..)| *x == e).copied().unwrap();
+            assert_eq!(n, e.tokenizer().count(text));
+            assert_eq!(c.simple, simple_spans(text).len());
+            r.unwrap()
+        };
+        let vi = Preset::Manual.text(Lang::Vi);
+        assert!(
+            ratio(vi, Encoding::Cl100kBase) > 1.3,
+            "{}",
+            ratio(vi, Encoding::Cl100kBase)
+        );
+        let code = "def chunk(text, size=512, overlap=64):\n    step = size - overlap\n    return [text[i:i + size] for i in range(0, len(text), step)]\n";
+        assert!(
+            ratio(code, Encoding::Cl100kBase) < 1.0,
+            "{}",
+            ratio(code, Encoding::Cl100kBase)
+        );
+        let empty = TokenizerComparison::of("");
+        assert_eq!(empty.simple, 0);
+        assert!(empty
+            .encodings
+            .iter()
+            .all(|(_, n, r)| *n == 0 && r.is_none()));
+        assert_eq!(empty.encodings.len(), Encoding::ALL.len());
+    }
 
     fn tokens(text: &str) -> Vec<&str> {
         simple_spans(text)
