@@ -20,6 +20,12 @@ pub fn App() -> impl IntoView {
     let lang = page.language;
     crate::model::provide();
     crate::compare::spawn_compare(page);
+    // The simulator's controls live here rather than in its panel, so that a settings link
+    // can set them before the panel is built.
+    provide_context(crate::simulator::model::SimState::new(
+        page.language,
+        page.source,
+    ));
     // The link's settings, before any view reads the fields.
     crate::share::restore_at_start();
 
@@ -67,6 +73,15 @@ fn LanguageSwitch() -> impl IntoView {
     let language = expect_context::<Language>();
     let on_change = move |ev| {
         if let Some(lang) = Lang::from_tag(&event_target_value(&ev)) {
+            // The price box moves to the new decimal mark in the same update as the language,
+            // so the price is never read, even once, with the other language's mark.
+            let fields = expect_context::<crate::state::CalculatorFields>();
+            let typed = fields.price.get_untracked();
+            let moved = crate::parse::relocalize_price(&typed, language.lang.get_untracked(), lang);
+            if let Some(moved) = moved {
+                browser::set_input_value("price", &moved);
+                fields.price.set(moved);
+            }
             language.lang.set(lang);
             browser::remember_lang(lang);
         }

@@ -40,7 +40,8 @@ pub enum Plural {
     Two,
     /// `few`: Russian and Polish 2–4, 22–24, … (not 12–14).
     Few,
-    /// `many`: Russian and Polish 0, 5–20, 25–30, …, 11–14.
+    /// `many`: Russian 0, 5–20, 25–30, …; Polish the same and also 21, 31, …, 101 (every whole
+    /// number other than 1 not `few`).
     Many,
     /// `other`: everything else; every whole number in Vietnamese and Indonesian, fractions in
     /// Russian and Polish. Every plural message must have this case.
@@ -132,14 +133,20 @@ enum Piece<'a> {
 /// Parses a template into pieces. Anything that is not a well-formed `{name}` or plural block
 /// (a JSON line a message shows, `{n }`, `{}`) is text.
 fn parse(template: &str) -> Vec<Piece<'_>> {
-    let (pieces, _) = parse_from(template, 0, false);
+    let (pieces, _) = parse_from(template, 0, 0);
     pieces
 }
 
-/// Parses from byte `at` up to the end, or (inside a plural case) up to its closing `}`;
-/// returns the pieces and the byte after them. Every delimiter is ASCII, so every slice falls
-/// on a character boundary.
-fn parse_from(t: &str, mut at: usize, in_case: bool) -> (Vec<Piece<'_>>, usize) {
+/// Plural blocks nest at most this deep (the catalogs nest none); a deeper one is text, so a
+/// malformed template can neither overflow the stack nor take exponential time re-parsing
+/// unclosed blocks.
+const MAX_PLURAL_DEPTH: usize = 3;
+
+/// Parses from byte `at` up to the end, or (inside a plural case, `depth` > 0) up to its
+/// closing `}`; returns the pieces and the byte after them. Every delimiter is ASCII, so every
+/// slice falls on a character boundary.
+fn parse_from(t: &str, mut at: usize, depth: usize) -> (Vec<Piece<'_>>, usize) {
+    let in_case = depth > 0;
     let bytes = t.as_bytes();
     let mut pieces = Vec::new();
     let mut text_from = at;
@@ -158,7 +165,7 @@ fn parse_from(t: &str, mut at: usize, in_case: bool) -> (Vec<Piece<'_>>, usize) 
             continue;
         }
         if b == b'{' {
-            if let Some((piece, end)) = parse_placeholder(t, at) {
+            if let Some((piece, end)) = parse_placeholder(t, at, depth) {
                 if text_from < at {
                     pieces.push(Piece::Text(&t[text_from..at]));
                 }
@@ -178,7 +185,7 @@ fn parse_from(t: &str, mut at: usize, in_case: bool) -> (Vec<Piece<'_>>, usize) 
 
 /// A `{name}` or `{name, plural, cat {…} …}` starting at the `{` at byte `at`, with the byte
 /// after its closing `}`; `None` if what starts there is not one.
-fn parse_placeholder(t: &str, at: usize) -> Option<(Piece<'_>, usize)> {
+fn parse_placeholder(t: &str, at: usize, depth: usize) -> Option<(Piece<'_>, usize)> {
     let bytes = t.as_bytes();
     let word = |from: usize| {
         let len = bytes[from..]
@@ -204,7 +211,7 @@ fn parse_placeholder(t: &str, at: usize) -> Option<(Piece<'_>, usize)> {
     }
     i = skip_space(i + 1);
     let (kind, next) = word(i);
-    if kind != "plural" || bytes.get(next) != Some(&b',') {
+    if kind != "plural" || bytes.get(next) != Some(&b',') || depth >= MAX_PLURAL_DEPTH {
         return None;
     }
     i = next + 1;
@@ -220,7 +227,7 @@ fn parse_placeholder(t: &str, at: usize) -> Option<(Piece<'_>, usize)> {
         if bytes.get(i) != Some(&b'{') {
             return None;
         }
-        let (pieces, end) = parse_from(t, i + 1, true);
+        let (pieces, end) = parse_from(t, i + 1, depth + 1);
         if bytes.get(end) != Some(&b'}') {
             return None;
         }
@@ -233,7 +240,7 @@ fn parse_placeholder(t: &str, at: usize) -> Option<(Piece<'_>, usize)> {
 /// the case for its parameter's count (its value's ASCII digits read as a whole number, so a
 /// count formatted with grouping such as "1 234" or "1,234" is read right; a value without
 /// digits takes `other`), with `#` the value as given. A parameter missing from `args` is left
-/// as written.
+/// as written; a plural block whose count is missing takes its `other` case with `#` empty.
 pub fn fill(lang: Lang, template: &str, args: &[(&str, &str)]) -> String {
     let mut out = String::with_capacity(template.len() + 16);
     render(lang, &parse(template), args, None, &mut out);
@@ -262,7 +269,7 @@ fn render(
             },
             Piece::Plural { name, cases } => {
                 let shown = value(name).unwrap_or("");
-                let category = whole_number(shown).map_or(Plural::Other, |n| plural(lang, n));
+                let category = whole_number(lang, shown).map_or(Plural::Other, |n| plural(lang, n));
                 let case = cases
                     .iter()
                     .find(|(c, _)| *c == category)
@@ -274,11 +281,25 @@ fn render(
     }
 }
 
-/// The whole number a formatted count stands for: its ASCII digits in order (grouping marks
-/// of any locale skipped), or `None` if it has none or they overflow.
-fn whole_number(shown: &str) -> Option<u64> {
-    let digits: String = shown.chars().filter(char::is_ascii_digit).collect();
-    digits.parse().ok()
+/// The whole number a formatted count stands for: its ASCII digits in order (the grouping
+/// marks of any locale skipped), or `None` — so `other` — if it has none or holds `lang`'s
+/// decimal mark (a fraction: "1,5 токена"). Beyond 18 digits only the last 18 are kept, plus
+/// 10¹⁸, which keeps what the plural rules read (n mod 100, n = 1).
+fn whole_number(lang: Lang, shown: &str) -> Option<u64> {
+    if shown.contains(crate::parse::decimal_mark(lang)) {
+        return None;
+    }
+    let digits: Vec<u8> = shown.bytes().filter(u8::is_ascii_digit).collect();
+    let keep = digits.len().min(18);
+    let tail: u64 = std::str::from_utf8(&digits[digits.len() - keep..])
+        .ok()?
+        .parse()
+        .ok()?;
+    Some(if digits.len() > 18 {
+        tail + 1_000_000_000_000_000_000
+    } else {
+        tail
+    })
 }
 
 /// The `{parameters}` of a template: each `{name}` (one word of ASCII letters, digits and `_`,
@@ -314,6 +335,13 @@ pub fn placeholders(template: &str) -> BTreeSet<&str> {
 pub fn plural_problem(lang: Lang, template: &str) -> Option<String> {
     fn walk(lang: Lang, pieces: &[Piece<'_>]) -> Option<String> {
         for piece in pieces {
+            if let Piece::Text(t) = piece {
+                if t.contains(", plural,") {
+                    return Some(format!(
+                        "a plural block that does not parse, shown as text: {t}"
+                    ));
+                }
+            }
             if let Piece::Plural { name, cases } = piece {
                 let has: BTreeSet<Plural> = cases.iter().map(|(c, _)| *c).collect();
                 let needed = whole_number_categories(lang);
@@ -544,7 +572,7 @@ fn en(key: Key) -> &'static str {
         StatusReady => "Tokens: {tokens} · characters: {chars} · bytes: {bytes} ({encoding}).",
         StatusNoText => "No text yet: the figures come from the length typed above.",
         NoteCrlf => "This text has Windows line breaks (CR LF), counted as they are. Editing it in the box turns them into LF, as browsers do, which changes the count.",
-        NoteReplacement => "The text holds {n, plural, one {# replacement character} other {# replacement characters}} (U+FFFD): either the source had them, or the browser handed over halves of broken characters (unpaired UTF-16 surrogates), which UTF-8 cannot hold. They are counted as U+FFFD.",
+        NoteReplacement => "{n, plural, one {The text holds # replacement character (U+FFFD): either the source had it, or the browser handed over half of a broken character (an unpaired UTF-16 surrogate), which UTF-8 cannot hold. It is counted as U+FFFD.} other {The text holds # replacement characters (U+FFFD): either the source had them, or the browser handed over halves of broken characters (unpaired UTF-16 surrogates), which UTF-8 cannot hold. They are counted as U+FFFD.}}",
         SpecialNote => "Strings such as <|endoftext|> are counted as ordinary text, the way OpenAI's public tokenizer page counts them, not as special tokens.",
         SpecialFound => "Your text contains special-token strings: {list}. They were tokenized as ordinary text.",
         PreviewHeading => "Chunk preview",
@@ -886,7 +914,7 @@ fn pl(key: Key) -> &'static str {
         ErrTooLarge => "Za dużo: to pole przyjmuje najwyżej {max}.",
         ErrZeroSize => "Chunk musi mieścić co najmniej 1 token.",
         ErrFixFields => "Popraw zaznaczone pola, aby zobaczyć wyniki.",
-        NoticeOverlapClamped => "Nakładanie zmienione na potrzeby obliczeń: {requested, plural, one {# token} few {# tokeny} many {# tokenów} other {# tokena}} to nie mniej niż rozmiar chunka ({size}), więc okno nigdy nie przesunęłoby się do przodu. W wynikach nakładanie wynosi {used, plural, one {# token} few {# tokeny} many {# tokenów} other {# tokena}}. W Twoim polu nadal jest {requested}.",
+        NoticeOverlapClamped => "Nakładanie zmienione na potrzeby obliczeń: {requested, plural, one {# token} few {# tokeny} many {# tokenów} other {# tokenu}} to nie mniej niż rozmiar chunka ({size}), więc okno nigdy nie przesunęłoby się do przodu. W wynikach nakładanie wynosi {used, plural, one {# token} few {# tokeny} many {# tokenów} other {# tokenu}}. W Twoim polu nadal jest {requested}.",
         NoticeEstimate => "Szacowana liczba tokenów: {chars} zn. ÷ {per_token} ≈ {tokens} — według praktycznej reguły OpenAI dla angielskiego, średnio {per_token} zn. na token; inne języki, kod i liczby potrzebują więcej tokenów na znak. Wklej tekst poniżej, aby policzyć dokładnie.",
         NoticeExact => "Dokładnie: Twój tekst policzony tokenizerem {encoding}.",
         EstimateBadge => "szacunek",
@@ -933,16 +961,16 @@ fn pl(key: Key) -> &'static str {
         ChunkTitle => "Chunk #{n}",
         ChunkTokens => "tokeny {start}–{end}",
         ChunkBytes => "bajty {start}–{end}",
-        ChunkOverlap => "wspólne z poprzednim chunkiem: {n, plural, one {# token} few {# tokeny} many {# tokenów} other {# tokena}}",
-        ChunkTruncated => "… {n, plural, one {kolejny # bajt tego chunka nie jest wyświetlany} few {kolejne # bajty tego chunka nie są wyświetlane} many {kolejnych # bajtów tego chunka nie jest wyświetlanych} other {kolejne # bajta tego chunka nie są wyświetlane}}.",
+        ChunkOverlap => "nakładanie z poprzednim chunkiem: {n, plural, one {# token} few {# tokeny} many {# tokenów} other {# tokenu}}",
+        ChunkTruncated => "… {n, plural, one {jeszcze # bajt tego chunka nie jest wyświetlany} few {jeszcze # bajty tego chunka nie są wyświetlane} many {jeszcze # bajtów tego chunka nie jest wyświetlanych} other {jeszcze # bajtu tego chunka nie jest wyświetlane}}.",
         PartialTitle => "{n} z {total} bajtów znaku „{ch}” ({code}); reszta leży w sąsiednim chunku",
-        ShowMore => "Pokaż {n, plural, one {kolejny # chunk} few {kolejne # chunki} many {kolejnych # chunków} other {kolejne # chunka}}",
+        ShowMore => "Pokaż jeszcze {n, plural, one {# chunk} few {# chunki} many {# chunków} other {# chunka}}",
         ShowingOf => "Widać {shown} z {total, plural, one {# chunka} few {# chunków} many {# chunków} other {# chunka}}.",
         FaqHeading => "Pytania",
         FaqQ1 => "Jaki rozmiar chunka i nakładanie wybrać?",
         FaqA1 => "Nie ma wartości dobrej dla każdego zbioru. Wiele potoków zaczyna od kilkuset do około tysiąca tokenów z nakładaniem 10–20 %. Małe chunki dają trafniejsze dopasowania, ale więcej wektorów do przechowania i przeszukania; duże zachowują kontekst, ale rozmywają sens dopasowania. Rozstrzygnij to, sprawdzając własne pytania na kilku ustawieniach.",
         FaqQ2 => "Czy nakładanie podnosi rachunek za embeddingi?",
-        FaqA2 => "Tak. Każdy token z nakładania jest embedowany ponownie. Przy 10 000 tokenów, rozmiarze 512 i nakładaniu 64 {chunks, plural, one {powstaje # chunk} few {powstają # chunki} many {powstaje # chunków} other {powstaje # chunka}} i wysyłasz {total, plural, one {# token} few {# tokeny} many {# tokenów} other {# tokena}} zamiast 10 000: {repeated, plural, one {# powtórzenie} few {# powtórzenia} many {# powtórzeń} other {# powtórzenia}}, o {extra} więcej niż dokument.",
+        FaqA2 => "Tak. Każdy token z nakładania jest embedowany ponownie. Przy 10 000 tokenów, rozmiarze 512 i nakładaniu 64 {chunks, plural, one {powstaje # chunk} few {powstają # chunki} many {powstaje # chunków} other {powstaje # chunka}} i wysyłasz {total, plural, one {# token} few {# tokeny} many {# tokenów} other {# tokenu}} zamiast 10 000: {repeated, plural, one {# powtórzenie} few {# powtórzenia} many {# powtórzeń} other {# powtórzenia}}, o {extra} więcej niż dokument.",
         FaqQ3 => "Czy te liczby są dokładne?",
         FaqA3 => "Dla stałych okien tokenów tak: wyniki i podgląd wynikają z tej samej reguły. Dzielenie według zdań, akapitów lub nagłówków daje nierówne chunki i inne liczby. Długość podana w znakach to tylko szacunek (średnio {per_token} zn. na token); wklej tekst, aby poznać prawdziwą liczbę.",
         FaqQ4 => "Który tokenizer wybrać?",
@@ -1069,7 +1097,19 @@ mod tests {
         assert_eq!(at(Lang::Ru, "21"), "21 token in chunk #3");
         assert_eq!(at(Lang::Ru, "22"), "22 токена in chunk #3");
         assert_eq!(at(Lang::Ru, "1\u{a0}025"), "1\u{a0}025 токенов in chunk #3");
-        assert_eq!(at(Lang::Pl, "1,012"), "1,012 токенов in chunk #3");
+        assert_eq!(at(Lang::En, "1,021"), "1,021 tokens in chunk #3");
+        assert_eq!(at(Lang::Ru, "1\u{a0}021"), "1\u{a0}021 token in chunk #3");
+        // A fraction takes `other`; a count beyond u64 keeps its last two digits.
+        assert_eq!(at(Lang::Ru, "1,5"), "1,5 tokens in chunk #3");
+        assert_eq!(at(Lang::En, "0.1"), "0.1 tokens in chunk #3");
+        assert_eq!(
+            at(Lang::Ru, "100000000000000000001"),
+            "100000000000000000001 token in chunk #3"
+        );
+        assert_eq!(
+            at(Lang::Pl, "100000000000000000001"),
+            "100000000000000000001 токенов in chunk #3"
+        );
         // No digits: `other`.
         assert_eq!(at(Lang::Ru, "—"), "— tokens in chunk #3");
         // A missing count: `other`, with `#` empty.
@@ -1083,6 +1123,24 @@ mod tests {
             ),
             "3 cuts"
         );
+    }
+
+    #[test]
+    fn deep_or_unclosed_nesting_is_text_and_quick() {
+        let unclosed = "{n, plural, other {x ".repeat(40);
+        assert_eq!(fill(Lang::En, &unclosed, &[("n", "2")]), unclosed);
+        let deep = format!(
+            "{}#{}",
+            "{n, plural, other {".repeat(5000),
+            "}}".repeat(5000)
+        );
+        let shown = fill(Lang::En, &deep, &[("n", "2")]);
+        assert!(
+            shown.contains("{n, plural"),
+            "deeper than MAX_PLURAL_DEPTH is text"
+        );
+        let nested = "{n, plural, other {a {n, plural, one {one} other {# b}}}}";
+        assert_eq!(fill(Lang::En, nested, &[("n", "2")]), "a 2 b");
     }
 
     #[test]
@@ -1129,6 +1187,9 @@ mod tests {
             plural_problem(Lang::Vi, "{n, plural, other {# token}}"),
             None
         );
+        assert!(plural_problem(Lang::En, "{n, plural, One {#} other {#}}")
+            .unwrap()
+            .contains("does not parse"));
     }
 
     #[test]
@@ -1151,12 +1212,12 @@ mod tests {
                 Lang::Pl,
                 Key::ShowMore,
                 [
-                    "kolejny 1 chunk",
-                    "kolejne 2 chunki",
-                    "kolejnych 5 chunków",
-                    "kolejnych 21 chunków",
-                    "kolejne 22 chunki",
-                    "kolejnych 25 chunków",
+                    "jeszcze 1 chunk",
+                    "jeszcze 2 chunki",
+                    "jeszcze 5 chunków",
+                    "jeszcze 21 chunków",
+                    "jeszcze 22 chunki",
+                    "jeszcze 25 chunków",
                 ],
             ),
             (

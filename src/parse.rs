@@ -113,17 +113,29 @@ pub fn relocalize_price(
 }
 
 /// A price without the currency written around it, as copied from a pricing page ("$0.02",
-/// "US$ 0.02", "0.02 USD", "0,02 $"); other text is left for the number check.
+/// "US$ 0.02", "usd 0.02", "0.02 USD", "0,02 $"); other text is left for the number check.
 fn strip_dollars(raw: &str) -> &str {
+    // Case-insensitive prefix / suffix, on ASCII marks only (so slicing stays on boundaries).
+    fn strip_prefix<'a>(t: &'a str, mark: &str) -> Option<&'a str> {
+        t.get(..mark.len())
+            .filter(|p| p.eq_ignore_ascii_case(mark))
+            .map(|_| &t[mark.len()..])
+    }
+    fn strip_suffix<'a>(t: &'a str, mark: &str) -> Option<&'a str> {
+        let at = t.len().checked_sub(mark.len())?;
+        t.get(at..)
+            .filter(|s| s.eq_ignore_ascii_case(mark))
+            .map(|_| &t[..at])
+    }
     let t = raw.trim();
     let t = ["US$", "USD", "$"]
         .iter()
-        .find_map(|c| t.strip_prefix(c))
+        .find_map(|c| strip_prefix(t, c))
         .unwrap_or(t)
         .trim_start();
-    ["USD", "$"]
+    ["US$", "USD", "$"]
         .iter()
-        .find_map(|c| t.strip_suffix(c))
+        .find_map(|c| strip_suffix(t, c))
         .unwrap_or(t)
         .trim_end()
 }
@@ -133,6 +145,7 @@ fn strip_dollars(raw: &str) -> &str {
 /// it. Gives both readings.
 fn ambiguous_grouping(raw: &str, decimal: char) -> Option<FieldError> {
     let t: String = raw.chars().filter(|&c| !is_space(c) && c != '_').collect();
+    let t = t.strip_prefix('+').unwrap_or(&t);
     let other = if decimal == '.' { ',' } else { '.' };
     let (int, frac) = t.split_once(other)?;
     let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
@@ -179,6 +192,31 @@ enum Separator {
     Decimal,
 }
 
+/// True unless a space or `_` stands between two digits without exactly three digits after it:
+/// "10 000" and "1 234 567" group thousands, "0 02" or "1 5" are no number (read as 2 or 15,
+/// a price would be off a hundredfold).
+fn spaces_group_threes(raw: &str) -> bool {
+    let chars: Vec<char> = raw.trim().chars().collect();
+    let is_sep = |c: char| is_space(c) || c == '_';
+    let mut i = 0;
+    while i < chars.len() {
+        if is_sep(chars[i]) && i > 0 && chars[i - 1].is_ascii_digit() {
+            let mut j = i;
+            while j < chars.len() && is_sep(chars[j]) {
+                j += 1;
+            }
+            let digits = chars[j..].iter().take_while(|c| c.is_ascii_digit()).count();
+            if digits > 0 && digits != 3 {
+                return false;
+            }
+            i = j;
+        } else {
+            i += 1;
+        }
+    }
+    true
+}
+
 /// Normalises a typed number to Rust's float syntax, or says why it is not one.
 ///
 /// Accepts spaces and `_` as digit separators; `,` or `.` as thousands separators when they
@@ -186,6 +224,9 @@ enum Separator {
 /// the decimal point (`0,02`); a leading `-` or `−` (U+2212) is reported as
 /// [`FieldError::Negative`]; a second sign (`+-5`) is not a number.
 fn normalise(raw: &str, separator: Separator) -> Result<String, FieldError> {
+    if !spaces_group_threes(raw) {
+        return Err(FieldError::NotANumber);
+    }
     let s: String = raw
         .trim()
         .chars()
@@ -266,12 +307,16 @@ pub fn parse_count(raw: &str, max: u64) -> Result<u64, FieldError> {
 /// [`FieldError::NotANumber`], [`FieldError::Negative`], [`FieldError::Ambiguous`] or
 /// [`FieldError::TooLarge`] (above [`MAX_PRICE`]).
 pub fn parse_price(raw: &str, decimal: char) -> Result<Option<f64>, FieldError> {
+    if raw.chars().all(is_space) {
+        return Ok(None);
+    }
+    // Something was typed: a currency sign alone, or only separators, is not a price.
     let raw = strip_dollars(raw);
     if let Some(question) = ambiguous_grouping(raw, decimal) {
         return Err(question);
     }
     let body = match normalise(raw, Separator::Decimal) {
-        Err(FieldError::Empty) => return Ok(None),
+        Err(FieldError::Empty) => return Err(FieldError::NotANumber),
         other => other?,
     };
     let v: f64 = body.parse().map_err(|_| FieldError::NotANumber)?;
@@ -470,7 +515,21 @@ mod tests {
             assert_eq!(parse_price(raw, '.'), Ok(Some(0.02)), "{raw}");
             assert_eq!(parse_price(raw, ','), Ok(Some(0.02)), "{raw}");
         }
-        assert_eq!(parse_price("$", '.'), Ok(None));
+        assert_eq!(parse_price("usd 0.02", '.'), Ok(Some(0.02)));
+        assert_eq!(parse_price("0.02 US$", '.'), Ok(Some(0.02)));
+        // Something typed that holds no number is not "no price".
+        for raw in ["$", "$ $", "USD", "_", "$_"] {
+            assert_eq!(parse_price(raw, '.'), Err(FieldError::NotANumber), "{raw}");
+        }
+        assert_eq!(parse_price("  ", '.'), Ok(None));
+        // Spaces group thousands only: "0 02" is not 2.
+        assert_eq!(parse_price("0 02", '.'), Err(FieldError::NotANumber));
+        assert_eq!(parse_price("1\u{a0}000,5", ','), Ok(Some(1000.5)));
+        assert_eq!(
+            parse_count("1 5", MAX_DOC_TOKENS),
+            Err(FieldError::NotANumber)
+        );
+        assert_eq!(parse_count("1_000", MAX_DOC_TOKENS), Ok(1000));
         assert_eq!(parse_price("€0.02", '.'), Err(FieldError::NotANumber));
         assert_eq!(parse_price("$$0.02", '.'), Err(FieldError::NotANumber));
         assert_eq!(parse_price("-$0.02", '.'), Err(FieldError::NotANumber));
@@ -486,6 +545,8 @@ mod tests {
         // English: the comma groups thousands or is a continental decimal comma.
         assert_eq!(parse_price("1,500", '.'), Err(asked));
         assert_eq!(parse_price("$1,500", '.'), Err(asked));
+        assert_eq!(parse_price("+1,500", '.'), Err(asked));
+        assert_eq!(parse_price("$+1,500", '.'), Err(asked));
         assert_eq!(parse_price("1.500", '.'), Ok(Some(1.5)));
         // Russian, Polish, Vietnamese, Indonesian: the point is the one asked about.
         assert_eq!(parse_price("1.500", ','), Err(asked));

@@ -16,7 +16,6 @@ wasm_bindgen_test_configure!(run_in_browser);
 fn the_cldr_rules_equal_intl_plural_rules_in_every_language() {
     let numbers = (0..10_000u64).chain([100_001, 1_000_011, 1_000_021, 123_456_789_012]);
     for lang in Lang::ALL {
-        let mut checked = 0;
         for n in numbers.clone() {
             assert_eq!(
                 intl_plural(lang, n),
@@ -25,8 +24,6 @@ fn the_cldr_rules_equal_intl_plural_rules_in_every_language() {
             );
             // What the page's messages ask goes through Intl here.
             assert_eq!(plural(lang, n), cldr_plural(lang, n), "{lang:?} {n}");
-            checked += 1;
         }
-        assert_eq!(checked, 10_004);
     }
 }

@@ -158,7 +158,7 @@ fn en(msg: Msg) -> &'static str {
         UnitNotSupported => "This strategy cannot measure in the chosen unit; switch the unit to see its chunks.",
         OverlapClampedHere => "The overlap was not smaller than the chunk size, so this strategy used chunk_size − 1.",
         HistogramTitle => "Chunk sizes in tokens",
-        HistogramCaption => "Chunks per size range: bars {width} tokens wide, from 0 tokens on the left; chunks in the tallest bar: {max}.",
+        HistogramCaption => "Chunks per size range: bars {width, plural, one {# token} other {# tokens}} wide, from 0 tokens on the left; chunks in the tallest bar: {max}.",
         BarTitle => "Chunks: {count} ({from}–{to} tokens)",
         LimitDrawn => "The red line is the model limit, {limit} tokens.",
         LimitAbove => "Every chunk is under the model limit of {limit} tokens.",

@@ -372,9 +372,9 @@ fn Snippet() -> impl IntoView {
                 .map(|s| {
                     view! {
                         <div class="snippet">
-                            <h3>{m(Msg::SnippetHeading)}</h3>
+                            <h3 id="snippet-heading">{m(Msg::SnippetHeading)}</h3>
                             <p class="hint">{m(Msg::SnippetNote)}</p>
-                            <pre data-testid="snippet" data-language=s.language.clone()><code>{format!("{}\n\n{}", s.install, s.code)}</code></pre>
+                            <pre data-testid="snippet" data-language=s.language.clone() tabindex="0" role="region" aria-labelledby="snippet-heading"><code>{format!("{}\n\n{}", s.install, s.code)}</code></pre>
                             <button type="button" data-testid="snippet-copy" on:click=copy>{m(Msg::Copy)}</button>
                         </div>
                     }

@@ -741,12 +741,12 @@ pub fn RetrievalCheck() -> impl IntoView {
                 <summary>{move || m(Rm::RulesSummary)}</summary>
                 <p>{move || m(Rm::RuleTerms)}</p>
                 <p>{move || m(Rm::RuleBm25)}</p>
-                <pre class="formula">
+                <pre class="formula" tabindex="0" role="region" aria-label="BM25">
                     "score(D, Q) = Σ IDF(t) · f(t, D) · (k1 + 1) / (f(t, D) + k1 · (1 − b + b · |D| / avgdl))\nIDF(t) = ln(1 + (N − n(t) + 0.5) / (n(t) + 0.5))"
                 </pre>
                 <p>{move || m(Rm::RuleWhole)}</p>
                 <p>{move || m(Rm::RuleSpans)}</p>
-                <pre class="formula">
+                <pre class="formula" tabindex="0" role="region" aria-label="recall, precision, IoU">
                     "recall = I / |A|    precision = I / Σ|R_i|    IoU = I / (Σ|R_i| + |A| − I)"
                 </pre>
             </details>
@@ -1562,7 +1562,7 @@ fn SweepView() -> impl IntoView {
         })
     };
     view! {
-        <h3>{move || m(Rm::SweepHeading)}</h3>
+        <h3 id="sweep-heading">{move || m(Rm::SweepHeading)}</h3>
         <p class="hint">{intro}</p>
         <div class="sweep-controls">
             <div class="field">
@@ -1613,6 +1613,9 @@ fn SweepView() -> impl IntoView {
         <div
             class="sweep-heatmap"
             data-testid="sweep-heatmap"
+            tabindex="0"
+            role="region"
+            aria-labelledby="sweep-heading"
             data-state=sweep_state
             data-strategy=move || results.sweep.with(|s| s.sweep.as_ref().map(|w| w.strategy.as_str()))
         >

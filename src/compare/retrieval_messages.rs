@@ -195,7 +195,7 @@ fn en(msg: Rm) -> &'static str {
         SweepNoBest => "No setting of the grid keeps every answer whole in the top 3.",
         SweepApply => "Use this setting",
         HeatWholeCaption => "Answers whole in a chunk of the top {k} (★: the cheapest setting with every answer whole in the top 3)",
-        HeatIouCaption => "Mean IoU of the top {k} chunks",
+        HeatIouCaption => "Mean IoU of the top {k, plural, one {chunk} other {# chunks}}",
         HeatCorner => "chunk_size ({unit}) \\ overlap",
         HeatCellTitle => "chunk_overlap {chunk_overlap} ({unit}) · chunks: {chunks} · tokens embedded: {tokens} · answers whole in a chunk: {whole} / {pairs}",
         BestMark => "best setting",

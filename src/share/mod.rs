@@ -22,7 +22,9 @@
 //!
 //! Shared: the language; document length and its unit; chunk_size, chunk_overlap, price,
 //! tokenizer; the embedding model and the model panel's fields; the comparison's strategy and
-//! size unit. Not yet: the simulator's controls and the A/B view's second setting.
+//! size unit; the simulator's controls (chunk size and overlap sliders, mode, document,
+//! tokenizer, sentence rule; not its query, which is text). Not yet: the A/B view's second
+//! setting.
 
 pub mod messages;
 
@@ -35,7 +37,9 @@ use crate::compare::CompareSettings;
 use crate::i18n::{fill, Lang};
 use crate::model::ModelSettings;
 use crate::parse::LengthUnit;
+use crate::simulator::model::{self as sim_model, SimState};
 use crate::state::PageState;
+use chunk_core::sim::sweep::{OVERLAP_SLIDER, SIZE_SLIDER};
 use messages::Sm;
 
 /// The fragment's format version (`v=1`); a link of another version is read as far as its keys
@@ -87,6 +91,18 @@ pub enum Key {
     VectorFormat,
     /// Documents in the corpus, as typed.
     CorpusDocuments,
+    /// The simulator's chunk-size slider (tokens, a value of `SIZE_SLIDER`).
+    SimSize,
+    /// The simulator's overlap slider (tokens, a value of `OVERLAP_SLIDER`).
+    SimOverlap,
+    /// The simulator's mode (`fixed`, `sentence`).
+    SimMode,
+    /// The simulator's document (`manual`, …, `own`: the codes of its select).
+    SimDocument,
+    /// The simulator's tokenizer (`simple`, `cl100k_base`, `o200k_base`).
+    SimTokenizer,
+    /// The simulator's sentence rule (the codes of its select).
+    SimRule,
 }
 
 impl Key {
@@ -152,6 +168,8 @@ pub struct Targets {
     pub models: ModelSettings,
     /// The comparison's strategy and unit.
     pub compare: CompareSettings,
+    /// The simulator's controls.
+    pub sim: SimState,
 }
 
 impl Targets {
@@ -161,6 +179,7 @@ impl Targets {
             app: PageState::from_context(),
             models: expect_context::<ModelSettings>(),
             compare: expect_context::<CompareSettings>(),
+            sim: expect_context::<SimState>(),
         }
     }
 
@@ -195,6 +214,12 @@ impl Targets {
             Key::Dimensions => m.dimensions.get(),
             Key::VectorFormat => crate::model::format_code(m.format.get()).to_owned(),
             Key::CorpusDocuments => m.documents.get(),
+            Key::SimSize => self.sim.size.get().to_string(),
+            Key::SimOverlap => self.sim.overlap.get().to_string(),
+            Key::SimMode => sim_model::strategy_code(self.sim.strategy.get()).to_owned(),
+            Key::SimDocument => self.sim.source.get().code().to_owned(),
+            Key::SimTokenizer => sim_model::tokenizer_code(self.sim.tokenizer.get()).to_owned(),
+            Key::SimRule => sim_model::rule_code(self.sim.rule.get()).to_owned(),
         }
     }
 
@@ -252,6 +277,39 @@ impl Targets {
                 };
                 set(self.compare.unit, unit);
                 return true;
+            }
+            Key::SimSize | Key::SimOverlap => {
+                let (signal, slider) = match key {
+                    Key::SimSize => (self.sim.size, SIZE_SLIDER),
+                    _ => (self.sim.overlap, OVERLAP_SLIDER),
+                };
+                // One of the slider's own values, so the slider can show it.
+                return value
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|v| slider.values().any(|x| x == *v))
+                    .map(|v| set(signal, v))
+                    .is_some();
+            }
+            Key::SimMode => {
+                return sim_model::strategy_from_code(value)
+                    .map(|s| set(self.sim.strategy, s))
+                    .is_some()
+            }
+            Key::SimDocument => {
+                return sim_model::Source::from_code(value)
+                    .map(|s| set(self.sim.source, s))
+                    .is_some()
+            }
+            Key::SimTokenizer => {
+                return sim_model::tokenizer_from_code(value)
+                    .map(|t| set(self.sim.tokenizer, t))
+                    .is_some()
+            }
+            Key::SimRule => {
+                return sim_model::rule_from_code(value)
+                    .map(|r| set(self.sim.rule, r))
+                    .is_some()
             }
             Key::VectorFormat => {
                 return VectorFormat::ALL
@@ -502,10 +560,11 @@ mod tests {
             app,
             models: expect_context::<ModelSettings>(),
             compare,
+            sim: SimState::new(app.language, app.source),
         };
         let long = "9".repeat(41);
         let left = t.apply_fragment(
-            &format!("#v=1&lang=pl&chunk_size=256&chunk_overlap=abc&encoding=o200k_base&model=nope&strategy=semchunk&size_unit=characters&vector_format=int8&price=&top_k=7&colour=red&dimensions={long}&context_window=1%0A2"),
+            &format!("#v=1&lang=pl&chunk_size=256&chunk_overlap=abc&encoding=o200k_base&model=nope&strategy=semchunk&size_unit=characters&vector_format=int8&price=&top_k=7&colour=red&dimensions={long}&context_window=1%0A2&sim_size=85&sim_overlap=7&sim_mode=sentence&sim_document=own-text&sim_tokenizer=cl100k_base&sim_rule=nope"),
             false,
         );
         assert_eq!(
@@ -515,9 +574,28 @@ mod tests {
                 "model",
                 "colour",
                 "dimensions",
-                "context_window"
+                "context_window",
+                "sim_overlap",
+                "sim_rule"
             ]
         );
+        // The simulator's controls: a slider takes only its own values (7 is not one).
+        assert_eq!(t.sim.size.get_untracked(), 85);
+        assert_eq!(t.sim.overlap.get_untracked(), sim_model::DEFAULT_OVERLAP);
+        assert_eq!(
+            t.sim.strategy.get_untracked(),
+            chunk_core::sim::Strategy::Sentence
+        );
+        assert_eq!(t.sim.source.get_untracked(), sim_model::Source::OwnText);
+        assert_eq!(
+            t.sim.tokenizer.get_untracked(),
+            chunk_core::sim::TokenizerChoice::Bpe(Encoding::Cl100kBase)
+        );
+        assert!(!t.apply(Key::SimSize, "165"), "above the slider");
+        assert!(t.apply(
+            Key::SimRule,
+            sim_model::rule_code(chunk_core::sim::SentenceRule::Terminators)
+        ));
         assert_eq!(app.language.lang.get_untracked(), Lang::Pl);
         assert_eq!(app.fields.chunk_size.get_untracked(), "256");
         assert_eq!(app.fields.chunk_overlap.get_untracked(), "64", "kept");

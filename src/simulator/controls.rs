@@ -226,7 +226,7 @@ where
                     .into_iter()
                     .map(|o| {
                         view! {
-                            <option value=code(o) selected=move || value.get() == o>
+                            <option value=code(o) prop:selected=move || value.get() == o>
                                 {move || name(sim.lang.get(), o)}
                             </option>
                         }
@@ -270,48 +270,38 @@ fn QueryField() -> impl IntoView {
     }
 }
 
-/// The line under the tokenizer select: this text's tokens by the simple tokenizer and by each
-/// BPE encoding, with each encoding's ratio to the simple count (`data-simple`, and
-/// `data-<encoding>` with its count).
+/// The line under the tokenizer select, once an encoding is chosen: this text's tokens by the
+/// simple tokenizer and by that encoding, with their ratio (`data-simple`, `data-tokens`,
+/// `data-encoding`).
 #[component]
 fn TokenizerCounts() -> impl IntoView {
     let sim = expect_context::<SimState>();
-    let counts = sim.tokenizer_counts;
-    let count_of = move |e: chunk_core::tokenizer::Encoding| {
-        counts.with(|c| {
-            c.encodings
-                .iter()
-                .find(|(x, ..)| *x == e)
-                .map(|(_, n, r)| (*n, *r))
-        })
-    };
-    let text = move || {
+    move || {
+        let c = sim.tokenizer_counts.get()?;
         let lang = sim.lang.get();
         let n = |x: usize| crate::format::int(lang, x as u64);
-        let ratio =
-            |r: Option<f64>| r.map_or_else(|| "—".to_owned(), |r| crate::format::fixed2(lang, r));
-        let (cl, cl_r) = count_of(chunk_core::tokenizer::Encoding::Cl100kBase).unwrap_or_default();
-        let (o2, o2_r) = count_of(chunk_core::tokenizer::Encoding::O200kBase).unwrap_or_default();
-        sim.tf(
+        let ratio = c
+            .ratio
+            .map_or_else(|| "—".to_owned(), |r| crate::format::fixed2(lang, r));
+        let text = sim.tf(
             Msg::TokenizerCounts,
             &[
-                ("simple", &n(counts.with(|c| c.simple))),
-                ("cl100k", &n(cl)),
-                ("cl100k_ratio", &ratio(cl_r)),
-                ("o200k", &n(o2)),
-                ("o200k_ratio", &ratio(o2_r)),
+                ("simple", &n(c.simple)),
+                ("tokens", &n(c.tokens)),
+                ("encoding", c.encoding.name()),
+                ("ratio", &ratio),
             ],
-        )
-    };
-    view! {
-        <p
-            class="field-note"
-            data-testid="sim-tokenizer-counts"
-            data-simple=move || counts.with(|c| c.simple)
-            data-cl100k_base=move || count_of(chunk_core::tokenizer::Encoding::Cl100kBase).map(|c| c.0)
-            data-o200k_base=move || count_of(chunk_core::tokenizer::Encoding::O200kBase).map(|c| c.0)
-        >
-            {text}
-        </p>
+        );
+        Some(view! {
+            <p
+                class="field-note"
+                data-testid="sim-tokenizer-counts"
+                data-simple=c.simple
+                data-tokens=c.tokens
+                data-encoding=c.encoding.name()
+            >
+                {text}
+            </p>
+        })
     }
 }

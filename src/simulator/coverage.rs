@@ -101,7 +101,8 @@ pub fn CoverageTable() -> impl IntoView {
             <h3 id="sim-coverage-heading">{move || sim.t(Msg::CoverageHeading)}</h3>
             <p class="intro">{move || sim.t(Msg::CoverageIntro)}</p>
             <p class="sim-summary" data-testid="sim-coverage-summary">{summary}</p>
-            <div class="sim-table-wrap">
+            // Focusable: it scrolls, and a keyboard must reach what is below its fold.
+            <div class="sim-table-wrap" tabindex="0" role="region" aria-labelledby="sim-coverage-heading">
                 <table class="sim-coverage" data-testid="sim-coverage">
                     <thead>
                         <tr>

@@ -66,12 +66,9 @@ pub fn Figures() -> impl IntoView {
     });
     // Sentence packing's measured overlap is uneven ("20 · 0 · 0 · 12"): say why beside it.
     let overlap_note = Signal::derive(move || {
-        (sim.strategy.get() == chunk_core::sim::Strategy::Sentence).then(|| {
-            sim.tf(
-                Msg::OverlapWhySentence,
-                &[("overlap", &sim.int(sim.overlap.get()))],
-            )
-        })
+        let overlap = sim.overlap.get();
+        (sim.strategy.get() == chunk_core::sim::Strategy::Sentence && overlap > 0)
+            .then(|| sim.tf(Msg::OverlapWhySentence, &[("overlap", &sim.int(overlap))]))
     });
     // Figures of an own text longer than the simulator's cap are of its first bytes only:
     // said above the figures themselves, not only among the warnings.

@@ -32,11 +32,14 @@ use messages::Msg;
 use model::SimState;
 
 /// The simulator panel. Needs the page's [`Language`] and [`SourceText`] contexts (the UI
-/// language and the text of the text box, both only read here); creates its own [`SimState`]
-/// and provides it to its parts.
+/// language and the text of the text box, both only read here). Uses the [`SimState`] the
+/// `App` provides (so that a settings link can set its controls before the panel is built), or
+/// creates its own when mounted alone, and provides it to its parts.
 #[component]
 pub fn Simulator() -> impl IntoView {
-    let sim = SimState::new(expect_context::<Language>(), expect_context::<SourceText>());
+    let sim = use_context::<SimState>().unwrap_or_else(|| {
+        SimState::new(expect_context::<Language>(), expect_context::<SourceText>())
+    });
     provide_context(sim);
     view! {
         <section class="panel simulator" aria-labelledby="sim-heading" data-testid="simulator">

@@ -160,10 +160,11 @@ pub struct SimState {
     pub chunking: Memo<Result<Chunking, ChunkError>>,
     /// The metrics of that chunking (`None` when chunking failed).
     pub metrics: Memo<Option<Metrics>>,
-    /// The document's tokens by the simple tokenizer and by each BPE encoding, for the note
-    /// under the tokenizer select. A memo: it encodes the whole text twice, and only a new
-    /// text changes it (not a slider, the tokenizer or the rule).
-    pub tokenizer_counts: Memo<chunk_core::sim::TokenizerComparison>,
+    /// With a BPE encoding chosen: the document's tokens by the simple tokenizer beside that
+    /// encoding's (taken from `prepared`, so no second encode), for the line under the
+    /// tokenizer select; `None` with the simple tokenizer, so that no BPE table is built on
+    /// the page's thread until the user asks for one.
+    pub tokenizer_counts: Memo<Option<chunk_core::sim::TokenizerComparison>>,
     /// The query's keywords (lower-case, stop words removed).
     pub keywords: Memo<Vec<String>>,
     /// Which chunk holds which keyword (`None` when chunking failed).
@@ -199,10 +200,16 @@ impl SimState {
             },
             Source::OwnText => own.text.with(|t| cut_text(t, MAX_OWN_TEXT_BYTES)),
         });
-        let tokenizer_counts =
-            Memo::new(move |_| text.with(|t| chunk_core::sim::TokenizerComparison::of(&t.text)));
         let prepared = Memo::new(move |_| {
             text.with(|t| Arc::new(Prepared::new(&t.text, tokenizer.get(), rule.get())))
+        });
+        let tokenizer_counts = Memo::new(move |_| match tokenizer.get() {
+            TokenizerChoice::Simple => None,
+            TokenizerChoice::Bpe(e) => Some(chunk_core::sim::TokenizerComparison::new(
+                text.with(|t| TokenizerChoice::Simple.count(&t.text)),
+                e,
+                prepared.with(|p| p.n_tokens()),
+            )),
         });
         let chunking = Memo::new(move |_| {
             prepared.with(|p| p.chunk(strategy.get(), size.get(), overlap.get()))

@@ -25,7 +25,6 @@ export function launchBrowser() {
   });
 }
 
-/** CSS selector of a data-testid hook. */
 /**
  * Serves the build in `root` at the site root and launches Chromium, for one test file's
  * `before`; returns the browser, the page's URL, and `close()` for its `after`.
@@ -40,6 +39,7 @@ export async function serveAndLaunch(root) {
   return { browser, url, close };
 }
 
+/** CSS selector of a data-testid hook. */
 export const sel = (testid) => `[data-testid="${testid}"]`;
 
 /** Waits until the element's attribute equals `want`; returns false if the wait ran out. */

@@ -1,8 +1,8 @@
 // End-to-end test of plural forms (issue 12): in Russian and Polish, every count the chunk
 // preview shows takes the noun form the browser's Intl.PluralRules gives for it, for
-// N = 1, 2, 5, 21, 22, 25: the overlap each chunk shares with the previous one (chunk_overlap N),
-// "showing 20 of N chunks" (a chunk_size that makes N chunks) and "show N more chunks" (the
-// 20 shown plus N). English is checked beside them. The expected strings are written out here,
+// N = 1, 2, 5, 21, 22, 25, the overlap each chunk shares with the previous one (chunk_overlap N);
+// "showing 20 of N chunks" for N = 21, 22, 25 (a chunk_size that makes N chunks) and "show N
+// more chunks" for N = 1, 2, 5 (the 20 shown plus N). English is checked beside them. The expected strings are written out here,
 // as a reader of each language reads them.
 //
 // Environment (optional): E2E_DIST (the build to serve), E2E_FIXTURE, CHROMIUM.
@@ -32,7 +32,7 @@ const EXPECTED = {
   pl: {
     overlap: ['1 token', '2 tokeny', '5 tokenów', '21 tokenów', '22 tokeny', '25 tokenów'],
     showing: (total) => `Widać 20 z ${total} chunków.`,
-    more: { 1: 'Pokaż kolejny 1 chunk', 2: 'Pokaż kolejne 2 chunki', 5: 'Pokaż kolejnych 5 chunków' },
+    more: { 1: 'Pokaż jeszcze 1 chunk', 2: 'Pokaż jeszcze 2 chunki', 5: 'Pokaż jeszcze 5 chunków' },
   },
   en: {
     overlap: ['1 token', '2 tokens', '5 tokens', '21 tokens', '22 tokens', '25 tokens'],

@@ -37,7 +37,8 @@ test('a link restores the settings; the address follows them; Back and Forward s
     const link =
       `${url}#v=1&lang=pl&doc_length=20000&doc_unit=tokens&chunk_size=256&chunk_overlap=32&encoding=o200k_base` +
       '&model=voyage-3-5&strategy=semchunk&size_unit=characters&top_k=7&context_window=32768&vector_format=int8' +
-      '&price=0.06&colour=red&dimensions=lots';
+      '&price=0.06&colour=red&dimensions=lots' +
+      '&sim_size=85&sim_overlap=15&sim_mode=sentence&sim_document=uneven&sim_tokenizer=cl100k_base&sim_rule=contextual';
     const { page, errors } = await openReadyPage(browser, link);
     assert.equal(await page.inputValue(sel('chunk-size')), '256');
     assert.equal(await page.inputValue(sel('chunk-overlap')), '32');
@@ -51,6 +52,13 @@ test('a link restores the settings; the address follows them; Back and Forward s
     assert.equal(await page.inputValue(sel('strategy')), 'semchunk');
     assert.equal(await page.inputValue(sel('chunk-size-unit')), 'characters');
     assert.equal(await page.inputValue(sel('language')), 'pl');
+    // The simulator's controls.
+    assert.equal(await page.inputValue(sel('sim-size')), '85');
+    assert.equal(await page.inputValue(sel('sim-overlap')), '15');
+    assert.equal(await page.inputValue(sel('sim-mode')), 'sentence');
+    assert.equal(await page.inputValue(sel('sim-preset')), 'uneven');
+    assert.equal(await page.inputValue(sel('sim-tokenizer')), 'cl100k_base');
+    assert.equal(await page.inputValue(sel('sim-rule')), 'contextual');
     assert.equal(await page.evaluate(() => document.documentElement.lang), 'pl');
     // The figures follow: 20,000 tokens at 256 / 32 → 1 + ⌈(20,000 − 256) / 224⌉ = 90 chunks.
     assert.equal(await page.getAttribute(sel('out-chunks'), 'data-value'), '90');

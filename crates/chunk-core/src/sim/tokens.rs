@@ -143,32 +143,40 @@ impl TokenizerChoice {
     }
 }
 
-/// A text's token count by the simple tokenizer beside each real BPE encoding's, each with its
-/// ratio to the simple count. The simulator's figures (SPEC §4) hold for the simple tokenizer;
-/// this says, for the text at hand, whether a real encoding gives more tokens (Vietnamese, where
-/// cl100k_base splits most syllables) or fewer (English prose and code, where a word takes its
-/// leading space and common words are one token).
-#[derive(Clone, Debug, PartialEq)]
+/// A text's token count by the simple tokenizer beside a real BPE encoding's, with their
+/// ratio. The simulator's figures (SPEC §4) hold for the simple tokenizer; this says, for the
+/// text at hand, whether a real encoding gives more tokens (Vietnamese, where cl100k_base
+/// splits most syllables) or fewer (English prose and code, where a word takes its leading space
+/// and common words are one token).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TokenizerComparison {
     /// Tokens by the simple tokenizer.
     pub simple: usize,
-    /// Per encoding ([`Encoding::ALL`] order): its tokens, and tokens ÷ simple tokens
-    /// (`None` when the simple count is 0).
-    pub encodings: Vec<(Encoding, usize, Option<f64>)>,
+    /// The encoding compared.
+    pub encoding: Encoding,
+    /// Tokens by that encoding.
+    pub tokens: usize,
+    /// `tokens ÷ simple` (`None` when the simple count is 0).
+    pub ratio: Option<f64>,
 }
 
 impl TokenizerComparison {
-    /// Counts `text` with the simple tokenizer and every encoding.
-    pub fn of(text: &str) -> Self {
+    /// The comparison of two counts already made (the simulator has the encoding's count of
+    /// its text from its own tokenization).
+    pub fn new(simple: usize, encoding: Encoding, tokens: usize) -> Self {
+        let ratio = (simple > 0).then(|| tokens as f64 / simple as f64);
+        TokenizerComparison {
+            simple,
+            encoding,
+            tokens,
+            ratio,
+        }
+    }
+
+    /// Counts `text` with the simple tokenizer and with `encoding`.
+    pub fn of(text: &str, encoding: Encoding) -> Self {
         let simple = TokenizerChoice::Simple.count(text);
-        let encodings = Encoding::ALL
-            .iter()
-            .map(|&e| {
-                let n = TokenizerChoice::Bpe(e).count(text);
-                (e, n, (simple > 0).then(|| n as f64 / simple as f64))
-            })
-            .collect();
-        TokenizerComparison { simple, encodings }
+        Self::new(simple, encoding, TokenizerChoice::Bpe(encoding).count(text))
     }
 }
 
@@ -181,31 +189,24 @@ mod tests {
         use crate::sim::documents::Preset;
         use crate::sim::Lang;
         let ratio = |text: &str, e: Encoding| {
-            let c = TokenizerComparison::of(text);
-            let (_, n, r) = c.encodings.iter().find(|(x, ..)| *x == e).copied().unwrap();
-            assert_eq!(n, e.tokenizer().count(text));
+            let c = TokenizerComparison::of(text, e);
+            assert_eq!(c.tokens, e.tokenizer().count(text));
             assert_eq!(c.simple, simple_spans(text).len());
-            r.unwrap()
+            assert_eq!(c.encoding, e);
+            c.ratio.unwrap()
         };
         let vi = Preset::Manual.text(Lang::Vi);
-        assert!(
-            ratio(vi, Encoding::Cl100kBase) > 1.3,
-            "{}",
-            ratio(vi, Encoding::Cl100kBase)
-        );
+        let r = ratio(vi, Encoding::Cl100kBase);
+        assert!(r > 1.3, "{r}");
         let code = "def chunk(text, size=512, overlap=64):\n    step = size - overlap\n    return [text[i:i + size] for i in range(0, len(text), step)]\n";
-        assert!(
-            ratio(code, Encoding::Cl100kBase) < 1.0,
-            "{}",
-            ratio(code, Encoding::Cl100kBase)
+        let r = ratio(code, Encoding::Cl100kBase);
+        assert!(r < 1.0, "{r}");
+        assert_eq!(
+            TokenizerComparison::new(4, Encoding::O200kBase, 3).ratio,
+            Some(0.75)
         );
-        let empty = TokenizerComparison::of("");
-        assert_eq!(empty.simple, 0);
-        assert!(empty
-            .encodings
-            .iter()
-            .all(|(_, n, r)| *n == 0 && r.is_none()));
-        assert_eq!(empty.encodings.len(), Encoding::ALL.len());
+        let empty = TokenizerComparison::of("", Encoding::O200kBase);
+        assert_eq!((empty.simple, empty.tokens, empty.ratio), (0, 0, None));
     }
 
     fn tokens(text: &str) -> Vec<&str> {
