@@ -66,16 +66,17 @@ pub fn App() -> impl IntoView {
     }
 }
 
-/// The language `<select>`; the choice is remembered on this device. The only writer of the
-/// [`Language`] context.
+/// The language `<select>`; the choice is remembered on this device. The writer of the
+/// [`Language`] context (besides a settings link); it also moves the price box to the new
+/// language's decimal mark.
 #[component]
 fn LanguageSwitch() -> impl IntoView {
     let language = expect_context::<Language>();
+    let fields = expect_context::<crate::state::CalculatorFields>();
     let on_change = move |ev| {
         if let Some(lang) = Lang::from_tag(&event_target_value(&ev)) {
             // The price box moves to the new decimal mark in the same update as the language,
             // so the price is never read, even once, with the other language's mark.
-            let fields = expect_context::<crate::state::CalculatorFields>();
             let typed = fields.price.get_untracked();
             let moved = crate::parse::relocalize_price(&typed, language.lang.get_untracked(), lang);
             if let Some(moved) = moved {
