@@ -77,12 +77,7 @@ fn LanguageSwitch() -> impl IntoView {
         if let Some(lang) = Lang::from_tag(&event_target_value(&ev)) {
             // The price box moves to the new decimal mark in the same update as the language,
             // so the price is never read, even once, with the other language's mark.
-            let typed = fields.price.get_untracked();
-            let moved = crate::parse::relocalize_price(&typed, language.lang.get_untracked(), lang);
-            if let Some(moved) = moved {
-                browser::set_input_value("price", &moved);
-                fields.price.set(moved);
-            }
+            crate::calculator::move_price_mark(fields, language.lang.get_untracked(), lang);
             language.lang.set(lang);
             browser::remember_lang(lang);
         }

@@ -10,6 +10,17 @@ use crate::i18n::Key;
 use crate::parse::{price_text, relocalize_price, FieldError, LengthUnit};
 use crate::state::{CalculatorFields, Derived, Language, SourceText, Tokenization};
 
+/// Rewrites the price box for the decimal mark of `to` when it holds a plain decimal written
+/// with `from`'s ([`relocalize_price`]); leaves it as typed otherwise. The box does not follow
+/// its signal, so both are written. Called by the language switch, in the same update as the
+/// language, and by [`Inputs`] for every other change of language (a link, Back / Forward).
+pub fn move_price_mark(fields: CalculatorFields, from: crate::i18n::Lang, to: crate::i18n::Lang) {
+    if let Some(moved) = relocalize_price(&fields.price.get_untracked(), from, to) {
+        crate::browser::set_input_value("price", &moved);
+        fields.price.set(moved);
+    }
+}
+
 /// The message for a field error, in the current language.
 fn error_message(lang: Language, err: FieldError) -> String {
     match err {
@@ -109,10 +120,7 @@ pub fn Inputs() -> impl IntoView {
             None => now,
         };
         price_written_in.set_value(Some(now));
-        if let Some(moved) = relocalize_price(&price, before, now) {
-            crate::browser::set_input_value("price", &moved);
-            fields.price.set(moved);
-        }
+        move_price_mark(fields, before, now);
     });
     let on_unit = move |ev| {
         if let Some(u) = LengthUnit::from_code(&event_target_value(&ev)) {

@@ -172,12 +172,6 @@ impl TokenizerComparison {
             ratio,
         }
     }
-
-    /// Counts `text` with the simple tokenizer and with `encoding`.
-    pub fn of(text: &str, encoding: Encoding) -> Self {
-        let simple = TokenizerChoice::Simple.count(text);
-        Self::new(simple, encoding, TokenizerChoice::Bpe(encoding).count(text))
-    }
 }
 
 #[cfg(test)]
@@ -189,7 +183,11 @@ mod tests {
         use crate::sim::documents::Preset;
         use crate::sim::Lang;
         let ratio = |text: &str, e: Encoding| {
-            let c = TokenizerComparison::of(text, e);
+            let c = TokenizerComparison::new(
+                TokenizerChoice::Simple.count(text),
+                e,
+                TokenizerChoice::Bpe(e).count(text),
+            );
             assert_eq!(c.tokens, e.tokenizer().count(text));
             assert_eq!(c.simple, simple_spans(text).len());
             assert_eq!(c.encoding, e);
@@ -205,7 +203,7 @@ mod tests {
             TokenizerComparison::new(4, Encoding::O200kBase, 3).ratio,
             Some(0.75)
         );
-        let empty = TokenizerComparison::of("", Encoding::O200kBase);
+        let empty = TokenizerComparison::new(0, Encoding::O200kBase, 0);
         assert_eq!((empty.simple, empty.tokens, empty.ratio), (0, 0, None));
     }
 
