@@ -1,6 +1,7 @@
 //! The calculator's two panels: the settings form ([`Inputs`]) and the figures ([`Results`]),
 //! with the notices that must never be silent (clamped overlap, estimate vs exact).
 
+use crate::i18n::args as page_msg;
 use chunk_core::formula::{FormulaOutput, CHARS_PER_TOKEN};
 use chunk_core::tokenizer::Encoding;
 use leptos::prelude::*;
@@ -29,17 +30,13 @@ fn error_message(lang: Language, err: FieldError) -> String {
         FieldError::Negative => lang.t(Key::ErrNegative).into(),
         FieldError::NotWhole => lang.t(Key::ErrNotWhole).into(),
         FieldError::ZeroSize => lang.t(Key::ErrZeroSize).into(),
-        FieldError::Ambiguous { grouped, decimal } => lang.tf(
-            Key::ErrAmbiguous,
-            &[
-                ("grouped", &price_text(lang.get(), grouped)),
-                ("decimal", &price_text(lang.get(), decimal)),
-            ],
-        ),
-        FieldError::TooLarge { max } => lang.tf(
-            Key::ErrTooLarge,
-            &[("max", &format::int(lang.get(), max as u128))],
-        ),
+        FieldError::Ambiguous { grouped, decimal } => lang.tf(page_msg::ErrAmbiguous {
+            grouped: &price_text(lang.get(), grouped),
+            decimal: &price_text(lang.get(), decimal),
+        }),
+        FieldError::TooLarge { max } => lang.tf(page_msg::ErrTooLarge {
+            max: &format::int(lang.get(), max as u128),
+        }),
     }
 }
 
@@ -143,7 +140,7 @@ pub fn Inputs() -> impl IntoView {
                 let n = format::int(lang.get(), n as u128);
                 view! {
                     <p class="field-note" data-testid="doc-length-from-text">
-                        {lang.tf(Key::DocLengthFromText, &[("tokens", &n)])}
+                        {lang.tf(page_msg::DocLengthFromText { tokens: &n })}
                     </p>
                 }
             })
@@ -357,14 +354,11 @@ fn Notices() -> impl IntoView {
         let (requested, used) = derived.checked.with(|c| c.clamped_overlap())?;
         let size = derived.checked.with(|c| c.size_value)?;
         let l = lang.get();
-        let msg = lang.tf(
-            Key::NoticeOverlapClamped,
-            &[
-                ("requested", &format::int(l, requested as u128)),
-                ("size", &format::int(l, size as u128)),
-                ("used", &format::int(l, used as u128)),
-            ],
-        );
+        let msg = lang.tf(page_msg::NoticeOverlapClamped {
+            requested: &format::int(l, requested as u128),
+            size: &format::int(l, size as u128),
+            used: &format::int(l, used as u128),
+        });
         Some(view! {
             <p
                 class="notice warn"
@@ -396,14 +390,11 @@ fn Notices() -> impl IntoView {
                     chunk_core::formula::DocLength::Tokens(t) => t,
                 })
             })?;
-            let msg = lang.tf(
-                Key::NoticeEstimate,
-                &[
-                    ("chars", &format::int(l, chars as u128)),
-                    ("per_token", &format::int(l, CHARS_PER_TOKEN)),
-                    ("tokens", &format::int(l, o.document_tokens as u128)),
-                ],
-            );
+            let msg = lang.tf(page_msg::NoticeEstimate {
+                chars: &format::int(l, chars as u128),
+                per_token: &format::int(l, CHARS_PER_TOKEN),
+                tokens: &format::int(l, o.document_tokens as u128),
+            });
             Some(
                 view! { <p class="notice info" data-testid="notice-estimate">{msg}</p> }.into_any(),
             )
@@ -418,10 +409,9 @@ fn Notices() -> impl IntoView {
                     .into_any(),
             )
         } else if derived.ready.get() && !source.text.with(|t| t.is_empty()) {
-            let msg = lang.tf(
-                Key::NoticeExact,
-                &[("encoding", fields.encoding.get().name())],
-            );
+            let msg = lang.tf(page_msg::NoticeExact {
+                encoding: fields.encoding.get().name(),
+            });
             Some(view! { <p class="notice ok" data-testid="notice-exact">{msg}</p> }.into_any())
         } else {
             None

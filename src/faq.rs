@@ -5,6 +5,7 @@ use chunk_core::formula::{compute, DocLength, FormulaInput, CHARS_PER_TOKEN};
 use leptos::prelude::*;
 
 use crate::format;
+use crate::i18n::args as page_msg;
 use crate::i18n::Key;
 use crate::state::Language;
 
@@ -31,18 +32,20 @@ pub fn Faq() -> impl IntoView {
             price_per_million: None,
         })
         .ok();
-        match example {
-            Some(o) => lang.tf(
-                key,
-                &[
-                    ("chunks", &format::int(l, o.chunks)),
-                    ("total", &format::int(l, o.total_tokens)),
-                    ("repeated", &format::int(l, o.repeated_tokens)),
-                    ("extra", &format::percent(l, o.extra_over_document)),
-                    ("per_token", &format::int(l, CHARS_PER_TOKEN)),
-                ],
-            ),
-            None => lang.t(key).to_string(),
+        match (key, example) {
+            (Key::FaqA2, Some(o)) => lang.tf(page_msg::FaqA2 {
+                chunks: &format::int(l, o.chunks),
+                total: &format::int(l, o.total_tokens),
+                repeated: &format::int(l, o.repeated_tokens),
+                extra: &format::percent(l, o.extra_over_document),
+            }),
+            (Key::FaqA3, _) => lang.tf(page_msg::FaqA3 {
+                per_token: &format::int(l, CHARS_PER_TOKEN),
+            }),
+            // The worked example's inputs are constants the formula accepts; were it ever to
+            // refuse them, the answer would be left out rather than shown with its gaps.
+            (Key::FaqA2, None) => String::new(),
+            _ => lang.t(key).to_string(),
         }
     };
     view! {

@@ -1,6 +1,7 @@
 //! The text source: a paste box, a file picker and drag-and-drop of `.txt` / `.md` files (read
 //! on this device only), the tokenizer status and the special-token notice.
 
+use crate::i18n::args as page_msg;
 use std::sync::Arc;
 
 use leptos::html::Textarea;
@@ -240,13 +241,10 @@ pub fn TextSource() -> impl IntoView {
             let kb = source.text.with(|t| whole_kib(t.len()));
             let chars = derived.text_chars.get();
             let l = lang.get();
-            let text = lang.tf(
-                Key::LargeText,
-                &[
-                    ("kb", &format::int(l, kb as u128)),
-                    ("chars", &format::int(l, chars as u128)),
-                ],
-            );
+            let text = lang.tf(page_msg::LargeText {
+                kb: &format::int(l, kb as u128),
+                chars: &format::int(l, chars as u128),
+            });
             view! { <p class="notice" role="status" data-testid="large-text-notice">{text}</p> }
         })
     };
@@ -301,19 +299,18 @@ pub fn TextSource() -> impl IntoView {
         message.get().map(|m| {
             let (class, text) = match m {
                 FileMessage::Loaded(name) => {
-                    ("file-msg ok", lang.tf(Key::FileLoaded, &[("name", &name)]))
+                    ("file-msg ok", lang.tf(page_msg::FileLoaded { name: &name }))
                 }
                 FileMessage::Problem(name, p) => {
-                    let key = match p {
-                        FileProblem::TooLarge => Key::FileTooLarge,
-                        FileProblem::NotUtf8 => Key::FileNotUtf8,
-                        FileProblem::Unreadable => Key::FileReadError,
+                    let text = match p {
+                        FileProblem::TooLarge => lang.tf(page_msg::FileTooLarge {
+                            name: &name,
+                            max: &format::int(lang.get(), whole_mib(MAX_FILE_BYTES as u64)),
+                        }),
+                        FileProblem::NotUtf8 => lang.tf(page_msg::FileNotUtf8 { name: &name }),
+                        FileProblem::Unreadable => lang.tf(page_msg::FileReadError { name: &name }),
                     };
-                    let max = format::int(lang.get(), whole_mib(MAX_FILE_BYTES as u64));
-                    (
-                        "file-msg error",
-                        lang.tf(key, &[("name", &name), ("max", &max)]),
-                    )
+                    ("file-msg error", text)
                 }
             };
             view! { <p class=class role="status" data-testid="file-message">{text}</p> }
@@ -402,27 +399,20 @@ fn Status() -> impl IntoView {
         }
         if !ready() {
             let fraction = tokenization.progress.get().fraction();
-            return lang.tf(
-                Key::StatusTokenizing,
-                &[("percent", &format::percent_whole(l, fraction))],
-            );
+            return lang.tf(page_msg::StatusTokenizing {
+                percent: &format::percent_whole(l, fraction),
+            });
         }
         if source.text.with(|t| t.is_empty()) {
             return lang.t(Key::StatusNoText).into();
         }
         tokenization.tokenized.with(|t| match t {
-            Some(t) => lang.tf(
-                Key::StatusReady,
-                &[
-                    ("tokens", &format::int(l, t.tokens() as u128)),
-                    (
-                        "chars",
-                        &format::int(l, u128::from(derived.text_chars.get())),
-                    ),
-                    ("bytes", &format::int(l, t.text.len() as u128)),
-                    ("encoding", t.encoding.name()),
-                ],
-            ),
+            Some(t) => lang.tf(page_msg::StatusReady {
+                tokens: &format::int(l, t.tokens() as u128),
+                chars: &format::int(l, u128::from(derived.text_chars.get())),
+                bytes: &format::int(l, t.text.len() as u128),
+                encoding: t.encoding.name(),
+            }),
             None => String::new(),
         })
     };
@@ -465,7 +455,7 @@ fn TextNotes() -> impl IntoView {
             let n = format::int(lang.get(), replaced.get() as u128);
             view! {
                 <p class="notice warn" data-testid="notice-replacement" data-count=replaced.get().to_string()>
-                    {lang.tf(Key::NoteReplacement, &[("n", &n)])}
+                    {lang.tf(page_msg::NoteReplacement { n: &n })}
                 </p>
             }
         })}
@@ -495,7 +485,7 @@ fn SpecialTokens() -> impl IntoView {
                     data-testid="notice-special-tokens"
                     data-count=t.specials.len().to_string()
                 >
-                    {lang.tf(Key::SpecialFound, &[("list", &list)])}
+                    {lang.tf(page_msg::SpecialFound { list: &list })}
                 </p>
             })
         })

@@ -2,8 +2,10 @@
 //! English, Vietnamese, Indonesian, Russian and Polish.
 //!
 //! Each language is one function with an exhaustive `match` over [`Key`] (no `_` arm), so a
-//! message missing in any language is a compile error. Parameters are written `{name}` and
-//! filled by [`fill`]; numbers are formatted by the caller (see `format`) before filling.
+//! message missing in any language is a compile error. Parameters are written `{name}` in the
+//! text and declared with the key (`ShowMore { n }`); each message with parameters is shown
+//! through its struct in `args` (`args::ShowMore { n: "5" }.fill(lang)`), so a wrong or missing
+//! parameter does not compile. Numbers are formatted by the caller (see `format`) first.
 //!
 //! A noun after a count takes the count's plural form, written as in ICU MessageFormat:
 //! `{n, plural, one {# token} other {# tokens}}`, where `#` stands for the formatted count.
@@ -369,14 +371,25 @@ pub fn plural_problem(lang: Lang, template: &str) -> Option<String> {
     walk(lang, &parse(template))
 }
 
+/// A message with its parameters, ready to be shown in a language: the structs of each
+/// catalog's `args` module (one per message with `{parameters}`, a field per parameter, so a
+/// message cannot be shown with a parameter missing, misnamed or extra: it does not compile).
+pub trait Message {
+    /// The message in `lang` with every parameter filled (see [`fill`]).
+    fn fill(&self, lang: Lang) -> String;
+}
+
 /// Declares a message catalog: its key enum `$name` (documented by `$doc`) with one variant
-/// per message and `ALL`, every key; `text(lang, key)`, which hands the key to the calling
-/// module's `en`, `vi`, `id`, `ru` or `pl` (one exhaustive `match` each, so a message missing
-/// in a language does not compile); and a test that every message is written in every language
-/// with English's [`placeholders`]. Used by this catalog, the simulator's, the comparison's and
-/// the retrieval check's.
+/// per message, `ALL` (every key) and `params` (each message's parameters, as declared);
+/// `text(lang, key)`, the text of a message without parameters, from the calling module's
+/// `en`, `vi`, `id`, `ru` or `pl` (one exhaustive `match` each, so a message missing in a
+/// language does not compile); a module `args` with one struct per message that has
+/// parameters (`Key { name, other }` declares them), named as its key, whose fields are the
+/// parameters' formatted values and whose `fill(lang)` ([`Message`]) gives the filled text; and
+/// a test that every message is written in every language with exactly its declared
+/// [`placeholders`] and well-formed plural blocks. Used by every catalog of the page.
 macro_rules! catalog {
-    ($doc:literal, $name:ident { $($k:ident),* $(,)? }) => {
+    ($doc:literal, $name:ident { $( $k:ident $( { $($p:ident),+ $(,)? } )? ),* $(,)? }) => {
         #[doc = $doc]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         #[allow(missing_docs)]
@@ -384,10 +397,15 @@ macro_rules! catalog {
         impl $name {
             /// Every key, for completeness tests.
             pub const ALL: &'static [$name] = &[$($name::$k),*];
+
+            /// The names of the message's parameters, as declared (empty for a plain text).
+            pub fn params(self) -> &'static [&'static str] {
+                match self { $( $name::$k => &[ $($( stringify!($p) ),+)? ] ),* }
+            }
         }
 
-        /// The text of `key` in `lang` (a template when the message has `{parameters}`).
-        pub fn text(lang: $crate::i18n::Lang, key: $name) -> &'static str {
+        /// The template of `key` in `lang`, `{parameters}` unfilled.
+        fn template(lang: $crate::i18n::Lang, key: $name) -> &'static str {
             match lang {
                 $crate::i18n::Lang::En => en(key),
                 $crate::i18n::Lang::Vi => vi(key),
@@ -397,16 +415,55 @@ macro_rules! catalog {
             }
         }
 
+        /// The text of `key` in `lang`. A message with parameters is shown through its
+        /// struct in `args` instead (debug builds assert it).
+        pub fn text(lang: $crate::i18n::Lang, key: $name) -> &'static str {
+            debug_assert!(
+                key.params().is_empty(),
+                "{key:?} has parameters: show it with its `args` struct"
+            );
+            template(lang, key)
+        }
+
+        /// The messages with parameters: one struct per message, named as its key, with one
+        /// field per parameter (its value already formatted for the language).
+        #[allow(missing_docs)]
+        pub mod args {
+            $( $(
+                #[doc = concat!("The parameters of `", stringify!($name), "::", stringify!($k), "`.")]
+                #[derive(Clone, Copy, Debug)]
+                pub struct $k<'a> { $( pub $p: &'a str ),+ }
+
+                impl $k<'_> {
+                    /// The message in `lang`, filled.
+                    pub fn fill(&self, lang: $crate::i18n::Lang) -> String {
+                        $crate::i18n::fill(
+                            lang,
+                            super::template(lang, super::$name::$k),
+                            &[ $( (stringify!($p), self.$p) ),+ ],
+                        )
+                    }
+                }
+
+                impl $crate::i18n::Message for $k<'_> {
+                    fn fill(&self, lang: $crate::i18n::Lang) -> String {
+                        $k::fill(self, lang)
+                    }
+                }
+            )? )*
+        }
+
         #[cfg(test)]
         #[test]
-        fn every_message_is_written_in_every_language_with_the_same_parameters() {
+        fn every_message_is_written_in_every_language_with_its_declared_parameters() {
             use $crate::i18n::{placeholders, Lang};
             for &key in $name::ALL {
-                let english = placeholders(text(Lang::En, key));
+                let declared: std::collections::BTreeSet<&str> =
+                    key.params().iter().copied().collect();
                 for lang in Lang::ALL {
-                    let t = text(lang, key);
+                    let t = template(lang, key);
                     assert!(!t.trim().is_empty(), "{key:?} empty in {lang:?}");
-                    assert_eq!(placeholders(t), english, "{key:?} parameters in {lang:?}: {t}");
+                    assert_eq!(placeholders(t), declared, "{key:?} parameters in {lang:?}: {t}");
                     if let Some(problem) = $crate::i18n::plural_problem(lang, t) {
                         panic!("{key:?} in {lang:?}: {problem}: {t}");
                     }
@@ -429,7 +486,7 @@ catalog!(
         UnitLabel,
         UnitTokens,
         UnitChars,
-        DocLengthFromText,
+        DocLengthFromText { tokens },
         ChunkSizeLabel,
         OverlapLabel,
         PriceLabel,
@@ -438,15 +495,15 @@ catalog!(
         TokenizerHint,
         ErrEmpty,
         ErrNotANumber,
-        ErrAmbiguous,
+        ErrAmbiguous { grouped, decimal },
         ErrNegative,
         ErrNotWhole,
-        ErrTooLarge,
+        ErrTooLarge { max },
         ErrZeroSize,
         ErrFixFields,
-        NoticeOverlapClamped,
-        NoticeEstimate,
-        NoticeExact,
+        NoticeOverlapClamped { requested, size, used },
+        NoticeEstimate { chars, per_token, tokens },
+        NoticeExact { encoding },
         EstimateBadge,
         ExactBadge,
         ResultsHeading,
@@ -467,20 +524,20 @@ catalog!(
         OpenFile,
         DropHint,
         ClearText,
-        LargeText,
+        LargeText { kb, chars },
         LargeTextPlaceholder,
-        FileReadError,
-        FileNotUtf8,
-        FileTooLarge,
-        FileLoaded,
+        FileReadError { name },
+        FileNotUtf8 { name },
+        FileTooLarge { name, max },
+        FileLoaded { name },
         NoteCrlf,
-        NoteReplacement,
+        NoteReplacement { n },
         StatusReading,
-        StatusTokenizing,
-        StatusReady,
+        StatusTokenizing { percent },
+        StatusReady { tokens, chars, bytes, encoding },
         StatusNoText,
         SpecialNote,
-        SpecialFound,
+        SpecialFound { list },
         PreviewHeading,
         SkipChunks,
         PreviewIntro,
@@ -488,21 +545,21 @@ catalog!(
         LegendBytes,
         PreviewEmpty,
         PreviewStale,
-        ChunkTitle,
-        ChunkTokens,
-        ChunkBytes,
-        ChunkOverlap,
-        ChunkTruncated,
-        PartialTitle,
-        ShowMore,
-        ShowingOf,
+        ChunkTitle { n },
+        ChunkTokens { start, end },
+        ChunkBytes { start, end },
+        ChunkOverlap { n },
+        ChunkTruncated { n },
+        PartialTitle { n, total, ch, code },
+        ShowMore { n },
+        ShowingOf { shown, total },
         FaqHeading,
         FaqQ1,
         FaqA1,
         FaqQ2,
-        FaqA2,
+        FaqA2 { chunks, total, repeated, extra },
         FaqQ3,
-        FaqA3,
+        FaqA3 { per_token },
         FaqQ4,
         FaqA4,
         FaqQ5,
@@ -551,7 +608,7 @@ fn en(key: Key) -> &'static str {
         OutTotal => "Tokens embedded",
         OutRepeated => "Repeated tokens (from overlap)",
         OutShare => "Repeats as a share of what is embedded",
-        OutExtra => "Extra over the document",
+        OutExtra => "Extra over the document (bloat factor − 1)",
         OutLastChunk => "Last chunk (tokens)",
         OutCost => "Embedding cost (USD)",
         NotAvailable => "—",
@@ -621,7 +678,7 @@ fn vi(key: Key) -> &'static str {
         ChunkSizeLabel => "Kích thước đoạn (token)",
         OverlapLabel => "Độ chồng lấp (token)",
         PriceLabel => "Giá cho 1 triệu token (USD, không bắt buộc)",
-        PriceHint => "Giá ví dụ: 0,02 là giá niêm yết của OpenAI text-embedding-3-small cho một triệu token. Hãy kiểm tra giá hiện tại của nhà cung cấp.",
+        PriceHint => "Giá ví dụ: 0,02 từng là giá niêm yết của OpenAI text-embedding-3-small cho một triệu token. Hãy kiểm tra giá hiện tại của nhà cung cấp.",
         TokenizerLabel => "Bộ tách token",
         TokenizerHint => "Chọn bộ mà mô hình nhúng của bạn dùng: OpenAI text-embedding-3-* dùng cl100k_base.",
         ErrEmpty => "Hãy nhập một số.",
@@ -632,8 +689,8 @@ fn vi(key: Key) -> &'static str {
         ErrTooLarge => "Quá lớn: ô này nhận tối đa {max}.",
         ErrZeroSize => "Mỗi đoạn phải chứa ít nhất 1 token.",
         ErrFixFields => "Hãy sửa các ô được đánh dấu để xem kết quả.",
-        NoticeOverlapClamped => "Độ chồng lấp đã được đổi khi tính: {requested} token không nhỏ hơn kích thước đoạn {size}, nên cửa sổ sẽ không bao giờ tiến lên. Kết quả dùng độ chồng lấp {used} token. Ô nhập của bạn vẫn giữ {requested}.",
-        NoticeEstimate => "Ước tính: {chars} ký tự ÷ {per_token} ≈ {tokens} token. Khoảng {per_token} ký tự mỗi token là quy tắc kinh nghiệm của OpenAI cho tiếng Anh; tiếng Việt, mã nguồn và con số cần nhiều token hơn cho mỗi ký tự. Hãy dán văn bản bên dưới để đếm chính xác.",
+        NoticeOverlapClamped => "Độ chồng lấp đã được điều chỉnh khi tính: mức {requested} token không nhỏ hơn kích thước đoạn {size}, nên cửa sổ sẽ không bao giờ tiến lên. Kết quả dùng độ chồng lấp {used} token. Ô nhập của bạn vẫn ghi {requested}.",
+        NoticeEstimate => "Ước tính: {chars} ký tự ÷ {per_token} ≈ {tokens} token. Khoảng {per_token} ký tự mỗi token là quy tắc kinh nghiệm của OpenAI cho tiếng Anh; các ngôn ngữ khác (như tiếng Việt), mã nguồn và con số cần nhiều token hơn cho mỗi ký tự. Hãy dán văn bản bên dưới để đếm chính xác.",
         NoticeExact => "Chính xác: văn bản của bạn được đếm bằng {encoding}.",
         EstimateBadge => "ước tính",
         ExactBadge => "chính xác",
@@ -645,7 +702,7 @@ fn vi(key: Key) -> &'static str {
         OutTotal => "Token được nhúng",
         OutRepeated => "Token lặp lại (do chồng lấp)",
         OutShare => "Tỷ lệ lặp trong phần được nhúng",
-        OutExtra => "Phần dư so với tài liệu",
+        OutExtra => "Phần dư so với tài liệu (hệ số phình − 1)",
         OutLastChunk => "Đoạn cuối (token)",
         OutCost => "Chi phí nhúng (USD)",
         NotAvailable => "—",
@@ -654,20 +711,20 @@ fn vi(key: Key) -> &'static str {
         TextPlaceholder => "Dán một tài liệu để đếm token chính xác và xem từng chỗ cắt…",
         OpenFile => "Mở tệp",
         DropHint => "hoặc kéo thả tệp văn bản (.txt, .md, …) vào ô văn bản. Tệp chỉ được đọc trên máy này.",
-        ClearText => "Xoá văn bản",
-        LargeText => "Tài liệu này ({kb} KB, {chars} ký tự) quá dài để sửa thoải mái trong ô nhập, nên ô được để trống và chỉ đọc; mọi số liệu và bản xem trước bên dưới đều dùng toàn bộ tài liệu. Hãy xoá nó để gõ lại.",
-        LargeTextPlaceholder => "Tài liệu đã được nạp (xem ghi chú bên dưới); hãy xoá nó để gõ hoặc dán tài liệu khác.",
+        ClearText => "Xóa văn bản",
+        LargeText => "Tài liệu này ({kb} KB, {chars} ký tự) quá dài để sửa thoải mái trong ô nhập, nên ô được để trống và chỉ đọc; mọi số liệu và bản xem trước bên dưới đều dùng toàn bộ tài liệu. Hãy xóa nó để gõ lại.",
+        LargeTextPlaceholder => "Tài liệu đã được nạp (xem ghi chú bên dưới); hãy xóa nó để gõ hoặc dán tài liệu khác.",
         FileReadError => "Không đọc được “{name}”.",
         FileNotUtf8 => "“{name}” không phải văn bản UTF-8 nên không được nạp.",
-        FileTooLarge => "Không nạp “{name}”: tệp lớn hơn {max} MB.",
+        FileTooLarge => "“{name}” không được nạp: tệp lớn hơn {max} MB.",
         FileLoaded => "Đã nạp “{name}”.",
         StatusReading => "Đang đọc văn bản vừa dán…",
         StatusTokenizing => "Đang đếm token… {percent}",
         StatusReady => "{tokens} token, {chars} ký tự, {bytes} byte ({encoding}).",
         StatusNoText => "Chưa có văn bản: kết quả lấy từ độ dài nhập ở trên.",
         NoteCrlf => "Văn bản này dùng ngắt dòng kiểu Windows (CR LF) và được đếm đúng như vậy. Nếu sửa trong ô nhập, trình duyệt sẽ đổi chúng thành LF và số đếm sẽ thay đổi.",
-        NoteReplacement => "Văn bản chứa {n} ký tự thay thế (U+FFFD): hoặc nguồn đã có sẵn, hoặc trình duyệt chuyển sang nửa của ký tự hỏng (surrogate UTF-16 lẻ) mà UTF-8 không biểu diễn được. Chúng được đếm là U+FFFD.",
-        SpecialNote => "Các chuỗi như <|endoftext|> được đếm như văn bản thường, giống trang tokenizer công khai của OpenAI, chứ không phải token đặc biệt.",
+        NoteReplacement => "Văn bản chứa {n} ký tự thay thế (U+FFFD): hoặc văn bản gốc vốn đã có, hoặc trình duyệt đã đưa vào nửa của một ký tự hỏng (surrogate UTF-16 không thành cặp) mà UTF-8 không biểu diễn được. Chúng được đếm là U+FFFD.",
+        SpecialNote => "Các chuỗi như <|endoftext|> được đếm như văn bản thường, giống cách trang Tokenizer công khai của OpenAI đếm, chứ không phải như token đặc biệt.",
         SpecialFound => "Văn bản có chuỗi token đặc biệt: {list}. Chúng được tách token như văn bản thường.",
         PreviewHeading => "Xem trước các đoạn",
         SkipChunks => "Bỏ qua danh sách đoạn",
@@ -686,7 +743,7 @@ fn vi(key: Key) -> &'static str {
         ShowingOf => "Đang hiện {shown} trên {total} đoạn.",
         FaqHeading => "Câu hỏi thường gặp",
         FaqQ1 => "Nên chọn kích thước đoạn và độ chồng lấp bao nhiêu?",
-        FaqA1 => "Không có giá trị nào hợp với mọi kho dữ liệu. Nhiều hệ thống bắt đầu với vài trăm đến khoảng một nghìn token và chồng lấp 10–20 %. Đoạn nhỏ khớp chính xác hơn nhưng phải lưu và tìm nhiều vector hơn; đoạn lớn giữ nhiều ngữ cảnh hơn nhưng làm mờ nội dung được khớp. Hãy quyết định bằng cách chạy chính các câu hỏi của bạn với vài thiết lập.",
+        FaqA1 => "Không có giá trị nào hợp với mọi kho tài liệu. Nhiều hệ thống bắt đầu với vài trăm đến khoảng một nghìn token và chồng lấp 10–20 %. Đoạn nhỏ khớp chính xác hơn nhưng phải lưu và tìm nhiều vector hơn; đoạn lớn giữ nhiều ngữ cảnh hơn nhưng khiến kết quả khớp kém rõ trọng tâm. Hãy quyết định bằng cách thử chính các câu hỏi của bạn trên vài thiết lập.",
         FaqQ2 => "Chồng lấp có làm chi phí nhúng tăng không?",
         FaqA2 => "Có. Mỗi token nằm trong phần chồng lấp được nhúng thêm lần nữa. Với 10.000 token, kích thước 512 và chồng lấp 64, bạn có {chunks} đoạn và gửi {total} token thay vì 10.000: {repeated} token lặp, nhiều hơn tài liệu {extra}.",
         FaqQ3 => "Các con số này có chính xác không?",
@@ -704,7 +761,7 @@ fn id(key: Key) -> &'static str {
     match key {
         Title => "Kalkulator Chunk RAG",
         Tagline => "Lihat berapa biaya sebenarnya dari chunk_size dan chunk_overlap: berapa chunk, berapa token yang di-embed, berapa yang berulang, dan di mana teks Anda terpotong.",
-        Privacy => "Semuanya berjalan di peramban Anda. Teks Anda tidak pernah diunggah; setelah dimuat, halaman ini tidak membuat permintaan jaringan apa pun.",
+        Privacy => "Semuanya berjalan di peramban Anda. Teks Anda tidak pernah diunggah; setelah dimuat, halaman ini tidak mengirim permintaan jaringan apa pun.",
         LanguageLabel => "Bahasa",
         SettingsHeading => "Pengaturan",
         DocLengthLabel => "Panjang dokumen",
@@ -715,18 +772,18 @@ fn id(key: Key) -> &'static str {
         ChunkSizeLabel => "Ukuran chunk (token)",
         OverlapLabel => "Tumpang tindih (token)",
         PriceLabel => "Harga per 1 juta token (USD, opsional)",
-        PriceHint => "Contoh harga: 0,02 adalah harga daftar OpenAI text-embedding-3-small per sejuta token. Periksa harga terkini di penyedia Anda.",
+        PriceHint => "Contoh harga: 0,02 pernah menjadi harga resmi OpenAI text-embedding-3-small per sejuta token. Periksa harga terkini di penyedia Anda.",
         TokenizerLabel => "Tokenizer",
         TokenizerHint => "Pilih yang dipakai model embedding Anda: OpenAI text-embedding-3-* memakai cl100k_base.",
-        ErrEmpty => "Masukkan sebuah angka.",
+        ErrEmpty => "Masukkan angka di sini.",
         ErrNotANumber => "Ini bukan angka. Gunakan digit, misalnya 512 atau 0,02.",
         ErrAmbiguous => "Maksud Anda {grouped} atau {decimal}? Titik di sini bisa memisahkan ribuan atau menandai desimal, jadi ketik {grouped} atau {decimal}.",
         ErrNegative => "Nilai ini tidak boleh negatif.",
-        ErrNotWhole => "Isian ini perlu bilangan bulat, tanpa desimal.",
+        ErrNotWhole => "Gunakan bilangan bulat di sini, tanpa desimal.",
         ErrTooLarge => "Terlalu besar: kolom ini menerima paling banyak {max}.",
         ErrZeroSize => "Satu chunk harus memuat sedikitnya 1 token.",
         ErrFixFields => "Perbaiki kolom yang ditandai untuk melihat hasilnya.",
-        NoticeOverlapClamped => "Tumpang tindih diubah untuk perhitungan: {requested} token tidak lebih kecil dari ukuran chunk {size}, sehingga jendela tidak akan pernah maju. Hasil memakai tumpang tindih {used} token. Kolom Anda tetap berisi {requested}.",
+        NoticeOverlapClamped => "Tumpang tindih diubah untuk perhitungan: tumpang tindih {requested} token tidak lebih kecil dari ukuran chunk {size}, sehingga jendela tidak akan pernah bergeser maju. Sebagai gantinya, hasil memakai tumpang tindih {used} token. Kolom Anda tetap berisi {requested}.",
         NoticeEstimate => "Perkiraan: {chars} karakter ÷ {per_token} ≈ {tokens} token. Sekitar {per_token} karakter per token adalah patokan kasar OpenAI untuk bahasa Inggris; bahasa lain, kode, dan angka memerlukan lebih banyak token per karakter. Tempel teksnya di bawah untuk hitungan yang tepat.",
         NoticeExact => "Tepat: teks Anda dihitung dengan {encoding}.",
         EstimateBadge => "perkiraan",
@@ -738,8 +795,8 @@ fn id(key: Key) -> &'static str {
         OutStride => "Langkah = ukuran − tumpang tindih (token)",
         OutTotal => "Token yang di-embed",
         OutRepeated => "Token berulang (dari tumpang tindih)",
-        OutShare => "Porsi ulangan dari yang di-embed",
-        OutExtra => "Tambahan terhadap dokumen",
+        OutShare => "Porsi token berulang dari yang di-embed",
+        OutExtra => "Tambahan terhadap dokumen (faktor pembengkakan − 1)",
         OutLastChunk => "Chunk terakhir (token)",
         OutCost => "Biaya embedding (USD)",
         NotAvailable => "—",
@@ -754,41 +811,41 @@ fn id(key: Key) -> &'static str {
         FileReadError => "Tidak dapat membaca “{name}”.",
         FileNotUtf8 => "“{name}” bukan teks UTF-8, jadi tidak dimuat.",
         FileTooLarge => "“{name}” tidak dimuat: ukurannya lebih dari {max} MB.",
-        FileLoaded => "“{name}” dimuat.",
+        FileLoaded => "“{name}” berhasil dimuat.",
         StatusReading => "Membaca teks yang ditempel…",
         StatusTokenizing => "Menghitung token… {percent}",
         StatusReady => "{tokens} token, {chars} karakter, {bytes} byte ({encoding}).",
         StatusNoText => "Belum ada teks: hasil berasal dari panjang yang diketik di atas.",
         NoteCrlf => "Teks ini memakai pemisah baris Windows (CR LF) dan dihitung apa adanya. Menyuntingnya di kotak mengubahnya menjadi LF, seperti yang dilakukan peramban, sehingga jumlahnya berubah.",
-        NoteReplacement => "Teks ini memuat {n} karakter pengganti (U+FFFD): entah sumbernya memang memuatnya, entah peramban menyerahkan separuh karakter rusak (surrogate UTF-16 tanpa pasangan) yang tidak bisa ditampung UTF-8. Semuanya dihitung sebagai U+FFFD.",
+        NoteReplacement => "Teks ini memuat {n} karakter pengganti (U+FFFD): entah sumbernya memang memuatnya, entah peramban meneruskan separuh karakter rusak (surrogate UTF-16 tanpa pasangan) yang tidak bisa ditampung UTF-8. Karakter itu dihitung sebagai U+FFFD.",
         SpecialNote => "String seperti <|endoftext|> dihitung sebagai teks biasa, seperti di halaman tokenizer publik OpenAI, bukan sebagai token khusus.",
-        SpecialFound => "Teks Anda memuat string token khusus: {list}. String itu di-token-kan sebagai teks biasa.",
+        SpecialFound => "Teks Anda memuat string token khusus: {list}. String tersebut ditokenisasi sebagai teks biasa.",
         PreviewHeading => "Pratinjau chunk",
         SkipChunks => "Lewati daftar chunk",
         PreviewIntro => "Jendela token tetap mengabaikan kalimat dan paragraf: potongan bisa jatuh di tengah kalimat, di tengah kata, bahkan di dalam satu karakter.",
         LegendOverlap => "tumpang tindih dengan chunk sebelumnya",
-        LegendBytes => "byte dari karakter yang terpotong tepi jendela",
+        LegendBytes => "byte dari karakter yang terpotong oleh tepi jendela",
         PreviewEmpty => "Tempel teks di atas untuk melihat di mana setiap chunk mulai dan berakhir.",
         PreviewStale => "Memperbarui…",
         ChunkTitle => "Chunk #{n}",
         ChunkTokens => "token {start}–{end}",
         ChunkBytes => "byte {start}–{end}",
-        ChunkOverlap => "{n} token sama dengan chunk sebelumnya",
+        ChunkOverlap => "berbagi {n} token dengan chunk sebelumnya",
         ChunkTruncated => "… {n} byte lagi dari chunk ini tidak ditampilkan.",
         PartialTitle => "{n} dari {total} byte “{ch}” ({code}); sisanya ada di chunk tetangga",
         ShowMore => "Tampilkan {n} chunk lagi",
         ShowingOf => "Menampilkan {shown} dari {total} chunk.",
         FaqHeading => "Pertanyaan",
         FaqQ1 => "Ukuran chunk dan tumpang tindih berapa yang sebaiknya dipilih?",
-        FaqA1 => "Tidak ada nilai yang cocok untuk semua korpus. Banyak pipeline mulai dari beberapa ratus hingga sekitar seribu token, dengan tumpang tindih 10–20 %. Chunk kecil mencocokkan lebih tajam tetapi menambah jumlah vektor yang disimpan dan dicari; chunk besar menjaga konteks tetapi mengaburkan isi yang cocok. Putuskan dengan menguji pertanyaan Anda sendiri pada beberapa pengaturan.",
+        FaqA1 => "Tidak ada nilai yang cocok untuk semua korpus. Banyak pipeline mulai dari beberapa ratus hingga sekitar seribu token, dengan tumpang tindih 10–20 %. Chunk kecil memberi kecocokan yang lebih tajam tetapi menambah jumlah vektor yang disimpan dan dicari; chunk besar menjaga lebih banyak konteks tetapi mengaburkan pokok isi yang cocok. Putuskan dengan menguji pertanyaan Anda sendiri pada beberapa pengaturan.",
         FaqQ2 => "Apakah tumpang tindih menaikkan biaya embedding?",
-        FaqA2 => "Ya. Setiap token di bagian tumpang tindih di-embed lagi. Dengan 10.000 token, ukuran 512 dan tumpang tindih 64, Anda mendapat {chunks} chunk dan mengirim {total} token, bukan 10.000: {repeated} ulangan, {extra} lebih banyak dari dokumen.",
+        FaqA2 => "Ya. Setiap token di bagian tumpang tindih di-embed lagi. Dengan 10.000 token, ukuran 512 dan tumpang tindih 64, Anda mendapat {chunks} chunk dan mengirim {total} token, bukan 10.000: {repeated} token berulang, {extra} lebih banyak daripada dokumen.",
         FaqQ3 => "Apakah angka-angka ini tepat?",
-        FaqA3 => "Untuk jendela token tetap, ya: hasil dan pratinjau memakai aturan yang sama. Pemecah yang mengikuti kalimat, paragraf atau judul menghasilkan chunk yang tidak rata dan angka lain. Panjang yang diketik dalam karakter hanyalah perkiraan ({per_token} karakter per token); tempel teksnya untuk angka sebenarnya.",
+        FaqA3 => "Untuk jendela token tetap, ya: hasil dan pratinjau memakai aturan yang sama. Pemecah yang mengikuti kalimat, paragraf atau judul menghasilkan chunk yang tidak rata dan hitungan yang berbeda. Panjang yang diketik dalam karakter hanyalah perkiraan ({per_token} karakter per token); tempel teksnya untuk angka sebenarnya.",
         FaqQ4 => "Tokenizer mana yang harus dipilih?",
-        FaqA4 => "Yang dipakai model embedding Anda. text-embedding-3-small dan -large dari OpenAI memakai cl100k_base; o200k_base milik model percakapan yang lebih baru. Tokenizer vendor lain tidak disertakan di sini, jadi untuk model mereka angkanya hanya mendekati.",
+        FaqA4 => "Yang dipakai model embedding Anda. text-embedding-3-small dan -large dari OpenAI memakai cl100k_base; o200k_base milik model percakapan yang lebih baru. Tokenizer vendor lain tidak disertakan di sini, jadi untuk model mereka angkanya hanya perkiraan.",
         FaqQ5 => "Apakah teks saya dikirim ke suatu tempat?",
-        FaqA5 => "Tidak. Tabel tokenizer ikut bersama halaman dan semua penghitungan terjadi di peramban Anda. Setelah dimuat, halaman tidak membuat permintaan jaringan, dan Content-Security-Policy melarang menghubungi situs lain.",
+        FaqA5 => "Tidak. Tabel tokenizer disertakan bersama halaman dan semua penghitungan terjadi di peramban Anda. Setelah dimuat, halaman tidak mengirim permintaan jaringan, dan Content-Security-Policy melarang halaman menghubungi situs lain.",
         Footer => "Tanpa unggahan, tanpa cookie, tanpa pelacakan. Angka untuk jendela token tetap.",
     }
 }
@@ -798,18 +855,18 @@ fn ru(key: Key) -> &'static str {
     match key {
         Title => "Калькулятор чанков для RAG",
         Tagline => "Посмотрите, во что на деле обходятся chunk_size и chunk_overlap: сколько чанков, сколько токенов уйдёт на эмбеддинг, сколько из них повторы и где разрезается ваш собственный текст.",
-        Privacy => "Всё работает в вашем браузере. Текст никуда не загружается; после загрузки страница не делает ни одного сетевого запроса.",
+        Privacy => "Всё работает в вашем браузере. Текст никуда не отправляется; после загрузки страница не делает ни одного сетевого запроса.",
         LanguageLabel => "Язык",
         SettingsHeading => "Параметры",
         DocLengthLabel => "Длина документа",
         UnitLabel => "Единица",
         UnitTokens => "токены",
         UnitChars => "символы",
-        DocLengthFromText => "Текст есть, поэтому вместо этого поля используется его реальное число токенов: {tokens}.",
+        DocLengthFromText => "Текст уже есть, поэтому вместо этого поля используется его реальная длина: {tokens, plural, one {# токен} few {# токена} many {# токенов} other {# токена}}.",
         ChunkSizeLabel => "Размер чанка (токены)",
         OverlapLabel => "Перекрытие (токены)",
         PriceLabel => "Цена за 1 млн токенов (USD, необязательно)",
-        PriceHint => "Пример цены: 0,02 — прейскурантная цена OpenAI text-embedding-3-small за миллион токенов. Актуальную цену уточните у своего провайдера.",
+        PriceHint => "Пример цены: 0,02 — такой была прейскурантная цена OpenAI text-embedding-3-small за миллион токенов. Актуальную цену уточните у своего провайдера.",
         TokenizerLabel => "Токенизатор",
         TokenizerHint => "Выберите тот, что использует ваша модель эмбеддингов: OpenAI text-embedding-3-* используют cl100k_base.",
         ErrEmpty => "Введите число.",
@@ -817,11 +874,11 @@ fn ru(key: Key) -> &'static str {
         ErrAmbiguous => "Вы имели в виду {grouped} или {decimal}? Точка здесь может отделять тысячи или дробную часть, поэтому введите {grouped} или {decimal}.",
         ErrNegative => "Значение не может быть отрицательным.",
         ErrNotWhole => "Здесь нужно целое число, без дробной части.",
-        ErrTooLarge => "Слишком много: максимум для этого поля — {max}.",
+        ErrTooLarge => "Слишком большое значение: максимум для этого поля — {max}.",
         ErrZeroSize => "Чанк должен вмещать хотя бы 1 токен.",
         ErrFixFields => "Исправьте отмеченные поля, чтобы увидеть результат.",
-        NoticeOverlapClamped => "Перекрытие изменено для расчёта: {requested, plural, one {# токен} few {# токена} many {# токенов} other {# токена}} — не меньше размера чанка ({size}), и окно никогда бы не сдвинулось вперёд. В расчёте использовано перекрытие в {used, plural, one {# токен} few {# токена} many {# токенов} other {# токена}}. В вашем поле по-прежнему {requested}.",
-        NoticeEstimate => "Оценка числа токенов: {chars} симв. ÷ {per_token} ≈ {tokens} — по эмпирическому правилу OpenAI для английского, в среднем {per_token} симв. на токен; другие языки, код и числа требуют больше токенов на символ. Вставьте текст ниже, чтобы получить точный подсчёт.",
+        NoticeOverlapClamped => "Перекрытие изменено для расчёта: при перекрытии в {requested, plural, one {# токен} few {# токена} many {# токенов} other {# токена}}, что не меньше размера чанка ({size}), окна никогда не сдвигались бы вперёд, поэтому в расчёте использовано перекрытие в {used, plural, one {# токен} few {# токена} many {# токенов} other {# токена}}. В вашем поле по-прежнему {requested}.",
+        NoticeEstimate => "Оценка: {chars, plural, one {# символ} few {# символа} many {# символов} other {# символа}} ÷ {per_token} ≈ {tokens, plural, one {# токен} few {# токена} many {# токенов} other {# токена}}. Около {per_token} символов на токен — эмпирическое правило OpenAI для английского; другие языки, код и числа требуют больше токенов на символ. Вставьте текст ниже, чтобы получить точный подсчёт.",
         NoticeExact => "Точно: ваш текст посчитан токенизатором {encoding}.",
         EstimateBadge => "оценка",
         ExactBadge => "точно",
@@ -832,8 +889,8 @@ fn ru(key: Key) -> &'static str {
         OutStride => "Шаг = размер − перекрытие (токены)",
         OutTotal => "Токенов на эмбеддинг",
         OutRepeated => "Повторённые токены (из-за перекрытия)",
-        OutShare => "Доля повторов в отправленном",
-        OutExtra => "Сверх длины документа",
+        OutShare => "Доля повторов в отправленных токенах",
+        OutExtra => "Сверх длины документа (коэффициент раздувания − 1)",
         OutLastChunk => "Последний чанк (токены)",
         OutCost => "Стоимость эмбеддинга (USD)",
         NotAvailable => "—",
@@ -841,19 +898,19 @@ fn ru(key: Key) -> &'static str {
         TextLabel => "Вставьте текст сюда или откройте либо перетащите текстовый файл (UTF-8)",
         TextPlaceholder => "Вставьте документ, чтобы точно посчитать токены и увидеть каждый разрез…",
         OpenFile => "Открыть файл",
-        DropHint => "или перетащите текстовый файл (.txt, .md, …) на поле текста. Файл читается только на этом устройстве.",
+        DropHint => "или перетащите текстовый файл (.txt, .md, …) в текстовое поле. Файлы читаются только на этом устройстве.",
         ClearText => "Очистить текст",
-        LargeText => "Этот документ ({kb} КБ, символов: {chars}) слишком длинный для удобной правки в поле, поэтому поле оставлено пустым и только для чтения; все цифры и предпросмотр ниже используют его целиком. Очистите его, чтобы снова вводить текст.",
+        LargeText => "Этот документ ({kb} КБ, {chars, plural, one {# символ} few {# символа} many {# символов} other {# символа}}) слишком длинный для удобной правки в поле, поэтому поле остаётся пустым и доступным только для чтения; все цифры и просмотр чанков ниже учитывают документ целиком. Очистите поле, чтобы снова вводить текст.",
         LargeTextPlaceholder => "Документ загружен (см. примечание ниже); очистите поле, чтобы ввести или вставить другой.",
         FileReadError => "Не удалось прочитать «{name}».",
-        FileNotUtf8 => "«{name}» не является текстом в UTF-8, поэтому не загружен.",
-        FileTooLarge => "«{name}» не загружен: он больше {max} МБ.",
-        FileLoaded => "Загружен «{name}».",
-        StatusReading => "Читаю вставленный текст…",
-        StatusTokenizing => "Считаю токены… {percent}",
+        FileNotUtf8 => "Файл «{name}» — не текст в UTF-8, поэтому он не загружен.",
+        FileTooLarge => "Файл «{name}» не загружен: он больше {max} МБ.",
+        FileLoaded => "Файл «{name}» загружен.",
+        StatusReading => "Чтение вставленного текста…",
+        StatusTokenizing => "Подсчёт токенов… {percent}",
         StatusReady => "Токенов: {tokens} · символов: {chars} · байт: {bytes} ({encoding}).",
         StatusNoText => "Текста пока нет: расчёт идёт по длине, введённой выше.",
-        NoteCrlf => "В этом тексте переводы строк в стиле Windows (CR LF), они считаются как есть. При правке в поле браузер заменит их на LF, и счёт изменится.",
+        NoteCrlf => "В этом тексте переводы строк в стиле Windows (CR LF), они считаются как есть. При правке в поле браузер заменит их на LF, и подсчёт изменится.",
         NoteReplacement => "В тексте символов замены (U+FFFD): {n}. Либо они были в источнике, либо браузер передал половинки испорченных символов (непарные суррогаты UTF-16), которые UTF-8 не может хранить. Они считаются как U+FFFD.",
         SpecialNote => "Строки вроде <|endoftext|> считаются обычным текстом, как на публичной странице токенизатора OpenAI, а не специальными токенами.",
         SpecialFound => "В тексте есть строки специальных токенов: {list}. Они разобраны как обычный текст.",
@@ -863,7 +920,7 @@ fn ru(key: Key) -> &'static str {
         LegendOverlap => "перекрытие с предыдущим чанком",
         LegendBytes => "байты символа, разрезанного краем окна",
         PreviewEmpty => "Вставьте текст выше, чтобы увидеть, где начинается и заканчивается каждый чанк.",
-        PreviewStale => "Обновляю…",
+        PreviewStale => "Обновление…",
         ChunkTitle => "Чанк #{n}",
         ChunkTokens => "токены {start}–{end}",
         ChunkBytes => "байты {start}–{end}",
@@ -874,11 +931,11 @@ fn ru(key: Key) -> &'static str {
         ShowingOf => "{shown, plural, one {Показан #} few {Показаны #} many {Показано #} other {Показано #}} из {total, plural, one {# чанка} few {# чанков} many {# чанков} other {# чанка}}.",
         FaqHeading => "Вопросы",
         FaqQ1 => "Какой размер чанка и перекрытие выбрать?",
-        FaqA1 => "Универсального значения нет. Многие начинают с нескольких сотен — примерно тысячи токенов и перекрытия 10–20 %. Маленькие чанки дают более точные совпадения, но векторов для хранения и поиска становится больше; крупные сохраняют контекст, но размывают смысл совпадения. Решайте, прогнав собственные вопросы на нескольких вариантах.",
+        FaqA1 => "Универсального значения нет. Многие начинают с размера от нескольких сотен до примерно тысячи токенов и перекрытия 10–20 %. Маленькие чанки дают более точные совпадения, но векторов для хранения и поиска становится больше; крупные сохраняют контекст, но размывают смысл совпадения. Решайте, прогнав собственные вопросы на нескольких вариантах.",
         FaqQ2 => "Перекрытие увеличивает счёт за эмбеддинги?",
-        FaqA2 => "Да. Каждый токен из перекрытия отправляется на эмбеддинг повторно. При 10 000 токенов, размере 512 и перекрытии 64 получается {chunks, plural, one {# чанк} few {# чанка} many {# чанков} other {# чанка}} и {total, plural, one {# токен} few {# токена} many {# токенов} other {# токена}} вместо 10 000: {repeated, plural, one {# повтор} few {# повтора} many {# повторов} other {# повтора}}, на {extra} больше документа.",
+        FaqA2 => "Да. Каждый токен из перекрытия отправляется на эмбеддинг повторно. При 10 000 токенов, размере 512 и перекрытии 64 получается {chunks, plural, one {# чанк} few {# чанка} many {# чанков} other {# чанка}}, и на эмбеддинг уходит {total, plural, one {# токен} few {# токена} many {# токенов} other {# токена}} вместо 10 000: {repeated, plural, one {# повтор} few {# повтора} many {# повторов} other {# повтора}}, на {extra} больше, чем в документе.",
         FaqQ3 => "Эти числа точные?",
-        FaqA3 => "Для фиксированных окон токенов — да: цифры и просмотр считаются по одному правилу. Разбиение по предложениям, абзацам или заголовкам даёт неровные чанки и другие числа. Длина в символах — лишь оценка (в среднем {per_token} симв. на токен); вставьте текст, чтобы получить настоящее число.",
+        FaqA3 => "Для фиксированных окон токенов — да: цифры и просмотр считаются по одному правилу. Разбиение по предложениям, абзацам или заголовкам даёт неровные чанки и другие числа. Длина, заданная в символах, — лишь оценка (в среднем {per_token, plural, one {# символ} few {# символа} many {# символов} other {# символа}} на токен); вставьте текст, чтобы получить настоящее число.",
         FaqQ4 => "Какой токенизатор выбрать?",
         FaqA4 => "Тот, что использует ваша модель эмбеддингов. text-embedding-3-small и -large от OpenAI используют cl100k_base; o200k_base относится к более новым чат-моделям. Токенизаторов других поставщиков здесь нет, поэтому для их моделей числа приблизительные.",
         FaqQ5 => "Мой текст куда-нибудь отправляется?",
@@ -891,7 +948,7 @@ fn pl(key: Key) -> &'static str {
     use Key::*;
     match key {
         Title => "Kalkulator chunków RAG",
-        Tagline => "Zobacz, ile naprawdę kosztują chunk_size i chunk_overlap: ile chunków, ile tokenów trafi do embeddingu, ile z nich to powtórzenia i gdzie tnie się Twój własny tekst.",
+        Tagline => "Zobacz, ile naprawdę kosztują chunk_size i chunk_overlap: ile chunków, ile tokenów trafi do embeddingu, ile z nich to powtórzenia i gdzie wypadają cięcia w Twoim własnym tekście.",
         Privacy => "Wszystko działa w Twojej przeglądarce. Tekst nigdy nie jest wysyłany; po załadowaniu strona nie wykonuje żadnych żądań sieciowych.",
         LanguageLabel => "Język",
         SettingsHeading => "Ustawienia",
@@ -899,25 +956,25 @@ fn pl(key: Key) -> &'static str {
         UnitLabel => "Jednostka",
         UnitTokens => "tokeny",
         UnitChars => "znaki",
-        DocLengthFromText => "Tekst jest obecny, więc zamiast tego pola używana jest jego prawdziwa liczba tokenów: {tokens}.",
+        DocLengthFromText => "Tekst jest wczytany, więc zamiast wartości z tego pola używana jest jego rzeczywista liczba tokenów: {tokens}.",
         ChunkSizeLabel => "Rozmiar chunka (tokeny)",
         OverlapLabel => "Nakładanie (tokeny)",
         PriceLabel => "Cena za 1 mln tokenów (USD, opcjonalnie)",
-        PriceHint => "Przykładowa cena: 0,02 to cena cennikowa OpenAI text-embedding-3-small za milion tokenów. Sprawdź aktualną stawkę u swojego dostawcy.",
+        PriceHint => "Przykładowa cena: 0,02 – tyle wynosiła cena katalogowa OpenAI text-embedding-3-small za milion tokenów. Sprawdź aktualną stawkę u swojego dostawcy.",
         TokenizerLabel => "Tokenizer",
-        TokenizerHint => "Wybierz ten, którego używa Twój model embeddingów: OpenAI text-embedding-3-* używają cl100k_base.",
+        TokenizerHint => "Wybierz ten, którego używa Twój model embeddingów: modele OpenAI text-embedding-3-* używają cl100k_base.",
         ErrEmpty => "Wpisz liczbę.",
         ErrNotANumber => "To nie jest liczba. Użyj cyfr, na przykład 512 lub 0,02.",
         ErrAmbiguous => "Chodziło o {grouped} czy {decimal}? Kropka może tu oddzielać tysiące albo część dziesiętną, więc wpisz {grouped} lub {decimal}.",
         ErrNegative => "Wartość nie może być ujemna.",
         ErrNotWhole => "Tu potrzebna jest liczba całkowita, bez części ułamkowej.",
-        ErrTooLarge => "Za dużo: to pole przyjmuje najwyżej {max}.",
+        ErrTooLarge => "Za duża wartość: to pole przyjmuje najwyżej {max}.",
         ErrZeroSize => "Chunk musi mieścić co najmniej 1 token.",
         ErrFixFields => "Popraw zaznaczone pola, aby zobaczyć wyniki.",
-        NoticeOverlapClamped => "Nakładanie zmienione na potrzeby obliczeń: {requested, plural, one {# token} few {# tokeny} many {# tokenów} other {# tokenu}} to nie mniej niż rozmiar chunka ({size}), więc okno nigdy nie przesunęłoby się do przodu. W wynikach nakładanie wynosi {used, plural, one {# token} few {# tokeny} many {# tokenów} other {# tokenu}}. W Twoim polu nadal jest {requested}.",
-        NoticeEstimate => "Szacowana liczba tokenów: {chars} zn. ÷ {per_token} ≈ {tokens} — według praktycznej reguły OpenAI dla angielskiego, średnio {per_token} zn. na token; inne języki, kod i liczby potrzebują więcej tokenów na znak. Wklej tekst poniżej, aby policzyć dokładnie.",
+        NoticeOverlapClamped => "Nakładanie zmienione na potrzeby obliczeń: nakładanie {requested, plural, one {# tokenu} few {# tokenów} many {# tokenów} other {# tokenu}} nie jest mniejsze od rozmiaru chunka ({size}), więc okna nigdy nie przesuwałyby się do przodu. W wynikach nakładanie wynosi {used, plural, one {# token} few {# tokeny} many {# tokenów} other {# tokenu}}. W Twoim polu nadal jest {requested}.",
+        NoticeEstimate => "Oszacowanie: {chars, plural, one {# znak} few {# znaki} many {# znaków} other {# znaku}} ÷ {per_token} ≈ {tokens, plural, one {# token} few {# tokeny} many {# tokenów} other {# tokenu}}. Średnio {per_token, plural, one {# znak} few {# znaki} many {# znaków} other {# znaku}} na token to praktyczna reguła OpenAI dla angielskiego; inne języki, kod i liczby potrzebują więcej tokenów na znak. Wklej tekst poniżej, aby policzyć dokładnie.",
         NoticeExact => "Dokładnie: Twój tekst policzony tokenizerem {encoding}.",
-        EstimateBadge => "szacunek",
+        EstimateBadge => "szacunkowo",
         ExactBadge => "dokładnie",
         ResultsHeading => "Wyniki",
         OutDocTokens => "Dokument (tokeny)",
@@ -926,8 +983,8 @@ fn pl(key: Key) -> &'static str {
         OutStride => "Krok = rozmiar − nakładanie (tokeny)",
         OutTotal => "Tokeny do embeddingu",
         OutRepeated => "Powtórzone tokeny (z nakładania)",
-        OutShare => "Udział powtórzeń w wysłanych",
-        OutExtra => "Nadwyżka ponad dokument",
+        OutShare => "Udział powtórzeń wśród tokenów do embeddingu",
+        OutExtra => "Nadwyżka ponad dokument (współczynnik rozdęcia − 1)",
         OutLastChunk => "Ostatni chunk (tokeny)",
         OutCost => "Koszt embeddingu (USD)",
         NotAvailable => "—",
@@ -935,49 +992,49 @@ fn pl(key: Key) -> &'static str {
         TextLabel => "Wklej tekst tutaj albo otwórz lub upuść plik tekstowy (UTF-8)",
         TextPlaceholder => "Wklej dokument, aby dokładnie policzyć tokeny i zobaczyć każde cięcie…",
         OpenFile => "Otwórz plik",
-        DropHint => "albo upuść plik tekstowy (.txt, .md, …) na pole tekstu. Plik jest czytany tylko na tym urządzeniu.",
+        DropHint => "albo upuść plik tekstowy (.txt, .md, …) na pole tekstowe. Pliki są odczytywane tylko na tym urządzeniu.",
         ClearText => "Wyczyść tekst",
-        LargeText => "Ten dokument ({kb} KB, znaków: {chars}) jest za długi, by wygodnie edytować go w polu, więc pole pozostaje puste i tylko do odczytu; wszystkie liczby i podgląd poniżej obejmują go w całości. Wyczyść go, aby znów pisać.",
+        LargeText => "Ten dokument ({kb} KB, {chars, plural, one {# znak} few {# znaki} many {# znaków} other {# znaku}}) jest za długi, by wygodnie edytować go w polu, więc pole pozostaje puste i tylko do odczytu; wszystkie liczby i podgląd poniżej obejmują go w całości. Wyczyść go, aby znów pisać.",
         LargeTextPlaceholder => "Dokument jest wczytany (zob. uwagę poniżej); wyczyść go, aby wpisać lub wkleić inny.",
-        FileReadError => "Nie udało się odczytać „{name}”.",
-        FileNotUtf8 => "„{name}” nie jest tekstem UTF-8, więc nie został wczytany.",
-        FileTooLarge => "Nie wczytano „{name}”: plik jest większy niż {max} MB.",
-        FileLoaded => "Wczytano „{name}”.",
+        FileReadError => "Nie udało się odczytać pliku „{name}”.",
+        FileNotUtf8 => "Plik „{name}” nie jest tekstem UTF-8, więc nie został wczytany.",
+        FileTooLarge => "Nie wczytano pliku „{name}”: jest większy niż {max} MB.",
+        FileLoaded => "Wczytano plik „{name}”.",
         StatusReading => "Wczytuję wklejony tekst…",
         StatusTokenizing => "Liczę tokeny… {percent}",
         StatusReady => "Tokeny: {tokens} · znaki: {chars} · bajty: {bytes} ({encoding}).",
         StatusNoText => "Brak tekstu: wyniki pochodzą z długości wpisanej wyżej.",
-        NoteCrlf => "Ten tekst ma windowsowe końce wierszy (CR LF), liczone tak, jak są. Edycja w polu zamieni je na LF, jak robią przeglądarki, co zmieni wynik.",
-        NoteReplacement => "Znaki zastępcze (U+FFFD) w tekście: {n}. Albo były w źródle, albo przeglądarka przekazała połówki uszkodzonych znaków (niesparowane surogaty UTF-16), których UTF-8 nie pomieści. Liczą się jako U+FFFD.",
+        NoteCrlf => "Ten tekst ma windowsowe końce wierszy (CR LF), liczone tak, jak są. Edycja w polu zamieni je na LF (tak działają przeglądarki), co zmieni wynik.",
+        NoteReplacement => "{n, plural, one {Tekst zawiera # znak zastępczy (U+FFFD): albo był w źródle, albo przeglądarka przekazała połówkę uszkodzonego znaku (niesparowany surogat UTF-16), której nie da się zapisać w UTF-8. Jest liczony jako U+FFFD.} few {Tekst zawiera # znaki zastępcze (U+FFFD): albo były w źródle, albo przeglądarka przekazała połówki uszkodzonych znaków (niesparowane surogaty UTF-16), których nie da się zapisać w UTF-8. Są liczone jako U+FFFD.} many {Tekst zawiera # znaków zastępczych (U+FFFD): albo były w źródle, albo przeglądarka przekazała połówki uszkodzonych znaków (niesparowane surogaty UTF-16), których nie da się zapisać w UTF-8. Są liczone jako U+FFFD.} other {Tekst zawiera # znaku zastępczego (U+FFFD): albo był w źródle, albo przeglądarka przekazała połówki uszkodzonych znaków (niesparowane surogaty UTF-16), których nie da się zapisać w UTF-8. Są liczone jako U+FFFD.}}",
         SpecialNote => "Ciągi takie jak <|endoftext|> są liczone jako zwykły tekst, tak jak na publicznej stronie tokenizera OpenAI, a nie jako tokeny specjalne.",
         SpecialFound => "Tekst zawiera ciągi tokenów specjalnych: {list}. Zostały potraktowane jak zwykły tekst.",
         PreviewHeading => "Podgląd chunków",
         SkipChunks => "Pomiń listę chunków",
         PreviewIntro => "Stałe okna tokenów ignorują zdania i akapity: cięcie może wypaść w środku zdania, słowa, a nawet znaku.",
-        LegendOverlap => "nakładanie z poprzednim chunkiem",
+        LegendOverlap => "część wspólna z poprzednim chunkiem",
         LegendBytes => "bajty znaku przeciętego krawędzią okna",
         PreviewEmpty => "Wklej tekst powyżej, aby zobaczyć, gdzie zaczyna się i kończy każdy chunk.",
         PreviewStale => "Aktualizuję…",
         ChunkTitle => "Chunk #{n}",
         ChunkTokens => "tokeny {start}–{end}",
         ChunkBytes => "bajty {start}–{end}",
-        ChunkOverlap => "nakładanie z poprzednim chunkiem: {n, plural, one {# token} few {# tokeny} many {# tokenów} other {# tokenu}}",
+        ChunkOverlap => "wspólne z poprzednim chunkiem: {n, plural, one {# token} few {# tokeny} many {# tokenów} other {# tokenu}}",
         ChunkTruncated => "… {n, plural, one {jeszcze # bajt tego chunka nie jest wyświetlany} few {jeszcze # bajty tego chunka nie są wyświetlane} many {jeszcze # bajtów tego chunka nie jest wyświetlanych} other {jeszcze # bajtu tego chunka nie jest wyświetlane}}.",
-        PartialTitle => "{n} z {total} bajtów znaku „{ch}” ({code}); reszta leży w sąsiednim chunku",
+        PartialTitle => "{n} z {total, plural, one {# bajtu} few {# bajtów} many {# bajtów} other {# bajtu}} znaku „{ch}” ({code}); reszta leży w sąsiednim chunku",
         ShowMore => "Pokaż jeszcze {n, plural, one {# chunk} few {# chunki} many {# chunków} other {# chunka}}",
-        ShowingOf => "Widać {shown} z {total, plural, one {# chunka} few {# chunków} many {# chunków} other {# chunka}}.",
+        ShowingOf => "Pokazano {shown} z {total, plural, one {# chunka} few {# chunków} many {# chunków} other {# chunka}}.",
         FaqHeading => "Pytania",
-        FaqQ1 => "Jaki rozmiar chunka i nakładanie wybrać?",
-        FaqA1 => "Nie ma wartości dobrej dla każdego zbioru. Wiele potoków zaczyna od kilkuset do około tysiąca tokenów z nakładaniem 10–20 %. Małe chunki dają trafniejsze dopasowania, ale więcej wektorów do przechowania i przeszukania; duże zachowują kontekst, ale rozmywają sens dopasowania. Rozstrzygnij to, sprawdzając własne pytania na kilku ustawieniach.",
+        FaqQ1 => "Jaki rozmiar chunka i jakie nakładanie wybrać?",
+        FaqA1 => "Nie ma wartości dobrej dla każdego zbioru. Wiele potoków zaczyna od chunków liczących od kilkuset do około tysiąca tokenów, z nakładaniem 10–20 %. Małe chunki dają trafniejsze dopasowania, ale więcej wektorów do przechowania i przeszukania; duże zachowują więcej kontekstu, ale rozmywają sens dopasowania. Rozstrzygnij to, sprawdzając własne pytania na kilku ustawieniach.",
         FaqQ2 => "Czy nakładanie podnosi rachunek za embeddingi?",
-        FaqA2 => "Tak. Każdy token z nakładania jest embedowany ponownie. Przy 10 000 tokenów, rozmiarze 512 i nakładaniu 64 {chunks, plural, one {powstaje # chunk} few {powstają # chunki} many {powstaje # chunków} other {powstaje # chunka}} i wysyłasz {total, plural, one {# token} few {# tokeny} many {# tokenów} other {# tokenu}} zamiast 10 000: {repeated, plural, one {# powtórzenie} few {# powtórzenia} many {# powtórzeń} other {# powtórzenia}}, o {extra} więcej niż dokument.",
+        FaqA2 => "Tak. Każdy token z nakładania ponownie trafia do embeddingu. Przy 10 000 tokenów, rozmiarze 512 i nakładaniu 64 {chunks, plural, one {powstaje # chunk} few {powstają # chunki} many {powstaje # chunków} other {powstaje # chunka}} i wysyłasz {total, plural, one {# token} few {# tokeny} many {# tokenów} other {# tokenu}} zamiast 10 000: {repeated, plural, one {# powtórzenie} few {# powtórzenia} many {# powtórzeń} other {# powtórzenia}}, o {extra} więcej niż dokument.",
         FaqQ3 => "Czy te liczby są dokładne?",
-        FaqA3 => "Dla stałych okien tokenów tak: wyniki i podgląd wynikają z tej samej reguły. Dzielenie według zdań, akapitów lub nagłówków daje nierówne chunki i inne liczby. Długość podana w znakach to tylko szacunek (średnio {per_token} zn. na token); wklej tekst, aby poznać prawdziwą liczbę.",
+        FaqA3 => "Dla stałych okien tokenów tak: wyniki i podgląd wynikają z tej samej reguły. Dzielenie według zdań, akapitów lub nagłówków daje nierówne chunki i inne liczby. Długość podana w znakach to tylko szacunek (średnio {per_token, plural, one {# znak} few {# znaki} many {# znaków} other {# znaku}} na token); wklej tekst, aby poznać prawdziwą liczbę.",
         FaqQ4 => "Który tokenizer wybrać?",
         FaqA4 => "Ten, którego używa Twój model embeddingów. text-embedding-3-small i -large od OpenAI używają cl100k_base; o200k_base należy do nowszych modeli czatu. Tokenizerów innych dostawców tu nie ma, więc dla ich modeli liczby są przybliżone.",
         FaqQ5 => "Czy mój tekst jest gdzieś wysyłany?",
         FaqA5 => "Nie. Tablice tokenizera są dołączone do strony, a całe liczenie odbywa się w Twojej przeglądarce. Po załadowaniu strona nie wykonuje żądań sieciowych, a Content-Security-Policy zabrania łączenia się z innymi witrynami.",
-        Footer => "Bez wysyłania, bez cookies, bez śledzenia. Wyniki dla stałych okien tokenów.",
+        Footer => "Bez wysyłania danych, bez cookies, bez śledzenia. Wyniki dla stałych okien tokenów.",
     }
 }
 
@@ -1000,7 +1057,7 @@ mod tests {
         use chunk_core::formula::{DocLength, CHARS_PER_TOKEN};
         for lang in Lang::ALL {
             for &key in Key::ALL {
-                let t = text(lang, key);
+                let t = template(lang, key);
                 if let Some(at) = t.find('÷') {
                     let divisor = t[at + '÷'.len_utf8()..].trim_start();
                     assert!(
@@ -1011,7 +1068,7 @@ mod tests {
             }
             for key in [Key::NoticeEstimate, Key::FaqA3] {
                 assert!(
-                    placeholders(text(lang, key)).contains("per_token"),
+                    placeholders(template(lang, key)).contains("per_token"),
                     "{key:?} in {lang:?}"
                 );
             }
@@ -1022,7 +1079,7 @@ mod tests {
             };
             let filled = fill(
                 lang,
-                text(lang, Key::NoticeEstimate),
+                template(lang, Key::NoticeEstimate),
                 &[
                     ("chars", &chars.to_string()),
                     ("per_token", &CHARS_PER_TOKEN.to_string()),
@@ -1042,7 +1099,9 @@ mod tests {
         for lang in [Lang::Vi, Lang::Id, Lang::Ru, Lang::Pl] {
             let same = Key::ALL
                 .iter()
-                .filter(|&&k| text(lang, k) == text(Lang::En, k) && text(lang, k).len() > 12)
+                .filter(|&&k| {
+                    template(lang, k) == template(Lang::En, k) && template(lang, k).len() > 12
+                })
                 .count();
             assert_eq!(same, 0, "{lang:?} has untranslated messages");
         }
@@ -1271,20 +1330,20 @@ mod tests {
         ];
         for (lang, key, forms) in cases {
             for (n, form) in ns.iter().zip(forms) {
-                let shown = fill(lang, text(lang, key), &[("n", n)]);
+                let shown = fill(lang, template(lang, key), &[("n", n)]);
                 assert!(shown.ends_with(form), "{lang:?} {key:?} {n}: {shown}");
             }
         }
         let of = |lang, total: &str| {
             fill(
                 lang,
-                text(lang, Key::ShowingOf),
+                template(lang, Key::ShowingOf),
                 &[("shown", "20"), ("total", total)],
             )
         };
         assert_eq!(of(Lang::Ru, "21"), "Показано 20 из 21 чанка.");
         assert_eq!(of(Lang::Ru, "25"), "Показано 20 из 25 чанков.");
-        assert_eq!(of(Lang::Pl, "21"), "Widać 20 z 21 chunków.");
+        assert_eq!(of(Lang::Pl, "21"), "Pokazano 20 z 21 chunków.");
         assert_eq!(of(Lang::En, "21"), "Showing 20 of 21 chunks.");
     }
 

@@ -8,6 +8,7 @@
 //! Only the first [`PAGE`] chunks are rendered, then [`PAGE`] more per "show more" click, so a
 //! 1 MB text with thousands of chunks stays smooth.
 
+use crate::i18n::args as page_msg;
 use std::sync::Arc;
 
 use chunk_core::text_view::{segments, Segment};
@@ -15,7 +16,7 @@ use chunk_core::windows::{fixed_windows, window_spans, WindowSpan};
 use leptos::prelude::*;
 
 use crate::format;
-use crate::i18n::{self, Key, Lang};
+use crate::i18n::{Key, Lang};
 use crate::state::{Derived, Language, Tokenization, Tokenized};
 
 /// Chunks rendered at first and added per "show more".
@@ -139,10 +140,7 @@ pub fn Preview() -> impl IntoView {
             view! {
                 <div class="more">
                     <p>
-                        {lang.tf(
-                            Key::ShowingOf,
-                            &[("shown", &format::int(l, limit as u128)), ("total", &format::int(l, total as u128))],
-                        )}
+                        {lang.tf(page_msg::ShowingOf { shown: &format::int(l, limit as u128), total: &format::int(l, total as u128) })}
                     </p>
                     <button
                         type="button"
@@ -150,7 +148,7 @@ pub fn Preview() -> impl IntoView {
                         data-testid="show-more"
                         on:click=move |_| set_shown.update(|s| *s += PAGE)
                     >
-                        {lang.tf(Key::ShowMore, &[("n", &format::int(l, n as u128))])}
+                        {lang.tf(page_msg::ShowMore { n: &format::int(l, n as u128) })}
                     </button>
                 </div>
             }
@@ -192,7 +190,6 @@ fn ChunkView(span: WindowSpan, tok: Arc<Tokenized>) -> impl IntoView {
     // Built once per render of the list (the list re-renders on a language change), so the
     // language is read without subscribing.
     let lang = expect_context::<Language>().lang.get_untracked();
-    let tf = |key: Key, args: &[(&str, &str)]| i18n::fill(lang, i18n::text(lang, key), args);
     let n = |x: usize| format::int(lang, x as u128);
     let (b0, b1) = span.bytes;
     let text: &str = &tok.text;
@@ -211,21 +208,24 @@ fn ChunkView(span: WindowSpan, tok: Arc<Tokenized>) -> impl IntoView {
     let hidden = b1 - shown_end;
     // Numbered from 0 with inclusive ranges, as in the simulator (SPEC §4's "chunk #2 holds
     // tokens 80–139"); data-* attributes keep half-open ranges for tools.
-    let title = tf(Key::ChunkTitle, &[("n", &n(span.index))]);
+    let title = page_msg::ChunkTitle { n: &n(span.index) }.fill(lang);
     let label = title.clone();
-    let tokens = tf(
-        Key::ChunkTokens,
-        &[
-            ("start", &n(span.window.start)),
-            ("end", &n(span.window.end.saturating_sub(1))),
-        ],
-    );
-    let bytes = tf(
-        Key::ChunkBytes,
-        &[("start", &n(b0)), ("end", &n(b1.saturating_sub(1)))],
-    );
-    let overlap =
-        (span.overlap_tokens > 0).then(|| tf(Key::ChunkOverlap, &[("n", &n(span.overlap_tokens))]));
+    let tokens = page_msg::ChunkTokens {
+        start: &n(span.window.start),
+        end: &n(span.window.end.saturating_sub(1)),
+    }
+    .fill(lang);
+    let bytes = page_msg::ChunkBytes {
+        start: &n(b0),
+        end: &n(b1.saturating_sub(1)),
+    }
+    .fill(lang);
+    let overlap = (span.overlap_tokens > 0).then(|| {
+        page_msg::ChunkOverlap {
+            n: &n(span.overlap_tokens),
+        }
+        .fill(lang)
+    });
     // A fixed window ends at the size limit, the last one at the end of the text (the names
     // of the strategies' `Boundary`, as `data-reason` of every strategy's chunks).
     let reason = if span.window.end >= tok.tokens() {
@@ -261,7 +261,7 @@ fn ChunkView(span: WindowSpan, tok: Arc<Tokenized>) -> impl IntoView {
                 {(hidden == 0).then(|| view! { <span class="cut" aria-hidden="true"></span> })}
             </pre>
             {(hidden > 0).then(|| view! {
-                <p class="truncated">{tf(Key::ChunkTruncated, &[("n", &n(hidden))])}</p>
+                <p class="truncated">{page_msg::ChunkTruncated { n: &n(hidden) }.fill(lang)}</p>
             })}
         </li>
     }
@@ -278,16 +278,13 @@ fn render_segments(lang: Lang, text: &str, start: usize, end: usize) -> AnyView 
         .map(|seg| match seg {
             Segment::Text(t) => t.into_any(),
             Segment::PartialChar { bytes, whole, .. } => {
-                let title = i18n::fill(
-                    lang,
-                    i18n::text(lang, Key::PartialTitle),
-                    &[
-                        ("n", &bytes.len().to_string()),
-                        ("total", &whole.len_utf8().to_string()),
-                        ("ch", &whole.to_string()),
-                        ("code", &format!("U+{:04X}", u32::from(whole))),
-                    ],
-                );
+                let title = page_msg::PartialTitle {
+                    n: &bytes.len().to_string(),
+                    total: &whole.len_utf8().to_string(),
+                    ch: &whole.to_string(),
+                    code: &format!("U+{:04X}", u32::from(whole)),
+                }
+                .fill(lang);
                 view! { <span class="partial" title=title>{hex_bytes(&bytes)}</span> }.into_any()
             }
         })

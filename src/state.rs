@@ -71,9 +71,10 @@ impl Language {
         i18n::text(self.lang.get(), key)
     }
 
-    /// The message `key` with its parameters filled.
-    pub fn tf(&self, key: Key, args: &[(&str, &str)]) -> String {
-        i18n::fill(self.lang.get(), self.t(key), args)
+    /// A message with parameters (a catalog's `args` struct), filled in the current language;
+    /// reading it subscribes to language changes.
+    pub fn tf(&self, message: impl crate::i18n::Message) -> String {
+        message.fill(self.lang.get())
     }
 }
 

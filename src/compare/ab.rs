@@ -5,6 +5,7 @@
 //! `ab-table`, one `ab-figure` per figure with `data-figure`, `data-a`, `data-b`,
 //! `data-change`, and `ab-refused` when a side refused.
 
+use crate::compare::messages::args as cmp_msg;
 use chunk_core::analysis::ab::{difference, Delta};
 use chunk_core::analysis::protocol::Outcome;
 use chunk_core::strategy::StrategyId;
@@ -13,7 +14,7 @@ use leptos::prelude::*;
 use super::messages::{self, Msg};
 use super::{refusal_text, strategy_name, AbSide, CompareResults, CompareSettings};
 use crate::format;
-use crate::i18n::{fill, Lang};
+use crate::i18n::Lang;
 use crate::state::PageState;
 
 /// The A/B view.
@@ -31,22 +32,14 @@ pub fn AbView() -> impl IntoView {
     let a_label = move || {
         let lang = app.language.lang.get();
         let c = app.derived.checked.get();
-        fill(
-            lang,
-            m(Msg::AbSideA),
-            &[
-                ("strategy", &strategy_name(lang, settings.strategy.get())),
-                (
-                    "chunk_size",
-                    &c.size_value.map_or("—".into(), |v| format::int(lang, v)),
-                ),
-                (
-                    "chunk_overlap",
-                    &c.requested_overlap
-                        .map_or("—".into(), |v| format::int(lang, v)),
-                ),
-            ],
-        )
+        cmp_msg::AbSideA {
+            strategy: &strategy_name(lang, settings.strategy.get()),
+            chunk_size: &c.size_value.map_or("—".into(), |v| format::int(lang, v)),
+            chunk_overlap: &c
+                .requested_overlap
+                .map_or("—".into(), |v| format::int(lang, v)),
+        }
+        .fill(lang)
     };
     let body = move || {
         let lang = app.language.lang.get();

@@ -18,6 +18,7 @@ pub mod retrieval;
 pub mod retrieval_messages;
 pub mod table;
 
+use crate::compare::messages::args as cmp_msg;
 use std::cell::Cell;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -843,32 +844,61 @@ fn library_label(package: &str) -> &str {
 
 /// A refusal worded in `lang`, with its numbers formatted.
 pub fn refusal_text(lang: Lang, r: &Refusal) -> String {
-    let msg = match r.kind.as_str() {
-        "zero-chunk-size" => Msg::RefusedZeroSize,
-        "overlap-refused" => Msg::RefusedOverlap,
-        "overlap-unsupported" => Msg::RefusedNoOverlap,
-        "unit-unsupported" => Msg::RefusedUnit,
-        "text-refused" => Msg::RefusedText,
-        "character-over-chunk-size" => Msg::RefusedCharacter,
-        "recursion-limit" => Msg::RefusedRecursion,
-        "parameter-refused" => Msg::RefusedParameter,
-        _ => return r.english.clone(),
+    // A field as shown: a whole number formatted for the language (but a strategy's name),
+    // anything else as the core wrote it; a field the refusal lacks is shown empty.
+    let shown = |name: &str| -> String {
+        let v = r.field(name).unwrap_or_default();
+        match v.parse::<u64>() {
+            Ok(n) if name != "strategy" => crate::format::int(lang, n),
+            _ => v.to_owned(),
+        }
     };
-    let mut args: Vec<(&str, String)> = Vec::new();
-    for (k, v) in &r.fields {
-        let shown = match v.parse::<u64>() {
-            Ok(n) if k != "strategy" => crate::format::int(lang, n),
-            _ => v.clone(),
-        };
-        args.push((k.as_str(), shown));
+    let (library, chunk_size, chunk_overlap) = (
+        shown("library"),
+        shown("chunk_size"),
+        shown("chunk_overlap"),
+    );
+    let (byte_offset, found, tokens) = (shown("byte_offset"), shown("found"), shown("tokens"));
+    match r.kind.as_str() {
+        "zero-chunk-size" => messages::text(lang, Msg::RefusedZeroSize).to_owned(),
+        "overlap-refused" => cmp_msg::RefusedOverlap {
+            library: &library,
+            chunk_overlap: &chunk_overlap,
+            chunk_size: &chunk_size,
+        }
+        .fill(lang),
+        "overlap-unsupported" => messages::text(lang, Msg::RefusedNoOverlap).to_owned(),
+        "unit-unsupported" => {
+            let unit_name = match r.field("unit") {
+                Some("characters") => messages::text(lang, Msg::UnitCharacters),
+                _ => messages::text(lang, Msg::UnitTokens),
+            };
+            cmp_msg::RefusedUnit { unit_name }.fill(lang)
+        }
+        "text-refused" => cmp_msg::RefusedText {
+            library: &library,
+            found: &found,
+            byte_offset: &byte_offset,
+        }
+        .fill(lang),
+        "character-over-chunk-size" => cmp_msg::RefusedCharacter {
+            library: &library,
+            byte_offset: &byte_offset,
+            tokens: &tokens,
+            chunk_size: &chunk_size,
+        }
+        .fill(lang),
+        "recursion-limit" => cmp_msg::RefusedRecursion {
+            library: &library,
+            byte_offset: &byte_offset,
+        }
+        .fill(lang),
+        "parameter-refused" => cmp_msg::RefusedParameter {
+            parameter: &shown("parameter"),
+        }
+        .fill(lang),
+        _ => r.english.clone(),
     }
-    let unit_word = match r.field("unit") {
-        Some("characters") => messages::text(lang, Msg::UnitCharacters),
-        _ => messages::text(lang, Msg::UnitTokens),
-    };
-    args.push(("unit_name", unit_word.to_owned()));
-    let borrowed: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    crate::i18n::fill(lang, messages::text(lang, msg), &borrowed)
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@
 //! With the fixed strategy in tokens the page's classic preview (overlaps highlighted, cut
 //! characters as bytes) shows the chunks instead (`crate::preview`).
 
+use crate::compare::messages::args as cmp_msg;
 use chunk_core::analysis::export::Row;
 use chunk_core::analysis::histogram::Histogram;
 use chunk_core::analysis::protocol::{ExportFormat, Outcome};
@@ -24,7 +25,7 @@ use super::messages::{self, Msg};
 use super::table::badge;
 use super::{refusal_text, strategy_name, CompareResults, CompareSettings};
 use crate::format;
-use crate::i18n::{fill, Lang};
+use crate::i18n::Lang;
 use crate::preview::{shown_end, Preview};
 use crate::state::PageState;
 
@@ -60,15 +61,12 @@ pub fn StrategyPanel() -> impl IntoView {
     let defaults_text = move || {
         defaults().map(|d| {
             let lang = app.language.lang.get();
-            fill(
-                lang,
-                m(Msg::LibraryDefaults),
-                &[
-                    ("chunk_size", &format::int(lang, d.chunk_size as u64)),
-                    ("chunk_overlap", &format::int(lang, d.chunk_overlap as u64)),
-                    ("unit", unit_name(lang, d.unit)),
-                ],
-            )
+            cmp_msg::LibraryDefaults {
+                chunk_size: &format::int(lang, d.chunk_size as u64),
+                chunk_overlap: &format::int(lang, d.chunk_overlap as u64),
+                unit: unit_name(lang, d.unit),
+            }
+            .fill(lang)
         })
     };
     let unsupported = move || {
@@ -242,15 +240,12 @@ fn histogram_view(lang: Lang, h: Histogram) -> impl IntoView {
         .enumerate()
         .map(|(i, b)| {
             let height = SVG_H * b.count as f64 / max;
-            let title = fill(
-                lang,
-                m(Msg::BarTitle),
-                &[
-                    ("count", &n(b.count)),
-                    ("from", &n(b.from)),
-                    ("to", &n(b.to)),
-                ],
-            );
+            let title = cmp_msg::BarTitle {
+                count: &n(b.count),
+                from: &n(b.from),
+                to: &n(b.to),
+            }
+            .fill(lang);
             view! {
                 <rect
                     data-testid="histogram-bar"
@@ -279,28 +274,38 @@ fn histogram_view(lang: Lang, h: Histogram) -> impl IntoView {
     let limit_note = if h.limit == usize::MAX {
         crate::model::limit_note(lang, None, chunk_core::tokenizer::Encoding::Cl100kBase)
     } else {
-        fill(
-            lang,
-            m(if limit {
-                Msg::LimitDrawn
-            } else {
-                Msg::LimitAbove
-            }),
-            &[("limit", &n(h.limit))],
-        )
+        let limit_shown = n(h.limit);
+        if limit {
+            cmp_msg::LimitDrawn {
+                limit: &limit_shown,
+            }
+            .fill(lang)
+        } else {
+            cmp_msg::LimitAbove {
+                limit: &limit_shown,
+            }
+            .fill(lang)
+        }
     };
     let called =
-        |testid: &'static str, msg: Msg, c: Option<chunk_core::analysis::histogram::Called>| {
+        |testid: &'static str, last: bool, c: Option<chunk_core::analysis::histogram::Called>| {
             c.map(|c| {
                 view! {
                     <li data-testid=testid data-index=c.index data-tokens=c.tokens>
-                        {fill(lang, m(msg), &[("index", &n(c.index)), ("tokens", &n(c.tokens))])}
+                        {{
+                            let (index, tokens) = (n(c.index), n(c.tokens));
+                            if last {
+                                cmp_msg::LastChunk { index: &index, tokens: &tokens }.fill(lang)
+                            } else {
+                                cmp_msg::SmallestChunk { index: &index, tokens: &tokens }.fill(lang)
+                            }
+                        }}
                     </li>
                 }
             })
         };
     let tiny = (h.tiny > 0).then(|| {
-        view! { <li data-testid="tiny-chunks" data-value=h.tiny>{fill(lang, m(Msg::TinyChunks), &[("n", &n(h.tiny))])}</li> }
+        view! { <li data-testid="tiny-chunks" data-value=h.tiny>{cmp_msg::TinyChunks { n: &n(h.tiny) }.fill(lang)}</li> }
     });
     view! {
         <figure class="histogram">
@@ -319,16 +324,13 @@ fn histogram_view(lang: Lang, h: Histogram) -> impl IntoView {
                 <span data-testid="histogram-top">{n(top as usize)}</span>
             </div>
             <figcaption>
-                {fill(lang,
-                    m(Msg::HistogramCaption),
-                    &[("width", &n(h.bin_width)), ("max", &n(h.max_count))],
-                )}
+                {cmp_msg::HistogramCaption { width: &n(h.bin_width), max: &n(h.max_count) }.fill(lang)}
                 " "
                 {limit_note}
             </figcaption>
             <ul class="called-out">
-                {called("smallest-chunk", Msg::SmallestChunk, h.smallest)}
-                {called("last-chunk", Msg::LastChunk, h.last)}
+                {called("smallest-chunk", false, h.smallest)}
+                {called("last-chunk", true, h.last)}
                 {tiny}
             </ul>
         </figure>
@@ -418,10 +420,7 @@ fn StrategyChunks() -> impl IntoView {
             <p class="hint">
                 {move || {
                     let lang = app.language.lang.get();
-                    fill(lang,
-                        m(Msg::ShowingOf),
-                        &[("shown", &format::int(lang, shown() as u64)), ("total", &format::int(lang, total() as u64))],
-                    )
+                    cmp_msg::ShowingOf { shown: &format::int(lang, shown() as u64), total: &format::int(lang, total() as u64) }.fill(lang)
                 }}
             </p>
             <button
@@ -440,22 +439,22 @@ fn StrategyChunks() -> impl IntoView {
 fn chunk_view(lang: Lang, r: Row) -> impl IntoView {
     let m = |msg: Msg| messages::text(lang, msg);
     let n = |x: usize| format::int(lang, x as u64);
-    let head = fill(
-        lang,
-        m(Msg::ChunkHead),
-        &[
-            ("index", &n(r.index)),
-            ("tokens", &n(r.tokens)),
-            ("b0", &n(r.byte_start)),
-            ("b1", &n(r.byte_end)),
-            ("c0", &n(r.char_start)),
-            ("c1", &n(r.char_end)),
-            ("l0", &n(r.line_start)),
-            ("l1", &n(r.line_end)),
-        ],
-    );
+    let head = cmp_msg::ChunkHead {
+        index: &n(r.index),
+        tokens: &n(r.tokens),
+        b0: &n(r.byte_start),
+        b1: &n(r.byte_end),
+        c0: &n(r.char_start),
+        c1: &n(r.char_end),
+        l0: &n(r.line_start),
+        l1: &n(r.line_end),
+    }
+    .fill(lang);
     let label = head.clone();
-    let reason = fill(lang, m(Msg::EndsAt), &[("reason", m(reason_msg(r.reason)))]);
+    let reason = cmp_msg::EndsAt {
+        reason: m(reason_msg(r.reason)),
+    }
+    .fill(lang);
     let path = (!r.heading_path.is_empty()).then(|| {
         view! { <span class="heading-path" data-testid="chunk-heading-path">{r.heading_path.clone()}</span> }
     });
@@ -466,7 +465,7 @@ fn chunk_view(lang: Lang, r: Row) -> impl IntoView {
     let end = shown_end(&r.text, 0, r.text.len(), 0);
     let hidden = r.text.len() - end;
     let more = (hidden > 0)
-        .then(|| view! { <p class="hint">{fill(lang, m(Msg::TextCut), &[("n", &n(hidden))])}</p> });
+        .then(|| view! { <p class="hint">{cmp_msg::TextCut { n: &n(hidden) }.fill(lang)}</p> });
     view! {
         <li
             class="chunk"

@@ -42,6 +42,7 @@
 //! `chunk_size=N,chunk_overlap=M` of the cheapest setting that keeps every answer whole in the
 //! top 3, empty when none does) and `sweep-apply`.
 
+use crate::compare::retrieval_messages::args as ret_msg;
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -58,7 +59,7 @@ use leptos::prelude::*;
 use super::retrieval_messages::{self as rm, Rm};
 use super::{refusal_text, strategy_name, CompareResults, CompareSettings, EngineStatus, Table};
 use crate::format;
-use crate::i18n::{fill, Lang};
+use crate::i18n::Lang;
 use crate::parse::{parse_count, parse_decimal};
 use crate::state::PageState;
 
@@ -623,44 +624,40 @@ fn problem_text(lang: Lang, p: &PairProblem) -> String {
                 count,
                 first,
                 second,
-            } => fill(
-                lang,
-                t(Rm::ProblemAmbiguous),
-                &[
-                    ("count", &n(*count)),
-                    ("first", &n(*first)),
-                    ("second", &n(*second)),
-                ],
-            ),
+            } => ret_msg::ProblemAmbiguous {
+                count: &n(*count),
+                first: &n(*first),
+                second: &n(*second),
+            }
+            .fill(lang),
             AnswerError::EmptySpan { start, end }
             | AnswerError::Reversed { start, end }
-            | AnswerError::OutOfRange { start, end, .. } => fill(
-                lang,
-                t(Rm::ProblemSpan),
-                &[("start", &n(*start)), ("end", &n(*end))],
-            ),
-            AnswerError::NotCharBoundary { offset } => {
-                fill(lang, t(Rm::ProblemBoundary), &[("offset", &n(*offset))])
+            | AnswerError::OutOfRange { start, end, .. } => ret_msg::ProblemSpan {
+                start: &n(*start),
+                end: &n(*end),
             }
+            .fill(lang),
+            AnswerError::NotCharBoundary { offset } => ret_msg::ProblemBoundary {
+                offset: &n(*offset),
+            }
+            .fill(lang),
         },
     }
 }
 
 /// The words of an import error.
 fn import_error_text(lang: Lang, e: &QaJsonlError) -> String {
-    let (msg, line) = match e {
-        QaJsonlError::Json { line, .. } => (Rm::ImportBadJson, line),
-        QaJsonlError::NoAnswer { line } => (Rm::ImportNoAnswer, line),
-        QaJsonlError::AnswerAndSpan { line } => (Rm::ImportAnswerAndSpan, line),
-        QaJsonlError::HalfSpan { line } => (Rm::ImportHalfSpan, line),
-    };
     // serde_json's own words ("expected usize at line 1 column 26") are for the console, not
     // the page: the message says what a line must be.
-    fill(
-        lang,
-        rm::text(lang, msg),
-        &[("line", &format::int(lang, *line as u64))],
-    )
+    let line = |line: &usize| format::int(lang, *line as u64);
+    match e {
+        QaJsonlError::Json { line: l, .. } => ret_msg::ImportBadJson { line: &line(l) }.fill(lang),
+        QaJsonlError::NoAnswer { line: l } => ret_msg::ImportNoAnswer { line: &line(l) }.fill(lang),
+        QaJsonlError::AnswerAndSpan { line: l } => {
+            ret_msg::ImportAnswerAndSpan { line: &line(l) }.fill(lang)
+        }
+        QaJsonlError::HalfSpan { line: l } => ret_msg::ImportHalfSpan { line: &line(l) }.fill(lang),
+    }
 }
 
 /// What the last import did.
@@ -705,15 +702,13 @@ pub fn RetrievalCheck() -> impl IntoView {
             "invalid" => m(Rm::Invalid).to_owned(),
             "loading" => m(Rm::Loading).to_owned(),
             s => {
-                let msg = if s == "done" { Rm::Done } else { Rm::Running };
-                fill(
-                    l,
-                    m(msg),
-                    &[
-                        ("done", &n(progress_done())),
-                        ("total", &n(progress_total())),
-                    ],
-                )
+                let (done, total) = (n(progress_done()), n(progress_total()));
+                let (done, total) = (done.as_str(), total.as_str());
+                if s == "done" {
+                    ret_msg::Done { done, total }.fill(l)
+                } else {
+                    ret_msg::Running { done, total }.fill(l)
+                }
             }
         }
     };
@@ -727,7 +722,7 @@ pub fn RetrievalCheck() -> impl IntoView {
         (!names.is_empty()).then(|| {
             view! {
                 <p class="hint" data-testid="retrieval-left-out">
-                    {fill(lang(), m(Rm::LeftOut), &[("names", &names.join(", "))])}
+                    {ret_msg::LeftOut { names: &names.join(", ") }.fill(lang())}
                 </p>
             }
         })
@@ -843,14 +838,11 @@ fn PairForm() -> impl IntoView {
     let marked_note = move || {
         marked.get().map(|(s, e, _)| {
             let l = app.language.lang.get();
-            let text = fill(
-                l,
-                m(Rm::MarkedAt),
-                &[
-                    ("start", &format::int(l, s as u64)),
-                    ("end", &format::int(l, e as u64)),
-                ],
-            );
+            let text = ret_msg::MarkedAt {
+                start: &format::int(l, s as u64),
+                end: &format::int(l, e as u64),
+            }
+            .fill(l);
             view! { <p class="field-note" data-testid="qa-marked">{text}</p> }
         })
     };
@@ -957,17 +949,19 @@ fn PairList() -> impl IntoView {
             let (class, text) = match msg {
                 ImportMessage::Imported(n) => (
                     "file-msg ok",
-                    fill(l, m(Rm::Imported), &[("n", &format::int(l, n as u64))]),
+                    ret_msg::Imported {
+                        n: &format::int(l, n as u64),
+                    }
+                    .fill(l),
                 ),
                 ImportMessage::Failed(e) => ("file-msg error", import_error_text(l, &e)),
                 ImportMessage::Empty => ("file-msg error", m(Rm::ImportEmpty).to_owned()),
                 ImportMessage::TooMany => (
                     "file-msg error",
-                    fill(
-                        l,
-                        m(Rm::ImportTooMany),
-                        &[("max", &format::int(l, MAX_PAIRS as u64))],
-                    ),
+                    ret_msg::ImportTooMany {
+                        max: &format::int(l, MAX_PAIRS as u64),
+                    }
+                    .fill(l),
                 ),
                 ImportMessage::NotText => ("file-msg error", m(Rm::ImportNotText).to_owned()),
                 ImportMessage::TooLarge => {
@@ -975,7 +969,10 @@ fn PairList() -> impl IntoView {
                         chunk_core::text_stats::whole_mib(crate::file_input::MAX_FILE_BYTES as u64);
                     (
                         "file-msg error",
-                        fill(l, m(Rm::ImportTooLarge), &[("max", &format::int(l, max))]),
+                        ret_msg::ImportTooLarge {
+                            max: &format::int(l, max),
+                        }
+                        .fill(l),
                     )
                 }
             };
@@ -1000,14 +997,7 @@ fn PairList() -> impl IntoView {
                         (QaAnswer::Span { .. }, Err(_)) if p.marked.is_some() => {
                             p.marked.clone().unwrap_or_default()
                         }
-                        (QaAnswer::Span { start, end }, Err(_)) => fill(
-                            l,
-                            rm::text(l, Rm::SpanOnly),
-                            &[
-                                ("start", &format::int(l, *start as u64)),
-                                ("end", &format::int(l, *end as u64)),
-                            ],
-                        ),
+                        (QaAnswer::Span { start, end }, Err(_)) => ret_msg::SpanOnly { start: &format::int(l, *start as u64), end: &format::int(l, *end as u64) }.fill(l),
                     };
                     let (state, start, end, problem) = match &r {
                         Ok(pair) => ("ok", Some(pair.answer.start), Some(pair.answer.end), None),
@@ -1016,14 +1006,7 @@ fn PairList() -> impl IntoView {
                     let code = r.as_ref().err().map(PairProblem::code);
                     let count = r.as_ref().err().and_then(PairProblem::count);
                     let where_text = start.zip(end).map(|(s, e)| {
-                        fill(
-                            l,
-                            rm::text(l, Rm::PairAt),
-                            &[
-                                ("start", &format::int(l, s as u64)),
-                                ("end", &format::int(l, e as u64)),
-                            ],
-                        )
+                        ret_msg::PairAt { start: &format::int(l, s as u64), end: &format::int(l, e as u64) }.fill(l)
                     });
                     let remove = move |_| {
                         settings.pairs.update(|ps| {
@@ -1054,10 +1037,7 @@ fn PairList() -> impl IntoView {
                                 type="button"
                                 class="link"
                                 data-testid="qa-remove"
-                                aria-label=fill(l,
-                                    rm::text(l, Rm::RemoveLabel),
-                                    &[("n", &format::int(l, (i + 1) as u64))],
-                                )
+                                aria-label=ret_msg::RemoveLabel { n: &format::int(l, (i + 1) as u64) }.fill(l)
                                 on:click=remove
                             >
                                 {rm::text(l, Rm::Remove)}
@@ -1115,7 +1095,7 @@ fn preview(lang: Lang, s: &str) -> String {
         Some((at, _)) => format!("{}…", &one_line[..at]),
         None => one_line,
     };
-    fill(lang, rm::text(lang, Rm::Quoted), &[("text", &shown)])
+    ret_msg::Quoted { text: &shown }.fill(lang)
 }
 
 /// k, k1 and b.
@@ -1142,12 +1122,12 @@ fn ParamsFields() -> impl IntoView {
     };
     let error = move || {
         results.params.get().err().map(|e| {
-            let msg = match e {
-                ParamError::K => Rm::ErrK,
-                ParamError::K1 => Rm::ErrK1,
-                ParamError::B => Rm::ErrB,
+            let l = app.language.lang.get();
+            let text = match e {
+                ParamError::K => ret_msg::ErrK { max: &format::int(l, MAX_K) }.fill(l),
+                ParamError::K1 => m(Rm::ErrK1).to_owned(),
+                ParamError::B => m(Rm::ErrB).to_owned(),
             };
-            let text = fill(app.language.lang.get(), m(msg), &[("max", &format::int(app.language.lang.get(), MAX_K))]);
             view! { <p class="field-error" data-testid="retrieval-param-error" role="alert">{text}</p> }
         })
     };
@@ -1223,7 +1203,8 @@ fn RetrievalTableView() -> impl IntoView {
         let k = shown_k(results);
         let l = lang();
         let n = format::int(l, k as u64);
-        let t = |msg| fill(l, rm::text(l, msg), &[("k", &n)]);
+        let t = |msg| rm::text(l, msg).to_owned();
+        let k_shown = n.as_str();
         let cols: Vec<String> = match shown() {
             Shown::All => vec![
                 t(Rm::ColStrategy),
@@ -1235,13 +1216,13 @@ fn RetrievalTableView() -> impl IntoView {
                 t(Rm::ColHits5),
                 // Top k is its own column only when it is not top 1, 3 or 5 already.
                 if extra_k_column(k) {
-                    t(Rm::ColHitsK)
+                    ret_msg::ColHitsK { k: k_shown }.fill(l)
                 } else {
                     String::new()
                 },
-                t(Rm::ColMeanRecall),
-                t(Rm::ColMeanPrecision),
-                t(Rm::ColMeanIou),
+                ret_msg::ColMeanRecall { k: k_shown }.fill(l),
+                ret_msg::ColMeanPrecision { k: k_shown }.fill(l),
+                ret_msg::ColMeanIou { k: k_shown }.fill(l),
             ],
             Shown::Pair(_) => vec![
                 t(Rm::ColStrategy),
@@ -1252,9 +1233,9 @@ fn RetrievalTableView() -> impl IntoView {
                 t(Rm::ColTop1),
                 t(Rm::ColTop3),
                 t(Rm::ColTop5),
-                t(Rm::ColRecall),
-                t(Rm::ColPrecision),
-                t(Rm::ColIou),
+                ret_msg::ColRecall { k: k_shown }.fill(l),
+                ret_msg::ColPrecision { k: k_shown }.fill(l),
+                ret_msg::ColIou { k: k_shown }.fill(l),
             ],
         };
         cols.into_iter()
@@ -1471,28 +1452,22 @@ fn SweepView() -> impl IntoView {
         let l = lang();
         let unit = unit_words(l, grid.unit);
         let to = grid.sizes.last().copied().unwrap_or_default();
-        fill(
-            l,
-            m(Rm::SweepIntro),
-            &[
-                ("n", &format::int(l, grid.len() as u64)),
-                ("from", &format::int(l, grid.sizes[0] as u64)),
-                ("to", &format::int(l, to as u64)),
-                ("unit", unit),
-            ],
-        )
+        ret_msg::SweepIntro {
+            n: &format::int(l, grid.len() as u64),
+            from: &format::int(l, grid.sizes[0] as u64),
+            to: &format::int(l, to as u64),
+            unit,
+        }
+        .fill(l)
     };
     let progress_text = move || {
         let (done, total) = results.sweep.with(|s| (s.done, s.total));
         let l = lang();
-        fill(
-            l,
-            m(Rm::SweepRunning),
-            &[
-                ("done", &format::int(l, done as u64)),
-                ("total", &format::int(l, total as u64)),
-            ],
-        )
+        ret_msg::SweepRunning {
+            done: &format::int(l, done as u64),
+            total: &format::int(l, total as u64),
+        }
+        .fill(l)
     };
     let maps = move || {
         let sweep = results.sweep.with(|s| s.sweep.clone())?;
@@ -1517,18 +1492,15 @@ fn SweepView() -> impl IntoView {
             })
             .unwrap_or_default();
         let text = match &cell {
-            Some(c) => fill(
-                l,
-                rm::text(l, Rm::SweepBest),
-                &[
-                    ("strategy", &strategy_name(l, sweep.strategy)),
-                    ("chunk_size", &n(c.chunk_size)),
-                    ("chunk_overlap", &n(c.chunk_overlap)),
-                    ("percent", &n(c.overlap_percent)),
-                    ("tokens", &n(c.figures().map_or(0, |f| f.tokens_embedded))),
-                    ("unit", unit_words(l, sweep.grid.unit)),
-                ],
-            ),
+            Some(c) => ret_msg::SweepBest {
+                strategy: &strategy_name(l, sweep.strategy),
+                chunk_size: &n(c.chunk_size),
+                chunk_overlap: &n(c.chunk_overlap),
+                percent: &n(c.overlap_percent),
+                tokens: &n(c.figures().map_or(0, |f| f.tokens_embedded)),
+                unit: unit_words(l, sweep.grid.unit),
+            }
+            .fill(l),
             None => rm::text(l, Rm::SweepNoBest).to_owned(),
         };
         let apply = cell.map(|c| {
@@ -1629,17 +1601,10 @@ fn SweepView() -> impl IntoView {
 fn heat_table(lang: Lang, sweep: &Sweep, metric: Metric) -> impl IntoView {
     let n = |x: usize| format::int(lang, x as u64);
     let k = n(sweep.k);
-    let caption = fill(
-        lang,
-        rm::text(
-            lang,
-            match metric {
-                Metric::Whole => Rm::HeatWholeCaption,
-                Metric::Iou => Rm::HeatIouCaption,
-            },
-        ),
-        &[("k", &k)],
-    );
+    let caption = match metric {
+        Metric::Whole => ret_msg::HeatWholeCaption { k: &k }.fill(lang),
+        Metric::Iou => ret_msg::HeatIouCaption { k: &k }.fill(lang),
+    };
     let best = sweep.best;
     let max_iou = sweep
         .cells
@@ -1689,7 +1654,7 @@ fn heat_table(lang: Lang, sweep: &Sweep, metric: Metric) -> impl IntoView {
             <thead>
                 <tr>
                     <th scope="col">
-                        {fill(lang, rm::text(lang, Rm::HeatCorner), &[("unit", unit_words(lang, unit))])}
+                        {ret_msg::HeatCorner { unit: unit_words(lang, unit) }.fill(lang)}
                     </th>
                     {head}
                 </tr>
@@ -1719,18 +1684,15 @@ fn heat_cell(
         ),
         CellOutcome::Evaluated(f) => {
             let a = f.aggregate;
-            let title = fill(
-                lang,
-                rm::text(lang, Rm::HeatCellTitle),
-                &[
-                    ("chunk_overlap", &n(c.chunk_overlap)),
-                    ("unit", unit_words(lang, unit)),
-                    ("chunks", &n(f.chunks)),
-                    ("tokens", &n(f.tokens_embedded)),
-                    ("whole", &n(a.whole)),
-                    ("pairs", &n(a.pairs)),
-                ],
-            );
+            let title = ret_msg::HeatCellTitle {
+                chunk_overlap: &n(c.chunk_overlap),
+                unit: unit_words(lang, unit),
+                chunks: &n(f.chunks),
+                tokens: &n(f.tokens_embedded),
+                whole: &n(a.whole),
+                pairs: &n(a.pairs),
+            }
+            .fill(lang);
             let (class, text) = match metric {
                 Metric::Whole => (
                     heat(if a.pairs == 0 {

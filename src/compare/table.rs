@@ -11,6 +11,7 @@
 //! the user on a long text (its button: `compare-run-deferred`). The section's `data-engine` is
 //! `loading` | `ready` | `failed`.
 
+use crate::compare::messages::args as cmp_msg;
 use chunk_core::analysis::protocol::Outcome;
 use chunk_core::analysis::Summary;
 use chunk_core::strategy::{SizeUnit, StrategyId};
@@ -19,7 +20,7 @@ use leptos::prelude::*;
 use super::messages::{self, Msg};
 use super::{refusal_text, strategy_name, CompareResults, CompareSettings, EngineStatus, RowState};
 use crate::format;
-use crate::i18n::{fill, Lang};
+use crate::i18n::Lang;
 use crate::state::PageState;
 
 /// A sortable column.
@@ -198,36 +199,28 @@ pub fn CompareTable() -> impl IntoView {
                 let ms: f64 = results
                     .table
                     .with(|t| t.rows.iter().map(|r| r.millis).sum());
-                fill(
-                    lang,
-                    m(Msg::CompareDone),
-                    &[
-                        ("n", &format::int(lang, total() as u64)),
-                        ("seconds", &format::fixed2(lang, ms / 1000.0)),
-                    ],
-                )
+                cmp_msg::CompareDone {
+                    n: &format::int(lang, total() as u64),
+                    seconds: &format::fixed2(lang, ms / 1000.0),
+                }
+                .fill(lang)
             }
-            _ => fill(
-                lang,
-                m(Msg::CompareRunning),
-                &[
-                    ("done", &format::int(lang, done() as u64)),
-                    ("total", &format::int(lang, total() as u64)),
-                ],
-            ),
+            _ => cmp_msg::CompareRunning {
+                done: &format::int(lang, done() as u64),
+                total: &format::int(lang, total() as u64),
+            }
+            .fill(lang),
         }
     };
     let unit_note = move || {
         let unit = settings.unit.get();
         let enc = app.fields.encoding.get().name();
-        fill(
-            app.language.lang.get(),
-            m(match unit {
-                SizeUnit::Tokens => Msg::TableNoteTokens,
-                SizeUnit::Characters => Msg::TableNoteCharacters,
-            }),
-            &[("encoding", enc)],
-        ) + " "
+        let lang = app.language.lang.get();
+        let note = match unit {
+            SizeUnit::Tokens => cmp_msg::TableNoteTokens { encoding: enc }.fill(lang),
+            SizeUnit::Characters => cmp_msg::TableNoteCharacters { encoding: enc }.fill(lang),
+        };
+        note + " "
             + &crate::model::limit_note(
                 app.language.lang.get(),
                 models.model.get(),
@@ -373,7 +366,7 @@ fn row_view(
                 <td>{n(s.p95_tokens)}</td>
                 <td>{n(s.max_tokens)}</td>
                 <td>{n(s.over_limit)}</td>
-                <td title=fill(lang, m(Msg::OfSentences), &[("n", &n(s.sentences))])>
+                <td title=cmp_msg::OfSentences { n: &n(s.sentences) }.fill(lang)>
                     {n(s.split_sentences)}
                 </td>
                 <td>{cost}</td>
@@ -433,19 +426,19 @@ pub fn badge(lang: Lang, id: StrategyId) -> (String, bool) {
     let m = |msg: Msg| messages::text(lang, msg);
     match id.library() {
         Some(lib) if lib.exact => (
-            fill(
-                lang,
-                m(Msg::BadgeExact),
-                &[("package", lib.package), ("version", lib.version)],
-            ),
+            cmp_msg::BadgeExact {
+                package: lib.package,
+                version: lib.version,
+            }
+            .fill(lang),
             false,
         ),
         Some(lib) => (
-            fill(
-                lang,
-                m(Msg::BadgeApprox),
-                &[("package", lib.package), ("version", lib.version)],
-            ),
+            cmp_msg::BadgeApprox {
+                package: lib.package,
+                version: lib.version,
+            }
+            .fill(lang),
             true,
         ),
         None => (m(Msg::BadgeOwn).to_owned(), false),

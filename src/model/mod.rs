@@ -24,6 +24,7 @@
 
 pub mod messages;
 
+use crate::model::messages::args as model_msg;
 use chunk_core::models::{
     context_fit, corpus_embedding_cost_usd, corpus_storage_bytes, model, storage_bytes,
     windows_over_limit, EmbeddingModel, ModelTokenizer, VectorFormat, CONTEXT_WINDOWS,
@@ -34,7 +35,7 @@ use chunk_core::tokenizer::Encoding;
 use leptos::prelude::*;
 
 use crate::format;
-use crate::i18n::{fill, Lang};
+use crate::i18n::Lang;
 use crate::parse::parse_count;
 use crate::state::PageState;
 use messages::Mm;
@@ -145,27 +146,29 @@ fn tokenizer_name(t: ModelTokenizer) -> &'static str {
 /// counted with `encoding`: the vendor publishes no tokenizer, or the page does not ship the
 /// model's own yet. `None` when the counts are the model's own.
 pub fn estimate_hint(lang: Lang, model: &EmbeddingModel, encoding: Encoding) -> Option<String> {
-    let t = |msg| messages::text(lang, msg);
     match model.tokenizer {
         _ if model.counts_exactly_with(encoding) => None,
-        ModelTokenizer::Bpe(own) => Some(fill(
-            lang,
-            t(Mm::HintMismatch),
-            &[("own", own.name()), ("encoding", encoding.name())],
-        )),
-        ModelTokenizer::Proxy(_) => Some(fill(
-            lang,
-            t(Mm::HintProxy),
-            &[("provider", model.provider), ("encoding", encoding.name())],
-        )),
-        other => Some(fill(
-            lang,
-            t(Mm::HintOpenDocument),
-            &[
-                ("tokenizer", tokenizer_name(other)),
-                ("encoding", encoding.name()),
-            ],
-        )),
+        ModelTokenizer::Bpe(own) => Some(
+            model_msg::HintMismatch {
+                own: own.name(),
+                encoding: encoding.name(),
+            }
+            .fill(lang),
+        ),
+        ModelTokenizer::Proxy(_) => Some(
+            model_msg::HintProxy {
+                provider: model.provider,
+                encoding: encoding.name(),
+            }
+            .fill(lang),
+        ),
+        other => Some(
+            model_msg::HintOpenDocument {
+                tokenizer: tokenizer_name(other),
+                encoding: encoding.name(),
+            }
+            .fill(lang),
+        ),
     }
 }
 
@@ -223,7 +226,7 @@ pub fn ModelSelect() -> impl IntoView {
         let encoding = app.fields.encoding.get().name();
         let n = |x: usize| format::int(l, x as u64);
         let hint = estimate_hint(l, chosen, app.fields.encoding.get())
-            .unwrap_or_else(|| fill(l, m(Mm::HintExact), &[("encoding", encoding)]));
+            .unwrap_or_else(|| model_msg::HintExact { encoding }.fill(l));
         let dims = if chosen.dimensions.is_empty() {
             m(Mm::NotConfirmed).to_owned()
         } else {
@@ -240,46 +243,47 @@ pub fn ModelSelect() -> impl IntoView {
             None => m(Mm::NoPrice).to_owned(),
         };
         let facts = match chosen.max_input_tokens {
-            Some(limit) if chosen.special_tokens == 0 => fill(
-                l,
-                m(Mm::FactsNoSpecial),
-                &[("limit", &n(limit)), ("dims", &dims), ("price", &price)],
-            ),
-            Some(limit) => fill(
-                l,
-                m(Mm::Facts),
-                &[
-                    ("limit", &n(limit)),
-                    ("special", &n(chosen.special_tokens)),
-                    ("dims", &dims),
-                    ("price", &price),
-                ],
-            ),
-            None => fill(
-                l,
-                m(Mm::FactsNoLimit),
-                &[("dims", &dims), ("price", &price)],
-            ),
+            Some(limit) if chosen.special_tokens == 0 => model_msg::FactsNoSpecial {
+                limit: &n(limit),
+                dims: &dims,
+                price: &price,
+            }
+            .fill(l),
+            Some(limit) => model_msg::Facts {
+                limit: &n(limit),
+                special: &n(chosen.special_tokens),
+                dims: &dims,
+                price: &price,
+            }
+            .fill(l),
+            None => model_msg::FactsNoLimit {
+                dims: &dims,
+                price: &price,
+            }
+            .fill(l),
         };
         let prefix = chosen
             .required_prefix
-            .map(|p| fill(l, m(Mm::Prefix), &[("prefix", p)]));
+            .map(|p| model_msg::Prefix { prefix: p }.fill(l));
         let chars = chosen
             .max_input_chars
-            .map(|c| fill(l, m(Mm::CharLimit), &[("chars", &n(c))]));
+            .map(|c| model_msg::CharLimit { chars: &n(c) }.fill(l));
         let unconfirmed = (!chosen.unconfirmed.is_empty()).then(|| {
             let fields: Vec<&str> = chosen
                 .unconfirmed
                 .iter()
                 .map(|f| m(field_word(f)))
                 .collect();
-            fill(l, m(Mm::Unconfirmed), &[("fields", &fields.join(", "))])
+            model_msg::Unconfirmed {
+                fields: &fields.join(", "),
+            }
+            .fill(l)
         });
-        let source = fill(
-            l,
-            m(Mm::Source),
-            &[("date", chosen.read_on), ("source", chosen.source)],
-        );
+        let source = model_msg::Source {
+            date: chosen.read_on,
+            source: chosen.source,
+        }
+        .fill(l);
         Some(view! {
             <div
                 class="field-note model-note"
@@ -355,10 +359,7 @@ fn number_field(
                     bad()
                         .then(|| {
                             let l = lang();
-                            fill(l,
-                                messages::text(l, Mm::ErrRange),
-                                &[("min", &format::int(l, min)), ("max", &format::int(l, max))],
-                            )
+                            model_msg::ErrRange { min: &format::int(l, min), max: &format::int(l, max) }.fill(l)
                         })
                 }}
             </p>
@@ -453,22 +454,35 @@ pub fn ModelPanel() -> impl IntoView {
         let (f, [k, chunk, prompt, reserve, window]) = fit.get()?;
         let l = lang();
         let n = |x: u64| format::int(l, x);
-        Some(fill(
-            l,
-            m(if f.fits {
-                Mm::ContextFits
-            } else {
-                Mm::ContextOver
-            }),
-            &[
-                ("k", &n(k)),
-                ("chunk", &n(chunk)),
-                ("prompt", &n(prompt)),
-                ("reserve", &n(reserve)),
-                ("used", &n(f.used_tokens)),
-                ("window", &n(window)),
-            ],
-        ))
+        let (k, chunk, prompt, reserve, used, window) = (
+            n(k),
+            n(chunk),
+            n(prompt),
+            n(reserve),
+            n(f.used_tokens),
+            n(window),
+        );
+        Some(if f.fits {
+            model_msg::ContextFits {
+                k: &k,
+                chunk: &chunk,
+                prompt: &prompt,
+                reserve: &reserve,
+                used: &used,
+                window: &window,
+            }
+            .fill(l)
+        } else {
+            model_msg::ContextOver {
+                k: &k,
+                chunk: &chunk,
+                prompt: &prompt,
+                reserve: &reserve,
+                used: &used,
+                window: &window,
+            }
+            .fill(l)
+        })
     };
     let dims = move || parsed(settings.dimensions, DIMS).map(|d| d as usize);
     let storage = move || {
@@ -513,27 +527,18 @@ pub fn ModelPanel() -> impl IntoView {
         let count = results.open_count.get()?;
         let l = lang();
         let line = match &count.status {
-            OpenStatus::Pending => fill(l, m(Mm::OpenCounting), &[("tokenizer", tokenizer)]),
-            OpenStatus::Loading => fill(
-                l,
-                m(Mm::VocabLoading),
-                &[
-                    ("tokenizer", tokenizer),
-                    (
-                        "size",
-                        &format::int(l, count.vocab.file_bytes().div_ceil(1024)),
-                    ),
-                ],
-            ),
-            OpenStatus::Counted { millis, .. } => fill(
-                l,
-                m(Mm::OpenCounted),
-                &[
-                    ("tokenizer", tokenizer),
-                    ("ms", &format::int(l, millis.max(0.0).round() as u64)),
-                ],
-            ),
-            OpenStatus::Failed(error) => fill(l, m(Mm::OpenFailed), &[("error", error)]),
+            OpenStatus::Pending => model_msg::OpenCounting { tokenizer }.fill(l),
+            OpenStatus::Loading => model_msg::VocabLoading {
+                tokenizer,
+                size: &format::int(l, count.vocab.file_bytes().div_ceil(1024)),
+            }
+            .fill(l),
+            OpenStatus::Counted { millis, .. } => model_msg::OpenCounted {
+                tokenizer,
+                ms: &format::int(l, millis.max(0.0).round() as u64),
+            }
+            .fill(l),
+            OpenStatus::Failed(error) => model_msg::OpenFailed { error }.fill(l),
         };
         let state = match count.status {
             OpenStatus::Pending => "pending",
@@ -687,14 +692,11 @@ fn format_label(f: VectorFormat) -> Mm {
 pub fn limit_note(lang: Lang, model: Option<&EmbeddingModel>, encoding: Encoding) -> String {
     match model.and_then(|m| m.chunk_budget(encoding).map(|l| (m, l))) {
         Some((m, limit)) => {
-            let note = fill(
-                lang,
-                messages::text(lang, Mm::LimitNote),
-                &[
-                    ("limit", &format::int(lang, limit as u64)),
-                    ("model", m.name),
-                ],
-            );
+            let note = model_msg::LimitNote {
+                limit: &format::int(lang, limit as u64),
+                model: m.name,
+            }
+            .fill(lang);
             if m.counts_exactly_with(encoding) {
                 note
             } else {
@@ -702,11 +704,7 @@ pub fn limit_note(lang: Lang, model: Option<&EmbeddingModel>, encoding: Encoding
             }
         }
         None => match model {
-            Some(m) => fill(
-                lang,
-                messages::text(lang, Mm::LimitUnknown),
-                &[("model", m.name)],
-            ),
+            Some(m) => model_msg::LimitUnknown { model: m.name }.fill(lang),
             None => messages::text(lang, Mm::NoLimitNote).to_owned(),
         },
     }

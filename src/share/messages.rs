@@ -10,7 +10,7 @@ crate::i18n::catalog!(
         UrlLabel,
         Copied,
         CopyByHand,
-        LeftOut,
+        LeftOut { keys },
     }
 );
 
@@ -31,7 +31,7 @@ fn vi(msg: Sm) -> &'static str {
     use Sm::*;
     match msg {
         Heading => "Chia sẻ các thiết lập này",
-        Intro => "Địa chỉ trang lưu mọi thiết lập của trang (không bao giờ lưu văn bản của bạn), nên một đường liên kết sẽ mở trang đúng như bạn đang thấy. Nút Quay lại và Tiến tới đi qua các thiết lập bạn đã chọn.",
+        Intro => "Địa chỉ trang lưu mọi thiết lập của trang (không bao giờ lưu văn bản của bạn), nên liên kết sẽ mở trang đúng như bạn đang thấy. Nút Quay lại và Tiến của trình duyệt lần lượt đưa bạn qua các thiết lập đã đặt.",
         Copy => "Sao chép liên kết",
         UrlLabel => "Liên kết tới các thiết lập này",
         Copied => "Đã sao chép liên kết. Nó chỉ chứa các thiết lập, không chứa văn bản.",
@@ -57,12 +57,12 @@ fn ru(msg: Sm) -> &'static str {
     use Sm::*;
     match msg {
         Heading => "Поделиться этими настройками",
-        Intro => "Адрес страницы хранит все настройки страницы (но никогда не ваш текст), поэтому ссылка открывает страницу такой, какой вы её видите. Кнопки «Назад» и «Вперёд» переходят между вашими настройками.",
+        Intro => "В адресе страницы хранятся её настройки (но никогда не ваш текст), поэтому ссылка открывает страницу такой, какой вы её видите. Кнопки «Назад» и «Вперёд» переходят между вашими настройками.",
         Copy => "Скопировать ссылку",
         UrlLabel => "Ссылка на эти настройки",
         Copied => "Ссылка скопирована. В ней только настройки, без текста.",
         CopyByHand => "Браузер не разрешил копирование: ссылка выделена в поле, скопируйте её оттуда.",
-        LeftOut => "Некоторые настройки из ссылки не удалось прочитать, они оставлены как были: {keys}.",
+        LeftOut => "Некоторые настройки из ссылки не удалось распознать, они оставлены как были: {keys}.",
     }
 }
 
@@ -70,7 +70,7 @@ fn pl(msg: Sm) -> &'static str {
     use Sm::*;
     match msg {
         Heading => "Udostępnij te ustawienia",
-        Intro => "Adres strony zawiera wszystkie ustawienia strony (nigdy Twojego tekstu), więc link otwiera stronę dokładnie tak, jak ją widzisz. Przyciski Wstecz i Dalej przechodzą między wybranymi ustawieniami.",
+        Intro => "Adres strony zawiera jej ustawienia (nigdy Twojego tekstu), więc link otwiera stronę dokładnie tak, jak ją widzisz. Przyciski Wstecz i Dalej przechodzą między kolejnymi ustawieniami.",
         Copy => "Kopiuj link",
         UrlLabel => "Link do tych ustawień",
         Copied => "Link skopiowany. Zawiera tylko ustawienia, bez tekstu.",

@@ -28,13 +28,14 @@
 
 pub mod messages;
 
+use crate::share::messages::args as share_msg;
 use chunk_core::models::{model, VectorFormat};
 use chunk_core::strategy::{SizeUnit, StrategyId};
 use chunk_core::tokenizer::Encoding;
 use leptos::prelude::*;
 
 use crate::compare::CompareSettings;
-use crate::i18n::{fill, Lang};
+use crate::i18n::Lang;
 use crate::model::ModelSettings;
 use crate::parse::LengthUnit;
 use crate::simulator::model::{self as sim_model, SimState};
@@ -454,7 +455,7 @@ pub fn ShareLink() -> impl IntoView {
             let joined = keys.join(", ");
             view! {
                 <p class="notice info" data-testid="share-notice" data-keys=joined.clone() role="status">
-                    {fill(lang(), s(Sm::LeftOut), &[("keys", &joined)])}
+                    {share_msg::LeftOut { keys: &joined }.fill(lang())}
                 </p>
             }
         })

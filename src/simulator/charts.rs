@@ -6,6 +6,7 @@
 //! Each chart is an `<svg role="img">` whose `<title>` and `<desc>` give the figure and every
 //! point in words, so a screen reader gets the data, not a picture.
 
+use crate::simulator::messages::args as sim_msg;
 use chunk_core::sim::sweep::{OVERLAP_SLIDER, SIZE_SLIDER};
 use leptos::prelude::*;
 
@@ -116,13 +117,15 @@ pub fn Charts() -> impl IntoView {
         }
     });
     let split_title = Signal::derive(move || {
-        sim.tf(
-            Msg::ChartSplitTitle,
-            &[("overlap", &sim.int(sim.overlap.get()))],
-        )
+        sim.tf(sim_msg::ChartSplitTitle {
+            overlap: &sim.int(sim.overlap.get()),
+        })
     });
-    let bloat_title =
-        Signal::derive(move || sim.tf(Msg::ChartBloatTitle, &[("size", &sim.int(sim.size.get()))]));
+    let bloat_title = Signal::derive(move || {
+        sim.tf(sim_msg::ChartBloatTitle {
+            size: &sim.int(sim.size.get()),
+        })
+    });
 
     view! {
         <section class="sim-part" aria-labelledby="sim-charts-heading">
@@ -213,7 +216,9 @@ fn LineChart(
                 )
             })
             .collect();
-        sim.tf(Msg::ChartDesc, &[("points", &list.join("; "))])
+        sim.tf(sim_msg::ChartDesc {
+            points: &list.join("; "),
+        })
     };
     let grid = move || {
         let a = axes.get();

@@ -2,6 +2,7 @@
 //! query, tokenizer and sentence rule. Each control writes one signal of the
 //! [`SimState`]; every figure below follows through the memos.
 
+use crate::simulator::messages::args as sim_msg;
 use chunk_core::sim::documents::Preset;
 use chunk_core::sim::sweep::{Slider, OVERLAP_SLIDER, SIZE_SLIDER};
 use chunk_core::sim::{SentenceRule, Strategy, TokenizerChoice};
@@ -247,7 +248,9 @@ fn QueryField() -> impl IntoView {
         if kw.is_empty() {
             sim.t(Msg::NoKeywords).to_string()
         } else {
-            sim.tf(Msg::KeywordsAre, &[("keywords", &kw.join(" · "))])
+            sim.tf(sim_msg::KeywordsAre {
+                keywords: &kw.join(" · "),
+            })
         }
     };
     view! {
@@ -283,15 +286,12 @@ fn TokenizerCounts() -> impl IntoView {
         let ratio = c
             .ratio
             .map_or_else(|| "—".to_owned(), |r| crate::format::fixed2(lang, r));
-        let text = sim.tf(
-            Msg::TokenizerCounts,
-            &[
-                ("simple", &n(c.simple)),
-                ("tokens", &n(c.tokens)),
-                ("encoding", c.encoding.name()),
-                ("ratio", &ratio),
-            ],
-        );
+        let text = sim.tf(sim_msg::TokenizerCounts {
+            simple: &n(c.simple),
+            tokens: &n(c.tokens),
+            encoding: c.encoding.name(),
+            ratio: &ratio,
+        });
         Some(view! {
             <p
                 class="field-note"

@@ -2,6 +2,7 @@
 //! k/n), and a summary of how many chunks hold every keyword. Chunks and tokens are numbered
 //! from 0, like the token indices in the strip.
 
+use crate::simulator::messages::args as sim_msg;
 use leptos::prelude::*;
 
 use super::messages::Msg;
@@ -22,10 +23,10 @@ pub fn CoverageTable() -> impl IntoView {
             .with(|c| c.as_ref().map(|c| (c.chunks_with_all, c.counts.len())))?;
         let n = sim.keywords.with(Vec::len);
         (n > 0).then(|| {
-            sim.tf(
-                Msg::CoverageSummary,
-                &[("full", &sim.int(full)), ("chunks", &sim.int(rows))],
-            )
+            sim.tf(sim_msg::CoverageSummary {
+                full: &sim.int(full),
+                chunks: &sim.int(rows),
+            })
         })
     };
 
@@ -90,7 +91,7 @@ pub fn CoverageTable() -> impl IntoView {
         (rows > ROW_CAP).then(|| {
             view! {
                 <p class="field-note">
-                    {sim.tf(Msg::RowsCapped, &[("shown", &sim.int(ROW_CAP)), ("total", &sim.int(rows))])}
+                    {sim.tf(sim_msg::RowsCapped { shown: &sim.int(ROW_CAP), total: &sim.int(rows) })}
                 </p>
             }
         })

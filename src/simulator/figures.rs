@@ -2,6 +2,7 @@
 //! oversize and dropped chunks, how many chunks hold every keyword and the best chunk's k/n,
 //! chunk lengths and measured overlaps. Each figure carries its raw value in `data-value`.
 
+use crate::simulator::messages::args as sim_msg;
 use leptos::prelude::*;
 
 use super::messages::Msg;
@@ -56,19 +57,31 @@ pub fn Figures() -> impl IntoView {
     });
     let split_note = Signal::derive(move || {
         let n = sim.metrics.with(|m| m.as_ref().map(|m| m.sentence_count))?;
-        Some(sim.tf(Msg::OfSentences, &[("n", &sim.int(n))]))
+        Some(sim.tf(sim_msg::OfSentences { n: &sim.int(n) }))
     });
     let total_note = Signal::derive(move || {
         let n = sim
             .metrics
             .with(|m| m.as_ref().map(|m| m.document_tokens))?;
-        Some(sim.tf(Msg::DocumentTokens, &[("n", &sim.int(n))]))
+        Some(sim.tf(sim_msg::DocumentTokens { n: &sim.int(n) }))
+    });
+    // The bloat factor is the calculator's "extra over the document" plus one: said beside it.
+    let bloat_note = Signal::derive(move || {
+        let extra = sim
+            .metrics
+            .with(|m| m.as_ref().and_then(|m| m.extra_over_document()))?;
+        Some(sim.tf(sim_msg::BloatNote {
+            extra: &crate::format::percent(sim.lang.get(), extra),
+        }))
     });
     // Sentence packing's measured overlap is uneven ("20 · 0 · 0 · 12"): say why beside it.
     let overlap_note = Signal::derive(move || {
         let overlap = sim.overlap.get();
-        (sim.strategy.get() == chunk_core::sim::Strategy::Sentence && overlap > 0)
-            .then(|| sim.tf(Msg::OverlapWhySentence, &[("overlap", &sim.int(overlap))]))
+        (sim.strategy.get() == chunk_core::sim::Strategy::Sentence && overlap > 0).then(|| {
+            sim.tf(sim_msg::OverlapWhySentence {
+                overlap: &sim.int(overlap),
+            })
+        })
     });
     // Figures of an own text longer than the simulator's cap are of its first bytes only:
     // said above the figures themselves, not only among the warnings.
@@ -78,7 +91,7 @@ pub fn Figures() -> impl IntoView {
             let shown = text.text.len();
             view! {
                 <p class="notice warn" data-testid="sim-figures-cut" data-value=shown>
-                    {sim.tf(Msg::WarnTextCut, &[("shown", &sim.int(shown)), ("total", &sim.int(full))])}
+                    {sim.tf(sim_msg::WarnTextCut { shown: &sim.int(shown), total: &sim.int(full) })}
                 </p>
             }
         })
@@ -88,7 +101,7 @@ pub fn Figures() -> impl IntoView {
         <dl class="figures sim-figures" data-testid="sim-figures">
             <Figure testid="sim-out-chunks" label=Msg::OutChunks value=count(|m| m.chunk_count) primary=true/>
             <Figure testid="sim-out-total" label=Msg::OutTotal value=count(|m| m.total_tokens) note=total_note primary=true/>
-            <Figure testid="sim-out-bloat" label=Msg::OutBloat value=bloat primary=true/>
+            <Figure testid="sim-out-bloat" label=Msg::OutBloat value=bloat note=bloat_note primary=true/>
             <Figure testid="sim-out-split-sentences" label=Msg::OutSplit value=count(|m| m.split_sentences.len()) note=split_note/>
             <Figure testid="sim-out-full-chunks" label=Msg::OutFullChunks value=full/>
             <Figure testid="sim-out-best-coverage" label=Msg::OutBestCoverage value=best/>

@@ -278,9 +278,9 @@ impl SimState {
         messages::text(self.lang.get(), msg)
     }
 
-    /// The message `msg` with its `{parameters}` filled.
-    pub fn tf(&self, msg: Msg, args: &[(&str, &str)]) -> String {
-        crate::i18n::fill(self.lang.get(), self.t(msg), args)
+    /// A message with parameters (a struct of `messages::args`), filled in the current language.
+    pub fn tf(&self, message: impl crate::i18n::Message) -> String {
+        message.fill(self.lang.get())
     }
 
     /// A count in the current language's format (e.g. 1,234 / 1.234).

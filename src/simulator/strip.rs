@@ -10,6 +10,7 @@
 //! Only the first [`STRIP_CAP`] tokens are rendered, with a note: the simulator is for small
 //! documents, and thousands of spans would make every slider move slow.
 
+use crate::simulator::messages::args as sim_msg;
 use chunk_core::text_view::{segments, Segment};
 use chunk_core::windows::{token_owners, window_starting_at, windows_holding};
 use leptos::prelude::*;
@@ -58,7 +59,6 @@ pub fn Strip() -> impl IntoView {
         let n = p.n_tokens().min(STRIP_CAP);
         let owners = token_owners(&chunks, n);
         let lang = sim.lang.get();
-        let title_tpl = super::messages::text(lang, Msg::TokenTitle);
         let mut prev_end = 0;
         let mut views = Vec::with_capacity(n * 2);
         for (i, &(s, e)) in p.tokens.spans.iter().take(n).enumerate() {
@@ -78,11 +78,11 @@ pub fn Strip() -> impl IntoView {
             }
             let m = mult.get(i).copied().unwrap_or(0);
             let owner = owners.get(i).copied().unwrap_or(0);
-            let title = crate::i18n::fill(
-                lang,
-                title_tpl,
-                &[("index", &i.to_string()), ("n", &m.to_string())],
-            );
+            let title = sim_msg::TokenTitle {
+                index: &i.to_string(),
+                n: &m.to_string(),
+            }
+            .fill(lang);
             views.push(
                 view! {
                     <span
@@ -135,7 +135,7 @@ pub fn Strip() -> impl IntoView {
         (total > STRIP_CAP).then(|| {
             view! {
                 <p class="field-note" data-testid="sim-strip-capped">
-                    {sim.tf(Msg::StripCapped, &[("shown", &sim.int(STRIP_CAP)), ("total", &sim.int(total))])}
+                    {sim.tf(sim_msg::StripCapped { shown: &sim.int(STRIP_CAP), total: &sim.int(total) })}
                 </p>
             }
         })
@@ -229,15 +229,12 @@ fn Readout() -> impl IntoView {
                 .unwrap_or_default()
         });
         let token = sim.text.with(|t| token_text(&t.text, s, e));
-        sim.tf(
-            Msg::Readout,
-            &[
-                ("index", &i.to_string()),
-                ("token", token.trim()),
-                ("n", &m.to_string()),
-                ("chunks", &holders.join(", ")),
-            ],
-        )
+        sim.tf(sim_msg::Readout {
+            index: &i.to_string(),
+            token: token.trim(),
+            n: &m.to_string(),
+            chunks: &holders.join(", "),
+        })
     };
     view! {
         <p class="sim-readout" id="sim-readout" data-testid="sim-readout" aria-live="polite">

@@ -2,6 +2,7 @@
 //! with no token, a cut own text, a refused chunk size, a clamped overlap, oversize, dropped
 //! and blank chunks, a sentence rule fooled by a full stop, and a query with no keyword.
 
+use crate::simulator::messages::args as sim_msg;
 use chunk_core::sim::{ChunkError, SentenceRule};
 use leptos::prelude::*;
 
@@ -30,13 +31,10 @@ pub fn warnings(sim: SimState) -> Vec<Warning> {
     if let Some(full) = text.cut_from {
         push(
             "text-cut",
-            sim.tf(
-                Msg::WarnTextCut,
-                &[
-                    ("shown", &sim.int(text.text.len())),
-                    ("total", &sim.int(full)),
-                ],
-            ),
+            sim.tf(sim_msg::WarnTextCut {
+                shown: &sim.int(text.text.len()),
+                total: &sim.int(full),
+            }),
         );
     }
     if text.text.is_empty() {
@@ -54,59 +52,48 @@ pub fn warnings(sim: SimState) -> Vec<Warning> {
     if chunking.overlap_clamped {
         push(
             "overlap-clamped",
-            sim.tf(
-                Msg::WarnOverlapClamped,
-                &[
-                    ("requested", &sim.int(sim.overlap.get())),
-                    ("size", &sim.int(chunking.chunk_size)),
-                    ("used", &sim.int(chunking.chunk_overlap)),
-                ],
-            ),
+            sim.tf(sim_msg::WarnOverlapClamped {
+                requested: &sim.int(sim.overlap.get()),
+                size: &sim.int(chunking.chunk_size),
+                used: &sim.int(chunking.chunk_overlap),
+            }),
         );
     }
     for &i in chunking.oversize.iter().take(OVERSIZE_LISTED) {
         let len = chunking.chunks[i].len();
         push(
             "oversize",
-            sim.tf(
-                Msg::WarnOversize,
-                &[
-                    ("chunk", &i.to_string()),
-                    ("tokens", &sim.int(len)),
-                    ("size", &sim.int(chunking.chunk_size)),
-                ],
-            ),
+            sim.tf(sim_msg::WarnOversize {
+                chunk: &i.to_string(),
+                tokens: &sim.int(len),
+                size: &sim.int(chunking.chunk_size),
+            }),
         );
     }
     if chunking.oversize.len() > OVERSIZE_LISTED {
         push(
             "oversize",
-            sim.tf(
-                Msg::WarnMoreOversize,
-                &[("n", &sim.int(chunking.oversize.len() - OVERSIZE_LISTED))],
-            ),
+            sim.tf(sim_msg::WarnMoreOversize {
+                n: &sim.int(chunking.oversize.len() - OVERSIZE_LISTED),
+            }),
         );
     }
     for d in chunking.dropped.iter().take(DROPPED_LISTED) {
         push(
             "dropped",
-            sim.tf(
-                Msg::WarnDropped,
-                &[
-                    ("start", &sim.int(d.window.start)),
-                    ("end", &sim.int(d.window.end.saturating_sub(1))),
-                    ("inside", &d.inside.to_string()),
-                ],
-            ),
+            sim.tf(sim_msg::WarnDropped {
+                start: &sim.int(d.window.start),
+                end: &sim.int(d.window.end.saturating_sub(1)),
+                inside: &d.inside.to_string(),
+            }),
         );
     }
     if chunking.dropped.len() > DROPPED_LISTED {
         push(
             "dropped",
-            sim.tf(
-                Msg::WarnMoreDropped,
-                &[("n", &sim.int(chunking.dropped.len() - DROPPED_LISTED))],
-            ),
+            sim.tf(sim_msg::WarnMoreDropped {
+                n: &sim.int(chunking.dropped.len() - DROPPED_LISTED),
+            }),
         );
     }
     let blank = sim
@@ -117,14 +104,16 @@ pub fn warnings(sim: SimState) -> Vec<Warning> {
         let list: Vec<String> = blank.iter().map(|i| format!("#{i}")).collect();
         push(
             "blank",
-            sim.tf(Msg::WarnBlank, &[("chunks", &list.join(", "))]),
+            sim.tf(sim_msg::WarnBlank {
+                chunks: &list.join(", "),
+            }),
         );
     }
     if sim.rule.get() == SentenceRule::Terminators {
         if let Some(before) = sim.fooled.get() {
             push(
                 "rule-fooled",
-                sim.tf(Msg::WarnRuleFooled, &[("before", &before)]),
+                sim.tf(sim_msg::WarnRuleFooled { before: &before }),
             );
         }
     }

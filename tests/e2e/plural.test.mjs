@@ -31,7 +31,7 @@ const EXPECTED = {
   },
   pl: {
     overlap: ['1 token', '2 tokeny', '5 tokenów', '21 tokenów', '22 tokeny', '25 tokenów'],
-    showing: (total) => `Widać 20 z ${total} chunków.`,
+    showing: (total) => `Pokazano 20 z ${total} chunków.`,
     more: { 1: 'Pokaż jeszcze 1 chunk', 2: 'Pokaż jeszcze 2 chunki', 5: 'Pokaż jeszcze 5 chunków' },
   },
   en: {

@@ -36,6 +36,17 @@ pub struct Metrics {
     pub measured_overlaps: Vec<usize>,
 }
 
+impl Metrics {
+    /// Repeated tokens as a share of the document, (total − document) ÷ document tokens: the
+    /// bloat factor − 1, the quantity the calculator names `extra_over_document`
+    /// ([`crate::formula::FormulaOutput`]); `None` for a document with no token.
+    pub fn extra_over_document(&self) -> Option<f64> {
+        (self.document_tokens > 0).then(|| {
+            (self.total_tokens as f64 - self.document_tokens as f64) / self.document_tokens as f64
+        })
+    }
+}
+
 /// Computes [`Metrics`] for `chunking` of `text`, tokenized as `tokens`, whose sentences are
 /// the token ranges `sentences`.
 pub fn metrics(
@@ -97,6 +108,36 @@ mod tests {
 
     fn w(start: usize, end: usize) -> Window {
         Window { start, end }
+    }
+
+    /// The simulator's fixed windows and the calculator's formula name the same quantities:
+    /// tokens embedded and extra over the document (bloat factor − 1) are equal for every
+    /// setting, on the simulator's own manual.
+    #[test]
+    fn fixed_windows_give_the_calculators_tokens_embedded_and_extra() {
+        use crate::formula::{compute, DocLength, FormulaInput};
+        use crate::sim::documents::Preset;
+        use crate::sim::{Lang, Prepared, SentenceRule, Strategy, TokenizerChoice};
+        let text = Preset::Manual.text(Lang::En);
+        let p = Prepared::new(text, TokenizerChoice::Simple, SentenceRule::Terminators);
+        for (size, overlap) in [(60, 0), (60, 20), (25, 24), (500, 0), (7, 3)] {
+            let chunking = p.chunk(Strategy::Fixed, size, overlap).unwrap();
+            let m = p.metrics(text, &chunking);
+            let f = compute(FormulaInput {
+                document: DocLength::Tokens(m.document_tokens as u64),
+                chunk_size: size as u64,
+                chunk_overlap: overlap as u64,
+                price_per_million: None,
+            })
+            .unwrap();
+            assert_eq!(m.total_tokens as u128, f.total_tokens, "{size}/{overlap}");
+            let extra = m.extra_over_document().unwrap();
+            assert!(
+                (extra - f.extra_over_document).abs() < 1e-12,
+                "{size}/{overlap}"
+            );
+            assert!((m.bloat_factor.unwrap() - 1.0 - extra).abs() < 1e-12);
+        }
     }
 
     #[test]
