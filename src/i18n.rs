@@ -1,5 +1,7 @@
-//! The message catalog: every user-facing string of the page, one [`Key`] per message, in
-//! English, Vietnamese, Indonesian, Russian and Polish.
+//! The catalogs' machinery ([`catalog!`], [`fill`], plural rules) and the page's own catalog:
+//! the strings of the calculator, the text box, the preview and the FAQ, one [`Key`] per
+//! message, in English, Vietnamese, Indonesian, Russian and Polish (the simulator, the
+//! comparison, the retrieval check, the models and the settings link have their own).
 //!
 //! Each language is one function with an exhaustive `match` over [`Key`] (no `_` arm), so a
 //! message missing in any language is a compile error. Parameters are written `{name}` in the
@@ -956,7 +958,7 @@ fn pl(key: Key) -> &'static str {
         UnitLabel => "Jednostka",
         UnitTokens => "tokeny",
         UnitChars => "znaki",
-        DocLengthFromText => "Tekst jest wczytany, więc zamiast wartości z tego pola używana jest jego rzeczywista liczba tokenów: {tokens}.",
+        DocLengthFromText => "Tekst jest już podany, więc zamiast wartości z tego pola używana jest jego rzeczywista liczba tokenów: {tokens}.",
         ChunkSizeLabel => "Rozmiar chunka (tokeny)",
         OverlapLabel => "Nakładanie (tokeny)",
         PriceLabel => "Cena za 1 mln tokenów (USD, opcjonalnie)",

@@ -66,7 +66,9 @@ impl Language {
         self.lang.get()
     }
 
-    /// The message `key` in the current language; reading it subscribes to language changes.
+    /// The message `key`, one without parameters (a message with parameters is shown with
+    /// [`Language::tf`]; debug builds assert it), in the current language; reading it
+    /// subscribes to language changes.
     pub fn t(&self, key: Key) -> &'static str {
         i18n::text(self.lang.get(), key)
     }

@@ -3,8 +3,9 @@
 //! Indonesian, Russian and Polish. As in `crate::i18n`: one function per language with an
 //! exhaustive `match`, so a message missing in any language does not compile. Parameters are
 //! `{name}`, declared with the key and filled through the `args` structs, numbers formatted
-//! first. A count before a
-//! noun is a plural block (`{n, plural, …}`, as in `crate::i18n`).
+//! first. In English a count before a noun is one that is never 1
+//! (a limit, a grid's settings); in Russian and Polish, whose nouns take a count's case,
+//! every count before a noun is a plural block (`{n, plural, …}`, as in `crate::i18n`).
 //!
 //! Library names, class names and parameter names (chunk_size, chunk_overlap) are not
 //! translated: they are what the user types in code.

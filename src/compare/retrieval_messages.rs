@@ -1,7 +1,8 @@
 //! The retrieval check's message catalog ([`super::retrieval`]), in English, Vietnamese,
 //! Indonesian, Russian and Polish, built as the comparison's (`crate::i18n::catalog!`: one
-//! exhaustive `match` per language). A count before a noun is a plural
-//! block (`{n, plural, …}`, as in `crate::i18n`).
+//! exhaustive `match` per language). In English a count before a noun is one that is never 1
+//! (a limit, a grid's settings); in Russian and Polish, whose nouns take a count's case,
+//! every count before a noun is a plural block (`{n, plural, …}`, as in `crate::i18n`).
 //!
 //! The rule statements (`RuleTerms`, `RuleBm25`, `RuleSpans`) say in words what
 //! `chunk_core::retrieval::{terms, bm25, span}` document, and must change with them.
@@ -369,7 +370,7 @@ fn id(msg: Rm) -> &'static str {
         TableLegend => "Setiap strategi dengan chunk_size dan chunk_overlap di atas. Chunk dinomori mulai dari 0, seperti di daftar chunk.",
         ColStrategy => "Strategi",
         ColChunks => "Chunk",
-        ColTokens => "Token di-embed",
+        ColTokens => "Token yang di-embed",
         ColWholeCount => "Jawaban utuh dalam satu chunk",
         ColHits1 => "Utuh di top 1",
         ColHits3 => "Utuh di top 3",

@@ -1,6 +1,7 @@
 //! The embedding-model section's message catalog ([`super`]), in English, Vietnamese,
-//! Indonesian, Russian and Polish, built as the page's others (`crate::i18n::catalog!`). A count
-//! before a noun is a plural block (`{n, plural, …}`, as in `crate::i18n`).
+//! Indonesian, Russian and Polish, built as the page's others (`crate::i18n::catalog!`). In English a count before a noun is one that is never 1
+//! (a limit, a grid's settings); in Russian and Polish, whose nouns take a count's case,
+//! every count before a noun is a plural block (`{n, plural, …}`, as in `crate::i18n`).
 
 crate::i18n::catalog!(
     "One message of the embedding-model section's catalog.",

@@ -272,8 +272,9 @@ impl SimState {
         }
     }
 
-    /// The simulator's message `msg` in the current language; reading it subscribes to
-    /// language changes.
+    /// The simulator's message `msg`, one without parameters (those go through
+    /// [`SimState::tf`]; debug builds assert it), in the current language; reading it
+    /// subscribes to language changes.
     pub fn t(&self, msg: Msg) -> &'static str {
         messages::text(self.lang.get(), msg)
     }

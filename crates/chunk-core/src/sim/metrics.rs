@@ -111,8 +111,9 @@ mod tests {
     }
 
     /// The simulator's fixed windows and the calculator's formula name the same quantities:
-    /// tokens embedded and extra over the document (bloat factor − 1) are equal for every
-    /// setting, on the simulator's own manual.
+    /// tokens embedded and extra over the document (bloat factor − 1) are equal, on five
+    /// settings (no overlap, overlap, overlap one below the size, a size over the document, a
+    /// tiny size) of the simulator's own manual.
     #[test]
     fn fixed_windows_give_the_calculators_tokens_embedded_and_extra() {
         use crate::formula::{compute, DocLength, FormulaInput};

@@ -1,0 +1,62 @@
+"""Reference extractions for tests/reference.rs: the text BeautifulSoup (html5lib's parser,
+the WHATWG algorithm) and python-docx get out of a document, by the crate's rules stated here
+again independently. Prints one JSON object: {"text", "title", "headings", "list_items",
+"tables"}. Usage: reference.py html|docx PATH
+"""
+import json
+import sys
+
+
+def html_reference(path):
+    from bs4 import BeautifulSoup
+
+    with open(path, encoding="utf-8") as f:
+        soup = BeautifulSoup(f.read(), "html5lib")
+    title = soup.title.get_text() if soup.title else None
+    removed = ["head", "script", "style", "noscript", "template", "iframe", "object", "svg",
+               "canvas", "select"]
+
+    def hidden(tag):
+        if tag.has_attr("hidden"):
+            return True
+        style = "".join(tag.get("style", "").split()).lower()
+        return "display:none" in style or "visibility:hidden" in style
+
+    for tag in soup.find_all(lambda t: t.name in removed or hidden(t)):
+        if not tag.decomposed:
+            tag.decompose()
+    body = soup.body or soup
+    return {
+        "text": body.get_text(""),
+        "title": " ".join(title.split()) if title else None,
+        "headings": len(body.find_all(["h1", "h2", "h3", "h4", "h5", "h6"])),
+        "list_items": len(body.find_all("li")),
+        "tables": len(body.find_all("table")),
+    }
+
+
+def docx_reference(path):
+    import docx
+    from docx.table import Table
+
+    d = docx.Document(path)
+    parts, headings, items, tables = [], 0, 0, 0
+    for block in d.iter_inner_content():
+        if isinstance(block, Table):
+            tables += 1
+            for row in block.rows:
+                for cell in row.cells:
+                    parts.append(cell.text)
+        else:
+            name = block.style.name if block.style is not None else ""
+            if name.startswith("Heading") or name == "Title":
+                headings += 1
+            elif name.startswith("List"):
+                items += 1
+            parts.append(block.text)
+    return {"text": "\n".join(parts), "title": None, "headings": headings,
+            "list_items": items, "tables": tables}
+
+
+kind, path = sys.argv[1], sys.argv[2]
+print(json.dumps(html_reference(path) if kind == "html" else docx_reference(path)))
