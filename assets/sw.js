@@ -10,7 +10,9 @@
 //    names it; compare-worker.js, compare-engine.js and compare-engine_bg.wasm, as
 //    src/compare/engine.rs names them) and the icon;
 //  - afterwards: every same-origin GET answered 200 under the scope when the page asks for it,
-//    e.g. a tokenizer's vocabulary under vocab/, fetched only when a model needs it.
+//    e.g. a tokenizer's vocabulary under vocab/, fetched only when a model needs it, and the
+//    document reader (extract-worker.js, extract-engine.js, extract-engine_bg.wasm), fetched
+//    only when an HTML or DOCX file is opened (so it works offline once it has been used).
 //
 // How it answers (only GETs under its scope; it never makes a request of its own but these):
 //  - the page itself: the network first, the kept copy when the network fails (offline);

@@ -350,3 +350,12 @@ pub fn worker_error(ev: &web_sys::Event, script: &str) -> String {
         .filter(|m| !m.is_empty())
         .unwrap_or_else(|| format!("{script} did not load or start"))
 }
+
+/// Writes `message` to the browser console as a warning (a worker's failure, for whoever
+/// debugs the page; the page shows its own notice).
+pub fn warn(message: &str) {
+    #[cfg(target_arch = "wasm32")]
+    web_sys::console::warn_1(&message.into());
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = message;
+}

@@ -1,5 +1,7 @@
-//! The text source: a paste box, a file picker and drag-and-drop of `.txt` / `.md` files (read
-//! on this device only), the tokenizer status and the special-token notice.
+//! The text source: a paste box, a file picker and drag-and-drop (read on this device only) of
+//! text files and of documents (HTML, DOCX: read by the document reader worker,
+//! [`crate::extract_job`], into markdown-like text), the tokenizer status and the special-token
+//! notice.
 
 use crate::i18n::args as page_msg;
 use std::sync::Arc;
@@ -7,9 +9,11 @@ use std::sync::Arc;
 use leptos::html::Textarea;
 use leptos::prelude::*;
 
-use chunk_core::text_stats::{replacement_chars, whole_kib, whole_mib};
+use chunk_core::text_stats::{char_count, replacement_chars, whole_kib, whole_mib};
 use chunk_core::tokenizer::special_token_counts;
+use doc_extract::{ExtractError, Extracted, Format, Outcome};
 
+use crate::extract_job::{ExtractJob, Finished};
 use crate::i18n::Key;
 use crate::state::{Derived, EditKind, Language, SourceText, Tokenization};
 use crate::{browser, format};
@@ -17,6 +21,11 @@ use crate::{browser, format};
 /// Largest file accepted, in bytes (10 MB): far above any document worth previewing chunk by
 /// chunk, and small enough that reading and tokenizing it stays quick.
 pub const MAX_FILE_BYTES: f64 = 10.0 * 1024.0 * 1024.0;
+
+/// Largest document file accepted (HTML, DOCX, PDF by their name), in bytes (64 MiB): a
+/// document's file is mostly markup, compression and images, so its text is far smaller. The
+/// text read out of it then follows the same rules as a pasted text.
+pub const MAX_DOCUMENT_BYTES: f64 = 64.0 * 1024.0 * 1024.0;
 
 /// Texts longer than this (in bytes, 32 KiB) are not written into the paste box: Chromium lays
 /// out and paints a textarea's whole content when it is shown and on every keystroke. Measured
@@ -108,10 +117,48 @@ pub enum FileProblem {
     Unreadable,
 }
 
-/// Checks a file's size before reading it: up to [`MAX_FILE_BYTES`]. Any name is accepted
-/// (README, notes.rst, page.html …): whether it is text is decided by [`decode_file`].
-pub fn precheck_file(size_bytes: f64) -> Result<(), FileProblem> {
-    if size_bytes > MAX_FILE_BYTES {
+/// What a file is, by its name and first bytes ([`Format::detect`], and `%PDF-` or a `.pdf`
+/// name for a PDF).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileKind {
+    /// Anything else: read as UTF-8 text ([`decode_file`]).
+    Text,
+    /// A document the reader worker turns into text.
+    Document(Format),
+    /// A PDF, which the page does not read yet.
+    Pdf,
+}
+
+impl FileKind {
+    /// The kind of the file named `name` whose content starts with `first_bytes`.
+    pub fn of(name: &str, first_bytes: &[u8]) -> FileKind {
+        if first_bytes.starts_with(b"%PDF-") || name.to_ascii_lowercase().ends_with(".pdf") {
+            return FileKind::Pdf;
+        }
+        Format::detect(name, first_bytes).map_or(FileKind::Text, FileKind::Document)
+    }
+}
+
+/// The largest file named `name` that is read, in bytes: [`MAX_DOCUMENT_BYTES`] for a
+/// document's name (`.html`, `.htm`, `.xhtml`, `.docx`, `.pdf`, any case), else
+/// [`MAX_FILE_BYTES`].
+pub fn size_limit(name: &str) -> f64 {
+    let lower = name.to_ascii_lowercase();
+    let document = [".html", ".htm", ".xhtml", ".docx", ".pdf"]
+        .iter()
+        .any(|e| lower.ends_with(e));
+    if document {
+        MAX_DOCUMENT_BYTES
+    } else {
+        MAX_FILE_BYTES
+    }
+}
+
+/// Checks a file's size before reading it: up to [`size_limit`] of its name. Any name is
+/// accepted (README, notes.rst, page.html …): what it holds is decided by [`FileKind::of`] and
+/// [`decode_file`].
+pub fn precheck_file(name: &str, size_bytes: f64) -> Result<(), FileProblem> {
+    if size_bytes > size_limit(name) {
         Err(FileProblem::TooLarge)
     } else {
         Ok(())
@@ -136,12 +183,20 @@ pub fn decode_file(bytes: Vec<u8>) -> Result<String, FileProblem> {
 /// [`FileProblem::Unreadable`] when the browser cannot read it, [`FileProblem::NotUtf8`]
 /// from [`decode_file`].
 pub async fn read_file_text(file: web_sys::File) -> Result<String, FileProblem> {
+    let bytes = read_file_bytes(file).await?.to_vec();
+    browser::yield_now().await;
+    decode_file(bytes)
+}
+
+/// Reads a file the user chose into a byte array in the page (no copy into wasm memory yet).
+///
+/// # Errors
+/// [`FileProblem::Unreadable`] when the browser cannot read it.
+async fn read_file_bytes(file: web_sys::File) -> Result<js_sys::Uint8Array, FileProblem> {
     let buf = wasm_bindgen_futures::JsFuture::from(file.array_buffer())
         .await
         .map_err(|_| FileProblem::Unreadable)?;
-    let bytes = js_sys::Uint8Array::new(&buf).to_vec();
-    browser::yield_now().await;
-    decode_file(bytes)
+    Ok(js_sys::Uint8Array::new(&buf))
 }
 
 /// The kind of the text box's `input` event: its `InputEvent.inputType` (read by name, so that
@@ -155,11 +210,61 @@ fn input_kind(ev: &web_sys::Event) -> EditKind {
     EditKind::of_input_type(&input_type)
 }
 
-/// A message about the last file, shown under the box.
+/// What the reader found in a document, for its summary (the text itself goes to the box).
+#[derive(Clone, Debug, PartialEq)]
+struct ExtractSummary {
+    format: Format,
+    /// Characters (Unicode scalar values) of the extracted text.
+    chars: u64,
+    headings: usize,
+    list_items: usize,
+    tables: usize,
+    images: usize,
+    removed: usize,
+    /// Time the reader spent, in milliseconds.
+    millis: f64,
+}
+
+impl ExtractSummary {
+    fn of(format: Format, found: &Extracted, millis: f64) -> Self {
+        ExtractSummary {
+            format,
+            chars: char_count(&found.text),
+            headings: found.headings,
+            list_items: found.list_items,
+            tables: found.tables,
+            images: found.images,
+            removed: found.removed,
+            millis,
+        }
+    }
+}
+
+/// A message about the last file (its name first), shown under the box.
 #[derive(Clone, Debug, PartialEq)]
 enum FileMessage {
     Loaded(String),
     Problem(String, FileProblem),
+    /// The reader worker is reading it.
+    Reading(String),
+    /// A document was read into the box.
+    Extracted(String, ExtractSummary),
+    /// The reader refused it.
+    Refused(String, ExtractError),
+    /// The user stopped the reader.
+    Cancelled(String),
+    /// The reader worker failed without an answer.
+    ReaderFailed(String),
+    /// A PDF, not read.
+    Pdf(String),
+}
+
+/// The name of `format` as the page shows it.
+fn format_name(format: Format) -> &'static str {
+    match format {
+        Format::Html => "HTML",
+        Format::Docx => "DOCX",
+    }
 }
 
 /// Paste box, file open / drop, status and special-token notice. The only writer of the
@@ -183,10 +288,15 @@ pub fn TextSource() -> impl IntoView {
     // still being read knows when a newer edit has made it stale: the newer edit wins. A
     // StoredValue: only read in callbacks, never drawn.
     let edits = StoredValue::new(0u64);
-    // Starts a new edit: whatever was still being read is stale. Returns the edit's number.
+    // The document being read, if any: dropping it terminates its worker. Local (a worker
+    // handle is not Send); only callbacks touch it.
+    let job = StoredValue::new_local(None::<ExtractJob>);
+    // Starts a new edit: whatever was still being read is stale (a document's reader stops).
+    // Returns the edit's number.
     let new_edit = move || {
         edits.update_value(|n| *n += 1);
         source.reading.set(false);
+        job.set_value(None);
         edits.get_value()
     };
     // Stores a text made by an edit of `kind` (whether its count may be debounced).
@@ -248,28 +358,101 @@ pub fn TextSource() -> impl IntoView {
             view! { <p class="notice" role="status" data-testid="large-text-notice">{text}</p> }
         })
     };
+    // A document's text, or a refusal, once the reader answered (unless a newer edit came).
+    let on_read = move |name: String, format: Format, this_edit: u64, finished: Finished| {
+        job.set_value(None);
+        if edits.get_value() != this_edit {
+            return;
+        }
+        source.reading.set(false);
+        match finished {
+            Finished::Read(Outcome::Read(found), millis) => {
+                let summary = ExtractSummary::of(format, &found, millis);
+                set_text(found.text, EditKind::Whole);
+                set_message.set(Some(FileMessage::Extracted(name, summary)));
+            }
+            Finished::Read(Outcome::Refused(e), _) => {
+                set_message.set(Some(FileMessage::Refused(name, e)));
+            }
+            Finished::Failed(detail) => {
+                browser::warn(&detail);
+                set_message.set(Some(FileMessage::ReaderFailed(name)));
+            }
+        }
+    };
     let load = move |file: web_sys::File| {
         let name = file.name();
-        if let Err(p) = precheck_file(file.size()) {
+        if let Err(p) = precheck_file(&name, file.size()) {
             set_message.set(Some(FileMessage::Problem(name, p)));
             return;
         }
         let this_edit = new_edit();
         leptos::task::spawn_local(async move {
-            let result = read_file_text(file).await;
-            // Storing the text in a task of its own, too.
+            let bytes = read_file_bytes(file).await;
+            // Deciding what it is and storing it in a task of its own, too.
             browser::yield_now().await;
             if edits.get_value() != this_edit {
                 return; // the text was edited while the file was read: the newer edit wins
             }
-            match result {
-                Ok(s) => {
-                    set_text(s, EditKind::Whole);
-                    set_message.set(Some(FileMessage::Loaded(name)));
+            let bytes = match bytes {
+                Ok(b) => b,
+                Err(p) => return set_message.set(Some(FileMessage::Problem(name, p))),
+            };
+            let head = bytes.subarray(0, bytes.length().min(64)).to_vec();
+            match FileKind::of(&name, &head) {
+                FileKind::Pdf => set_message.set(Some(FileMessage::Pdf(name))),
+                FileKind::Document(format) => {
+                    if bytes.length() as f64 > MAX_DOCUMENT_BYTES {
+                        return set_message
+                            .set(Some(FileMessage::Problem(name, FileProblem::TooLarge)));
+                    }
+                    let answer = name.clone();
+                    let done = move |f| on_read(answer, format, this_edit, f);
+                    match ExtractJob::start(format, bytes, done) {
+                        Ok(started) => {
+                            job.set_value(Some(started));
+                            source.reading.set(true);
+                            set_message.set(Some(FileMessage::Reading(name)));
+                        }
+                        Err(detail) => {
+                            browser::warn(&detail);
+                            set_message.set(Some(FileMessage::ReaderFailed(name)));
+                        }
+                    }
                 }
-                Err(p) => set_message.set(Some(FileMessage::Problem(name, p))),
+                FileKind::Text => {
+                    if bytes.length() as f64 > MAX_FILE_BYTES {
+                        return set_message
+                            .set(Some(FileMessage::Problem(name, FileProblem::TooLarge)));
+                    }
+                    let result = decode_file(bytes.to_vec());
+                    browser::yield_now().await;
+                    if edits.get_value() != this_edit {
+                        return;
+                    }
+                    match result {
+                        Ok(s) => {
+                            set_text(s, EditKind::Whole);
+                            set_message.set(Some(FileMessage::Loaded(name)));
+                        }
+                        Err(p) => set_message.set(Some(FileMessage::Problem(name, p))),
+                    }
+                }
             }
         });
+    };
+    // Stops the reader: the box keeps what it had.
+    let cancel = move |_| {
+        let reading = job.with_value(|j| j.is_some());
+        if !reading {
+            return;
+        }
+        let name = match message.get_untracked() {
+            Some(FileMessage::Reading(name)) => name,
+            _ => String::new(),
+        };
+        new_edit(); // drops the job (its worker is terminated) and clears `reading`
+        set_message.set(Some(FileMessage::Cancelled(name)));
     };
     let on_file = move |ev: web_sys::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
@@ -296,24 +479,126 @@ pub fn TextSource() -> impl IntoView {
     };
 
     let message_view = move || {
-        message.get().map(|m| {
-            let (class, text) = match m {
-                FileMessage::Loaded(name) => {
-                    ("file-msg ok", lang.tf(page_msg::FileLoaded { name: &name }))
-                }
-                FileMessage::Problem(name, p) => {
-                    let text = match p {
-                        FileProblem::TooLarge => lang.tf(page_msg::FileTooLarge {
+        let l = lang.get();
+        let int = |n: usize| format::int(l, n as u128);
+        message.get().map(|m| match m {
+            FileMessage::Loaded(name) => {
+                let text = lang.tf(page_msg::FileLoaded { name: &name });
+                view! { <p class="file-msg ok" role="status" data-testid="file-message">{text}</p> }
+                    .into_any()
+            }
+            FileMessage::Problem(name, p) => {
+                let text = match p {
+                    FileProblem::TooLarge => {
+                        let max = whole_mib(size_limit(&name) as u64);
+                        lang.tf(page_msg::FileTooLarge {
                             name: &name,
-                            max: &format::int(lang.get(), whole_mib(MAX_FILE_BYTES as u64)),
-                        }),
-                        FileProblem::NotUtf8 => lang.tf(page_msg::FileNotUtf8 { name: &name }),
-                        FileProblem::Unreadable => lang.tf(page_msg::FileReadError { name: &name }),
-                    };
-                    ("file-msg error", text)
+                            max: &format::int(l, u128::from(max)),
+                        })
+                    }
+                    FileProblem::NotUtf8 => lang.tf(page_msg::FileNotUtf8 { name: &name }),
+                    FileProblem::Unreadable => lang.tf(page_msg::FileReadError { name: &name }),
+                };
+                view! { <p class="file-msg error" role="status" data-testid="file-message">{text}</p> }
+                    .into_any()
+            }
+            FileMessage::Reading(name) => view! {
+                <p class="file-msg" role="status" data-testid="file-message" data-state="reading">
+                    {lang.tf(page_msg::FileReading { name: &name })}
+                    " "
+                    <button
+                        type="button"
+                        class="button secondary"
+                        data-testid="extract-cancel"
+                        on:click=cancel
+                    >
+                        {lang.t(Key::ExtractCancel)}
+                    </button>
+                </p>
+            }
+            .into_any(),
+            FileMessage::Extracted(name, x) => {
+                let read = lang.tf(page_msg::FileExtracted {
+                    name: &name,
+                    format: format_name(x.format),
+                    chars: &format::int(l, u128::from(x.chars)),
+                    headings: &int(x.headings),
+                    items: &int(x.list_items),
+                    tables: &int(x.tables),
+                    ms: &format::int(l, x.millis.round() as u128),
+                });
+                let left_out = (x.images + x.removed > 0).then(|| {
+                    lang.tf(page_msg::FileLeftOut {
+                        images: &int(x.images),
+                        removed: &int(x.removed),
+                    })
+                });
+                view! {
+                    <p
+                        class="file-msg ok"
+                        role="status"
+                        data-testid="extract-summary"
+                        data-format=format_name(x.format).to_ascii_lowercase()
+                        data-chars=x.chars.to_string()
+                        data-headings=x.headings.to_string()
+                        data-list-items=x.list_items.to_string()
+                        data-tables=x.tables.to_string()
+                        data-images=x.images.to_string()
+                        data-removed=x.removed.to_string()
+                        data-millis=format!("{:.1}", x.millis)
+                    >
+                        {read}
+                        {left_out.map(|t| view! { " " {t} })}
+                    </p>
                 }
-            };
-            view! { <p class=class role="status" data-testid="file-message">{text}</p> }
+                .into_any()
+            }
+            FileMessage::Refused(name, e) => {
+                let name = name.as_str();
+                let text = match &e {
+                    ExtractError::Encrypted => lang.tf(page_msg::FileEncrypted { name }),
+                    ExtractError::NotZip { .. } => lang.tf(page_msg::FileNotDocx { name }),
+                    ExtractError::NoDocument => lang.tf(page_msg::FileNoDocument { name }),
+                    ExtractError::TooLarge => lang.tf(page_msg::FileInflatesTooMuch {
+                        name,
+                        max: &format::int(l, u128::from(doc_extract::MAX_PART_BYTES >> 20)),
+                    }),
+                    ExtractError::NotUtf8 { .. } => lang.tf(page_msg::FileHtmlNotUtf8 { name }),
+                    ExtractError::Damaged { .. } | ExtractError::Xml { .. } => {
+                        lang.tf(page_msg::FileDamaged { name })
+                    }
+                };
+                view! {
+                    <p
+                        class="file-msg error"
+                        role="status"
+                        data-testid="file-message"
+                        data-reason=e.reason()
+                        title=e.to_string()
+                    >
+                        {text}
+                    </p>
+                }
+                .into_any()
+            }
+            FileMessage::Cancelled(name) => view! {
+                <p class="file-msg" role="status" data-testid="file-message" data-state="cancelled">
+                    {lang.tf(page_msg::FileCancelled { name: &name })}
+                </p>
+            }
+            .into_any(),
+            FileMessage::ReaderFailed(name) => view! {
+                <p class="file-msg error" role="status" data-testid="file-message" data-reason="reader-failed">
+                    {lang.tf(page_msg::FileReaderFailed { name: &name })}
+                </p>
+            }
+            .into_any(),
+            FileMessage::Pdf(name) => view! {
+                <p class="file-msg error" role="status" data-testid="file-message" data-reason="pdf">
+                    {lang.tf(page_msg::FilePdf { name: &name })}
+                </p>
+            }
+            .into_any(),
         })
     };
 
@@ -502,10 +787,10 @@ mod tests {
 
     #[test]
     fn files_up_to_10_mb_of_utf8_text_are_accepted_whatever_their_name() {
-        assert_eq!(precheck_file(10.0), Ok(()));
-        assert_eq!(precheck_file(MAX_FILE_BYTES), Ok(()));
+        assert_eq!(precheck_file("a.txt", 10.0), Ok(()));
+        assert_eq!(precheck_file("README", MAX_FILE_BYTES), Ok(()));
         assert_eq!(
-            precheck_file(MAX_FILE_BYTES + 1.0),
+            precheck_file("notes.md", MAX_FILE_BYTES + 1.0),
             Err(FileProblem::TooLarge)
         );
         assert_eq!(
@@ -545,6 +830,45 @@ mod tests {
         assert_eq!(
             decode_file(vec![b'a', 0xE7, 0x8C]),
             Err(FileProblem::NotUtf8)
+        );
+    }
+
+    #[test]
+    fn documents_are_told_from_text_by_name_and_first_bytes() {
+        assert_eq!(FileKind::of("a.PDF", b"anything"), FileKind::Pdf);
+        assert_eq!(FileKind::of("scan", b"%PDF-1.7\n"), FileKind::Pdf);
+        assert_eq!(
+            FileKind::of("Report.DOCX", b"PK\x03\x04rest"),
+            FileKind::Document(Format::Docx)
+        );
+        // A .docx name without the zip signature goes to the reader, which says why it is
+        // not a Word document (encrypted, say); a zip without the name is not taken for one.
+        assert_eq!(
+            FileKind::of("locked.docx", b"\xD0\xCF\x11\xE0"),
+            FileKind::Document(Format::Docx)
+        );
+        assert_eq!(FileKind::of("notes.zip", b"PK\x03\x04"), FileKind::Text);
+        assert_eq!(
+            FileKind::of("saved", b"\xEF\xBB\xBF  <!DOCTYPE html><p>"),
+            FileKind::Document(Format::Html)
+        );
+        assert_eq!(
+            FileKind::of("page.htm", b"hello"),
+            FileKind::Document(Format::Html)
+        );
+        assert_eq!(FileKind::of("notes.md", b"# Title"), FileKind::Text);
+    }
+
+    #[test]
+    fn documents_may_be_larger_than_text_files() {
+        assert_eq!(size_limit("book.docx"), MAX_DOCUMENT_BYTES);
+        assert_eq!(size_limit("PAGE.HTML"), MAX_DOCUMENT_BYTES);
+        assert_eq!(size_limit("scan.pdf"), MAX_DOCUMENT_BYTES);
+        assert_eq!(size_limit("book.txt"), MAX_FILE_BYTES);
+        assert_eq!(precheck_file("book.docx", MAX_FILE_BYTES * 2.0), Ok(()));
+        assert_eq!(
+            precheck_file("book.docx", MAX_DOCUMENT_BYTES + 1.0),
+            Err(FileProblem::TooLarge)
         );
     }
 }

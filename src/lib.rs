@@ -5,7 +5,9 @@
 //! - [`state`]: the contexts, one per writer, and the memos derived from them.
 //! - [`parse`]: parsing and validation of the fields (plain functions, tested natively).
 //! - [`calculator`]: the settings form, the figures and their notices.
-//! - [`file_input`]: paste box, file open / drop, tokenizer status, special-token notice.
+//! - [`file_input`]: paste box, file open / drop (text, HTML, DOCX), tokenizer status,
+//!   special-token notice.
+//! - [`extract_job`]: the document reader worker (one per HTML or DOCX file), both sides.
 //! - [`tokenize_job`]: re-tokenizes on every edit, in the worker or in slices, with cancellation.
 //! - [`tokenize_schedule`]: the pure schedule both sides use: generations, slices, progress,
 //!   where a job runs, when the worker is given up (no web types; tested natively).
@@ -28,6 +30,7 @@ pub mod app;
 pub mod browser;
 pub mod calculator;
 pub mod compare;
+pub mod extract_job;
 pub mod faq;
 pub mod file_input;
 pub mod format;

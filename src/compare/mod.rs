@@ -306,7 +306,7 @@ pub fn spawn_compare(app: PageState) {
             report_ready();
         }
         Event::Failed(message) => {
-            web_sys_log(&message);
+            crate::browser::warn(&message);
             results.engine.set(EngineStatus::Failed(message));
             retrieval_results.worker_failed();
         }
@@ -319,7 +319,7 @@ pub fn spawn_compare(app: PageState) {
         }
         Event::Failed(message) => {
             // The main worker takes its rows from now on.
-            web_sys_log(&message);
+            crate::browser::warn(&message);
             side_ok.set_value(Some(false));
             report_ready();
             retrieval_results.worker_failed();
@@ -702,7 +702,7 @@ fn receive(
             }
         }
         Reply::Failed { job, message } => {
-            web_sys_log(&message);
+            crate::browser::warn(&message);
             if let Some(job) = job {
                 retrieval.job_failed(job);
                 open_status(results, job, OpenStatus::Failed(message));
@@ -735,13 +735,6 @@ fn open_status(results: CompareResults, job: u32, status: OpenStatus) {
         }
         _ => false,
     });
-}
-
-fn web_sys_log(message: &str) {
-    #[cfg(target_arch = "wasm32")]
-    web_sys::console::warn_1(&message.into());
-    #[cfg(not(target_arch = "wasm32"))]
-    let _ = message;
 }
 
 /// A job's status line (`role="status"`, announced politely) and its progress bar, shown only

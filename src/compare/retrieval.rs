@@ -902,7 +902,7 @@ fn PairList() -> impl IntoView {
             return;
         };
         input.set_value("");
-        if crate::file_input::precheck_file(file.size()).is_err() {
+        if file.size() > crate::file_input::MAX_FILE_BYTES {
             import_message.set(Some(ImportMessage::TooLarge));
             return;
         }

@@ -97,12 +97,20 @@ fn read_part(
     let file = match zip.by_name(name) {
         Ok(f) => f,
         Err(zip::result::ZipError::FileNotFound) => return Ok(None),
-        Err(e) => return Err(ExtractError::NotZip(e.to_string())),
+        Err(e) => {
+            return Err(ExtractError::Damaged {
+                part: name.to_owned(),
+                detail: e.to_string(),
+            })
+        }
     };
     let mut bytes = Vec::new();
     file.take(MAX_PART_BYTES + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| ExtractError::NotZip(e.to_string()))?;
+        .map_err(|e| ExtractError::Damaged {
+            part: name.to_owned(),
+            detail: e.to_string(),
+        })?;
     if bytes.len() as u64 > MAX_PART_BYTES {
         return Err(ExtractError::TooLarge);
     }
@@ -177,14 +185,16 @@ struct Paragraph {
 /// # Errors
 /// [`ExtractError::Encrypted`] for an OLE compound file (a password-protected DOCX or an old
 /// `.doc`), [`ExtractError::NotZip`] for anything else that is not a zip archive,
+/// [`ExtractError::Damaged`] for a part that does not inflate,
 /// [`ExtractError::NoDocument`] without `word/document.xml`, [`ExtractError::TooLarge`] and
 /// [`ExtractError::Xml`] for a part too large or not well-formed.
 pub fn extract(bytes: &[u8]) -> Result<Extracted, ExtractError> {
     if bytes.starts_with(OLE_MAGIC) {
         return Err(ExtractError::Encrypted);
     }
-    let mut zip = zip::ZipArchive::new(Cursor::new(bytes))
-        .map_err(|e| ExtractError::NotZip(e.to_string()))?;
+    let mut zip = zip::ZipArchive::new(Cursor::new(bytes)).map_err(|e| ExtractError::NotZip {
+        detail: e.to_string(),
+    })?;
     let document = read_part(&mut zip, "word/document.xml")?.ok_or(ExtractError::NoDocument)?;
     let styles = match read_part(&mut zip, "word/styles.xml")? {
         Some(xml) => styles(&xml)?,
@@ -413,13 +423,45 @@ mod tests {
         );
         assert!(matches!(
             extract(b"plain text"),
-            Err(ExtractError::NotZip(_))
+            Err(ExtractError::NotZip { .. })
         ));
-        assert!(matches!(extract(b""), Err(ExtractError::NotZip(_))));
+        assert!(matches!(extract(b""), Err(ExtractError::NotZip { .. })));
         let bad = "<w:document><w:body><w:p></w:body>";
         assert!(matches!(
             body(bad, &Styles(HashMap::new())),
             Err(ExtractError::Xml { .. })
+        ));
+    }
+
+    /// A zip holding `parts` (name, content), stored uncompressed.
+    fn zip_of(parts: &[(&str, &[u8])]) -> Vec<u8> {
+        use std::io::Write;
+        let mut out = zip::ZipWriter::new(Cursor::new(Vec::new()));
+        let options = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Stored);
+        for (name, content) in parts {
+            out.start_file(*name, options).unwrap();
+            out.write_all(content).unwrap();
+        }
+        out.finish().unwrap().into_inner()
+    }
+
+    #[test]
+    fn an_archive_without_a_document_or_with_a_damaged_one_is_refused() {
+        assert_eq!(
+            extract(&zip_of(&[("word/other.xml", b"<x/>")])),
+            Err(ExtractError::NoDocument)
+        );
+        let xml = br#"<w:document xmlns:w="w"><w:body><w:p><w:r><w:t>Moonstone</w:t></w:r></w:p></w:body></w:document>"#;
+        let good = zip_of(&[("word/document.xml", xml)]);
+        assert_eq!(extract(&good).unwrap().text, "Moonstone");
+        // One byte of the stored part changed: its CRC-32 no longer matches.
+        let mut bad = good.clone();
+        let at = bad.windows(9).position(|w| w == b"Moonstone").unwrap();
+        bad[at] = b'N';
+        assert!(matches!(
+            extract(&bad),
+            Err(ExtractError::Damaged { ref part, .. }) if part == "word/document.xml"
         ));
     }
 }

@@ -15,12 +15,19 @@
 //!   ("heading N", "Title"), list items by numbering (`w:numPr`, on the paragraph or its style),
 //!   tables row by row; deleted text and field codes are not text.
 //!
-//! No web dependency: the page runs it in a worker, loaded only when such a file is opened.
+//! No web dependency: the page runs it in a worker (`crates/extract-engine`), loaded only when
+//! such a file is opened. The readers are behind the default feature `readers`; without it the
+//! crate is only its data types ([`Format`], [`Extracted`], [`ExtractError`], [`Outcome`]), which
+//! the page uses to detect a format and to read the worker's answer without carrying the parsers
+//! in its own wasm.
 
 #![warn(missing_docs)]
 
+#[cfg(feature = "readers")]
 pub mod docx;
+#[cfg(feature = "readers")]
 pub mod html;
+#[cfg(feature = "readers")]
 mod writer;
 
 use serde::{Deserialize, Serialize};
@@ -40,13 +47,18 @@ pub enum Format {
 }
 
 impl Format {
-    /// The format a file is in, from its first bytes and then its name (case-insensitive
-    /// extension): a zip (`PK\x03\x04`) named `.docx` is DOCX; a name ending `.html`, `.htm` or
-    /// `.xhtml`, or a text starting (after whitespace and a byte order mark) with `<!doctype
-    /// html` or `<html`, is HTML. `None` for anything else (plain text among it).
+    /// The format a file is in, from its name (case-insensitive extension) and then its first
+    /// bytes: a name ending `.docx` is DOCX, whatever it holds (the reader then says why an
+    /// encrypted file or a non-zip is not one), and so is a zip (`PK\x03\x04`) named `.docm`
+    /// or `.dotx`; a name ending `.html`, `.htm` or `.xhtml`, or a text starting (after
+    /// whitespace and a byte order mark) with `<!doctype html` or `<html`, is HTML. `None` for
+    /// anything else (plain text among it).
     pub fn detect(name: &str, first_bytes: &[u8]) -> Option<Format> {
         let lower = name.to_ascii_lowercase();
-        if first_bytes.starts_with(b"PK\x03\x04") && lower.ends_with(".docx") {
+        let zip = first_bytes.starts_with(b"PK\x03\x04");
+        if lower.ends_with(".docx")
+            || (zip && (lower.ends_with(".docm") || lower.ends_with(".dotx")))
+        {
             return Some(Format::Docx);
         }
         if [".html", ".htm", ".xhtml"]
@@ -89,12 +101,32 @@ pub struct Extracted {
     pub removed: usize,
 }
 
-/// Why a document could not be read.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+/// Why a document could not be read. Serialized with its [`reason`](ExtractError::reason) as
+/// the `reason` field (the page's `data-reason`), e.g. `{"reason": "not-zip", "detail": "…"}`.
+#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "reason", rename_all = "kebab-case")]
 pub enum ExtractError {
     /// The bytes are not a zip archive, so not a DOCX.
-    #[error("the file is not a DOCX (not a zip archive): {0}")]
-    NotZip(String),
+    #[error("the file is not a DOCX (not a zip archive): {detail}")]
+    NotZip {
+        /// The zip reader's message.
+        detail: String,
+    },
+    /// A part of the archive could not be inflated (a damaged or truncated file).
+    #[error("{part} could not be decompressed: {detail}")]
+    Damaged {
+        /// The part's name in the archive.
+        part: String,
+        /// The decompressor's message.
+        detail: String,
+    },
+    /// An HTML file that is not UTF-8 (another charset, or binary bytes): read as UTF-8 it
+    /// would hold invented replacement characters, so it is refused.
+    #[error("the HTML file is not UTF-8 (invalid byte at offset {offset})")]
+    NotUtf8 {
+        /// Byte offset of the first byte that is not UTF-8.
+        offset: u64,
+    },
     /// An OLE compound file: a password-protected (encrypted) DOCX, or an old binary `.doc`.
     #[error(
         "the file is encrypted (password-protected) or an old binary .doc, which cannot be read"
@@ -105,6 +137,7 @@ pub enum ExtractError {
     NoDocument,
     /// A part inflates beyond [`MAX_PART_BYTES`].
     #[error("word/document.xml inflates beyond {} MiB", MAX_PART_BYTES / 1024 / 1024)]
+    #[serde(rename = "inflates-too-much")]
     TooLarge,
     /// A part is not well-formed XML or not UTF-8; the position is a byte offset in the part.
     #[error("word/document.xml is not well-formed at byte {offset}: {message}")]
@@ -114,4 +147,125 @@ pub enum ExtractError {
         /// The XML reader's message.
         message: String,
     },
+}
+
+impl ExtractError {
+    /// A stable name for the reason, for tests and automation (the page's `data-reason`):
+    /// `not-zip`, `damaged`, `not-utf8`, `encrypted`, `no-document`, `inflates-too-much`, `xml`.
+    pub fn reason(&self) -> &'static str {
+        match self {
+            ExtractError::NotZip { .. } => "not-zip",
+            ExtractError::Damaged { .. } => "damaged",
+            ExtractError::NotUtf8 { .. } => "not-utf8",
+            ExtractError::Encrypted => "encrypted",
+            ExtractError::NoDocument => "no-document",
+            ExtractError::TooLarge => "inflates-too-much",
+            ExtractError::Xml { .. } => "xml",
+        }
+    }
+}
+
+/// A reader's answer for one file: what the worker sends the page, as JSON-like data tagged by
+/// `outcome` (`{"outcome": "read", …Extracted}` or `{"outcome": "refused", "reason": …}`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "lowercase")]
+pub enum Outcome {
+    /// The document was read.
+    Read(Extracted),
+    /// The document was refused, with why.
+    Refused(ExtractError),
+}
+
+/// Reads `bytes` as a document in `format`: HTML must be UTF-8 (a byte order mark is
+/// dropped); DOCX as [`docx::extract`]. Never panics on any input.
+#[cfg(feature = "readers")]
+pub fn extract(format: Format, bytes: &[u8]) -> Outcome {
+    let result = match format {
+        Format::Html => {
+            let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+            std::str::from_utf8(bytes)
+                .map(html::extract)
+                .map_err(|e| ExtractError::NotUtf8 {
+                    offset: e.valid_up_to() as u64,
+                })
+        }
+        Format::Docx => docx::extract(bytes),
+    };
+    match result {
+        Ok(found) => Outcome::Read(found),
+        Err(e) => Outcome::Refused(e),
+    }
+}
+
+#[cfg(test)]
+mod format_tests {
+    use super::*;
+
+    #[test]
+    fn formats_are_detected_by_name_then_first_bytes() {
+        assert_eq!(
+            Format::detect("A.DOCX", b"\xD0\xCF\x11\xE0"),
+            Some(Format::Docx)
+        );
+        assert_eq!(Format::detect("a.docm", b"PK\x03\x04"), Some(Format::Docx));
+        assert_eq!(Format::detect("a.docm", b"text"), None);
+        assert_eq!(Format::detect("a.zip", b"PK\x03\x04"), None);
+        assert_eq!(Format::detect("x.xhtml", b""), Some(Format::Html));
+        assert_eq!(
+            Format::detect("saved", b"\xEF\xBB\xBF\n <HTML lang=en>"),
+            Some(Format::Html)
+        );
+        assert_eq!(Format::detect("notes.md", b"<h1>not a page</h1>"), None);
+    }
+}
+
+#[cfg(all(test, feature = "readers"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn html_must_be_utf8_and_loses_its_byte_order_mark() {
+        let Outcome::Read(page) = extract(Format::Html, b"\xEF\xBB\xBF<h1>Moonstone</h1>") else {
+            panic!("a UTF-8 page is read");
+        };
+        assert_eq!(page.text, "# Moonstone");
+        assert_eq!(
+            extract(Format::Html, b"<p>caf\xe9</p>"),
+            Outcome::Refused(ExtractError::NotUtf8 { offset: 6 })
+        );
+    }
+
+    #[test]
+    fn a_refusal_serializes_with_its_reason() {
+        for (e, reason) in [
+            (ExtractError::NotZip { detail: "x".into() }, "not-zip"),
+            (ExtractError::TooLarge, "inflates-too-much"),
+            (ExtractError::Encrypted, "encrypted"),
+            (ExtractError::NotUtf8 { offset: 3 }, "not-utf8"),
+            (
+                ExtractError::Damaged {
+                    part: "word/document.xml".into(),
+                    detail: "x".into(),
+                },
+                "damaged",
+            ),
+            (ExtractError::NoDocument, "no-document"),
+            (
+                ExtractError::Xml {
+                    offset: 1,
+                    message: "x".into(),
+                },
+                "xml",
+            ),
+        ] {
+            assert_eq!(e.reason(), reason);
+            let json = serde_json::to_value(Outcome::Refused(e.clone())).unwrap();
+            assert_eq!(json["outcome"], "refused");
+            assert_eq!(json["reason"], reason);
+            assert_eq!(
+                serde_json::from_value::<Outcome>(json).unwrap(),
+                Outcome::Refused(e)
+            );
+        }
+    }
 }

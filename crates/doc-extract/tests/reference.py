@@ -1,7 +1,7 @@
 """Reference extractions for tests/reference.rs: the text BeautifulSoup (html5lib's parser,
 the WHATWG algorithm) and python-docx get out of a document, by the crate's rules stated here
 again independently. Prints one JSON object: {"text", "title", "headings", "list_items",
-"tables"}. Usage: reference.py html|docx PATH
+"tables"}. Usage: reference.py html|docx PATH. Also imported by tests/e2e/reference_count.py.
 """
 import json
 import sys
@@ -58,5 +58,10 @@ def docx_reference(path):
             "list_items": items, "tables": tables}
 
 
-kind, path = sys.argv[1], sys.argv[2]
-print(json.dumps(html_reference(path) if kind == "html" else docx_reference(path)))
+def reference(kind, path):
+    """The reference extraction of the file at `path`, `kind` "html" or "docx"."""
+    return html_reference(path) if kind == "html" else docx_reference(path)
+
+
+if __name__ == "__main__":
+    print(json.dumps(reference(sys.argv[1], sys.argv[2])))

@@ -1,0 +1,189 @@
+//! The page's handle on the document reader worker (`assets/extract-worker.js`, which runs
+//! `crates/extract-engine`): one worker per file, started when an HTML or DOCX file is opened
+//! and terminated when it has answered, when the user stops it, or when the job is dropped (a
+//! newer edit or file). The reader's wasm is fetched by that worker, so it is never part of the
+//! first paint, and the file's bytes go to it in a transferred buffer: they never leave the
+//! browser.
+
+use doc_extract::Outcome;
+
+/// Script of the worker, next to `index.html` (copied there by Trunk).
+pub const WORKER_SCRIPT: &str = "extract-worker.js";
+/// The reader's wasm-bindgen glue and module as Trunk names a worker build (after the crate).
+pub const ENGINE_GLUE: &str = "extract-engine.js";
+/// See [`ENGINE_GLUE`].
+pub const ENGINE_WASM: &str = "extract-engine_bg.wasm";
+
+/// How a job ended.
+#[derive(Debug)]
+pub enum Finished {
+    /// The reader answered: the outcome, and the time it spent reading, in milliseconds (the
+    /// worker's `performance.now()`, compiling the module excluded).
+    Read(Outcome, f64),
+    /// The worker failed (did not load, trapped, or sent what the page cannot read). English,
+    /// for the console; the page shows its own message.
+    Failed(String),
+}
+
+#[cfg(target_arch = "wasm32")]
+pub use imp::ExtractJob;
+
+#[cfg(not(target_arch = "wasm32"))]
+pub use native::ExtractJob;
+
+#[cfg(target_arch = "wasm32")]
+mod imp {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    use doc_extract::{Format, Outcome};
+    use js_sys::{Array, Object, Reflect, Uint8Array};
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+    use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
+
+    use super::{Finished, ENGINE_GLUE, ENGINE_WASM, WORKER_SCRIPT};
+
+    type OnDone = Rc<RefCell<Option<Box<dyn FnOnce(Finished)>>>>;
+
+    /// One file being read in its own worker. Dropping it terminates the worker; its callback
+    /// is then never called.
+    pub struct ExtractJob {
+        worker: Worker,
+        on_done: OnDone,
+        // Kept alive as long as the worker may call them.
+        _on_message: Closure<dyn FnMut(MessageEvent)>,
+        _on_error: Closure<dyn FnMut(web_sys::Event)>,
+    }
+
+    impl ExtractJob {
+        /// Starts a worker reading `bytes` (the whole file, whose buffer is transferred to
+        /// the worker and so left empty here) as `format`; `on_done` gets how it ended, once,
+        /// in a task of its own (so it may drop this job).
+        ///
+        /// # Errors
+        /// English, when there is no document base URL or the browser refuses the module
+        /// worker or the message.
+        pub fn start(
+            format: Format,
+            bytes: Uint8Array,
+            on_done: impl FnOnce(Finished) + 'static,
+        ) -> Result<Self, String> {
+            let base = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.base_uri().ok().flatten())
+                .ok_or("the page has no base URL")?;
+            let url = |file: &str| {
+                web_sys::Url::new_with_base(file, &base)
+                    .map(|u| u.href())
+                    .map_err(|_| format!("{file}: not a URL under {base}"))
+            };
+            let (script, js, wasm) = (url(WORKER_SCRIPT)?, url(ENGINE_GLUE)?, url(ENGINE_WASM)?);
+            let options = WorkerOptions::new();
+            options.set_type(WorkerType::Module);
+            let worker = Worker::new_with_options(&script, &options)
+                .map_err(|_| format!("the browser refused to start {WORKER_SCRIPT}"))?;
+            let on_done: OnDone = Rc::new(RefCell::new(Some(Box::new(on_done))));
+            let done = on_done.clone();
+            let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
+                finish(&done, read_reply(ev.data()));
+            });
+            let done = on_done.clone();
+            let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
+                let detail = crate::browser::worker_error(&ev, WORKER_SCRIPT);
+                finish(&done, Finished::Failed(format!("extract worker: {detail}")));
+            });
+            worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+            worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+            let message = Object::new();
+            let format_name = match format {
+                Format::Html => "html",
+                Format::Docx => "docx",
+            };
+            for (key, value) in [
+                ("js", JsValue::from_str(&js)),
+                ("wasm", JsValue::from_str(&wasm)),
+                ("format", JsValue::from_str(format_name)),
+                ("bytes", bytes.buffer().into()),
+            ] {
+                let _ = Reflect::set(&message, &key.into(), &value);
+            }
+            if worker
+                .post_message_with_transfer(&message, &Array::of1(&bytes.buffer()))
+                .is_err()
+            {
+                worker.terminate();
+                return Err(format!("could not send the file to {WORKER_SCRIPT}"));
+            }
+            Ok(ExtractJob {
+                worker,
+                on_done,
+                _on_message: on_message,
+                _on_error: on_error,
+            })
+        }
+    }
+
+    impl Drop for ExtractJob {
+        fn drop(&mut self) {
+            self.on_done.borrow_mut().take();
+            self.worker.terminate();
+        }
+    }
+
+    /// Calls the job's callback if it has not been called yet, in a task of its own: the
+    /// callback may drop the job, which must not happen inside the worker's event handler.
+    fn finish(on_done: &OnDone, finished: Finished) {
+        if let Some(f) = on_done.borrow_mut().take() {
+            leptos::task::spawn_local(async move { f(finished) });
+        }
+    }
+
+    /// The worker's message: `{kind: "done", outcome, millis}` or `{kind: "failed", message}`.
+    fn read_reply(data: JsValue) -> Finished {
+        let field = |name: &str| Reflect::get(&data, &JsValue::from_str(name)).ok();
+        match field("kind").and_then(|k| k.as_string()).as_deref() {
+            Some("done") => {
+                let millis = field("millis").and_then(|m| m.as_f64()).unwrap_or(0.0);
+                match field("outcome").map(serde_wasm_bindgen::from_value::<Outcome>) {
+                    Some(Ok(outcome)) => Finished::Read(outcome, millis),
+                    Some(Err(e)) => {
+                        Finished::Failed(format!("unreadable answer from the extract worker: {e}"))
+                    }
+                    None => Finished::Failed("the extract worker sent no outcome".to_owned()),
+                }
+            }
+            Some("failed") => Finished::Failed(
+                field("message")
+                    .and_then(|m| m.as_string())
+                    .unwrap_or_else(|| "the extract worker failed".to_owned()),
+            ),
+            other => Finished::Failed(format!(
+                "unexpected message from the extract worker: {other:?}"
+            )),
+        }
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+mod native {
+    use super::Finished;
+    use doc_extract::Format;
+
+    /// Outside a browser there is no worker: [`ExtractJob::start`] always fails.
+    pub struct ExtractJob;
+
+    impl ExtractJob {
+        /// Always an error: documents are read only in a browser.
+        ///
+        /// # Errors
+        /// Always, in English.
+        pub fn start(
+            _format: Format,
+            _bytes: js_sys::Uint8Array,
+            _on_done: impl FnOnce(Finished) + 'static,
+        ) -> Result<Self, String> {
+            Err("documents are read in a browser worker only".to_owned())
+        }
+    }
+}

@@ -1,0 +1,147 @@
+// End-to-end test of opening documents (src/file_input.rs, src/extract_job.rs,
+// crates/extract-engine) on the release build:
+//
+//  (a) before any document is opened, the page has fetched nothing of the document reader;
+//  (b) the HTML and DOCX fixtures (tests/fixtures/moonstone.html / .docx, see SOURCE.md),
+//      chosen with the file input, become the text: the page's cl100k_base token count is
+//      within 3 % of the reference extraction's (BeautifulSoup with html5lib, python-docx, and
+//      Python's tiktoken, in tests/e2e/reference_count.py; the page's text carries its
+//      markdown-like markers, the reference's does not), and the headings, list items and
+//      tables the summary reports equal the reference's;
+//  (c) a file that is not what its name says gets its reason (`data-reason`), the text box is
+//      left as it was, and a PDF is named as not read;
+//  (d) the stop button stops a long read: the message says so and the text stays;
+//  (e) no page error, and nothing fetched but the reader's own three files.
+//
+// Needs CHUNK_ORACLE_PYTHON and TIKTOKEN_CACHE_DIR, as `make test-e2e` sets them.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { countOf, openReadyPage, sel, serveAndLaunch } from './page.mjs';
+
+const DIST = process.env.E2E_DIST ?? path.resolve(import.meta.dirname, '../../dist-e2e');
+const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
+const PYTHON = process.env.CHUNK_ORACLE_PYTHON;
+const READER_FILES = ['extract-worker.js', 'extract-engine.js', 'extract-engine_bg.wasm'];
+
+/** The reference figures of the fixture `file` read as `kind` ("html" or "docx"). */
+function reference(kind, file) {
+  assert.ok(PYTHON, 'CHUNK_ORACLE_PYTHON is not set: run through `make test-e2e`');
+  const run = spawnSync(PYTHON, [path.join(import.meta.dirname, 'reference_count.py'), kind, file], {
+    encoding: 'utf8',
+  });
+  assert.equal(run.status, 0, `reference_count.py failed: ${run.stderr}`);
+  return JSON.parse(run.stdout);
+}
+
+/** The reader's files among `urls`, by name. */
+const readerFetches = (urls) => urls.filter((u) => READER_FILES.some((f) => new URL(u).pathname.endsWith(`/${f}`)));
+
+/** Chooses `name` with `buffer` in the file input. */
+async function choose(page, name, buffer, mimeType = 'application/octet-stream') {
+  await page.locator(sel('file-input')).setInputFiles({ name, mimeType, buffer });
+}
+
+/** The file message's attributes once it has one of `states`/`reasons` (or the summary). */
+async function settled(page) {
+  await page.waitForFunction(
+    ([summarySel, messageSel]) =>
+      document.querySelector(summarySel) ||
+      document.querySelector(messageSel)?.getAttribute('data-state') !== 'reading',
+    [sel('extract-summary'), sel('file-message')],
+    { timeout: 60_000 },
+  );
+}
+
+/** A ready page whose text is a 20-byte text file, which a refused or stopped file must keep. */
+async function pageHoldingText() {
+  const opened = await openReadyPage(env.browser, env.url);
+  await choose(opened.page, 'keep.txt', Buffer.from('This text must stay.'), 'text/plain');
+  await countOf(opened.page, 20);
+  return opened;
+}
+
+let env;
+before(async () => {
+  env = await serveAndLaunch(DIST);
+});
+after(async () => env?.close());
+
+test('HTML and DOCX files are read in a worker, with the reference extraction’s counts', async () => {
+  const { page, errors, requests } = await openReadyPage(env.browser, env.url);
+  // (a) Nothing of the reader before a document is opened (openReadyPage records from the
+  // comparison's start; the reader is fetched only by its worker).
+  const before = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name));
+  assert.deepEqual(readerFetches([...before, ...requests]), [], 'the reader was fetched before any document was opened');
+
+  for (const [kind, file] of [['html', 'moonstone.html'], ['docx', 'moonstone.docx']]) {
+    const want = reference(kind, path.join(FIXTURES, file));
+    await choose(page, file, fs.readFileSync(path.join(FIXTURES, file)));
+    await settled(page);
+    const summary = page.locator(sel('extract-summary'));
+    assert.equal(await summary.count(), 1, `${file}: no extract summary (${await page.locator(sel('file-message')).textContent().catch(() => '')})`);
+    const attr = async (a) => summary.getAttribute(a);
+    assert.equal(await attr('data-format'), kind);
+    for (const [hook, key] of [['data-headings', 'headings'], ['data-list-items', 'list_items'], ['data-tables', 'tables']]) {
+      assert.equal(Number(await attr(hook)), want[key], `${file}: ${key}`);
+    }
+    const bytes = await page.evaluate((s) => document.querySelector(s).getAttribute('data-bytes'), sel('status'));
+    const { tokens } = await countOf(page, Number(bytes));
+    const ratio = tokens / want.tokens;
+    console.log(`${file}: page ${tokens} tokens, reference ${want.tokens} (${((ratio - 1) * 100).toFixed(2)} %), read in ${await attr('data-millis')} ms, ${await attr('data-chars')} characters`);
+    assert.ok(Math.abs(ratio - 1) <= 0.03, `${file}: ${tokens} tokens against the reference's ${want.tokens}`);
+  }
+  const fetched = readerFetches(requests).map((u) => path.basename(new URL(u).pathname));
+  assert.deepEqual([...new Set(fetched)].sort(), [...READER_FILES].sort(), 'the reader fetched its own files');
+  const others = requests.filter((u) => !readerFetches([u]).length);
+  assert.deepEqual(others, [], 'requests other than the reader');
+  assert.deepEqual(errors, [], 'page errors');
+  await page.context().close();
+});
+
+test('files that are not what they say are refused with their reason, and the text stays', async () => {
+  const { page, errors } = await pageHoldingText();
+  const cases = [
+    ['notes.docx', Buffer.from('plain words, not a zip'), 'not-zip'],
+    ['locked.docx', Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(512)]), 'encrypted'],
+    ['latin1.html', Buffer.from('<p>caf\xe9</p>', 'latin1'), 'not-utf8'],
+    ['scan.pdf', Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1'), 'pdf'],
+  ];
+  for (const [name, bytes, reason] of cases) {
+    await choose(page, name, bytes);
+    await page.waitForFunction(
+      ([s, r]) => document.querySelector(s)?.getAttribute('data-reason') === r,
+      [sel('file-message'), reason],
+      { timeout: 60_000 },
+    ).catch(() => {});
+    const message = page.locator(sel('file-message'));
+    assert.equal(await message.getAttribute('data-reason'), reason, `${name}: ${await message.textContent()}`);
+    assert.ok((await message.textContent()).includes(name), `${name}: the message does not name the file`);
+    const { tokens } = await countOf(page, 20);
+    assert.ok(tokens > 0, `${name}: the text was lost`);
+  }
+  assert.deepEqual(errors, [], 'page errors');
+  await page.context().close();
+});
+
+test('the stop button stops a long read and keeps the text', async () => {
+  const { page, errors } = await pageHoldingText();
+  // About 30 MB of HTML: long enough to read that the stop button is there to be pressed.
+  const html = fs.readFileSync(path.join(FIXTURES, 'moonstone.html'), 'utf8');
+  const body = html.slice(html.indexOf('<body'), html.lastIndexOf('</body>'));
+  const big = `<!doctype html><html><body>${body.repeat(Math.ceil(30e6 / body.length))}</body></html>`;
+  await choose(page, 'big.html', Buffer.from(big));
+  const stop = page.locator(sel('extract-cancel'));
+  await stop.waitFor({ timeout: 60_000 });
+  await stop.click();
+  const message = page.locator(sel('file-message'));
+  assert.equal(await message.getAttribute('data-state'), 'cancelled', await message.textContent());
+  await countOf(page, 20);
+  assert.equal(await page.locator(sel('extract-summary')).count(), 0, 'a summary after the stop');
+  assert.deepEqual(errors, [], 'page errors');
+  await page.context().close();
+});
