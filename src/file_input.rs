@@ -257,6 +257,8 @@ enum FileMessage {
     ReaderFailed(String),
     /// A PDF, not read.
     Pdf(String),
+    /// A document read, but without any text: the box keeps its text.
+    NoText(String),
 }
 
 /// The name of `format` as the page shows it.
@@ -296,7 +298,12 @@ pub fn TextSource() -> impl IntoView {
     let new_edit = move || {
         edits.update_value(|n| *n += 1);
         source.reading.set(false);
-        job.set_value(None);
+        if job.with_value(Option::is_some) {
+            job.set_value(None); // terminates its worker
+            if let Some(FileMessage::Reading(name)) = message.get_untracked() {
+                set_message.set(Some(FileMessage::Cancelled(name)));
+            }
+        }
         edits.get_value()
     };
     // Stores a text made by an edit of `kind` (whether its count may be debounced).
@@ -366,6 +373,9 @@ pub fn TextSource() -> impl IntoView {
         }
         source.reading.set(false);
         match finished {
+            Finished::Read(Outcome::Read(found), _) if found.text.trim().is_empty() => {
+                set_message.set(Some(FileMessage::NoText(name)));
+            }
             Finished::Read(Outcome::Read(found), millis) => {
                 let summary = ExtractSummary::of(format, &found, millis);
                 set_text(found.text, EditKind::Whole);
@@ -382,11 +392,12 @@ pub fn TextSource() -> impl IntoView {
     };
     let load = move |file: web_sys::File| {
         let name = file.name();
+        // A file chosen is a new edit, even one refused: a document still being read stops.
+        let this_edit = new_edit();
         if let Err(p) = precheck_file(&name, file.size()) {
             set_message.set(Some(FileMessage::Problem(name, p)));
             return;
         }
-        let this_edit = new_edit();
         leptos::task::spawn_local(async move {
             let bytes = read_file_bytes(file).await;
             // Deciding what it is and storing it in a task of its own, too.
@@ -443,16 +454,8 @@ pub fn TextSource() -> impl IntoView {
     };
     // Stops the reader: the box keeps what it had.
     let cancel = move |_| {
-        let reading = job.with_value(|j| j.is_some());
-        if !reading {
-            return;
-        }
-        let name = match message.get_untracked() {
-            Some(FileMessage::Reading(name)) => name,
-            _ => String::new(),
-        };
-        new_edit(); // drops the job (its worker is terminated) and clears `reading`
-        set_message.set(Some(FileMessage::Cancelled(name)));
+        // Drops the job (its worker is terminated), clears `reading` and says so.
+        new_edit();
     };
     let on_file = move |ev: web_sys::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
@@ -590,6 +593,12 @@ pub fn TextSource() -> impl IntoView {
             FileMessage::ReaderFailed(name) => view! {
                 <p class="file-msg error" role="status" data-testid="file-message" data-reason="reader-failed">
                     {lang.tf(page_msg::FileReaderFailed { name: &name })}
+                </p>
+            }
+            .into_any(),
+            FileMessage::NoText(name) => view! {
+                <p class="file-msg error" role="status" data-testid="file-message" data-reason="no-text">
+                    {lang.tf(page_msg::FileNoText { name: &name })}
                 </p>
             }
             .into_any(),

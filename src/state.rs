@@ -128,7 +128,8 @@ pub struct SourceText {
     /// The pasted or loaded text (an `Arc` so the tokenizer job and the result share it).
     pub text: RwSignal<Arc<str>>,
     /// True while a long paste is being copied into the page (over several tasks, see
-    /// `browser::read_js_string`): the figures are not ready until it is in.
+    /// `browser::read_js_string`) or a document is being read by the reader worker
+    /// (`extract_job`): the figures are not ready until the text is in.
     pub reading: RwSignal<bool>,
     /// The kind of the edit that made `text` (typing, or a paste / drop / file), written just
     /// before `text`; the tokenizer job reads it to decide whether to debounce

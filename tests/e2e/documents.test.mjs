@@ -9,7 +9,7 @@
 //      markdown-like markers, the reference's does not), and the headings, list items and
 //      tables the summary reports equal the reference's;
 //  (c) a file that is not what its name says gets its reason (`data-reason`), the text box is
-//      left as it was, and a PDF is named as not read;
+//      left as it was (a page without text among them), and a PDF is named as not read;
 //  (d) the stop button stops a long read: the message says so and the text stays;
 //  (e) no page error, and nothing fetched but the reader's own three files.
 //
@@ -46,13 +46,13 @@ async function choose(page, name, buffer, mimeType = 'application/octet-stream')
   await page.locator(sel('file-input')).setInputFiles({ name, mimeType, buffer });
 }
 
-/** The file message's attributes once it has one of `states`/`reasons` (or the summary). */
-async function settled(page) {
+/** Waits until the summary of a `format` document or a refusal is shown. */
+async function settled(page, format) {
   await page.waitForFunction(
-    ([summarySel, messageSel]) =>
-      document.querySelector(summarySel) ||
-      document.querySelector(messageSel)?.getAttribute('data-state') !== 'reading',
-    [sel('extract-summary'), sel('file-message')],
+    ([summarySel, messageSel, f]) =>
+      document.querySelector(summarySel)?.getAttribute('data-format') === f ||
+      document.querySelector(messageSel)?.hasAttribute('data-reason'),
+    [sel('extract-summary'), sel('file-message'), format],
     { timeout: 60_000 },
   );
 }
@@ -81,7 +81,7 @@ test('HTML and DOCX files are read in a worker, with the reference extraction’
   for (const [kind, file] of [['html', 'moonstone.html'], ['docx', 'moonstone.docx']]) {
     const want = reference(kind, path.join(FIXTURES, file));
     await choose(page, file, fs.readFileSync(path.join(FIXTURES, file)));
-    await settled(page);
+    await settled(page, kind);
     const summary = page.locator(sel('extract-summary'));
     assert.equal(await summary.count(), 1, `${file}: no extract summary (${await page.locator(sel('file-message')).textContent().catch(() => '')})`);
     const attr = async (a) => summary.getAttribute(a);
@@ -109,6 +109,7 @@ test('files that are not what they say are refused with their reason, and the te
     ['notes.docx', Buffer.from('plain words, not a zip'), 'not-zip'],
     ['locked.docx', Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(512)]), 'encrypted'],
     ['latin1.html', Buffer.from('<p>caf\xe9</p>', 'latin1'), 'not-utf8'],
+    ['empty.html', Buffer.from('<!doctype html><script>var x = 1;</script><img src="a.png">'), 'no-text'],
     ['scan.pdf', Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1'), 'pdf'],
   ];
   for (const [name, bytes, reason] of cases) {
