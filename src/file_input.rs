@@ -261,6 +261,22 @@ enum FileMessage {
     NoText(String),
 }
 
+/// One line under the box about the last file (`file-message`), with a refusal's reason in
+/// `data-reason` and a tooltip when given.
+fn file_note(
+    class: &'static str,
+    reason: Option<&'static str>,
+    title: Option<String>,
+    text: String,
+) -> AnyView {
+    view! {
+        <p class=class role="status" data-testid="file-message" data-reason=reason title=title>
+            {text}
+        </p>
+    }
+    .into_any()
+}
+
 /// The name of `format` as the page shows it.
 fn format_name(format: Format) -> &'static str {
     match format {
@@ -413,10 +429,6 @@ pub fn TextSource() -> impl IntoView {
             match FileKind::of(&name, &head) {
                 FileKind::Pdf => set_message.set(Some(FileMessage::Pdf(name))),
                 FileKind::Document(format) => {
-                    if bytes.length() as f64 > MAX_DOCUMENT_BYTES {
-                        return set_message
-                            .set(Some(FileMessage::Problem(name, FileProblem::TooLarge)));
-                    }
                     let answer = name.clone();
                     let done = move |f| on_read(answer, format, this_edit, f);
                     match ExtractJob::start(format, bytes, done) {
@@ -432,10 +444,6 @@ pub fn TextSource() -> impl IntoView {
                     }
                 }
                 FileKind::Text => {
-                    if bytes.length() as f64 > MAX_FILE_BYTES {
-                        return set_message
-                            .set(Some(FileMessage::Problem(name, FileProblem::TooLarge)));
-                    }
                     let result = decode_file(bytes.to_vec());
                     browser::yield_now().await;
                     if edits.get_value() != this_edit {
@@ -487,8 +495,7 @@ pub fn TextSource() -> impl IntoView {
         message.get().map(|m| match m {
             FileMessage::Loaded(name) => {
                 let text = lang.tf(page_msg::FileLoaded { name: &name });
-                view! { <p class="file-msg ok" role="status" data-testid="file-message">{text}</p> }
-                    .into_any()
+                file_note("file-msg ok", None, None, text)
             }
             FileMessage::Problem(name, p) => {
                 let text = match p {
@@ -502,8 +509,7 @@ pub fn TextSource() -> impl IntoView {
                     FileProblem::NotUtf8 => lang.tf(page_msg::FileNotUtf8 { name: &name }),
                     FileProblem::Unreadable => lang.tf(page_msg::FileReadError { name: &name }),
                 };
-                view! { <p class="file-msg error" role="status" data-testid="file-message">{text}</p> }
-                    .into_any()
+                file_note("file-msg error", None, None, text)
             }
             FileMessage::Reading(name) => view! {
                 <p class="file-msg" role="status" data-testid="file-message" data-state="reading">
@@ -571,18 +577,9 @@ pub fn TextSource() -> impl IntoView {
                         lang.tf(page_msg::FileDamaged { name })
                     }
                 };
-                view! {
-                    <p
-                        class="file-msg error"
-                        role="status"
-                        data-testid="file-message"
-                        data-reason=e.reason()
-                        title=e.to_string()
-                    >
-                        {text}
-                    </p>
-                }
-                .into_any()
+                // The reader's own detail (English) as the tooltip.
+                let detail = Some(e.to_string());
+                file_note("file-msg error", Some(e.reason()), detail, text)
             }
             FileMessage::Cancelled(name) => view! {
                 <p class="file-msg" role="status" data-testid="file-message" data-state="cancelled">
@@ -590,24 +587,18 @@ pub fn TextSource() -> impl IntoView {
                 </p>
             }
             .into_any(),
-            FileMessage::ReaderFailed(name) => view! {
-                <p class="file-msg error" role="status" data-testid="file-message" data-reason="reader-failed">
-                    {lang.tf(page_msg::FileReaderFailed { name: &name })}
-                </p>
+            FileMessage::ReaderFailed(name) => {
+                let text = lang.tf(page_msg::FileReaderFailed { name: &name });
+                file_note("file-msg error", Some("reader-failed"), None, text)
             }
-            .into_any(),
-            FileMessage::NoText(name) => view! {
-                <p class="file-msg error" role="status" data-testid="file-message" data-reason="no-text">
-                    {lang.tf(page_msg::FileNoText { name: &name })}
-                </p>
+            FileMessage::NoText(name) => {
+                let text = lang.tf(page_msg::FileNoText { name: &name });
+                file_note("file-msg error", Some("no-text"), None, text)
             }
-            .into_any(),
-            FileMessage::Pdf(name) => view! {
-                <p class="file-msg error" role="status" data-testid="file-message" data-reason="pdf">
-                    {lang.tf(page_msg::FilePdf { name: &name })}
-                </p>
+            FileMessage::Pdf(name) => {
+                let text = lang.tf(page_msg::FilePdf { name: &name });
+                file_note("file-msg error", Some("pdf"), None, text)
             }
-            .into_any(),
         })
     };
 
