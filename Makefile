@@ -55,6 +55,7 @@ help:
 	@echo "make bench-compare  only the page's comparison table on the fixture, 1 MB and 10 MB"
 	@echo "make bench-retrieval  only the page's retrieval table and a 60-setting sweep on 1 MB"
 	@echo "make bench-open-tokenizers  only the open models' tokenizers against @huggingface/tokenizers"
+	@echo "make bench-documents  only the PDF reader in the page: the fixture and a 50 MB PDF"
 
 # ---- tools -------------------------------------------------------------------------------
 
@@ -179,7 +180,8 @@ $(E2E)/node_modules/.package-lock.json: $(E2E)/package-lock.json $(E2E)/package.
 # on 1 MB in wasm (bench/README.md). Fails only when a token count differs from ours or the
 # native core's, a strategy's chunk count from its library's, or Node's sentence count from
 # Chromium's. ~20 minutes.
-.PHONY: bench bench-strategies bench-sentences bench-compare bench-retrieval bench-open-tokenizers
+.PHONY: bench bench-strategies bench-sentences bench-compare bench-retrieval bench-open-tokenizers \
+	bench-documents
 bench:
 	$(ROOT)/scripts/bench.sh
 
@@ -209,3 +211,8 @@ bench-retrieval:
 # @huggingface/tokenizers on the bench corpus, in Node).
 bench-open-tokenizers:
 	$(ROOT)/scripts/bench-open-tokenizers.sh
+
+# Only the documents part of make bench: a release build of the page, then bench/documents.mjs
+# (the PDF fixture and a 50 MB PDF read in the reader worker, long tasks, the stop button).
+bench-documents:
+	$(ROOT)/scripts/bench-documents.sh

@@ -6,7 +6,8 @@
 // worker, the compiled WebAssembly.Module (so a restarted worker fetches nothing). The worker
 // answers `{kind: "ready", module}` with the module it compiled, which the page keeps.
 //
-// Then: `{kind: "text", text_id, bytes}` (the document as UTF-8, transferred), and the
+// Then: `{kind: "text", text_id, bytes, pages}` (the document as UTF-8, transferred; `pages`, a
+// Uint32Array of the byte offsets where a PDF's pages start, or undefined), and the
 // requests of chunk_core::analysis::protocol. A `compare` or `retrieval` request is answered
 // one row at a time and a `sweep` one setting at a time; between two the worker returns to its
 // event loop, so that a newer request of the same lane (compare) or kind (retrieval, sweep)
@@ -133,7 +134,7 @@ self.onmessage = ({ data }) => {
     if (!engine) return;
     switch (data.kind) {
       case 'text':
-        engine.set_text(data.text_id, data.bytes);
+        engine.set_text(data.text_id, data.bytes, data.pages);
         break;
       case 'compare':
         return compare(data);

@@ -3,9 +3,17 @@
 // file and terminates it when the file is read, cancelled or replaced.
 //
 // Its one message is `{js, wasm, format, bytes}`: the URLs of the reader's wasm-bindgen glue
-// and .wasm, the format ("html" or "docx") and the file's content (a transferred ArrayBuffer).
-// It answers `{kind: "done", outcome, millis}` (the reader's Outcome and the time spent
-// reading, in milliseconds, compiling the module excluded) or `{kind: "failed", message}`.
+// and .wasm, the format ("html", "docx" or "pdf") and the file's content (a transferred
+// ArrayBuffer). It answers `{kind: "done", outcome, millis}` (the reader's Outcome and the time
+// spent reading, in milliseconds, compiling the module excluded) or `{kind: "failed",
+// message}`; while a PDF is read, `{kind: "progress", done, total}` (pages read, pages) at most
+// every PROGRESS_MS.
+const PROGRESS_MS = 100;
+// A PDF page on which the parser panics traps the module; the worker then reads on in a fresh
+// instance (see readPdf). Past this many traps in one file it gives up (each costs a parse of
+// the whole file again).
+const MAX_TRAPS = 50;
+
 function fail(message) {
   self.postMessage({ kind: 'failed', message: `extract worker: ${message}` });
 }
@@ -16,12 +24,65 @@ self.onunhandledrejection = (event) => {
   fail(`${event.reason}`);
 };
 
+// A fresh instance of the reader: the glue imported under a URL of its own (a fragment makes
+// another module record, while the request, which never carries a fragment, is the same file,
+// from the cache), instantiated from the compiled module.
+async function instance(js, module, n) {
+  const glue = await import(n === 0 ? js : `${js}#instance-${n}`);
+  await glue.default({ module_or_path: module });
+  return glue;
+}
+
+// A PDF, page by page: progress between pages; a page that traps (pdf-extract panics on some
+// damaged content) is counted unreadable, and reading goes on from the next page in a fresh
+// instance, with the file opened again. The pages read are kept here, so nothing is lost.
+async function readPdf(js, module, bytes) {
+  let traps = 0;
+  let glue = await instance(js, module, 0);
+  const started = performance.now();
+  let file;
+  try {
+    file = glue.PdfFile.open(bytes);
+  } catch (refusal) {
+    if (refusal && refusal.outcome === 'refused') return { outcome: refusal, started };
+    throw refusal;
+  }
+  const total = file.pages;
+  const title = file.title() ?? undefined;
+  const pages = [];
+  let posted = performance.now();
+  self.postMessage({ kind: 'progress', done: 0, total });
+  while (pages.length < total) {
+    try {
+      pages.push(file.read_page(pages.length));
+    } catch (err) {
+      if (!(err instanceof WebAssembly.RuntimeError) || ++traps > MAX_TRAPS) throw err;
+      pages.push({ text: '', images: 0, readable: false });
+      glue = await instance(js, module, traps);
+      file = glue.PdfFile.open(bytes);
+    }
+    if (performance.now() - posted >= PROGRESS_MS) {
+      posted = performance.now();
+      self.postMessage({ kind: 'progress', done: pages.length, total });
+    }
+  }
+  return { outcome: glue.pdf_document(pages, title), started };
+}
+
 self.onmessage = async ({ data }) => {
   try {
-    const glue = await import(data.js);
-    await glue.default({ module_or_path: data.wasm });
+    const response = await fetch(data.wasm);
+    if (!response.ok) throw new Error(`${data.wasm}: HTTP ${response.status}`);
+    const module = await WebAssembly.compile(await response.arrayBuffer());
+    const bytes = new Uint8Array(data.bytes);
+    if (data.format === 'pdf') {
+      const { outcome, started } = await readPdf(data.js, module, bytes);
+      self.postMessage({ kind: 'done', outcome, millis: performance.now() - started });
+      return;
+    }
+    const glue = await instance(data.js, module, 0);
     const started = performance.now();
-    const outcome = glue.extract(data.format, new Uint8Array(data.bytes));
+    const outcome = glue.extract(data.format, bytes);
     self.postMessage({ kind: 'done', outcome, millis: performance.now() - started });
   } catch (err) {
     fail(`${err}`);

@@ -3,9 +3,9 @@
 # pinned npm peers (bench/package-lock.json) and the Debian packages the corpus is read from,
 # then prints the figures in Node (bench/node.mjs) and headless Chromium (bench/browser.mjs);
 # then builds the page itself and measures it under 10 MB texts (bench/page.mjs) and its
-# comparison table on 1 MB and 10 MB (bench/compare.mjs) and its retrieval check on 1 MB
-# (bench/retrieval.mjs); last, every chunking strategy in wasm (crates/strategies-wasm) against
-# its library in Python (bench/strategies.mjs, with the differential tests' oracle venv), then
+# comparison table on 1 MB and 10 MB (bench/compare.mjs), its retrieval check on 1 MB
+# (bench/retrieval.mjs) and its PDF reader on a 50 MB PDF (bench/documents.mjs); last, every
+# chunking strategy in wasm (crates/strategies-wasm) against its library in Python (bench/strategies.mjs, with the differential tests' oracle venv), then
 # sentence segmentation under every rule in the same wasm (bench/sentences.mjs), and the open
 # models' WordPiece and Unigram tokenizers against @huggingface/tokenizers (bench/open-tokenizers.mjs).
 # Not a test: no pass/fail on speed. Exits non-zero when a peer's token count differs from ours,
@@ -44,6 +44,9 @@ if (cd "$ROOT" && cargo fetch && TRUNK_SKIP_VERSION_CHECK=true trunk build --rel
     echo
     say "the retrieval check in the page: the table of every strategy and a 60-setting sweep on 1 MB (a few minutes)"
     node "$BENCH/retrieval.mjs" "$PAGE_DIST" || status=1
+    echo
+    say "PDFs read in the page: the fixture and a 50 MB PDF (a minute)"
+    node "$BENCH/documents.mjs" "$PAGE_DIST" || status=1
 else
     say "FAILED: the release build of the page"
     status=1

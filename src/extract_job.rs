@@ -1,7 +1,8 @@
 //! The page's handle on the document reader worker (`assets/extract-worker.js`, which runs
-//! `crates/extract-engine`): one worker per file, started when an HTML or DOCX file is opened
-//! and terminated when it has answered, when the user stops it, or when the job is dropped (a
-//! newer edit or file). The reader's wasm is fetched by that worker, so it is never part of the
+//! `crates/extract-engine`): one worker per file, started when an HTML, DOCX or PDF file is
+//! opened and terminated when it has answered, when the user stops it, or when the job is
+//! dropped (a newer edit or file). A PDF is read page by page, and the worker reports the
+//! pages read as it goes ([`Progress`]). The reader's wasm is fetched by that worker, so it is never part of the
 //! first paint, and the file's bytes go to it in a transferred buffer: they never leave the
 //! browser.
 
@@ -13,6 +14,15 @@ pub const WORKER_SCRIPT: &str = "extract-worker.js";
 pub const ENGINE_GLUE: &str = "extract-engine.js";
 /// See [`ENGINE_GLUE`].
 pub const ENGINE_WASM: &str = "extract-engine_bg.wasm";
+
+/// How far a PDF's reading has come: pages read, of how many.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// Pages read so far.
+    pub done: u32,
+    /// Pages in the document.
+    pub total: u32,
+}
 
 /// How a job ended.
 #[derive(Debug)]
@@ -42,7 +52,7 @@ mod imp {
     use wasm_bindgen::JsCast;
     use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 
-    use super::{Finished, ENGINE_GLUE, ENGINE_WASM, WORKER_SCRIPT};
+    use super::{Finished, Progress, ENGINE_GLUE, ENGINE_WASM, WORKER_SCRIPT};
 
     type OnDone = Rc<RefCell<Option<Box<dyn FnOnce(Finished)>>>>;
 
@@ -58,8 +68,9 @@ mod imp {
 
     impl ExtractJob {
         /// Starts a worker reading `bytes` (the whole file, whose buffer is transferred to
-        /// the worker and so left empty here) as `format`; `on_done` gets how it ended, once,
-        /// in a task of its own (so it may drop this job).
+        /// the worker and so left empty here) as `format`; `on_progress` gets each progress
+        /// report of a PDF's reading; `on_done` gets how it ended, once, in a task of its own
+        /// (so it may drop this job).
         ///
         /// # Errors
         /// English, when there is no document base URL or the browser refuses the module
@@ -67,6 +78,7 @@ mod imp {
         pub fn start(
             format: Format,
             bytes: Uint8Array,
+            on_progress: impl Fn(Progress) + 'static,
             on_done: impl FnOnce(Finished) + 'static,
         ) -> Result<Self, String> {
             let base = web_sys::window()
@@ -86,7 +98,12 @@ mod imp {
             let on_done: OnDone = Rc::new(RefCell::new(Some(Box::new(on_done))));
             let done = on_done.clone();
             let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
-                finish(&done, read_reply(ev.data()));
+                match read_progress(&ev.data()) {
+                    // Only while the job is alive (dropping it takes `on_done`).
+                    Some(p) if done.borrow().is_some() => on_progress(p),
+                    Some(_) => {}
+                    None => finish(&done, read_reply(ev.data())),
+                }
             });
             let done = on_done.clone();
             let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
@@ -99,6 +116,7 @@ mod imp {
             let format_name = match format {
                 Format::Html => "html",
                 Format::Docx => "docx",
+                Format::Pdf => "pdf",
             };
             for (key, value) in [
                 ("js", JsValue::from_str(&js)),
@@ -139,6 +157,19 @@ mod imp {
         }
     }
 
+    /// A progress report, `{kind: "progress", done, total}`; `None` for any other message.
+    fn read_progress(data: &JsValue) -> Option<Progress> {
+        let field = |name: &str| Reflect::get(data, &JsValue::from_str(name)).ok();
+        if field("kind")?.as_string()? != "progress" {
+            return None;
+        }
+        let count = |name: &str| field(name).and_then(|v| v.as_f64()).map(|v| v as u32);
+        Some(Progress {
+            done: count("done").unwrap_or(0),
+            total: count("total").unwrap_or(0),
+        })
+    }
+
     /// The worker's message: `{kind: "done", outcome, millis}` or `{kind: "failed", message}`.
     fn read_reply(data: JsValue) -> Finished {
         let field = |name: &str| Reflect::get(&data, &JsValue::from_str(name)).ok();
@@ -167,7 +198,7 @@ mod imp {
 
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
-    use super::Finished;
+    use super::{Finished, Progress};
     use doc_extract::Format;
 
     /// Outside a browser there is no worker: [`ExtractJob::start`] always fails.
@@ -181,6 +212,7 @@ mod native {
         pub fn start(
             _format: Format,
             _bytes: js_sys::Uint8Array,
+            _on_progress: impl Fn(Progress) + 'static,
             _on_done: impl FnOnce(Finished) + 'static,
         ) -> Result<Self, String> {
             Err("documents are read in a browser worker only".to_owned())

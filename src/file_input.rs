@@ -9,11 +9,12 @@ use std::sync::Arc;
 use leptos::html::Textarea;
 use leptos::prelude::*;
 
+use chunk_core::analysis::export::PageMap;
 use chunk_core::text_stats::{char_count, replacement_chars, whole_kib, whole_mib};
 use chunk_core::tokenizer::special_token_counts;
 use doc_extract::{ExtractError, Extracted, Format, Outcome};
 
-use crate::extract_job::{ExtractJob, Finished};
+use crate::extract_job::{ExtractJob, Finished, Progress};
 use crate::i18n::Key;
 use crate::state::{Derived, EditKind, Language, SourceText, Tokenization};
 use crate::{browser, format};
@@ -117,24 +118,18 @@ pub enum FileProblem {
     Unreadable,
 }
 
-/// What a file is, by its name and first bytes ([`Format::detect`], and `%PDF-` or a `.pdf`
-/// name for a PDF).
+/// What a file is, by its name and first bytes ([`Format::detect`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FileKind {
     /// Anything else: read as UTF-8 text ([`decode_file`]).
     Text,
-    /// A document the reader worker turns into text.
+    /// A document (HTML, DOCX, PDF) the reader worker turns into text.
     Document(Format),
-    /// A PDF, which the page does not read yet.
-    Pdf,
 }
 
 impl FileKind {
     /// The kind of the file named `name` whose content starts with `first_bytes`.
     pub fn of(name: &str, first_bytes: &[u8]) -> FileKind {
-        if first_bytes.starts_with(b"%PDF-") || name.to_ascii_lowercase().ends_with(".pdf") {
-            return FileKind::Pdf;
-        }
         Format::detect(name, first_bytes).map_or(FileKind::Text, FileKind::Document)
     }
 }
@@ -221,6 +216,10 @@ struct ExtractSummary {
     tables: usize,
     images: usize,
     removed: usize,
+    /// A PDF's pages (0 for HTML and DOCX), those without text, those that could not be read.
+    pages: usize,
+    pages_without_text: usize,
+    pages_unreadable: usize,
     /// Time the reader spent, in milliseconds.
     millis: f64,
 }
@@ -235,6 +234,9 @@ impl ExtractSummary {
             tables: found.tables,
             images: found.images,
             removed: found.removed,
+            pages: found.pages(),
+            pages_without_text: found.pages_without_text,
+            pages_unreadable: found.pages_unreadable,
             millis,
         }
     }
@@ -245,8 +247,8 @@ impl ExtractSummary {
 enum FileMessage {
     Loaded(String),
     Problem(String, FileProblem),
-    /// The reader worker is reading it.
-    Reading(String),
+    /// The reader worker is reading it (a PDF: with the pages read so far, once reported).
+    Reading(String, Option<Progress>),
     /// A document was read into the box.
     Extracted(String, ExtractSummary),
     /// The reader refused it.
@@ -255,8 +257,6 @@ enum FileMessage {
     Cancelled(String),
     /// The reader worker failed without an answer.
     ReaderFailed(String),
-    /// A PDF, not read.
-    Pdf(String),
     /// A document read, but without any text: the box keeps its text.
     NoText(String),
 }
@@ -282,6 +282,7 @@ fn format_name(format: Format) -> &'static str {
     match format {
         Format::Html => "HTML",
         Format::Docx => "DOCX",
+        Format::Pdf => "PDF",
     }
 }
 
@@ -316,21 +317,24 @@ pub fn TextSource() -> impl IntoView {
         source.reading.set(false);
         if job.with_value(Option::is_some) {
             job.set_value(None); // terminates its worker
-            if let Some(FileMessage::Reading(name)) = message.get_untracked() {
+            if let Some(FileMessage::Reading(name, _)) = message.get_untracked() {
                 set_message.set(Some(FileMessage::Cancelled(name)));
             }
         }
         edits.get_value()
     };
-    // Stores a text made by an edit of `kind` (whether its count may be debounced).
-    let set_text = move |s: String, kind: EditKind| {
+    // Stores a text made by an edit of `kind` (whether its count may be debounced), with its
+    // pages when it is a PDF's.
+    let set_document_text = move |s: String, kind: EditKind, pages: Option<PageMap>| {
         new_edit();
         source.last_edit.set_value(kind);
+        source.pages.set(pages.map(Arc::new));
         if let Some(el) = textarea.get_untracked() {
             el.set_value(if s.len() > LARGE_TEXT_BYTES { "" } else { &s });
         }
         source.text.set(Arc::from(s));
     };
+    let set_text = move |s: String, kind: EditKind| set_document_text(s, kind, None);
     // A large paste goes to the state, not into the box (see LARGE_TEXT_BYTES).
     let on_paste = move |ev: web_sys::ClipboardEvent| {
         let Some(pasted) = ev
@@ -394,7 +398,8 @@ pub fn TextSource() -> impl IntoView {
             }
             Finished::Read(Outcome::Read(found), millis) => {
                 let summary = ExtractSummary::of(format, &found, millis);
-                set_text(found.text, EditKind::Whole);
+                let pages = PageMap::new(found.page_starts);
+                set_document_text(found.text, EditKind::Whole, pages);
                 set_message.set(Some(FileMessage::Extracted(name, summary)));
             }
             Finished::Read(Outcome::Refused(e), _) => {
@@ -427,15 +432,18 @@ pub fn TextSource() -> impl IntoView {
             };
             let head = bytes.subarray(0, bytes.length().min(64)).to_vec();
             match FileKind::of(&name, &head) {
-                FileKind::Pdf => set_message.set(Some(FileMessage::Pdf(name))),
                 FileKind::Document(format) => {
                     let answer = name.clone();
                     let done = move |f| on_read(answer, format, this_edit, f);
-                    match ExtractJob::start(format, bytes, done) {
+                    let reading = name.clone();
+                    let progress = move |p: Progress| {
+                        set_message.set(Some(FileMessage::Reading(reading.clone(), Some(p))));
+                    };
+                    match ExtractJob::start(format, bytes, progress, done) {
                         Ok(started) => {
                             job.set_value(Some(started));
                             source.reading.set(true);
-                            set_message.set(Some(FileMessage::Reading(name)));
+                            set_message.set(Some(FileMessage::Reading(name, None)));
                         }
                         Err(detail) => {
                             browser::warn(&detail);
@@ -511,9 +519,23 @@ pub fn TextSource() -> impl IntoView {
                 };
                 file_note("file-msg error", None, None, text)
             }
-            FileMessage::Reading(name) => view! {
-                <p class="file-msg" role="status" data-testid="file-message" data-state="reading">
-                    {lang.tf(page_msg::FileReading { name: &name })}
+            FileMessage::Reading(name, progress) => view! {
+                <p
+                    class="file-msg"
+                    role="status"
+                    data-testid="file-message"
+                    data-state="reading"
+                    data-done=progress.map(|p| p.done)
+                    data-total=progress.map(|p| p.total)
+                >
+                    {match progress {
+                        Some(p) => lang.tf(page_msg::FileReadingPages {
+                            name: &name,
+                            done: &format::int(l, u128::from(p.done)),
+                            total: &format::int(l, u128::from(p.total)),
+                        }),
+                        None => lang.tf(page_msg::FileReading { name: &name }),
+                    }}
                     " "
                     <button
                         type="button"
@@ -527,21 +549,49 @@ pub fn TextSource() -> impl IntoView {
             }
             .into_any(),
             FileMessage::Extracted(name, x) => {
-                let read = lang.tf(page_msg::FileExtracted {
-                    name: &name,
-                    format: format_name(x.format),
-                    chars: &format::int(l, u128::from(x.chars)),
-                    headings: &int(x.headings),
-                    items: &int(x.list_items),
-                    tables: &int(x.tables),
-                    ms: &format::int(l, x.millis.round() as u128),
-                });
-                let left_out = (x.images + x.removed > 0).then(|| {
-                    lang.tf(page_msg::FileLeftOut {
+                let chars = format::int(l, u128::from(x.chars));
+                let ms = format::int(l, x.millis.round() as u128);
+                let read = if x.format == Format::Pdf {
+                    lang.tf(page_msg::FileExtractedPdf {
+                        name: &name,
+                        pages: &int(x.pages),
+                        chars: &chars,
+                        ms: &ms,
+                    })
+                } else {
+                    lang.tf(page_msg::FileExtracted {
+                        name: &name,
+                        format: format_name(x.format),
+                        chars: &chars,
+                        headings: &int(x.headings),
+                        items: &int(x.list_items),
+                        tables: &int(x.tables),
+                        ms: &ms,
+                    })
+                };
+                // What was left out: images and removed elements (HTML, DOCX), images and
+                // pages without text or unreadable (PDF).
+                let mut left_out = Vec::new();
+                if x.format == Format::Pdf {
+                    if x.images > 0 {
+                        left_out.push(lang.tf(page_msg::FileImagesLeftOut {
+                            images: &int(x.images),
+                        }));
+                    }
+                    if x.pages_without_text > x.pages_unreadable {
+                        let n = int(x.pages_without_text - x.pages_unreadable);
+                        left_out.push(lang.tf(page_msg::FilePagesWithoutText { n: &n }));
+                    }
+                    if x.pages_unreadable > 0 {
+                        let n = int(x.pages_unreadable);
+                        left_out.push(lang.tf(page_msg::FilePagesUnreadable { n: &n }));
+                    }
+                } else if x.images + x.removed > 0 {
+                    left_out.push(lang.tf(page_msg::FileLeftOut {
                         images: &int(x.images),
                         removed: &int(x.removed),
-                    })
-                });
+                    }));
+                }
                 view! {
                     <p
                         class="file-msg ok"
@@ -554,10 +604,13 @@ pub fn TextSource() -> impl IntoView {
                         data-tables=x.tables.to_string()
                         data-images=x.images.to_string()
                         data-removed=x.removed.to_string()
+                        data-pages=x.pages.to_string()
+                        data-pages-without-text=x.pages_without_text.to_string()
+                        data-pages-unreadable=x.pages_unreadable.to_string()
                         data-millis=format!("{:.1}", x.millis)
                     >
                         {read}
-                        {left_out.map(|t| view! { " " {t} })}
+                        {left_out.into_iter().map(|t| view! { " " {t} }).collect_view()}
                     </p>
                 }
                 .into_any()
@@ -576,6 +629,13 @@ pub fn TextSource() -> impl IntoView {
                     ExtractError::Damaged { .. } | ExtractError::Xml { .. } => {
                         lang.tf(page_msg::FileDamaged { name })
                     }
+                    ExtractError::NotPdf { .. } => lang.tf(page_msg::FileNotPdf { name }),
+                    ExtractError::PasswordRequired => lang.tf(page_msg::FilePdfPassword { name }),
+                    ExtractError::NoPages => lang.tf(page_msg::FilePdfNoPages { name }),
+                    ExtractError::NoTextLayer { pages } => lang.tf(page_msg::FilePdfScanned {
+                        name,
+                        pages: &int(*pages),
+                    }),
                 };
                 // The reader's own detail (English) as the tooltip.
                 let detail = Some(e.to_string());
@@ -594,10 +654,6 @@ pub fn TextSource() -> impl IntoView {
             FileMessage::NoText(name) => {
                 let text = lang.tf(page_msg::FileNoText { name: &name });
                 file_note("file-msg error", Some("no-text"), None, text)
-            }
-            FileMessage::Pdf(name) => {
-                let text = lang.tf(page_msg::FilePdf { name: &name });
-                file_note("file-msg error", Some("pdf"), None, text)
             }
         })
     };
@@ -835,8 +891,14 @@ mod tests {
 
     #[test]
     fn documents_are_told_from_text_by_name_and_first_bytes() {
-        assert_eq!(FileKind::of("a.PDF", b"anything"), FileKind::Pdf);
-        assert_eq!(FileKind::of("scan", b"%PDF-1.7\n"), FileKind::Pdf);
+        assert_eq!(
+            FileKind::of("a.PDF", b"anything"),
+            FileKind::Document(Format::Pdf)
+        );
+        assert_eq!(
+            FileKind::of("scan", b"%PDF-1.7\n"),
+            FileKind::Document(Format::Pdf)
+        );
         assert_eq!(
             FileKind::of("Report.DOCX", b"PK\x03\x04rest"),
             FileKind::Document(Format::Docx)

@@ -17,7 +17,7 @@ use leptos::prelude::*;
 
 use crate::format;
 use crate::i18n::{Key, Lang};
-use crate::state::{Derived, Language, Tokenization, Tokenized};
+use crate::state::{Derived, Language, SourceText, Tokenization, Tokenized};
 
 /// Chunks rendered at first and added per "show more".
 pub const PAGE: usize = 20;
@@ -190,6 +190,19 @@ fn ChunkView(span: WindowSpan, tok: Arc<Tokenized>) -> impl IntoView {
     // Built once per render of the list (the list re-renders on a language change), so the
     // language is read without subscribing.
     let lang = expect_context::<Language>().lang.get_untracked();
+    // A PDF's pages, when this tokenization is of the text they belong to (the pages are
+    // written with the text; a tokenization of an older text has none).
+    let source = expect_context::<SourceText>();
+    let pages = source
+        .pages
+        .get_untracked()
+        .filter(|_| source.text.with_untracked(|t| Arc::ptr_eq(t, &tok.text)))
+        .map(|p| {
+            (
+                p.page_of(span.bytes.0),
+                p.page_of(span.bytes.1.saturating_sub(1).max(span.bytes.0)),
+            )
+        });
     let n = |x: usize| format::int(lang, x as u128);
     let (b0, b1) = span.bytes;
     let text: &str = &tok.text;
@@ -245,11 +258,18 @@ fn ChunkView(span: WindowSpan, tok: Arc<Tokenized>) -> impl IntoView {
             data-overlap=span.overlap_tokens.to_string()
             data-tokens=span.window.end - span.window.start
             data-reason=reason
+            data-page-start=pages.map(|p| p.0)
+            data-page-end=pages.map(|p| p.1)
         >
             <header class="chunk-head">
                 <strong>{title}</strong>
                 <span>{tokens}</span>
                 <span>{bytes}</span>
+                {pages.map(|(first, last)| view! {
+                    <span class="chunk-pages" data-testid="chunk-pages">
+                        {crate::i18n::chunk_pages(lang, first, last)}
+                    </span>
+                })}
                 {overlap.map(|o| view! { <span class="chunk-overlap">{o}</span> })}
             </header>
             // The text scrolls inside its card, so the card is focusable (a keyboard scrolls

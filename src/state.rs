@@ -14,6 +14,7 @@
 
 use std::sync::Arc;
 
+use chunk_core::analysis::export::PageMap;
 use chunk_core::formula::{compute, DocLength, FormulaOutput};
 use chunk_core::text_stats::char_count;
 use chunk_core::tokenizer::{tokens_between, Encoding};
@@ -136,6 +137,11 @@ pub struct SourceText {
     /// (`tokenize_schedule::start_delay`). A `StoredValue`: read in the job's effect without
     /// tracking (the text itself triggers it), never drawn.
     pub last_edit: StoredValue<EditKind>,
+    /// Where each page of `text` starts, when the text is a PDF's as the document reader made
+    /// it; `None` for any other text, and from the first edit on. Written with `text`, just
+    /// before it, so that whatever follows the text sees the pages of that text. A signal: the
+    /// chunk preview draws the pages.
+    pub pages: RwSignal<Option<Arc<PageMap>>>,
 }
 
 impl SourceText {
@@ -145,6 +151,7 @@ impl SourceText {
             text: RwSignal::new(Arc::from("")),
             reading: RwSignal::new(false),
             last_edit: StoredValue::new(EditKind::Whole),
+            pages: RwSignal::new(None),
         }
     }
 }

@@ -41,6 +41,7 @@ mod imp {
     use std::rc::Rc;
     use std::sync::Arc;
 
+    use chunk_core::analysis::export::PageMap;
     use chunk_core::analysis::protocol::{Reply, Request};
     use js_sys::{Object, Reflect, Uint8Array};
     use wasm_bindgen::prelude::*;
@@ -48,6 +49,9 @@ mod imp {
     use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 
     use super::{Event, ENGINE_GLUE, ENGINE_WASM, WORKER_SCRIPT};
+
+    /// The text the worker should hold: its id, the text, and its pages when it is a PDF's.
+    type HeldText = (u32, Arc<str>, Option<Arc<PageMap>>);
 
     struct Inner {
         worker: RefCell<Option<Worker>>,
@@ -57,7 +61,7 @@ mod imp {
         /// Requests posted before the worker was ready, in order.
         queued: RefCell<Vec<JsValue>>,
         /// The text the worker should hold, and whether it has been sent to this worker.
-        text: RefCell<Option<(u32, Arc<str>)>>,
+        text: RefCell<Option<HeldText>>,
         text_sent: Cell<bool>,
         /// The last request of each kind that needs the text, to repeat after `need-text`.
         last: RefCell<Vec<Request>>,
@@ -207,16 +211,17 @@ mod imp {
             }
         }
 
-        /// Makes `text` document `text_id` of the worker (sent with the next request).
-        pub fn set_text(&self, text_id: u32, text: Arc<str>) {
+        /// Makes `text` document `text_id` of the worker, with its pages when it was read
+        /// from a PDF (sent with the next request).
+        pub fn set_text(&self, text_id: u32, text: Arc<str>, pages: Option<Arc<PageMap>>) {
             let same = self
                 .0
                 .text
                 .borrow()
                 .as_ref()
-                .is_some_and(|(id, _)| *id == text_id);
+                .is_some_and(|(id, _, _)| *id == text_id);
             if !same {
-                *self.0.text.borrow_mut() = Some((text_id, text));
+                *self.0.text.borrow_mut() = Some((text_id, text, pages));
                 self.0.text_sent.set(false);
             }
         }
@@ -224,12 +229,18 @@ mod imp {
         /// Posts `request` (after the text, when the worker does not have it yet).
         pub fn request(&self, request: Request) {
             if !self.0.text_sent.get() {
-                if let Some((id, text)) = self.0.text.borrow().as_ref() {
+                if let Some((id, text, pages)) = self.0.text.borrow().as_ref() {
                     let bytes = Uint8Array::new_from_slice(text.as_bytes());
+                    // Byte offsets of a text the page holds fit in 32 bits (wasm32).
+                    let pages = pages.as_ref().map_or(JsValue::UNDEFINED, |p| {
+                        let starts: Vec<u32> = p.starts().iter().map(|&s| s as u32).collect();
+                        js_sys::Uint32Array::from(starts.as_slice()).into()
+                    });
                     let message = object(&[
                         ("kind", &JsValue::from_str("text")),
                         ("text_id", &JsValue::from(*id)),
                         ("bytes", &bytes),
+                        ("pages", &pages),
                     ]);
                     self.post(&message, Some(&bytes));
                     self.0.text_sent.set(true);
@@ -293,6 +304,7 @@ mod imp {
 mod native {
     use std::sync::Arc;
 
+    use chunk_core::analysis::export::PageMap;
     use chunk_core::analysis::protocol::Request;
 
     use super::Event;
@@ -308,7 +320,7 @@ mod native {
             None
         }
         /// No-op outside the browser.
-        pub fn set_text(&self, _text_id: u32, _text: Arc<str>) {}
+        pub fn set_text(&self, _text_id: u32, _text: Arc<str>, _pages: Option<Arc<PageMap>>) {}
         /// No-op outside the browser.
         pub fn request(&self, _request: Request) {}
     }

@@ -378,10 +378,12 @@ pub fn spawn_compare(app: PageState) {
             None => 1,
         });
         text_ids.set_value(Some((text.clone(), id)));
+        // The pages are written with the text (`SourceText::pages`): these are this text's.
+        let pages = app.source.pages.get_untracked();
         for e in [engine, side] {
             e.with_value(|e| {
                 if let Some(e) = e {
-                    e.set_text(id, text.clone());
+                    e.set_text(id, text.clone(), pages.clone());
                 }
             });
         }

@@ -8,7 +8,8 @@
 //! `histogram-limit`, `smallest-chunk` and `last-chunk` (`data-index`, `data-tokens`),
 //! `strategy-chunks` (`data-strategy`, `data-total` chunks), one `chunk` per chunk (`data-index`, `data-byte-start`, `data-byte-end`,
 //! `data-char-start`, `data-char-end`, `data-line-start`, `data-line-end`, `data-tokens`,
-//! `data-reason`) holding `chunk-text` (exactly the chunk's text), `show-more`, `export-jsonl`,
+//! `data-reason`, and for a PDF's text `data-page-start`, `data-page-end`) holding `chunk-pages`
+//! (a PDF's text only) and `chunk-text` (exactly the chunk's text), `show-more`, `export-jsonl`,
 //! `export-csv`, `snippet`, `snippet-copy`, `strategy-refused`.
 //!
 //! With the fixed strategy in tokens the page's classic preview (overlaps highlighted, cut
@@ -458,6 +459,9 @@ fn chunk_view(lang: Lang, r: Row) -> impl IntoView {
     let path = (!r.heading_path.is_empty()).then(|| {
         view! { <span class="heading-path" data-testid="chunk-heading-path">{r.heading_path.clone()}</span> }
     });
+    let pages = r.page_start.zip(r.page_end).map(|(first, last)| {
+        view! { <span class="chunk-pages" data-testid="chunk-pages">{crate::i18n::chunk_pages(lang, first, last)}</span> }
+    });
     let changed = r
         .text_changed
         .then(|| view! { <span class="badge" data-testid="chunk-text-changed">{m(Msg::TextChanged)}</span> });
@@ -480,9 +484,13 @@ fn chunk_view(lang: Lang, r: Row) -> impl IntoView {
             data-tokens=r.tokens
             data-reason=r.reason.as_str()
             data-shown-bytes=end
+            data-page-start=r.page_start
+            data-page-end=r.page_end
         >
             <div class="chunk-head">
                 <span>{head}</span>
+                " "
+                {pages}
                 " "
                 {path}
                 " "

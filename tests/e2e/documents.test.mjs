@@ -2,16 +2,24 @@
 // crates/extract-engine) on the release build:
 //
 //  (a) before any document is opened, the page has fetched nothing of the document reader;
-//  (b) the HTML and DOCX fixtures (tests/fixtures/moonstone.html / .docx, see SOURCE.md),
-//      chosen with the file input, become the text: the page's cl100k_base token count is
-//      within 3 % of the reference extraction's (BeautifulSoup with html5lib, python-docx, and
-//      Python's tiktoken, in tests/e2e/reference_count.py; the page's text carries its
-//      markdown-like markers, the reference's does not), and the headings, list items and
-//      tables the summary reports equal the reference's;
-//  (c) a file that is not what its name says gets its reason (`data-reason`), the text box is
-//      left as it was (a page without text among them), and a PDF is named as not read;
-//  (d) the stop button stops a long read: the message says so and the text stays;
-//  (e) no page error, and nothing fetched but the reader's own three files.
+//  (b) the HTML, DOCX and PDF fixtures (tests/fixtures/moonstone.html / .docx / .pdf, see
+//      SOURCE.md), chosen with the file input, become the text: the page's cl100k_base token
+//      count is within 3 % of the reference extraction's (BeautifulSoup with html5lib,
+//      python-docx, pypdf, and Python's tiktoken, in tests/e2e/reference_count.py; the page's
+//      text carries its markdown-like markers, the reference's does not), and the headings,
+//      list items, tables and pages the summary reports equal the reference's; a PDF's
+//      reading shows its pages read as it goes;
+//  (c) a PDF's chunks name their pages, on the page and in the JSONL and CSV downloads: every
+//      chunk's text lies within the pypdf text of the pages it names, and the pages run from 1
+//      to the last;
+//  (d) a PDF page on which the parser panics (tests/fixtures/damaged-page.pdf) is skipped
+//      and counted, and the pages around it are read (the worker goes on in a fresh
+//      instance);
+//  (e) a file that is not what its name says gets its reason (`data-reason`), the text box is
+//      left as it was (a page without text, a PDF behind a password and a scanned PDF among
+//      them);
+//  (f) the stop button stops a long read: the message says so and the text stays;
+//  (g) no page error, and nothing fetched but the reader's own three files.
 //
 // Needs CHUNK_ORACLE_PYTHON and TIKTOKEN_CACHE_DIR, as `make test-e2e` sets them.
 
@@ -28,7 +36,7 @@ const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
 const PYTHON = process.env.CHUNK_ORACLE_PYTHON;
 const READER_FILES = ['extract-worker.js', 'extract-engine.js', 'extract-engine_bg.wasm'];
 
-/** The reference figures of the fixture `file` read as `kind` ("html" or "docx"). */
+/** The reference figures of the fixture `file` read as `kind` ("html", "docx" or "pdf"). */
 function reference(kind, file) {
   assert.ok(PYTHON, 'CHUNK_ORACLE_PYTHON is not set: run through `make test-e2e`');
   const run = spawnSync(PYTHON, [path.join(import.meta.dirname, 'reference_count.py'), kind, file], {
@@ -71,26 +79,59 @@ before(async () => {
 });
 after(async () => env?.close());
 
-test('HTML and DOCX files are read in a worker, with the reference extraction’s counts', async () => {
+/** Records every page count a reading message shows (`data-total`), from now on. */
+async function recordProgress(page) {
+  await page.evaluate((s) => {
+    window.__totals = [];
+    new MutationObserver(() => {
+      const m = document.querySelector(s);
+      if (m?.dataset.state === 'reading' && m.dataset.total) window.__totals.push(Number(m.dataset.total));
+    }).observe(document.body, { subtree: true, childList: true, attributes: true });
+  }, sel('file-message'));
+}
+
+/** `s` without whitespace. */
+const bare = (s) => s.replace(/\s+/gu, '');
+
+test('HTML, DOCX and PDF files are read in a worker, with the reference extraction’s counts', async () => {
   const { page, errors, requests } = await openReadyPage(env.browser, env.url);
   // (a) Nothing of the reader before a document is opened (openReadyPage records from the
   // comparison's start; the reader is fetched only by its worker).
   const before = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name));
   assert.deepEqual(readerFetches([...before, ...requests]), [], 'the reader was fetched before any document was opened');
 
-  for (const [kind, file] of [['html', 'moonstone.html'], ['docx', 'moonstone.docx']]) {
+  for (const [kind, file] of [['html', 'moonstone.html'], ['docx', 'moonstone.docx'], ['pdf', 'moonstone.pdf']]) {
     const want = reference(kind, path.join(FIXTURES, file));
+    if (kind === 'pdf') await recordProgress(page);
+    const status = () => page.evaluate((s) => document.querySelector(s).getAttribute('data-bytes'), sel('status'));
+    const earlier = await status();
     await choose(page, file, fs.readFileSync(path.join(FIXTURES, file)));
     await settled(page, kind);
     const summary = page.locator(sel('extract-summary'));
-    assert.equal(await summary.count(), 1, `${file}: no extract summary (${await page.locator(sel('file-message')).textContent().catch(() => '')})`);
+    // The message is read only when it is needed: reading a missing element waits 30 s.
+    if ((await summary.count()) !== 1) {
+      assert.fail(`${file}: no extract summary (${await page.locator(sel('file-message')).textContent().catch(() => '')})`);
+    }
     const attr = async (a) => summary.getAttribute(a);
     assert.equal(await attr('data-format'), kind);
     for (const [hook, key] of [['data-headings', 'headings'], ['data-list-items', 'list_items'], ['data-tables', 'tables']]) {
       assert.equal(Number(await attr(hook)), want[key], `${file}: ${key}`);
     }
-    const bytes = await page.evaluate((s) => document.querySelector(s).getAttribute('data-bytes'), sel('status'));
-    const { tokens } = await countOf(page, Number(bytes));
+    if (kind === 'pdf') {
+      assert.equal(Number(await attr('data-pages')), want.pages.length, `${file}: pages`);
+      assert.equal(Number(await attr('data-pages-without-text')), 0, `${file}: pages without text`);
+      const totals = await page.evaluate(() => window.__totals);
+      assert.ok(totals.includes(want.pages.length), `${file}: no progress line named its ${want.pages.length} pages (${totals})`);
+    } else {
+      assert.equal(Number(await attr('data-pages')), 0, `${file}: pages`);
+    }
+    // The count of the document's text: the status holds other bytes than before it.
+    await page.waitForFunction(
+      ([s, before]) => document.querySelector(s)?.getAttribute('data-bytes') !== before,
+      [sel('status'), earlier],
+      { timeout: 60_000 },
+    );
+    const { tokens } = await countOf(page, Number(await status()));
     const ratio = tokens / want.tokens;
     console.log(`${file}: page ${tokens} tokens, reference ${want.tokens} (${((ratio - 1) * 100).toFixed(2)} %), read in ${await attr('data-millis')} ms, ${await attr('data-chars')} characters`);
     assert.ok(Math.abs(ratio - 1) <= 0.03, `${file}: ${tokens} tokens against the reference's ${want.tokens}`);
@@ -103,6 +144,68 @@ test('HTML and DOCX files are read in a worker, with the reference extraction’
   await page.context().close();
 });
 
+test('a PDF’s chunks name their pages, shown and downloaded, as pypdf places their text', async () => {
+  const { page, errors } = await openReadyPage(env.browser, env.url);
+  const file = path.join(FIXTURES, 'moonstone.pdf');
+  const want = reference('pdf', file);
+  const pages = want.pages.map(bare);
+  await choose(page, 'moonstone.pdf', fs.readFileSync(file));
+  await settled(page, 'pdf');
+  // The classic preview (fixed token windows) names its chunks' pages too.
+  const preview = await page.locator(`${sel('chunk-preview')} ${sel('chunk')}`).first().getAttribute('data-page-start');
+  assert.equal(preview, '1', 'the preview\'s first chunk is on page 1');
+  await page.selectOption(sel('strategy'), 'langchain-recursive');
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid="strategy-chunks"]')?.dataset.strategy === 'langchain-recursive'
+      && document.querySelector('[data-testid="strategy-chunks"] [data-testid="chunk-pages"]'),
+    null,
+    { timeout: 60_000 },
+  );
+  const shown = await page.locator(`${sel('strategy-chunks')} ${sel('chunk')}`).first().evaluate((e) => ({
+    start: e.dataset.pageStart,
+    end: e.dataset.pageEnd,
+    label: e.querySelector('[data-testid="chunk-pages"]').textContent,
+  }));
+  assert.equal(shown.start, '1');
+  assert.match(shown.label, /^pages? 1/u, `the label says the page: ${shown.label}`);
+  const [jsonl] = await Promise.all([page.waitForEvent('download'), page.click(sel('export-jsonl'))]);
+  const rows = fs.readFileSync(await jsonl.path(), 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
+  assert.ok(rows.length > 10, `${rows.length} chunks`);
+  let last = 1;
+  rows.forEach((r, i) => {
+    assert.ok(r.page_start >= last && r.page_end >= r.page_start, `chunk ${i}: pages ${r.page_start}–${r.page_end} after ${last}`);
+    last = r.page_start;
+    const within = pages.slice(r.page_start - 1, r.page_end).join('');
+    assert.ok(within.includes(bare(r.text)), `chunk ${i} is not within pages ${r.page_start}–${r.page_end}`);
+  });
+  assert.equal(rows[0].page_start, 1);
+  assert.equal(rows.at(-1).page_end, pages.length);
+  const [csv] = await Promise.all([page.waitForEvent('download'), page.click(sel('export-csv'))]);
+  const header = fs.readFileSync(await csv.path(), 'utf8').split('\r\n')[0];
+  assert.ok(header.endsWith(',page_start,page_end'), `CSV header: ${header}`);
+  console.log(`moonstone.pdf: ${rows.length} langchain-recursive chunks over ${pages.length} pages, each within the pypdf text of the pages it names`);
+  // An edit makes the text the user's own: it has no pages any more.
+  await choose(page, 'keep.txt', Buffer.from('This text must stay.'), 'text/plain');
+  await countOf(page, 20);
+  await page.waitForFunction((s) => !document.querySelector(s), `${sel('chunk-preview')} [data-page-start]`, { timeout: 30_000 });
+  assert.deepEqual(errors, [], 'page errors');
+  await page.context().close();
+});
+
+test('a PDF page the parser cannot read is skipped, and the pages around it are read', async () => {
+  const { page, errors } = await openReadyPage(env.browser, env.url);
+  await choose(page, 'damaged-page.pdf', fs.readFileSync(path.join(FIXTURES, 'damaged-page.pdf')));
+  await settled(page, 'pdf');
+  const summary = page.locator(sel('extract-summary'));
+  if ((await summary.count()) !== 1) assert.fail(`no summary: ${await page.locator(sel('file-message')).textContent()}`);
+  assert.equal(await summary.getAttribute('data-pages'), '3');
+  assert.equal(await summary.getAttribute('data-pages-unreadable'), '1');
+  const text = 'The first page is whole.\n\nThe third page is whole too.';
+  await countOf(page, Buffer.byteLength(text));
+  assert.deepEqual(errors, [], 'page errors');
+  await page.context().close();
+});
+
 test('files that are not what they say are refused with their reason, and the text stays', async () => {
   const { page, errors } = await pageHoldingText();
   const cases = [
@@ -110,7 +213,9 @@ test('files that are not what they say are refused with their reason, and the te
     ['locked.docx', Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(512)]), 'encrypted'],
     ['latin1.html', Buffer.from('<p>caf\xe9</p>', 'latin1'), 'not-utf8'],
     ['empty.html', Buffer.from('<!doctype html><script>var x = 1;</script><img src="a.png">'), 'no-text'],
-    ['scan.pdf', Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1'), 'pdf'],
+    ['broken.pdf', Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1'), 'not-pdf'],
+    ['locked.pdf', fs.readFileSync(path.join(FIXTURES, 'locked.pdf')), 'password'],
+    ['scanned.pdf', fs.readFileSync(path.join(FIXTURES, 'scanned.pdf')), 'no-text-layer'],
   ];
   for (const [name, bytes, reason] of cases) {
     await choose(page, name, bytes);

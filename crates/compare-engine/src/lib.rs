@@ -8,7 +8,8 @@
 //! The messages are [`chunk_core::analysis::protocol`]'s. [`Engine`] holds the state (the text,
 //! the selected strategy's chunks) and answers them natively testable; the `wasm_bindgen`
 //! exports below are a thin layer over it:
-//! - `set_text(text_id, bytes)` — the document, as UTF-8;
+//! - `set_text(text_id, bytes, pages)` — the document, as UTF-8, and for a text read from a
+//!   PDF where each page starts (byte offsets), so that exported chunks name their pages;
 //! - `compare_row(request, index)` — row `index` of a `compare` request (the worker's script
 //!   loops over the rows and yields to its event loop between two, so that a newer request
 //!   stops an older one);
@@ -25,7 +26,7 @@
 
 use std::sync::Arc;
 
-use chunk_core::analysis::export::{rows, rows_of, to_csv, to_jsonl};
+use chunk_core::analysis::export::{rows, rows_of, to_csv, to_jsonl, PageMap};
 use chunk_core::analysis::histogram::histogram;
 use chunk_core::analysis::protocol::{
     Bm25Setting, ExportFormat, Figures, Outcome, Reply, Request, RetrievalOutcome, RetrievalPair,
@@ -58,6 +59,8 @@ self_cell::self_cell!(
 pub struct Engine {
     /// `(text_id, text)` of the document the page last sent.
     text: Option<(u32, Arc<str>)>,
+    /// Where the text's pages start, when it was read from a PDF.
+    pages: Option<PageMap>,
     /// The text prepared per encoding (at most one per encoding, of the current text).
     prepared: Vec<Prepared>,
     /// The last [`Request::Select`]: its job and the chunks it cut (`None` when refused).
@@ -71,9 +74,10 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// Holds `text` as document `text_id`, replacing the previous one (and its selection)
-    /// unless it is that same text under the same id.
-    pub fn set_text(&mut self, text_id: u32, text: String) {
+    /// Holds `text` as document `text_id`, with its pages when it was read from a PDF,
+    /// replacing the previous one (and its selection) unless it is that same text under the
+    /// same id.
+    pub fn set_text(&mut self, text_id: u32, text: String, pages: Option<PageMap>) {
         // The same text sent again (after a lost-text reply) keeps its prepared documents and
         // the selection.
         if self
@@ -84,6 +88,7 @@ impl Engine {
             return;
         }
         self.text = Some((text_id, Arc::from(text)));
+        self.pages = pages;
         self.prepared.clear();
         self.selected = None;
         self.terms = None;
@@ -430,7 +435,7 @@ impl Engine {
                         job,
                         from,
                         total,
-                        rows: rows_of(text, &chunks.chunks[from..end], from),
+                        rows: rows_of(text, &chunks.chunks[from..end], from, self.pages.as_ref()),
                     }
                 }
                 // A refused selection has no chunk: an empty page, not an error.
@@ -444,7 +449,7 @@ impl Engine {
             },
             Request::Export { job, format } => match self.selection(job) {
                 Some((text, Some(chunks))) => {
-                    let all = rows(text, chunks);
+                    let all = rows(text, chunks, self.pages.as_ref());
                     let text = match format {
                         ExportFormat::Jsonl => to_jsonl(&all),
                         ExportFormat::Csv => to_csv(&all),
@@ -513,7 +518,7 @@ fn failed(job: Option<u32>, message: &str) -> Reply {
 
 #[cfg(target_arch = "wasm32")]
 mod exports {
-    use super::Engine;
+    use super::{Engine, PageMap};
     use chunk_core::analysis::protocol::{Reply, Request};
     use std::cell::RefCell;
     use std::sync::Mutex;
@@ -542,16 +547,25 @@ mod exports {
         LAST_PANIC.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
-    /// Holds `bytes` (UTF-8) as document `text_id`.
+    /// Holds `bytes` (UTF-8) as document `text_id`; `pages`, for a text read from a PDF,
+    /// holds the byte offset where each page starts (non-decreasing; [`PageMap`]).
     ///
     /// # Errors
     /// A JS `Error` when the bytes are not UTF-8 (a JS string encoded by `TextEncoder` always
-    /// is).
+    /// is), or when `pages` is given but is not such a list.
     #[wasm_bindgen]
-    pub fn set_text(text_id: u32, bytes: Vec<u8>) -> Result<(), JsError> {
+    pub fn set_text(text_id: u32, bytes: Vec<u8>, pages: Option<Vec<u32>>) -> Result<(), JsError> {
         let text = String::from_utf8(bytes)
             .map_err(|e| JsError::new(&format!("the text is not UTF-8: {e}")))?;
-        ENGINE.with(|e| e.borrow_mut().set_text(text_id, text));
+        let pages = match pages {
+            None => None,
+            Some(starts) => Some(
+                PageMap::new(starts.into_iter().map(|s| s as usize).collect()).ok_or_else(
+                    || JsError::new("the page starts are empty or not in increasing order"),
+                )?,
+            ),
+        };
+        ENGINE.with(|e| e.borrow_mut().set_text(text_id, text, pages));
         Ok(())
     }
 
@@ -686,7 +700,7 @@ mod tests {
             engine.open_count(&request, || 0.0),
             Reply::NeedText { job: 3 }
         );
-        engine.set_text(1, TEXT.to_string());
+        engine.set_text(1, TEXT.to_string(), None);
         assert_eq!(engine.vocab_needed(&request), Some(OpenVocab::BertUncased));
         assert!(matches!(
             engine.open_count(&request, || 0.0),
@@ -732,7 +746,7 @@ mod tests {
 
     fn engine() -> Engine {
         let mut e = Engine::default();
-        e.set_text(7, TEXT.to_owned());
+        e.set_text(7, TEXT.to_owned(), None);
         e
     }
 
@@ -791,6 +805,54 @@ mod tests {
             e.compare_row(&request, 0, || 0.0),
             Reply::NeedText { job: 2 }
         );
+    }
+
+    #[test]
+    fn a_text_read_from_a_pdf_exports_each_chunks_pages() {
+        let mut e = Engine::default();
+        // Two pages of 40 bytes each, the second starting at byte 42 (after a blank line).
+        let text = format!("{}\n\n{}", "a".repeat(40), "b".repeat(40));
+        e.set_text(9, text, PageMap::new(vec![0, 42]));
+        e.handle(Request::Select {
+            job: 3,
+            text_id: 9,
+            strategy: StrategyId::Fixed,
+            figures: figures(30, 0, SizeUnit::Characters),
+            bins: 4,
+        });
+        let Reply::Exported { text, .. } = e.handle(Request::Export {
+            job: 3,
+            format: ExportFormat::Jsonl,
+        }) else {
+            panic!("no export");
+        };
+        let pages: Vec<(Option<usize>, Option<usize>)> = text
+            .lines()
+            .map(|l| serde_json::from_str::<chunk_core::analysis::export::Row>(l).unwrap())
+            .map(|r| (r.page_start, r.page_end))
+            .collect();
+        // Bytes 0..30, 30..60 (page 1's end, the blank line, page 2's start), 60..82.
+        assert_eq!(
+            pages,
+            [(Some(1), Some(1)), (Some(1), Some(2)), (Some(2), Some(2))]
+        );
+        // Another text without pages: the rows name none.
+        e.set_text(10, "plain text".to_owned(), None);
+        e.handle(Request::Select {
+            job: 4,
+            text_id: 10,
+            strategy: StrategyId::Fixed,
+            figures: figures(30, 0, SizeUnit::Characters),
+            bins: 4,
+        });
+        let Reply::Rows { rows, .. } = e.handle(Request::Rows {
+            job: 4,
+            from: 0,
+            count: 5,
+        }) else {
+            panic!("no rows");
+        };
+        assert_eq!((rows[0].page_start, rows[0].page_end), (None, None));
     }
 
     #[test]
@@ -919,7 +981,7 @@ mod tests {
 
     fn qa_engine() -> Engine {
         let mut e = Engine::default();
-        e.set_text(3, QA_TEXT.to_owned());
+        e.set_text(3, QA_TEXT.to_owned(), None);
         e
     }
 
@@ -1188,7 +1250,7 @@ mod tests {
         ));
         // A new text drops a sweep in progress.
         assert_eq!(e.sweep_cell(&old, 0), None);
-        e.set_text(5, "other".to_owned());
+        e.set_text(5, "other".to_owned(), None);
         assert!(matches!(e.sweep_cell(&old, 1), Some(Reply::Failed { .. })));
     }
 }

@@ -1,5 +1,5 @@
-//! The text a RAG pipeline gets out of a document people actually index — an HTML page or a
-//! DOCX file — written as markdown-like text so that structure-aware chunkers see it: headings
+//! The text a RAG pipeline gets out of a document people actually index — an HTML page, a
+//! DOCX file or a PDF — written as markdown-like text so that structure-aware chunkers see it: headings
 //! as `#` lines, list items as `- ` lines, table rows as cells joined by ` | `, blocks separated
 //! by a blank line. With it, [`Extracted`] says what was found (headings, list items, tables)
 //! and what was left out (images, scripts and styles, hidden elements).
@@ -14,6 +14,9 @@
 //!   (`w:t`, a tab as a tab, `w:br`/`w:cr` as a line break), headings by their style's name
 //!   ("heading N", "Title"), list items by numbering (`w:numPr`, on the paragraph or its style),
 //!   tables row by row; deleted text and field codes are not text.
+//! - **PDF** ([`pdf`]): the text layer of each page (pypdf is the reference), with the byte
+//!   offset where each page starts ([`Extracted::page_starts`]), so that chunks can name their
+//!   pages; a PDF has no reliable structure to mark, so it has no `#` or `- ` lines.
 //!
 //! No web dependency: the page runs it in a worker (`crates/extract-engine`), loaded only when
 //! such a file is opened. The readers are behind the default feature `readers`; without it the
@@ -27,6 +30,8 @@
 pub mod docx;
 #[cfg(feature = "readers")]
 pub mod html;
+#[cfg(feature = "readers")]
+pub mod pdf;
 #[cfg(feature = "readers")]
 mod writer;
 
@@ -44,17 +49,23 @@ pub enum Format {
     Html,
     /// A Word document (Office Open XML, `.docx`).
     Docx,
+    /// A PDF (its text layer, page by page).
+    Pdf,
 }
 
 impl Format {
     /// The format a file is in, from its name (case-insensitive extension) and then its first
-    /// bytes: a name ending `.docx` is DOCX, whatever it holds (the reader then says why an
+    /// bytes: a name ending `.pdf`, or content starting with `%PDF-`, is PDF; a name ending
+    /// `.docx` is DOCX, whatever it holds (the reader then says why an
     /// encrypted file or a non-zip is not one), and so is a zip (`PK\x03\x04`) named `.docm`
     /// or `.dotx`; a name ending `.html`, `.htm` or `.xhtml`, or a text starting (after
     /// whitespace and a byte order mark) with `<!doctype html` or `<html`, is HTML. `None` for
     /// anything else (plain text among it).
     pub fn detect(name: &str, first_bytes: &[u8]) -> Option<Format> {
         let lower = name.to_ascii_lowercase();
+        if lower.ends_with(".pdf") || first_bytes.starts_with(b"%PDF-") {
+            return Some(Format::Pdf);
+        }
         let zip = first_bytes.starts_with(b"PK\x03\x04");
         if lower.ends_with(".docx")
             || (zip && (lower.ends_with(".docm") || lower.ends_with(".dotx")))
@@ -99,6 +110,24 @@ pub struct Extracted {
     /// Elements left out with everything inside them: HTML scripts, styles, hidden elements
     /// and the other non-content elements the crate's rules name.
     pub removed: usize,
+    /// A PDF's pages: for page `i` (0-based), the byte offset in `text` where its text starts,
+    /// non-decreasing, one per page (a page without text starts where the next text starts).
+    /// The page of a byte is the last page starting at or before it. Empty for HTML and DOCX.
+    #[serde(default)]
+    pub page_starts: Vec<usize>,
+    /// A PDF's pages that have no text (scanned pages: their pixels are not read).
+    #[serde(default)]
+    pub pages_without_text: usize,
+    /// A PDF's pages whose content could not be read (damaged), counted as without text too.
+    #[serde(default)]
+    pub pages_unreadable: usize,
+}
+
+impl Extracted {
+    /// Number of pages (a PDF's; 0 for HTML and DOCX).
+    pub fn pages(&self) -> usize {
+        self.page_starts.len()
+    }
 }
 
 /// Why a document could not be read. Serialized with its [`reason`](ExtractError::reason) as
@@ -139,6 +168,27 @@ pub enum ExtractError {
     #[error("word/document.xml inflates beyond {} MiB", MAX_PART_BYTES / 1024 / 1024)]
     #[serde(rename = "inflates-too-much")]
     TooLarge,
+    /// Not a PDF that can be parsed: another kind of file, or one truncated or damaged beyond
+    /// repair.
+    #[error("the file is not a readable PDF: {detail}")]
+    NotPdf {
+        /// The PDF parser's message.
+        detail: String,
+    },
+    /// A PDF that opens only with a password (a user password).
+    #[error("the PDF needs a password to open")]
+    #[serde(rename = "password")]
+    PasswordRequired,
+    /// A PDF without pages.
+    #[error("the PDF has no pages")]
+    NoPages,
+    /// A PDF none of whose pages has text: a scan (its pixels would need OCR, which this reader
+    /// does not do).
+    #[error("none of the PDF's {pages} pages has a text layer (a scan needs OCR)")]
+    NoTextLayer {
+        /// The document's pages.
+        pages: usize,
+    },
     /// A part is not well-formed XML or not UTF-8; the position is a byte offset in the part.
     #[error("word/document.xml is not well-formed at byte {offset}: {message}")]
     Xml {
@@ -151,7 +201,8 @@ pub enum ExtractError {
 
 impl ExtractError {
     /// A stable name for the reason, for tests and automation (the page's `data-reason`):
-    /// `not-zip`, `damaged`, `not-utf8`, `encrypted`, `no-document`, `inflates-too-much`, `xml`.
+    /// `not-zip`, `damaged`, `not-utf8`, `encrypted`, `no-document`, `inflates-too-much`, `xml`,
+    /// `not-pdf`, `password`, `no-pages`, `no-text-layer`.
     pub fn reason(&self) -> &'static str {
         match self {
             ExtractError::NotZip { .. } => "not-zip",
@@ -161,6 +212,10 @@ impl ExtractError {
             ExtractError::NoDocument => "no-document",
             ExtractError::TooLarge => "inflates-too-much",
             ExtractError::Xml { .. } => "xml",
+            ExtractError::NotPdf { .. } => "not-pdf",
+            ExtractError::PasswordRequired => "password",
+            ExtractError::NoPages => "no-pages",
+            ExtractError::NoTextLayer { .. } => "no-text-layer",
         }
     }
 }
@@ -177,7 +232,9 @@ pub enum Outcome {
 }
 
 /// Reads `bytes` as a document in `format`: HTML must be UTF-8 (a byte order mark is
-/// dropped); DOCX as [`docx::extract`]. Never panics on any input.
+/// dropped); DOCX as [`docx::extract`]; PDF as [`pdf::extract`]. The HTML and DOCX readers
+/// never panic on any input; the PDF parser (pdf-extract) may on a damaged file, which the
+/// page's worker reports as a reader failure.
 #[cfg(feature = "readers")]
 pub fn extract(format: Format, bytes: &[u8]) -> Outcome {
     let result = match format {
@@ -190,6 +247,7 @@ pub fn extract(format: Format, bytes: &[u8]) -> Outcome {
                 })
         }
         Format::Docx => docx::extract(bytes),
+        Format::Pdf => pdf::extract(bytes),
     };
     match result {
         Ok(found) => Outcome::Read(found),
@@ -216,6 +274,8 @@ mod format_tests {
             Some(Format::Html)
         );
         assert_eq!(Format::detect("notes.md", b"<h1>not a page</h1>"), None);
+        assert_eq!(Format::detect("A.PDF", b""), Some(Format::Pdf));
+        assert_eq!(Format::detect("scan", b"%PDF-1.7\n"), Some(Format::Pdf));
     }
 }
 
@@ -250,6 +310,10 @@ mod tests {
                 "damaged",
             ),
             (ExtractError::NoDocument, "no-document"),
+            (ExtractError::NotPdf { detail: "x".into() }, "not-pdf"),
+            (ExtractError::PasswordRequired, "password"),
+            (ExtractError::NoPages, "no-pages"),
+            (ExtractError::NoTextLayer { pages: 2 }, "no-text-layer"),
             (
                 ExtractError::Xml {
                     offset: 1,

@@ -1,7 +1,9 @@
 """Reference extractions for tests/reference.rs: the text BeautifulSoup (html5lib's parser,
-the WHATWG algorithm) and python-docx get out of a document, by the crate's rules stated here
-again independently. Prints one JSON object: {"text", "title", "headings", "list_items",
-"tables"}. Usage: reference.py html|docx PATH. Also imported by tests/e2e/reference_count.py.
+the WHATWG algorithm), python-docx and pypdf get out of a document, by the crate's rules stated
+here again independently. Prints one JSON object: {"text", "title", "headings", "list_items",
+"tables"}, and for a PDF also "pages" (each page's text), or {"error": "password"} for a PDF
+that opens only with a password. Usage: reference.py html|docx|pdf PATH. Also imported by
+tests/e2e/reference_count.py.
 """
 import json
 import sys
@@ -58,9 +60,22 @@ def docx_reference(path):
             "list_items": items, "tables": tables}
 
 
+def pdf_reference(path):
+    import pypdf
+
+    reader = pypdf.PdfReader(path)
+    # pypdf opens a PDF encrypted with an owner password only (the empty user password), as
+    # viewers do; one that needs a user password stays encrypted.
+    if reader.is_encrypted and not reader.decrypt(""):
+        return {"error": "password"}
+    pages = [page.extract_text() for page in reader.pages]
+    return {"text": "\n".join(pages), "pages": pages, "title": None, "headings": 0,
+            "list_items": 0, "tables": 0}
+
+
 def reference(kind, path):
-    """The reference extraction of the file at `path`, `kind` "html" or "docx"."""
-    return html_reference(path) if kind == "html" else docx_reference(path)
+    """The reference extraction of the file at `path`, `kind` "html", "docx" or "pdf"."""
+    return {"html": html_reference, "docx": docx_reference, "pdf": pdf_reference}[kind](path)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 //! The readers against reference extractions of the same fixtures (`tests/fixtures/moonstone.html`
-//! and `moonstone.docx`, made by `tests/fixtures/make_documents.py`): BeautifulSoup with
-//! html5lib and python-docx, run for real from the test venv (`CHUNK_ORACLE_PYTHON`, which
-//! `make test` sets). The texts must hold the same characters in the same order once
+//! and `moonstone.docx`, made by `tests/fixtures/make_documents.py`; `moonstone.pdf` and the
+//! small PDFs, made by `make_pdf.py`): BeautifulSoup with html5lib, python-docx and pypdf, run
+//! for real from the test venv (`CHUNK_ORACLE_PYTHON`, which `make test` sets). The texts must hold the same characters in the same order once
 //! whitespace and the crate's own markers (`# `, `- `, ` | `) are left out, the counts of
 //! headings, list items and tables must be equal, and the cl100k_base token counts (whitespace
 //! runs as one space) are printed: ours carries the markers, so it may be larger, by at most 3 %.
@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use chunk_core::tokenizer::Encoding;
-use doc_extract::{docx, html, Extracted};
+use doc_extract::{docx, html, pdf, ExtractError, Extracted};
 
 fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -18,13 +18,13 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// The reference extraction of `path` (`kind` "html" or "docx") as JSON.
+/// The reference extraction of `path` (`kind` "html", "docx" or "pdf") as JSON.
 fn reference(kind: &str, path: &PathBuf) -> serde_json::Value {
     let python = std::env::var("CHUNK_ORACLE_PYTHON").unwrap_or_else(|_| {
         panic!(
             "CHUNK_ORACLE_PYTHON is not set, so the reference extraction cannot run: use \
              `make test` (it makes the venv) or set it to a Python with beautifulsoup4, \
-             html5lib and python-docx"
+             html5lib, python-docx and pypdf"
         )
     });
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference.py");
@@ -74,7 +74,13 @@ fn without_whitespace(s: &str) -> String {
 
 fn check(kind: &str, ours: &Extracted, reference: &serde_json::Value) {
     let theirs = reference["text"].as_str().expect("text");
-    let (a, b) = (content(&ours.text), without_whitespace(theirs));
+    // A PDF's text carries no markers: a line that starts with "- " is the document's own.
+    let a = if kind == "pdf" {
+        without_whitespace(&ours.text)
+    } else {
+        content(&ours.text)
+    };
+    let b = without_whitespace(theirs);
     if a != b {
         let at = a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
         let around = |s: &str| {
@@ -134,4 +140,89 @@ fn docx_reader_keeps_what_python_docx_keeps() {
     let bytes = std::fs::read(&path).expect("fixture");
     let ours = docx::extract(&bytes).expect("a DOCX");
     check("docx", &ours, &reference("docx", &path));
+}
+
+#[test]
+fn pdf_reader_keeps_what_pypdf_keeps_page_for_page() {
+    let path = fixture("moonstone.pdf");
+    let bytes = std::fs::read(&path).expect("fixture");
+    let ours = pdf::extract(&bytes).expect("a PDF with text");
+    let theirs = reference("pdf", &path);
+    check("pdf", &ours, &theirs);
+    let pages: Vec<&str> = theirs["pages"]
+        .as_array()
+        .expect("pages")
+        .iter()
+        .map(|p| p.as_str().expect("page text"))
+        .collect();
+    assert_eq!(ours.pages(), pages.len(), "page count");
+    assert_eq!(ours.pages(), 32);
+    assert_eq!((ours.pages_without_text, ours.pages_unreadable), (0, 0));
+    // Each page's own slice of the text holds exactly that page's characters.
+    let mut ends: Vec<usize> = ours.page_starts[1..].to_vec();
+    ends.push(ours.text.len());
+    for (i, (&start, &end)) in ours.page_starts.iter().zip(&ends).enumerate() {
+        assert_eq!(
+            without_whitespace(&ours.text[start..end]),
+            without_whitespace(pages[i]),
+            "page {}",
+            i + 1
+        );
+    }
+    assert_eq!(ours.title, None, "the fixture names no title");
+}
+
+#[test]
+fn a_pdf_with_an_owner_password_only_is_read_like_pypdf_reads_it() {
+    let path = fixture("restricted.pdf");
+    let ours = pdf::extract(&std::fs::read(&path).expect("fixture")).expect("readable");
+    check("pdf", &ours, &reference("pdf", &path));
+    assert_eq!(ours.page_starts, [0]);
+}
+
+#[test]
+fn pdfs_without_text_or_behind_a_password_are_refused_with_their_reason() {
+    let locked = fixture("locked.pdf");
+    assert_eq!(reference("pdf", &locked)["error"], "password");
+    let read = |name: &str| pdf::extract(&std::fs::read(fixture(name)).expect("fixture"));
+    assert_eq!(read("locked.pdf"), Err(ExtractError::PasswordRequired));
+    assert_eq!(
+        read("scanned.pdf"),
+        Err(ExtractError::NoTextLayer { pages: 2 })
+    );
+    let scanned = reference("pdf", &fixture("scanned.pdf"));
+    assert!(scanned["pages"]
+        .as_array()
+        .expect("pages")
+        .iter()
+        .all(|p| p.as_str().is_some_and(|t| t.trim().is_empty())));
+}
+
+#[test]
+fn a_page_the_parser_cannot_read_is_skipped_and_counted() {
+    let path = fixture("damaged-page.pdf");
+    let ours = pdf::extract(&std::fs::read(&path).expect("fixture")).expect("two pages read");
+    check("pdf", &ours, &reference("pdf", &path));
+    assert_eq!(
+        ours.text,
+        "The first page is whole.\n\nThe third page is whole too."
+    );
+    assert_eq!((ours.pages_without_text, ours.pages_unreadable), (1, 1));
+    assert_eq!(ours.page_starts, [0, 26, 26]);
+}
+
+#[test]
+fn what_is_not_a_whole_pdf_is_refused_as_not_a_pdf() {
+    let whole = std::fs::read(fixture("moonstone.pdf")).expect("fixture");
+    for bytes in [
+        &whole[..whole.len() / 2],
+        b"%PDF-1.7\nnothing else",
+        b"not a pdf",
+    ] {
+        assert!(
+            matches!(pdf::extract(bytes), Err(ExtractError::NotPdf { .. })),
+            "{} bytes",
+            bytes.len()
+        );
+    }
 }

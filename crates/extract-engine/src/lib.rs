@@ -1,12 +1,15 @@
 //! The document reader worker's module (run by `assets/extract-worker.js`): [`doc_extract`]'s
-//! readers behind one wasm-bindgen export. Built by Trunk as a worker of its own, fetched only
-//! when the user opens an HTML or DOCX file, so the parsers are never in the first paint.
+//! readers behind wasm-bindgen exports — [`extract`] for HTML and DOCX, [`PdfFile`] and
+//! [`pdf_document`] for a PDF read page by page (so that the worker reports progress, and
+//! goes on after a page that traps). Built by Trunk as a worker of its own, fetched only when
+//! the user opens a document, so the parsers are never in the first paint.
 
+use doc_extract::pdf::{self, Page, PdfReader};
 use doc_extract::{Format, Outcome};
 use wasm_bindgen::prelude::*;
 
-/// Reads `bytes` (the file's whole content) as `format` (`"html"` or `"docx"`, as
-/// [`Format`] serializes) and answers the [`Outcome`] as a plain object:
+/// Reads `bytes` (the file's whole content) as `format` (`"html"`, `"docx"` or `"pdf"`, as
+/// [`Format`] serializes; the worker reads a PDF with [`PdfFile`] instead, page by page) and answers the [`Outcome`] as a plain object:
 /// `{outcome: "read", text, title, headings, list_items, tables, images, removed}` or
 /// `{outcome: "refused", reason, …}`.
 ///
@@ -20,15 +23,79 @@ pub fn extract(format: &str, bytes: &[u8]) -> Result<JsValue, JsValue> {
     serde_wasm_bindgen::to_value(&outcome).map_err(|e| JsValue::from_str(&e.to_string()))
 }
 
-/// The [`Format`] named `name` as it serializes (`"html"`, `"docx"`).
+/// The [`Format`] named `name` as it serializes (`"html"`, `"docx"`, `"pdf"`).
 fn parse_format(name: &str) -> Result<Format, String> {
     match name {
         "html" => Ok(Format::Html),
         "docx" => Ok(Format::Docx),
+        "pdf" => Ok(Format::Pdf),
         other => Err(format!(
-            "unknown document format {other:?} (expected \"html\" or \"docx\")"
+            "unknown document format {other:?} (expected \"html\", \"docx\" or \"pdf\")"
         )),
     }
+}
+
+/// `value` as a plain JS object.
+fn to_js<T: serde::Serialize>(value: &T) -> Result<JsValue, JsValue> {
+    serde_wasm_bindgen::to_value(value).map_err(|e| JsValue::from_str(&e.to_string()))
+}
+
+/// A PDF opened in the worker, read one page at a time ([`PdfReader`]).
+#[wasm_bindgen]
+pub struct PdfFile {
+    reader: PdfReader,
+}
+
+#[wasm_bindgen]
+impl PdfFile {
+    /// Parses `bytes` (the whole file) as a PDF.
+    ///
+    /// # Errors
+    /// The refusal as the page reads it: `{outcome: "refused", reason, …}`
+    /// ([`PdfReader::open`]'s reasons: `not-pdf`, `password`, `no-pages`).
+    pub fn open(bytes: &[u8]) -> Result<PdfFile, JsValue> {
+        PdfReader::open(bytes)
+            .map(|reader| PdfFile { reader })
+            .map_err(|e| to_js(&Outcome::Refused(e)).unwrap_or_else(|e| e))
+    }
+
+    /// Number of pages.
+    #[wasm_bindgen(getter)]
+    pub fn pages(&self) -> usize {
+        self.reader.page_count()
+    }
+
+    /// The document's title, if its information names one.
+    pub fn title(&self) -> Option<String> {
+        self.reader.title()
+    }
+
+    /// Page `index` (0-based) as `{text, images, readable}` ([`Page`]). A panic of the PDF
+    /// parser traps here (a `WebAssembly.RuntimeError`); the worker then reads on in a fresh
+    /// instance.
+    ///
+    /// # Errors
+    /// Only when the page cannot be turned into a JS value.
+    pub fn read_page(&self, index: usize) -> Result<JsValue, JsValue> {
+        to_js(&self.reader.read_page(index))
+    }
+}
+
+/// The document made of `pages` (an array of `{text, images, readable}`, in page order, as
+/// [`PdfFile::read_page`] gave them) and `title`, as the [`Outcome`] `extract` answers
+/// ([`pdf::assemble`]: refused as `no-text-layer` when no page has text).
+///
+/// # Errors
+/// A string when `pages` is not such an array.
+#[wasm_bindgen]
+pub fn pdf_document(pages: JsValue, title: Option<String>) -> Result<JsValue, JsValue> {
+    let pages: Vec<Page> = serde_wasm_bindgen::from_value(pages)
+        .map_err(|e| JsValue::from_str(&format!("pdf_document: {e}")))?;
+    let outcome = match pdf::assemble(&pages, title) {
+        Ok(found) => Outcome::Read(found),
+        Err(e) => Outcome::Refused(e),
+    };
+    to_js(&outcome)
 }
 
 #[cfg(test)]
@@ -37,10 +104,10 @@ mod tests {
 
     #[test]
     fn formats_are_named_as_they_serialize() {
-        for format in [Format::Html, Format::Docx] {
+        for format in [Format::Html, Format::Docx, Format::Pdf] {
             let name = serde_json::to_value(format).unwrap();
             assert_eq!(parse_format(name.as_str().unwrap()), Ok(format));
         }
-        assert!(parse_format("pdf").unwrap_err().contains("\"pdf\""));
+        assert!(parse_format("doc").unwrap_err().contains("\"doc\""));
     }
 }

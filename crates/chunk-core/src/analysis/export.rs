@@ -1,6 +1,7 @@
 //! The chunks of one strategy as export rows, and as JSON Lines and CSV text: the chunk's own
-//! text, its byte and character range in the document, its token count, heading path and why
-//! it ended. The page offers both as downloads (from a `Blob`; no network).
+//! text, its byte and character range in the document, its token count, heading path, why it
+//! ended, and for a text read from a PDF the pages it spans ([`PageMap`]). The page offers
+//! both as downloads (from a `Blob`; no network).
 
 use crate::strategy::Boundary;
 use crate::strategy::{Chunk, Chunks};
@@ -34,17 +35,63 @@ pub struct Row {
     pub reason: Boundary,
     /// True when `text` is not the document slice `byte_start..byte_end`.
     pub text_changed: bool,
+    /// For a text read from a PDF: the 1-based page of the chunk's first byte ([`PageMap`]);
+    /// absent (JSON) or empty (CSV) for any other text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_start: Option<usize>,
+    /// For a text read from a PDF: the 1-based page of the chunk's last byte.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_end: Option<usize>,
 }
 
-/// The rows of `chunks` of `text` (the document they were cut from).
-pub fn rows(text: &str, chunks: &Chunks) -> Vec<Row> {
-    rows_of(text, &chunks.chunks, 0)
+/// Where each page of a PDF starts in the text read from it (as the document reader makes
+/// it): for page `i` (0-based) the byte offset of its first byte, non-decreasing; a page
+/// without text starts where the next text starts. The page of a byte is the last page that
+/// starts at or before it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PageMap {
+    starts: Vec<usize>,
+}
+
+impl PageMap {
+    /// The map of `starts` (byte offsets, one per page); `None` when there is no page or the
+    /// offsets decrease (not a reader's map).
+    pub fn new(starts: Vec<usize>) -> Option<PageMap> {
+        let ordered = starts.windows(2).all(|w| w[0] <= w[1]);
+        (!starts.is_empty() && ordered).then_some(PageMap { starts })
+    }
+
+    /// The byte offset where each page starts, in page order.
+    pub fn starts(&self) -> &[usize] {
+        &self.starts
+    }
+
+    /// Number of pages.
+    pub fn pages(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// The 1-based page holding byte `byte` (page 1 for a byte before every start).
+    pub fn page_of(&self, byte: usize) -> usize {
+        self.starts.partition_point(|&s| s <= byte).max(1)
+    }
+}
+
+/// The rows of `chunks` of `text` (the document they were cut from), with their pages when
+/// the text was read from a PDF (`pages`).
+pub fn rows(text: &str, chunks: &Chunks, pages: Option<&PageMap>) -> Vec<Row> {
+    rows_of(text, &chunks.chunks, 0, pages)
 }
 
 /// The rows of a run of consecutive chunks of `text`, the first being chunk `first_index` (a
 /// page of rows; [`rows`] is all of them from 0). Character and line positions count from the
-/// start of `text`, whatever the run.
-pub fn rows_of(text: &str, chunks: &[Chunk], first_index: usize) -> Vec<Row> {
+/// start of `text`, whatever the run; pages as in [`rows`].
+pub fn rows_of(
+    text: &str,
+    chunks: &[Chunk],
+    first_index: usize,
+    pages: Option<&PageMap>,
+) -> Vec<Row> {
     // For each chunk offset: how many characters start before it, and whether it falls inside
     // a character. One sorted pass over the offsets instead of a scan per chunk.
     let bytes = text.as_bytes();
@@ -96,6 +143,8 @@ pub fn rows_of(text: &str, chunks: &[Chunk], first_index: usize) -> Vec<Row> {
             heading_path: c.heading_path.join(" > "),
             reason: c.reason,
             text_changed: c.flags.text_changed,
+            page_start: pages.map(|p| p.page_of(c.bytes.start)),
+            page_end: pages.map(|p| p.page_of(last_byte(&c.bytes))),
         })
         .collect()
 }
@@ -158,7 +207,7 @@ mod tests {
     #[test]
     fn char_offsets_count_scalar_values_and_cut_characters() {
         let text = "猫猫, \"x\"";
-        let r = rows(text, &fixed(text, 2, SizeUnit::Characters));
+        let r = rows(text, &fixed(text, 2, SizeUnit::Characters), None);
         let spans: Vec<_> = r
             .iter()
             .map(|r| (r.char_start, r.char_end, r.text.as_str()))
@@ -169,7 +218,7 @@ mod tests {
         );
         assert_eq!((r[0].byte_start, r[0].byte_end), (0, 6));
         // cl100k: 猫 is 3 one-byte tokens; a 1-token window ends inside the character.
-        let r = rows("猫", &fixed("猫", 1, SizeUnit::Tokens));
+        let r = rows("猫", &fixed("猫", 1, SizeUnit::Tokens), None);
         let spans: Vec<_> = r.iter().map(|r| (r.char_start, r.char_end)).collect();
         assert_eq!(spans, [(0, 1), (0, 1), (0, 1)]);
         assert!(r.iter().all(|r| r.text_changed && r.text == "\u{FFFD}"));
@@ -179,16 +228,16 @@ mod tests {
     fn a_page_of_rows_is_those_rows_of_the_whole() {
         let text = "one\ntwo three\nfour five six\nseven";
         let c = fixed(text, 2, SizeUnit::Tokens);
-        let all = rows(text, &c);
+        let all = rows(text, &c, None);
         assert!(all.len() > 4);
-        assert_eq!(rows_of(text, &c.chunks[2..4], 2), all[2..4]);
+        assert_eq!(rows_of(text, &c.chunks[2..4], 2, None), all[2..4]);
         assert_eq!(all[3].index, 3);
     }
 
     #[test]
     fn jsonl_and_csv_escape_quotes_commas_and_newlines() {
         let text = "a, \"b\"\nc";
-        let r = rows(text, &fixed(text, 100, SizeUnit::Tokens));
+        let r = rows(text, &fixed(text, 100, SizeUnit::Tokens), None);
         assert_eq!(
             to_jsonl(&r),
             "{\"index\":0,\"text\":\"a, \\\"b\\\"\\nc\",\"byte_start\":0,\"byte_end\":8,\"char_start\":0,\"char_end\":8,\"line_start\":1,\"line_end\":2,\"tokens\":6,\"heading_path\":\"\",\"reason\":\"end-of-text\",\"text_changed\":false}\n"
@@ -198,5 +247,40 @@ mod tests {
             "index,text,byte_start,byte_end,char_start,char_end,line_start,line_end,tokens,heading_path,reason,text_changed\r\n0,\"a, \"\"b\"\"\nc\",0,8,0,8,1,2,6,,end-of-text,false\r\n"
         );
         assert_eq!(to_jsonl(&[]), "");
+    }
+
+    #[test]
+    fn chunks_name_the_pages_they_span() {
+        // Pages: "one" (1), an empty page (2), "two three" (3); joined by a blank line.
+        let text = "one\n\ntwo three";
+        let pages = PageMap::new(vec![0, 5, 5]).expect("a map");
+        assert_eq!(
+            (
+                pages.page_of(0),
+                pages.page_of(4),
+                pages.page_of(5),
+                pages.page_of(99)
+            ),
+            (1, 1, 3, 3)
+        );
+        let r = rows(text, &fixed(text, 3, SizeUnit::Characters), Some(&pages));
+        let spans: Vec<_> = r
+            .iter()
+            .map(|r| (r.text.as_str(), r.page_start, r.page_end))
+            .collect();
+        assert_eq!(
+            spans,
+            [
+                ("one", Some(1), Some(1)),
+                ("\n\nt", Some(1), Some(3)),
+                ("wo ", Some(3), Some(3)),
+                ("thr", Some(3), Some(3)),
+                ("ee", Some(3), Some(3)),
+            ]
+        );
+        assert!(to_jsonl(&r[..1]).contains("\"page_start\":1,\"page_end\":1}"));
+        assert!(to_csv(&r[..1]).starts_with("index,text,byte_start,byte_end,char_start,char_end,line_start,line_end,tokens,heading_path,reason,text_changed,page_start,page_end\r\n"));
+        assert_eq!(PageMap::new(vec![]), None);
+        assert_eq!(PageMap::new(vec![4, 2]), None);
     }
 }

@@ -1,0 +1,157 @@
+// make bench, documents part: the built page's document reader (crates/extract-engine in its
+// worker, src/extract_job.rs) on the repo's PDF fixture and on a large PDF written here, in
+// headless Chromium. The large PDF is about 50 MB: 1,500 pages of the fixture's text in
+// Helvetica (uncompressed content streams) and 90 pages holding one incompressible 500 KB
+// image each, as scanned inserts do. For each file it prints:
+//  - ms from the file choice until the summary shows, and the reader's own ms (data-millis);
+//  - pages, characters, MB per second of file read;
+//  - how many progress lines the page showed (`data-done` values);
+//  - the longest main-thread task and how many took over 50 ms ("longtask" entries, from the
+//    choice until the summary);
+// then, on the large file, the stop button: ms from the click until the page says it stopped;
+// and the reader module's transfer size (fetched only when a document is opened).
+// Not a test: it prints figures. Exits 1 only when a step fails.
+//
+// Usage: node bench/documents.mjs DIST   (DIST: a `trunk build --release` output directory)
+import fs from "node:fs";
+import path from "node:path";
+import zlib from "node:zlib";
+import crypto from "node:crypto";
+import { ROOT } from "./lib/corpus.mjs";
+import { launchChromium } from "./lib/chromium.mjs";
+
+const DIST = path.resolve(process.argv[2] ?? path.join(ROOT, "dist"));
+const say = (s) => process.stdout.write(`${s}\n`);
+const progress = (s) => process.stderr.write(`[bench:documents] ${s}\n`);
+const { startStaticServer } = await import(path.join(ROOT, "tests", "e2e", "static-server.mjs"));
+
+/** A PDF of `textPages` pages of `lines` (60 to a page) and `imagePages` pages of one
+ *  incompressible grey image of `imageBytes` bytes each, written object by object. */
+function largePdf(lines, textPages, imagePages, imageBytes) {
+  const objects = ["<< /Type /Catalog /Pages 2 0 R >>", null,
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"].map((o) => o && Buffer.from(o));
+  const kids = [];
+  const side = Math.floor(Math.sqrt(imageBytes));
+  const add = (body) => { objects.push(body); return objects.length; };
+  const page = (content, resources) => {
+    const c = add(Buffer.concat([Buffer.from(`<< /Length ${content.length} >>\nstream\n`), content, Buffer.from("\nendstream")]));
+    kids.push(add(Buffer.from(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources ${resources} /Contents ${c} 0 R >>`)));
+  };
+  const esc = (s) => s.replace(/[\\()]/g, (c) => `\\${c}`).replace(/[^\x20-\x7e]/g, "?");
+  let at = 0;
+  for (let p = 0; p < textPages + imagePages; p++) {
+    if (p % Math.ceil((textPages + imagePages) / imagePages) === 1 && imagePages-- > 0) {
+      const pixels = crypto.randomBytes(side * side);
+      const img = add(Buffer.concat([Buffer.from(`<< /Type /XObject /Subtype /Image /Width ${side} /Height ${side} /ColorSpace /DeviceGray /BitsPerComponent 8 /Length ${pixels.length} >>\nstream\n`), pixels, Buffer.from("\nendstream")]));
+      page(Buffer.from("q 500 0 0 500 47 170 cm /Im1 Do Q"), `<< /XObject << /Im1 ${img} 0 R >> >>`);
+      continue;
+    }
+    const body = [];
+    for (let l = 0; l < 60; l++) body.push(`(${esc(lines[at++ % lines.length])}) Tj T*`);
+    page(Buffer.from(`BT /F1 9 Tf 11 TL 40 800 Td ${body.join("\n")} ET`), "<< /Font << /F1 3 0 R >> >>");
+  }
+  objects[1] = Buffer.from(`<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(" ")}] /Count ${kids.length} >>`);
+  const parts = [Buffer.from("%PDF-1.4\n")];
+  let length = parts[0].length;
+  const offsets = [];
+  objects.forEach((body, i) => {
+    offsets.push(length);
+    const obj = Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`), body, Buffer.from("\nendobj\n")]);
+    parts.push(obj);
+    length += obj.length;
+  });
+  const xref = [`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`, ...offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`)].join("");
+  parts.push(Buffer.from(`${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`));
+  return { bytes: Buffer.concat(parts), pages: kids.length };
+}
+
+// In the page: long tasks and progress lines from now on.
+const WATCH = () => {
+  window.__bench = { t0: performance.now(), tasks: [], done: new Set() };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__bench.tasks.push(e.duration);
+  }).observe({ type: "longtask" });
+  new MutationObserver(() => {
+    const m = document.querySelector('[data-testid="file-message"]');
+    if (m?.dataset.state === "reading" && m.dataset.done) window.__bench.done.add(m.dataset.done);
+  }).observe(document.body, { subtree: true, childList: true, attributes: true });
+};
+
+// In the page: waits for the summary, then returns the figures.
+const SUMMARY = async () => {
+  const b = window.__bench;
+  for (;;) {
+    const s = document.querySelector('[data-testid="extract-summary"]');
+    if (s) {
+      const ms = performance.now() - b.t0;
+      return { ms, millis: Number(s.dataset.millis), pages: Number(s.dataset.pages), chars: Number(s.dataset.chars), tasks: b.tasks, progress: b.done.size };
+    }
+    const refused = document.querySelector('[data-testid="file-message"][data-reason]');
+    if (refused) throw new Error(`refused: ${refused.dataset.reason}: ${refused.textContent}`);
+    if (performance.now() - b.t0 > 600_000) throw new Error("no summary after 600 s");
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+const fixtureText = fs.readFileSync(path.join(ROOT, "tests", "fixtures", "moonstone-short.txt"), "utf8");
+const lines = fixtureText.split("\n").filter((l) => l.trim() !== "");
+progress("writing the large PDF");
+const large = largePdf(lines, 1500, 90, 500_000);
+const FILES = [
+  { name: "moonstone.pdf (fixture)", file: "moonstone.pdf", bytes: fs.readFileSync(path.join(ROOT, "tests", "fixtures", "moonstone.pdf")) },
+  { name: `large.pdf (${large.pages} pages)`, file: "large.pdf", bytes: large.bytes },
+];
+
+const { server, url } = await startStaticServer({ root: DIST, prefix: "/" });
+const browser = await launchChromium();
+const results = [];
+let stopMs;
+let failed = false;
+try {
+  for (const { name, file, bytes } of FILES) {
+    progress(name);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(url);
+    await page.waitForFunction(() => document.querySelector('[data-testid="compare"]')?.dataset.engine === "ready", null, { timeout: 60_000 });
+    await page.evaluate(WATCH);
+    await page.locator('[data-testid="file-input"]').setInputFiles({ name: file, mimeType: "application/pdf", buffer: bytes });
+    const r = await page.evaluate(SUMMARY);
+    results.push({ name, size: bytes.length, ...r });
+    await context.close();
+  }
+  progress("the stop button on the large PDF");
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.waitForFunction(() => document.querySelector('[data-testid="compare"]')?.dataset.engine === "ready", null, { timeout: 60_000 });
+  await page.locator('[data-testid="file-input"]').setInputFiles({ name: "large.pdf", mimeType: "application/pdf", buffer: large.bytes });
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid="file-message"]')?.dataset.done) > 100, null, { timeout: 120_000 });
+  stopMs = await page.evaluate(async () => {
+    const t0 = performance.now();
+    document.querySelector('[data-testid="extract-cancel"]').click();
+    while (document.querySelector('[data-testid="file-message"]')?.dataset.state !== "cancelled") await new Promise((r) => setTimeout(r, 1));
+    return performance.now() - t0;
+  });
+  await context.close();
+} catch (e) {
+  failed = true;
+  say(`FAILED: ${e.message}`);
+} finally {
+  await browser.close();
+  server.close();
+}
+
+const fmt = (n, d = 0) => n.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d });
+say(`\n## Reading PDFs in the page (headless Chromium, the reader worker)\n`);
+say("| file | MB | pages | characters | ms to summary | reader ms | MB/s | progress lines | longest main-thread task ms | tasks > 50 ms |");
+say("|---|---|---|---|---|---|---|---|---|---|");
+for (const r of results) {
+  const longest = r.tasks.length ? Math.max(...r.tasks) : 0;
+  say(`| ${r.name} | ${fmt(r.size / 1e6, 1)} | ${fmt(r.pages)} | ${fmt(r.chars)} | ${fmt(r.ms)} | ${fmt(r.millis)} | ${fmt(r.size / 1e6 / (r.millis / 1000), 1)} | ${r.progress} | ${fmt(longest)} | ${r.tasks.filter((t) => t > 50).length} |`);
+}
+if (stopMs !== undefined) say(`\nStop button on the large PDF: the page said it stopped ${fmt(stopMs)} ms after the click.`);
+const gz = (f) => zlib.gzipSync(fs.readFileSync(path.join(DIST, f)), { level: 9 }).length;
+const raw = (f) => fs.statSync(path.join(DIST, f)).size;
+say(`Reader module (fetched only when a document is opened): extract-engine_bg.wasm ${fmt(raw("extract-engine_bg.wasm"))} B raw, ${fmt(gz("extract-engine_bg.wasm"))} B gzip.`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,260 @@
+//! A PDF's text layer, page by page, as a RAG pipeline's PDF loader gets it: the text of each
+//! page in the order of its content (pdf-extract 0.12.1 on lopdf, which places each glyph and
+//! breaks lines and paragraphs by the gaps between them), then cleaned the same way for every
+//! page and joined, with the byte offset where each page starts ([`Extracted::page_starts`]).
+//!
+//! The crate was chosen over pdf.js on measured fidelity and size (ARCHITECTURE.md, "Reading
+//! PDFs"); `tests/reference.rs` checks it against pypdf on the fixtures, page for page.
+//!
+//! Rules, per page:
+//! - a run of spaces or tabs inside a line is one space (justified text is set with wide word
+//!   gaps, which a reader does not see as characters), and lines lose their outer spaces;
+//! - blank lines (a vertical gap the extractor saw as a paragraph break) are kept as one blank
+//!   line, so paragraph-aware splitters see paragraphs; the page's first and last blank lines go;
+//! - pages are joined by one blank line; a page without text (a scanned page) adds nothing, and
+//!   is counted in [`Extracted::pages_without_text`].
+//!
+//! A file with no text on any page is refused ([`ExtractError::NoTextLayer`]: nothing here
+//! reads pixels, no OCR); a file that needs a password to open is refused
+//! ([`ExtractError::PasswordRequired`]); one encrypted with an owner password only (printing or
+//! copying restricted) opens with the empty password, as every viewer opens it, and is read.
+
+use pdf_extract::{Document, Object, ObjectId, PlainTextOutput};
+use serde::{Deserialize, Serialize};
+
+use crate::{ExtractError, Extracted};
+
+/// A PDF opened for reading, one page at a time ([`PdfReader::read_page`]), so that a caller
+/// can report progress between pages and, where a page makes the parser panic (pdf-extract
+/// does on some damaged files), open the file again and go on with the next page;
+/// [`assemble`] makes the document of the pages read, [`extract`] does it all at once.
+pub struct PdfReader {
+    doc: Document,
+    /// The pages' numbers and object ids, in page order.
+    pages: Vec<(u32, ObjectId)>,
+}
+
+/// What one page gave.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Page {
+    /// The page's text, cleaned by [`clean_page`] (empty for a page without text).
+    pub text: String,
+    /// Image objects the page's resources hold.
+    pub images: usize,
+    /// False when the page's content could not be read (damaged); its text is then empty.
+    pub readable: bool,
+}
+
+impl PdfReader {
+    /// Parses `bytes` as a PDF and decrypts it with the empty password when it is encrypted.
+    ///
+    /// # Errors
+    /// [`ExtractError::NotPdf`] when the bytes are not a PDF lopdf can parse (not a PDF, or
+    /// truncated or damaged beyond its cross-reference repair); [`ExtractError::PasswordRequired`]
+    /// when it opens only with a password; [`ExtractError::NoPages`] when it has no page.
+    pub fn open(bytes: &[u8]) -> Result<PdfReader, ExtractError> {
+        let mut doc = Document::load_mem(bytes).map_err(|e| ExtractError::NotPdf {
+            detail: e.to_string(),
+        })?;
+        if doc.is_encrypted() {
+            doc.decrypt("")
+                .map_err(|_| ExtractError::PasswordRequired)?;
+        }
+        let pages: Vec<(u32, ObjectId)> = doc.get_pages().into_iter().collect();
+        if pages.is_empty() {
+            return Err(ExtractError::NoPages);
+        }
+        Ok(PdfReader { doc, pages })
+    }
+
+    /// Number of pages in the document.
+    pub fn page_count(&self) -> usize {
+        self.pages.len()
+    }
+
+    /// The document information's `/Title`, when it is a non-empty text string (whitespace
+    /// runs as one space).
+    pub fn title(&self) -> Option<String> {
+        let doc = &self.doc;
+        let info = dictionary(doc, doc.trailer.get(b"Info").ok()?)?;
+        let title = pdf_extract::decode_text_string(info.get(b"Title").ok()?).ok()?;
+        let title = title.split_whitespace().collect::<Vec<_>>().join(" ");
+        (!title.is_empty()).then_some(title)
+    }
+
+    /// Reads page `index` (0-based; an index past the last page gives an unreadable empty
+    /// page). A page whose content cannot be read is [`Page::readable`] false, never an error.
+    ///
+    /// pdf-extract panics on some damaged pages (a missing key, an operand of the wrong type).
+    /// Where panics unwind (native builds) the panic is caught here and the page is
+    /// unreadable; in the page's wasm a panic aborts the module instead, and the reader worker
+    /// (`assets/extract-worker.js`) starts a fresh instance, opens the file again and goes on
+    /// with the next page, to the same effect.
+    pub fn read_page(&self, index: usize) -> Page {
+        let Some(&(number, id)) = self.pages.get(index) else {
+            return Page::default();
+        };
+        let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let mut raw = String::new();
+            let mut out = PlainTextOutput::new(&mut raw);
+            pdf_extract::output_doc_page(&self.doc, &mut out, number).map(|()| raw)
+        }));
+        let text = match read {
+            Ok(Ok(raw)) => Some(clean_page(&raw)),
+            Ok(Err(_)) | Err(_) => None,
+        };
+        Page {
+            readable: text.is_some(),
+            text: text.unwrap_or_default(),
+            images: page_images(&self.doc, id),
+        }
+    }
+}
+
+/// The document made of its pages' reads, in page order, and its title.
+///
+/// # Errors
+/// [`ExtractError::NoTextLayer`] when no page has text.
+pub fn assemble(pages: &[Page], title: Option<String>) -> Result<Extracted, ExtractError> {
+    let without = pages.iter().filter(|p| p.text.is_empty()).count();
+    if without == pages.len() {
+        return Err(ExtractError::NoTextLayer { pages: pages.len() });
+    }
+    let (text, page_starts) = join_pages(pages.iter().map(|p| p.text.as_str()));
+    Ok(Extracted {
+        text,
+        title,
+        images: pages.iter().map(|p| p.images).sum(),
+        page_starts,
+        pages_without_text: without,
+        pages_unreadable: pages.iter().filter(|p| !p.readable).count(),
+        ..Extracted::default()
+    })
+}
+
+/// Reads every page of the PDF in `bytes` ([`PdfReader`], then [`assemble`]).
+///
+/// # Errors
+/// As [`PdfReader::open`] and [`assemble`].
+pub fn extract(bytes: &[u8]) -> Result<Extracted, ExtractError> {
+    let reader = PdfReader::open(bytes)?;
+    let pages: Vec<Page> = (0..reader.page_count())
+        .map(|i| reader.read_page(i))
+        .collect();
+    assemble(&pages, reader.title())
+}
+
+/// One page's extracted text by the module's rules: spaces inside a line folded, lines
+/// trimmed, blank-line runs as one blank line, none at the ends.
+pub fn clean_page(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut blank_before = false;
+    for line in raw.lines() {
+        let mut words = line.split([' ', '\t']).filter(|w| !w.is_empty());
+        let Some(first) = words.next() else {
+            blank_before = !out.is_empty();
+            continue;
+        };
+        if !out.is_empty() {
+            out.push_str(if blank_before { "\n\n" } else { "\n" });
+        }
+        blank_before = false;
+        out.push_str(first);
+        for w in words {
+            out.push(' ');
+            out.push_str(w);
+        }
+    }
+    out
+}
+
+/// The pages' texts joined by a blank line, and the byte offset where each page starts: a
+/// page with text starts at its first byte (the blank line before it belongs to the page
+/// before); a page without text starts where the next text starts (or at the end), so that
+/// the page of a byte is the last page starting at or before it.
+pub fn join_pages<'a>(pages: impl IntoIterator<Item = &'a str>) -> (String, Vec<usize>) {
+    let mut text = String::new();
+    let mut starts = Vec::new();
+    let mut pending = 0; // pages without text waiting for the next start
+    for page in pages {
+        if page.is_empty() {
+            pending += 1;
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str("\n\n");
+        }
+        starts.extend(std::iter::repeat_n(text.len(), pending + 1));
+        pending = 0;
+        text.push_str(page);
+    }
+    starts.extend(std::iter::repeat_n(text.len(), pending));
+    (text, starts)
+}
+
+/// Image objects (`/Subtype /Image` XObjects) in a page's resources (its own, or inherited
+/// from the page tree); 0 when they cannot be read.
+fn page_images(doc: &Document, page: ObjectId) -> usize {
+    let mut node = doc.get_dictionary(page).ok();
+    // The page tree is shallow; the bound only guards against a cycle of Parent links.
+    for _ in 0..32 {
+        let Some(dict) = node else { return 0 };
+        if let Some(resources) = dict.get(b"Resources").ok().and_then(|r| dictionary(doc, r)) {
+            let Some(xobjects) = resources
+                .get(b"XObject")
+                .ok()
+                .and_then(|x| dictionary(doc, x))
+            else {
+                return 0;
+            };
+            return xobjects
+                .iter()
+                .filter(|(_, x)| {
+                    resolve(doc, x)
+                        .and_then(|o| o.as_stream().ok())
+                        .and_then(|s| s.dict.get(b"Subtype").ok())
+                        .and_then(|t| t.as_name().ok())
+                        == Some(b"Image".as_slice())
+                })
+                .count();
+        }
+        node = dict.get(b"Parent").ok().and_then(|p| dictionary(doc, p));
+    }
+    0
+}
+
+/// `object`, or the object it refers to.
+fn resolve<'a>(doc: &'a Document, object: &'a Object) -> Option<&'a Object> {
+    match object {
+        Object::Reference(id) => doc.get_object(*id).ok(),
+        other => Some(other),
+    }
+}
+
+/// `object` (or the object it refers to) as a dictionary.
+fn dictionary<'a>(doc: &'a Document, object: &'a Object) -> Option<&'a pdf_extract::Dictionary> {
+    resolve(doc, object).and_then(|o| o.as_dict().ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_page_folds_spaces_and_keeps_one_blank_line_between_paragraphs() {
+        assert_eq!(
+            clean_page("\n\n  The  Moonstone \t by\nCollins\n\n\n\nPart  one \n \n"),
+            "The Moonstone by\nCollins\n\nPart one"
+        );
+        assert_eq!(clean_page("\n \n"), "");
+    }
+
+    #[test]
+    fn pages_without_text_start_where_the_next_text_starts() {
+        let (text, starts) = join_pages(["", "one", "", "", "two", ""]);
+        assert_eq!(text, "one\n\ntwo");
+        assert_eq!(starts, [0, 0, 5, 5, 5, 8]);
+        let (text, starts) = join_pages([]);
+        assert_eq!((text.as_str(), starts.len()), ("", 0));
+    }
+}
