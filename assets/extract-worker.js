@@ -10,9 +10,12 @@
 // every PROGRESS_MS.
 const PROGRESS_MS = 100;
 // A PDF page on which the parser panics traps the module; the worker then reads on in a fresh
-// instance (see readPdf). Past this many traps in one file it gives up (each costs a parse of
-// the whole file again).
+// instance (see readPdf). Each instance keeps its memory (a copy of the file and its parsed
+// objects, about four times the file) for as long as the worker lives, so the instances are
+// limited to TRAP_MEMORY bytes' worth, and to MAX_TRAPS: past that, the pages not yet read are
+// counted unreadable, and the pages read are kept.
 const MAX_TRAPS = 50;
+const TRAP_MEMORY = 512 * 1024 * 1024;
 
 function fail(message) {
   self.postMessage({ kind: 'failed', message: `extract worker: ${message}` });
@@ -37,6 +40,7 @@ async function instance(js, module, n) {
 // damaged content) is counted unreadable, and reading goes on from the next page in a fresh
 // instance, with the file opened again. The pages read are kept here, so nothing is lost.
 async function readPdf(js, module, bytes) {
+  const maxTraps = Math.max(1, Math.min(MAX_TRAPS, Math.floor(TRAP_MEMORY / (4 * bytes.length + 1))));
   let traps = 0;
   let glue = await instance(js, module, 0);
   const started = performance.now();
@@ -52,14 +56,25 @@ async function readPdf(js, module, bytes) {
   const pages = [];
   let posted = performance.now();
   self.postMessage({ kind: 'progress', done: 0, total });
+  const unreadable = { text: '', images: 0, readable: false };
   while (pages.length < total) {
     try {
       pages.push(file.read_page(pages.length));
     } catch (err) {
-      if (!(err instanceof WebAssembly.RuntimeError) || ++traps > MAX_TRAPS) throw err;
-      pages.push({ text: '', images: 0, readable: false });
-      glue = await instance(js, module, traps);
-      file = glue.PdfFile.open(bytes);
+      // A trap, or a stack overflow in the parser (a RangeError).
+      if (!(err instanceof WebAssembly.RuntimeError || err instanceof RangeError)) throw err;
+      pages.push(unreadable);
+      glue = await instance(js, module, ++traps);
+      if (traps > maxTraps) {
+        // The fresh instance only joins the pages (it opens nothing).
+        while (pages.length < total) pages.push(unreadable);
+        break;
+      }
+      try {
+        file = glue.PdfFile.open(bytes);
+      } catch (refusal) {
+        throw new Error(`the file did not open again: ${refusal?.reason ?? refusal}`);
+      }
     }
     if (performance.now() - posted >= PROGRESS_MS) {
       posted = performance.now();

@@ -27,9 +27,11 @@ pub struct Progress {
 /// How a job ended.
 #[derive(Debug)]
 pub enum Finished {
-    /// The reader answered: the outcome, and the time it spent reading, in milliseconds (the
-    /// worker's `performance.now()`, compiling the module excluded).
-    Read(Outcome, f64),
+    /// The reader answered: the outcome, the document's text as the JS string the worker sent
+    /// (taken out of the outcome, whose `text` is then empty, so that the page copies it into
+    /// wasm over several tasks: `browser::read_js_string`), and the time it spent reading, in
+    /// milliseconds (the worker's `performance.now()`, compiling the module excluded).
+    Read(Outcome, js_sys::JsString, f64),
     /// The worker failed (did not load, trapped, or sent what the page cannot read). English,
     /// for the console; the page shows its own message.
     Failed(String),
@@ -176,8 +178,18 @@ mod imp {
         match field("kind").and_then(|k| k.as_string()).as_deref() {
             Some("done") => {
                 let millis = field("millis").and_then(|m| m.as_f64()).unwrap_or(0.0);
-                match field("outcome").map(serde_wasm_bindgen::from_value::<Outcome>) {
-                    Some(Ok(outcome)) => Finished::Read(outcome, millis),
+                let outcome = field("outcome");
+                // The text stays a JS string here (megabytes: one copy would be a long task).
+                let text = outcome
+                    .as_ref()
+                    .and_then(|o| Reflect::get(o, &JsValue::from_str("text")).ok())
+                    .and_then(|t| t.dyn_into::<js_sys::JsString>().ok());
+                if let (Some(o), Some(_)) = (&outcome, &text) {
+                    let _ = Reflect::set(o, &JsValue::from_str("text"), &JsValue::from_str(""));
+                }
+                let text = text.unwrap_or_else(|| js_sys::JsString::from(""));
+                match outcome.map(serde_wasm_bindgen::from_value::<Outcome>) {
+                    Some(Ok(outcome)) => Finished::Read(outcome, text, millis),
                     Some(Err(e)) => {
                         Finished::Failed(format!("unreadable answer from the extract worker: {e}"))
                     }

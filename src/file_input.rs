@@ -315,11 +315,11 @@ pub fn TextSource() -> impl IntoView {
     let new_edit = move || {
         edits.update_value(|n| *n += 1);
         source.reading.set(false);
-        if job.with_value(Option::is_some) {
-            job.set_value(None); // terminates its worker
-            if let Some(FileMessage::Reading(name, _)) = message.get_untracked() {
-                set_message.set(Some(FileMessage::Cancelled(name)));
-            }
+        job.set_value(None); // terminates its worker, if any
+                             // A document still being read (by its worker, or copied from it into the page) is
+                             // stopped: say so.
+        if let Some(FileMessage::Reading(name, _)) = message.get_untracked() {
+            set_message.set(Some(FileMessage::Cancelled(name)));
         }
         edits.get_value()
     };
@@ -386,26 +386,40 @@ pub fn TextSource() -> impl IntoView {
         })
     };
     // A document's text, or a refusal, once the reader answered (unless a newer edit came).
+    // The text is copied from the worker's JS string in slices, one browser task each
+    // (`browser::read_js_string`), so that a large document never blocks the page.
     let on_read = move |name: String, format: Format, this_edit: u64, finished: Finished| {
         job.set_value(None);
         if edits.get_value() != this_edit {
             return;
         }
-        source.reading.set(false);
         match finished {
-            Finished::Read(Outcome::Read(found), _) if found.text.trim().is_empty() => {
-                set_message.set(Some(FileMessage::NoText(name)));
+            Finished::Read(Outcome::Read(found), text, millis) => {
+                leptos::task::spawn_local(async move {
+                    let current = || edits.get_value() == this_edit;
+                    let Some(text) =
+                        browser::read_js_string(&text, PASTE_SLICE_UNITS, current).await
+                    else {
+                        return; // a newer edit came meanwhile, and cleared `reading`
+                    };
+                    source.reading.set(false);
+                    if text.trim().is_empty() {
+                        set_message.set(Some(FileMessage::NoText(name)));
+                        return;
+                    }
+                    let found = Extracted { text, ..found };
+                    let summary = ExtractSummary::of(format, &found, millis);
+                    let pages = PageMap::new(found.page_starts);
+                    set_document_text(found.text, EditKind::Whole, pages);
+                    set_message.set(Some(FileMessage::Extracted(name, summary)));
+                });
             }
-            Finished::Read(Outcome::Read(found), millis) => {
-                let summary = ExtractSummary::of(format, &found, millis);
-                let pages = PageMap::new(found.page_starts);
-                set_document_text(found.text, EditKind::Whole, pages);
-                set_message.set(Some(FileMessage::Extracted(name, summary)));
-            }
-            Finished::Read(Outcome::Refused(e), _) => {
+            Finished::Read(Outcome::Refused(e), _, _) => {
+                source.reading.set(false);
                 set_message.set(Some(FileMessage::Refused(name, e)));
             }
             Finished::Failed(detail) => {
+                source.reading.set(false);
                 browser::warn(&detail);
                 set_message.set(Some(FileMessage::ReaderFailed(name)));
             }
@@ -578,8 +592,8 @@ pub fn TextSource() -> impl IntoView {
                             images: &int(x.images),
                         }));
                     }
-                    if x.pages_without_text > x.pages_unreadable {
-                        let n = int(x.pages_without_text - x.pages_unreadable);
+                    if x.pages_without_text > 0 {
+                        let n = int(x.pages_without_text);
                         left_out.push(lang.tf(page_msg::FilePagesWithoutText { n: &n }));
                     }
                     if x.pages_unreadable > 0 {
@@ -636,6 +650,12 @@ pub fn TextSource() -> impl IntoView {
                         name,
                         pages: &int(*pages),
                     }),
+                    ExtractError::PagesUnreadable { pages } => {
+                        lang.tf(page_msg::FilePdfPagesUnreadable {
+                            name,
+                            pages: &int(*pages),
+                        })
+                    }
                 };
                 // The reader's own detail (English) as the tooltip.
                 let detail = Some(e.to_string());
@@ -681,6 +701,8 @@ pub fn TextSource() -> impl IntoView {
                     } else {
                         new_edit();
                         source.last_edit.set_value(kind);
+                        // Typed text is the user's own: a PDF's pages no longer apply.
+                        source.pages.set(None);
                         source.text.set(Arc::from(value));
                     }
                 }

@@ -197,12 +197,7 @@ fn ChunkView(span: WindowSpan, tok: Arc<Tokenized>) -> impl IntoView {
         .pages
         .get_untracked()
         .filter(|_| source.text.with_untracked(|t| Arc::ptr_eq(t, &tok.text)))
-        .map(|p| {
-            (
-                p.page_of(span.bytes.0),
-                p.page_of(span.bytes.1.saturating_sub(1).max(span.bytes.0)),
-            )
-        });
+        .map(|p| p.pages_of(&(span.bytes.0..span.bytes.1)));
     let n = |x: usize| format::int(lang, x as u128);
     let (b0, b1) = span.bytes;
     let text: &str = &tok.text;

@@ -202,6 +202,13 @@ test('a PDF page the parser cannot read is skipped, and the pages around it are 
   assert.equal(await summary.getAttribute('data-pages-unreadable'), '1');
   const text = 'The first page is whole.\n\nThe third page is whole too.';
   await countOf(page, Buffer.byteLength(text));
+  const paged = `${sel('chunk-preview')} [data-page-start]`;
+  assert.ok((await page.locator(paged).count()) > 0, 'the preview names the pages');
+  // Typing in the box makes the text the user's own: its chunks name no page any more.
+  await page.locator(sel('text-input')).press('End');
+  await page.keyboard.type('!');
+  await countOf(page, Buffer.byteLength(text) + 1);
+  await page.waitForFunction((s) => !document.querySelector(s), paged, { timeout: 30_000 });
   assert.deepEqual(errors, [], 'page errors');
   await page.context().close();
 });

@@ -560,9 +560,8 @@ mod exports {
         let pages = match pages {
             None => None,
             Some(starts) => Some(
-                PageMap::new(starts.into_iter().map(|s| s as usize).collect()).ok_or_else(
-                    || JsError::new("the page starts are empty or not in increasing order"),
-                )?,
+                PageMap::new(starts.into_iter().map(|s| s as usize).collect())
+                    .ok_or_else(|| JsError::new("the page starts are empty or decrease"))?,
             ),
         };
         ENGINE.with(|e| e.borrow_mut().set_text(text_id, text, pages));

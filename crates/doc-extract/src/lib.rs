@@ -115,10 +115,12 @@ pub struct Extracted {
     /// The page of a byte is the last page starting at or before it. Empty for HTML and DOCX.
     #[serde(default)]
     pub page_starts: Vec<usize>,
-    /// A PDF's pages that have no text (scanned pages: their pixels are not read).
+    /// A PDF's pages that were read and have no text (scanned pages: their pixels are not
+    /// read).
     #[serde(default)]
     pub pages_without_text: usize,
-    /// A PDF's pages whose content could not be read (damaged), counted as without text too.
+    /// A PDF's pages whose content could not be read (damaged): they add no text either, and
+    /// are not counted in `pages_without_text`.
     #[serde(default)]
     pub pages_unreadable: usize,
 }
@@ -189,6 +191,12 @@ pub enum ExtractError {
         /// The document's pages.
         pages: usize,
     },
+    /// A PDF none of whose pages could be read (their content is damaged).
+    #[error("none of the PDF's {pages} pages could be read (damaged content)")]
+    PagesUnreadable {
+        /// The document's pages.
+        pages: usize,
+    },
     /// A part is not well-formed XML or not UTF-8; the position is a byte offset in the part.
     #[error("word/document.xml is not well-formed at byte {offset}: {message}")]
     Xml {
@@ -202,7 +210,7 @@ pub enum ExtractError {
 impl ExtractError {
     /// A stable name for the reason, for tests and automation (the page's `data-reason`):
     /// `not-zip`, `damaged`, `not-utf8`, `encrypted`, `no-document`, `inflates-too-much`, `xml`,
-    /// `not-pdf`, `password`, `no-pages`, `no-text-layer`.
+    /// `not-pdf`, `password`, `no-pages`, `no-text-layer`, `pages-unreadable`.
     pub fn reason(&self) -> &'static str {
         match self {
             ExtractError::NotZip { .. } => "not-zip",
@@ -216,6 +224,7 @@ impl ExtractError {
             ExtractError::PasswordRequired => "password",
             ExtractError::NoPages => "no-pages",
             ExtractError::NoTextLayer { .. } => "no-text-layer",
+            ExtractError::PagesUnreadable { .. } => "pages-unreadable",
         }
     }
 }
@@ -233,8 +242,9 @@ pub enum Outcome {
 
 /// Reads `bytes` as a document in `format`: HTML must be UTF-8 (a byte order mark is
 /// dropped); DOCX as [`docx::extract`]; PDF as [`pdf::extract`]. The HTML and DOCX readers
-/// never panic on any input; the PDF parser (pdf-extract) may on a damaged file, which the
-/// page's worker reports as a reader failure.
+/// never panic on any input; the PDF parser (pdf-extract) panics on some damaged pages, which
+/// [`pdf::PdfReader::read_page`] catches where panics unwind (the page's worker reads a PDF
+/// page by page instead, and recovers from the trap).
 #[cfg(feature = "readers")]
 pub fn extract(format: Format, bytes: &[u8]) -> Outcome {
     let result = match format {
@@ -314,6 +324,10 @@ mod tests {
             (ExtractError::PasswordRequired, "password"),
             (ExtractError::NoPages, "no-pages"),
             (ExtractError::NoTextLayer { pages: 2 }, "no-text-layer"),
+            (
+                ExtractError::PagesUnreadable { pages: 2 },
+                "pages-unreadable",
+            ),
             (
                 ExtractError::Xml {
                     offset: 1,

@@ -12,7 +12,8 @@
 //! - blank lines (a vertical gap the extractor saw as a paragraph break) are kept as one blank
 //!   line, so paragraph-aware splitters see paragraphs; the page's first and last blank lines go;
 //! - pages are joined by one blank line; a page without text (a scanned page) adds nothing, and
-//!   is counted in [`Extracted::pages_without_text`].
+//!   is counted in [`Extracted::pages_without_text`] (a page that could not be read, in
+//!   [`Extracted::pages_unreadable`] instead).
 //!
 //! A file with no text on any page is refused ([`ExtractError::NoTextLayer`]: nothing here
 //! reads pixels, no OCR); a file that needs a password to open is refused
@@ -41,7 +42,8 @@ pub struct Page {
     pub text: String,
     /// Image objects the page's resources hold.
     pub images: usize,
-    /// False when the page's content could not be read (damaged); its text is then empty.
+    /// False when the page's content could not be read (damaged, or the parser panicked on it);
+    /// its text is then empty.
     pub readable: bool,
 }
 
@@ -86,8 +88,9 @@ impl PdfReader {
     /// page). A page whose content cannot be read is [`Page::readable`] false, never an error.
     ///
     /// pdf-extract panics on some damaged pages (a missing key, an operand of the wrong type).
-    /// Where panics unwind (native builds) the panic is caught here and the page is
-    /// unreadable; in the page's wasm a panic aborts the module instead, and the reader worker
+    /// Where panics unwind (native test and debug builds; not under the workspace's release
+    /// profile, which aborts) the panic is caught here and the page is unreadable; in the
+    /// page's wasm a panic aborts the module instead, and the reader worker
     /// (`assets/extract-worker.js`) starts a fresh instance, opens the file again and goes on
     /// with the next page, to the same effect.
     pub fn read_page(&self, index: usize) -> Page {
@@ -114,11 +117,16 @@ impl PdfReader {
 /// The document made of its pages' reads, in page order, and its title.
 ///
 /// # Errors
-/// [`ExtractError::NoTextLayer`] when no page has text.
+/// When no page has text: [`ExtractError::PagesUnreadable`] if no page could be read at all,
+/// else [`ExtractError::NoTextLayer`] (a scan).
 pub fn assemble(pages: &[Page], title: Option<String>) -> Result<Extracted, ExtractError> {
-    let without = pages.iter().filter(|p| p.text.is_empty()).count();
-    if without == pages.len() {
-        return Err(ExtractError::NoTextLayer { pages: pages.len() });
+    let unreadable = pages.iter().filter(|p| !p.readable).count();
+    if pages.iter().all(|p| p.text.is_empty()) {
+        return Err(if unreadable == pages.len() {
+            ExtractError::PagesUnreadable { pages: pages.len() }
+        } else {
+            ExtractError::NoTextLayer { pages: pages.len() }
+        });
     }
     let (text, page_starts) = join_pages(pages.iter().map(|p| p.text.as_str()));
     Ok(Extracted {
@@ -126,8 +134,11 @@ pub fn assemble(pages: &[Page], title: Option<String>) -> Result<Extracted, Extr
         title,
         images: pages.iter().map(|p| p.images).sum(),
         page_starts,
-        pages_without_text: without,
-        pages_unreadable: pages.iter().filter(|p| !p.readable).count(),
+        pages_without_text: pages
+            .iter()
+            .filter(|p| p.readable && p.text.is_empty())
+            .count(),
+        pages_unreadable: unreadable,
         ..Extracted::default()
     })
 }
@@ -247,6 +258,30 @@ mod tests {
             "The Moonstone by\nCollins\n\nPart one"
         );
         assert_eq!(clean_page("\n \n"), "");
+    }
+
+    #[test]
+    fn a_document_without_text_is_a_scan_unless_no_page_could_be_read() {
+        let page = |text: &str, readable| Page {
+            text: text.to_owned(),
+            images: 1,
+            readable,
+        };
+        assert_eq!(
+            assemble(&[page("", true), page("", false)], None),
+            Err(ExtractError::NoTextLayer { pages: 2 })
+        );
+        assert_eq!(
+            assemble(&[page("", false), page("", false)], None),
+            Err(ExtractError::PagesUnreadable { pages: 2 })
+        );
+        let read = assemble(&[page("", true), page("x", true), page("", false)], None);
+        let read = read.expect("one page has text");
+        assert_eq!(
+            (read.pages_without_text, read.pages_unreadable, read.images),
+            (1, 1, 3)
+        );
+        assert_eq!((read.text.as_str(), read.page_starts), ("x", vec![0, 0, 1]));
     }
 
     #[test]

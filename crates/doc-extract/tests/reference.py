@@ -69,8 +69,11 @@ def pdf_reference(path):
     if reader.is_encrypted and not reader.decrypt(""):
         return {"error": "password"}
     pages = [page.extract_text() for page in reader.pages]
-    return {"text": "\n".join(pages), "pages": pages, "title": None, "headings": 0,
-            "list_items": 0, "tables": 0}
+    title = reader.metadata.title if reader.metadata else None
+    return {"text": "\n".join(pages), "pages": pages,
+            "title": " ".join(title.split()) if title else None,
+            "images": sum(len(page.images) for page in reader.pages),
+            "headings": 0, "list_items": 0, "tables": 0}
 
 
 def reference(kind, path):

@@ -36,7 +36,7 @@ pub struct Row {
     /// True when `text` is not the document slice `byte_start..byte_end`.
     pub text_changed: bool,
     /// For a text read from a PDF: the 1-based page of the chunk's first byte ([`PageMap`]);
-    /// absent (JSON) or empty (CSV) for any other text.
+    /// for any other text absent, in JSON and CSV alike (no `page_start` key or column).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page_start: Option<usize>,
     /// For a text read from a PDF: the 1-based page of the chunk's last byte.
@@ -48,9 +48,25 @@ pub struct Row {
 /// it): for page `i` (0-based) the byte offset of its first byte, non-decreasing; a page
 /// without text starts where the next text starts. The page of a byte is the last page that
 /// starts at or before it.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "Vec<usize>", into = "Vec<usize>")]
 pub struct PageMap {
     starts: Vec<usize>,
+}
+
+impl TryFrom<Vec<usize>> for PageMap {
+    type Error = &'static str;
+
+    /// As [`PageMap::new`].
+    fn try_from(starts: Vec<usize>) -> Result<Self, Self::Error> {
+        PageMap::new(starts).ok_or("page starts must be one or more non-decreasing byte offsets")
+    }
+}
+
+impl From<PageMap> for Vec<usize> {
+    fn from(map: PageMap) -> Self {
+        map.starts
+    }
 }
 
 impl PageMap {
@@ -74,6 +90,12 @@ impl PageMap {
     /// The 1-based page holding byte `byte` (page 1 for a byte before every start).
     pub fn page_of(&self, byte: usize) -> usize {
         self.starts.partition_point(|&s| s <= byte).max(1)
+    }
+
+    /// The first and last 1-based pages of the byte range `bytes`: those of its first and of
+    /// its last byte (of its start when it is empty).
+    pub fn pages_of(&self, bytes: &std::ops::Range<usize>) -> (usize, usize) {
+        (self.page_of(bytes.start), self.page_of(last_byte(bytes)))
     }
 }
 
@@ -143,8 +165,8 @@ pub fn rows_of(
             heading_path: c.heading_path.join(" > "),
             reason: c.reason,
             text_changed: c.flags.text_changed,
-            page_start: pages.map(|p| p.page_of(c.bytes.start)),
-            page_end: pages.map(|p| p.page_of(last_byte(&c.bytes))),
+            page_start: pages.map(|p| p.pages_of(&c.bytes).0),
+            page_end: pages.map(|p| p.pages_of(&c.bytes).1),
         })
         .collect()
 }
@@ -282,5 +304,10 @@ mod tests {
         assert!(to_csv(&r[..1]).starts_with("index,text,byte_start,byte_end,char_start,char_end,line_start,line_end,tokens,heading_path,reason,text_changed,page_start,page_end\r\n"));
         assert_eq!(PageMap::new(vec![]), None);
         assert_eq!(PageMap::new(vec![4, 2]), None);
+        assert_eq!(pages.pages_of(&(3..6)), (1, 3));
+        assert_eq!(pages.pages_of(&(5..5)), (3, 3));
+        // Read back only through the same check.
+        assert_eq!(serde_json::from_str::<PageMap>("[0,5,5]").ok(), Some(pages));
+        assert!(serde_json::from_str::<PageMap>("[5,0]").is_err());
     }
 }

@@ -410,7 +410,12 @@ fn snippets_reproduce_the_strategies_chunks() {
                 let texts: Option<Vec<String>> = chunker(id, &s)
                     .and_then(|c| run(c.as_ref(), text, encoding))
                     .ok()
-                    .map(|ours| rows(text, &ours).into_iter().map(|r| r.text).collect());
+                    .map(|ours| {
+                        rows(text, &ours, None)
+                            .into_iter()
+                            .map(|r| r.text)
+                            .collect()
+                    });
                 let dir = root.join(cases.len().to_string());
                 std::fs::create_dir_all(&dir).expect("temp dir");
                 std::fs::write(dir.join("document.txt"), text).expect("write document");
@@ -646,6 +651,7 @@ fn text_splitter_rust_snippets_reproduce_the_strategies_chunks() {
                         s.encoding,
                     )
                     .expect("chunks"),
+                    None,
                 )
                 .into_iter()
                 .map(|r| r.text)
