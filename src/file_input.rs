@@ -110,12 +110,24 @@ pub fn text_box_selection() -> Option<(String, usize, usize)> {
 /// Why a file was not loaded.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FileProblem {
-    /// Larger than [`MAX_FILE_BYTES`].
+    /// Larger than [`size_limit`] of its name.
     TooLarge,
     /// Not UTF-8 text: invalid UTF-8, or a NUL byte (a binary file, or UTF-16 text).
     NotUtf8,
     /// The browser could not read it.
     Unreadable,
+}
+
+impl FileProblem {
+    /// A stable name for the problem, the message's `data-reason`: `too-large`, `not-utf8`,
+    /// `unreadable`.
+    pub fn reason(&self) -> &'static str {
+        match self {
+            FileProblem::TooLarge => "too-large",
+            FileProblem::NotUtf8 => "not-utf8",
+            FileProblem::Unreadable => "unreadable",
+        }
+    }
 }
 
 /// What a file is, by its name and first bytes ([`Format::detect`]).
@@ -531,7 +543,7 @@ pub fn TextSource() -> impl IntoView {
                     FileProblem::NotUtf8 => lang.tf(page_msg::FileNotUtf8 { name: &name }),
                     FileProblem::Unreadable => lang.tf(page_msg::FileReadError { name: &name }),
                 };
-                file_note("file-msg error", None, None, text)
+                file_note("file-msg error", Some(p.reason()), None, text)
             }
             FileMessage::Reading(name, progress) => view! {
                 <p

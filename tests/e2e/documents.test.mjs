@@ -221,6 +221,7 @@ test('files that are not what they say are refused with their reason, and the te
     ['latin1.html', Buffer.from('<p>caf\xe9</p>', 'latin1'), 'not-utf8'],
     ['empty.html', Buffer.from('<!doctype html><script>var x = 1;</script><img src="a.png">'), 'no-text'],
     ['broken.pdf', Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1'), 'not-pdf'],
+    ['binary.txt', Buffer.from([0x41, 0x00, 0x42]), 'not-utf8'],
     ['locked.pdf', fs.readFileSync(path.join(FIXTURES, 'locked.pdf')), 'password'],
     ['scanned.pdf', fs.readFileSync(path.join(FIXTURES, 'scanned.pdf')), 'no-text-layer'],
   ];
