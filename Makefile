@@ -56,6 +56,7 @@ help:
 	@echo "make bench-retrieval  only the page's retrieval table and a 60-setting sweep on 1 MB"
 	@echo "make bench-open-tokenizers  only the open models' tokenizers against @huggingface/tokenizers"
 	@echo "make bench-documents  only the PDF reader in the page: the fixture and a 50 MB PDF"
+	@echo "make bench-network  only the first visit on Fast 4G and Slow 4G: paint, form, count, files"
 
 # ---- tools -------------------------------------------------------------------------------
 
@@ -181,7 +182,7 @@ $(E2E)/node_modules/.package-lock.json: $(E2E)/package-lock.json $(E2E)/package.
 # native core's, a strategy's chunk count from its library's, or Node's sentence count from
 # Chromium's. ~20 minutes.
 .PHONY: bench bench-strategies bench-sentences bench-compare bench-retrieval bench-open-tokenizers \
-	bench-documents
+	bench-documents bench-network
 bench:
 	$(ROOT)/scripts/bench.sh
 
@@ -216,3 +217,9 @@ bench-open-tokenizers:
 # (the PDF fixture and a 50 MB PDF read in the reader worker, long tasks, the stop button).
 bench-documents:
 	$(ROOT)/scripts/bench-documents.sh
+
+# Only the first-load part of make bench: a release build of the page, then bench/network.mjs
+# (first contentful paint, the calculator's form, the first exact count and every file sent, on
+# Fast 4G and Slow 4G, served with gzip).
+bench-network:
+	$(ROOT)/scripts/bench-network.sh

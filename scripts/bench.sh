@@ -4,8 +4,10 @@
 # then prints the figures in Node (bench/node.mjs) and headless Chromium (bench/browser.mjs);
 # then builds the page itself and measures it under 10 MB texts (bench/page.mjs) and its
 # comparison table on 1 MB and 10 MB (bench/compare.mjs), its retrieval check on 1 MB
-# (bench/retrieval.mjs) and its PDF reader on a 50 MB PDF (bench/documents.mjs); last, every
-# chunking strategy in wasm (crates/strategies-wasm) against its library in Python (bench/strategies.mjs, with the differential tests' oracle venv), then
+# (bench/retrieval.mjs), its PDF reader on a 50 MB PDF (bench/documents.mjs) and its first
+# visit on Fast 4G and Slow 4G (bench/network.mjs); last, every chunking strategy in wasm
+# (crates/strategies-wasm) against its library in Python (bench/strategies.mjs, with the
+# differential tests' oracle venv), then
 # sentence segmentation under every rule in the same wasm (bench/sentences.mjs), and the open
 # models' WordPiece and Unigram tokenizers against @huggingface/tokenizers (bench/open-tokenizers.mjs).
 # Not a test: no pass/fail on speed. Exits non-zero when a peer's token count differs from ours,
@@ -47,6 +49,9 @@ if (cd "$ROOT" && cargo fetch && TRUNK_SKIP_VERSION_CHECK=true trunk build --rel
     echo
     say "PDFs read in the page: the fixture and a 50 MB PDF (a minute)"
     node "$BENCH/documents.mjs" "$PAGE_DIST" || status=1
+    echo
+    say "the first visit under network emulation: Fast 4G and Slow 4G (a minute)"
+    node "$BENCH/network.mjs" "$PAGE_DIST" || status=1
 else
     say "FAILED: the release build of the page"
     status=1
