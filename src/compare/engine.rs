@@ -76,14 +76,16 @@ mod imp {
     pub struct CompareEngine(Rc<Inner>);
 
     impl CompareEngine {
-        /// Starts the worker; `on_event` gets every [`Event`]. `None` where there is no document
-        /// base URL or the browser refuses module workers (the comparison then says so).
-        pub fn start(on_event: impl Fn(Event) + 'static) -> Option<Self> {
+        /// Starts the worker; `on_event` gets every [`Event`]. `module` is the engine's compiled
+        /// `WebAssembly.Module` when the page has it from another worker (the worker then
+        /// fetches nothing), else `undefined`. `None` where there is no document base URL or
+        /// the browser refuses module workers (the comparison then says so).
+        pub fn start(on_event: impl Fn(Event) + 'static, module: JsValue) -> Option<Self> {
             let document = web_sys::window()?.document()?;
             let base = document.base_uri().ok()??;
             let engine = CompareEngine(Rc::new(Inner {
                 worker: RefCell::new(None),
-                module: RefCell::new(JsValue::UNDEFINED),
+                module: RefCell::new(module),
                 ready: Cell::new(false),
                 queued: RefCell::new(Vec::new()),
                 text: RefCell::new(None),
@@ -95,6 +97,11 @@ mod imp {
                 base,
             }));
             engine.spawn().then_some(engine)
+        }
+
+        /// The engine's compiled module, once this worker has sent it (`undefined` before).
+        pub fn module(&self) -> JsValue {
+            self.0.module.borrow().clone()
         }
 
         fn url(&self, file: &str) -> Option<String> {
@@ -316,8 +323,15 @@ mod native {
 
     impl CompareEngine {
         /// Always `None` outside the browser.
-        pub fn start(_on_event: impl Fn(Event) + 'static) -> Option<Self> {
+        pub fn start(
+            _on_event: impl Fn(Event) + 'static,
+            _module: wasm_bindgen::JsValue,
+        ) -> Option<Self> {
             None
+        }
+        /// `undefined` outside the browser.
+        pub fn module(&self) -> wasm_bindgen::JsValue {
+            wasm_bindgen::JsValue::UNDEFINED
         }
         /// No-op outside the browser.
         pub fn set_text(&self, _text_id: u32, _text: Arc<str>, _pages: Option<Arc<PageMap>>) {}

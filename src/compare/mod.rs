@@ -29,6 +29,7 @@ use chunk_core::analysis::refusal::Refusal;
 use chunk_core::strategy::{Settings, SizeUnit, StrategyId};
 use chunk_core::tokenizer::open::OpenVocab;
 use leptos::prelude::*;
+use wasm_bindgen::JsValue;
 
 use crate::i18n::Lang;
 use crate::model::{OpenCount, OpenStatus};
@@ -300,18 +301,6 @@ pub fn spawn_compare(app: PageState) {
             results.engine.set(EngineStatus::Ready);
         }
     };
-    let on_event = move |event: Event| match event {
-        Event::Ready => {
-            main_ready.set_value(true);
-            report_ready();
-        }
-        Event::Failed(message) => {
-            crate::browser::warn(&message);
-            results.engine.set(EngineStatus::Failed(message));
-            retrieval_results.worker_failed();
-        }
-        Event::Reply(reply) => receive(results, retrieval_results, ab_job, *reply),
-    };
     let on_side_event = move |event: Event| match event {
         Event::Ready => {
             side_ok.set_value(Some(true));
@@ -326,23 +315,47 @@ pub fn spawn_compare(app: PageState) {
         }
         Event::Reply(reply) => receive(results, retrieval_results, ab_job, *reply),
     };
+    // The side worker starts once the main one is ready, with the module it compiled: the
+    // engine (4 MB gzip) is fetched once, not by both workers at the same time. Only the
+    // first time (a main worker restarted after a trap is ready again).
+    let side_started = StoredValue::new(false);
+    let start_side = move || {
+        if side_started.get_value() {
+            return;
+        }
+        side_started.set_value(true);
+        let module = engine.with_value(|e| e.as_ref().map(CompareEngine::module));
+        let second = CompareEngine::start(on_side_event, module.unwrap_or(JsValue::UNDEFINED));
+        if second.is_none() {
+            side_ok.set_value(Some(false));
+            report_ready();
+        }
+        side.set_value(second);
+    };
+    let on_event = move |event: Event| match event {
+        Event::Ready => {
+            main_ready.set_value(true);
+            start_side();
+            report_ready();
+        }
+        Event::Failed(message) => {
+            crate::browser::warn(&message);
+            results.engine.set(EngineStatus::Failed(message));
+            retrieval_results.worker_failed();
+        }
+        Event::Reply(reply) => receive(results, retrieval_results, ab_job, *reply),
+    };
 
-    // Start the workers after the first paint: the engine's module is fetched by each.
+    // Start the main worker after the first paint; it fetches the engine's module.
     set_timeout(
         move || {
-            let started = CompareEngine::start(on_event);
+            let started = CompareEngine::start(on_event, JsValue::UNDEFINED);
             if started.is_none() {
                 results.engine.set(EngineStatus::Failed(
                     "no module worker in this browser".into(),
                 ));
             }
             engine.set_value(started);
-            let second = CompareEngine::start(on_side_event);
-            if second.is_none() {
-                side_ok.set_value(Some(false));
-                report_ready();
-            }
-            side.set_value(second);
         },
         std::time::Duration::from_millis(0),
     );
