@@ -199,13 +199,13 @@ bench-sentences:
 # Only the comparison part of make bench: a release build of the page, then bench/compare.mjs
 # (time to the complete table and main-thread long tasks on the fixture, 1 MB and 10 MB).
 bench-compare:
-	$(ROOT)/scripts/bench-compare.sh
+	$(ROOT)/scripts/bench-page.sh compare
 
 # Only the retrieval part of make bench: a release build of the page, then bench/retrieval.mjs
 # (the retrieval table and the sweep of `fixed` with the 10 pairs of the retrieval_sweep example,
 # on the fixture repeated to about 1 MB: time to complete, main-thread long tasks, progress).
 bench-retrieval:
-	$(ROOT)/scripts/bench-retrieval.sh
+	$(ROOT)/scripts/bench-page.sh retrieval
 
 # Only the open models' tokenizer part of make bench: crates/strategies-wasm, then
 # bench/open-tokenizers.mjs (the core's WordPiece and Unigram in wasm against
@@ -216,10 +216,10 @@ bench-open-tokenizers:
 # Only the documents part of make bench: a release build of the page, then bench/documents.mjs
 # (the PDF fixture and a 50 MB PDF read in the reader worker, long tasks, the stop button).
 bench-documents:
-	$(ROOT)/scripts/bench-documents.sh
+	$(ROOT)/scripts/bench-page.sh documents
 
 # Only the first-load part of make bench: a release build of the page, then bench/network.mjs
 # (first contentful paint, the calculator's form, the first exact count and every file sent, on
 # Fast 4G and Slow 4G, served with gzip).
 bench-network:
-	$(ROOT)/scripts/bench-network.sh
+	$(ROOT)/scripts/bench-page.sh network
