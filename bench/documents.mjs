@@ -44,7 +44,7 @@ const SUMMARY = async () => {
     const s = document.querySelector('[data-testid="extract-summary"]');
     if (s) {
       const ms = performance.now() - b.t0;
-      return { ms, millis: Number(s.dataset.millis), pages: Number(s.dataset.pages), chars: Number(s.dataset.chars), tasks: b.tasks, progress: b.done.size };
+      return { ms, millis: Number(s.dataset.millis), pages: Number(s.dataset.pages), chars: Number(s.dataset.chars), without: Number(s.dataset.pagesWithoutText), unreadable: Number(s.dataset.pagesUnreadable), tasks: b.tasks, progress: b.done.size };
     }
     const refused = document.querySelector('[data-testid="file-message"][data-reason]');
     if (refused) throw new Error(`refused: ${refused.dataset.reason}: ${refused.textContent}`);
@@ -110,11 +110,11 @@ try {
 
 const fmt = (n, d = 0) => n.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d });
 say(`\n## Reading PDFs in the page (headless Chromium, the reader worker)\n`);
-say("| file | MB | pages | characters | ms to summary | reader ms | MB/s | progress lines | longest main-thread task ms | tasks > 50 ms |");
-say("|---|---|---|---|---|---|---|---|---|---|");
+say("| file | MB | pages | without text / unreadable | characters | ms to summary | reader ms | MB/s | progress lines | longest main-thread task ms | tasks > 50 ms |");
+say("|---|---|---|---|---|---|---|---|---|---|---|");
 for (const r of results) {
   const longest = r.tasks.length ? Math.max(...r.tasks) : 0;
-  say(`| ${r.name} | ${fmt(r.size / 1e6, 1)} | ${fmt(r.pages)} | ${fmt(r.chars)} | ${fmt(r.ms)} | ${fmt(r.millis)} | ${fmt(r.size / 1e6 / (r.millis / 1000), 1)} | ${r.progress} | ${fmt(longest)} | ${r.tasks.filter((t) => t > 50).length} |`);
+  say(`| ${r.name} | ${fmt(r.size / 1e6, 1)} | ${fmt(r.pages)} | ${r.without} / ${r.unreadable} | ${fmt(r.chars)} | ${fmt(r.ms)} | ${fmt(r.millis)} | ${fmt(r.size / 1e6 / (r.millis / 1000), 1)} | ${r.progress} | ${fmt(longest)} | ${r.tasks.filter((t) => t > 50).length} |`);
 }
 if (stopMs !== undefined) say(`\nStop button on the large PDF: the page said it stopped ${fmt(stopMs)} ms after the click.`);
 const gz = (f) => zlib.gzipSync(fs.readFileSync(path.join(DIST, f)), { level: 9 }).length;
