@@ -70,16 +70,21 @@ const FILES = [
 
 const { server, url } = await startStaticServer({ root: DIST, prefix: "/" });
 const browser = await launchChromium();
+// A new context's page, once the comparison engine is ready (the page has settled).
+async function readyPage() {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.waitForFunction(() => document.querySelector('[data-testid="compare"]')?.dataset.engine === "ready", null, { timeout: 60_000 });
+  return { context, page };
+}
 const results = [];
 let stopMs;
 let failed = false;
 try {
   for (const { name, file } of FILES) {
     progress(name);
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.goto(url);
-    await page.waitForFunction(() => document.querySelector('[data-testid="compare"]')?.dataset.engine === "ready", null, { timeout: 60_000 });
+    const { context, page } = await readyPage();
     await page.evaluate(WATCH);
     await page.locator('[data-testid="file-input"]').setInputFiles(file);
     const r = await page.evaluate(SUMMARY);
@@ -87,10 +92,7 @@ try {
     await context.close();
   }
   progress("the stop button on the large PDF");
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.goto(url);
-  await page.waitForFunction(() => document.querySelector('[data-testid="compare"]')?.dataset.engine === "ready", null, { timeout: 60_000 });
+  const { context, page } = await readyPage();
   await page.locator('[data-testid="file-input"]').setInputFiles(largePath);
   await page.waitForFunction(() => Number(document.querySelector('[data-testid="file-message"]')?.dataset.done) > 100, null, { timeout: 120_000 });
   stopMs = await page.evaluate(async () => {

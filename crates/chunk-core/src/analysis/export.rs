@@ -152,7 +152,8 @@ pub fn rows_of(
     chunks
         .iter()
         .enumerate()
-        .map(|(i, c)| Row {
+        .map(|(i, c)| (i, c, pages.map(|p| p.pages_of(&c.bytes)).unzip()))
+        .map(|(i, c, (page_start, page_end))| Row {
             index: first_index + i,
             text: c.text(text).into_owned(),
             byte_start: c.bytes.start,
@@ -165,8 +166,8 @@ pub fn rows_of(
             heading_path: c.heading_path.join(" > "),
             reason: c.reason,
             text_changed: c.flags.text_changed,
-            page_start: pages.map(|p| p.pages_of(&c.bytes).0),
-            page_end: pages.map(|p| p.pages_of(&c.bytes).1),
+            page_start,
+            page_end,
         })
         .collect()
 }
