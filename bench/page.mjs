@@ -18,6 +18,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { assembleCorpus, OUT, repeatTo, ROOT } from "./lib/corpus.mjs";
 import { launchChromium } from "./lib/chromium.mjs";
+import { INSTRUMENT, PASTE, STAGE_PASTE, WAIT_READY, openPage } from "./lib/page-hooks.mjs";
 
 const DIST = path.resolve(process.argv[2] ?? path.join(ROOT, "dist"));
 const SIZE = 10_000_000;
@@ -53,7 +54,8 @@ function nativeCount(text, file) {
 function pageBytes() {
   let raw = 0;
   let gzip = 0;
-  for (const f of fs.readdirSync(DIST)) {
+  for (const f of fs.readdirSync(DIST, { recursive: true })) {
+    if (!fs.statSync(path.join(DIST, f)).isFile()) continue; // a folder (vocab/)
     const body = fs.readFileSync(path.join(DIST, f));
     raw += body.length;
     gzip += zlib.gzipSync(body, { level: 9 }).length;
@@ -61,67 +63,10 @@ function pageBytes() {
   return { raw, gzip };
 }
 
-// In the page: records long tasks and the progress values shown, from now on.
-const INSTRUMENT = () => {
-  window.__bench = { t0: performance.now(), tasks: [], progress: new Set() };
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) window.__bench.tasks.push(e.duration);
-  }).observe({ type: "longtask" });
-  const bar = () => document.querySelector('[data-testid="status"] progress');
-  const poll = () => {
-    const b = bar();
-    if (b) window.__bench.progress.add(b.value);
-    if (!window.__bench.done) requestAnimationFrame(poll);
-  };
-  requestAnimationFrame(poll);
-};
-
-// In the page: puts `text` on a DataTransfer, ready to paste (not timed).
-const STAGE_PASTE = (text) => {
-  window.__paste = new DataTransfer();
-  window.__paste.setData("text/plain", text);
-};
-
-// In the page: pastes the staged text into the box in a task of its own, from t0.
-const PASTE = () => {
-  window.__bench.t0 = performance.now();
-  const box = document.querySelector('[data-testid="text-input"]');
-  setTimeout(() => box.dispatchEvent(new ClipboardEvent("paste", { clipboardData: window.__paste, bubbles: true, cancelable: true })));
-};
-
-// In the page: resolves with the ms from t0 once the status is ready for a text of `bytes`.
-const WAIT_READY = async (bytes) => {
-  const status = () => document.querySelector('[data-testid="status"]');
-  while (!(status()?.dataset.state === "ready" && status()?.dataset.bytes === String(bytes))) {
-    if (performance.now() - window.__bench.t0 > 120_000) {
-      throw new Error(`no exact count after 120 s; status: ${status()?.textContent}; ${document.querySelector('[data-testid="file-message"]')?.textContent ?? ""}`);
-    }
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  const ms = performance.now() - window.__bench.t0;
-  await new Promise((r) => setTimeout(r, 300));
-  window.__bench.done = true;
-  return {
-    ms,
-    tokens: Number(document.querySelector('[data-testid="out-doc-tokens"]').dataset.value),
-    worker: status().dataset.worker,
-    tasks: window.__bench.tasks,
-    progress: window.__bench.progress.size,
-  };
-};
-
 const { server, url } = await startStaticServer({ root: DIST, prefix: "/" });
 const browser = await launchChromium();
 
-async function freshPage() {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.goto(url);
-  await page.waitForFunction(() => document.querySelector('[data-testid="status"]')?.dataset.worker === "true", null, {
-    timeout: 60_000,
-  });
-  return { context, page };
-}
+const freshPage = () => openPage(browser, url);
 
 const rows = [];
 let mismatches = 0;

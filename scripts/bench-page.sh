@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# make bench-compare / bench-retrieval / bench-documents / bench-network: one part of make bench
-# that measures the built page. Makes ready what it needs (Trunk, wasm-bindgen, Chromium, Node,
-# bench/node_modules; the corpus packages for compare), builds the page (release) into
-# PAGE_DIST (default target/bench/page-dist) and runs bench/PART.mjs on it:
+# make bench-compare / bench-retrieval / bench-documents / bench-network / bench-paste: one part
+# of make bench that measures the built page. Makes ready what it needs (Trunk, wasm-bindgen,
+# Chromium, Node, bench/node_modules; the corpus packages for compare and paste), builds the
+# page (release) into PAGE_DIST (default target/bench/page-dist) and runs bench/PART.mjs on it:
 #   compare    the comparison table of every strategy on the fixture, 1 MB and 10 MB
 #   retrieval  the retrieval table and a 60-setting sweep of one strategy on 1 MB
 #   documents  the PDF fixture and a 52 MB PDF read in the reader worker, the stop button
 #   network    the first visit on Fast 4G and Slow 4G (paint, form, first count, files sent)
+#   paste      paste -> exact count per MB (1 MB, 10 MB) against a gpt-tokenizer encode
 # Speed is never a failure; a failed step is.
 #
 # Usage: scripts/bench-page.sh PART
@@ -17,10 +18,10 @@ BENCH="$ROOT/bench"
 # shellcheck source=bench-common.sh
 . "$ROOT/scripts/bench-common.sh"
 
-part="${1:?usage: scripts/bench-page.sh compare|retrieval|documents|network}"
+part="${1:?usage: scripts/bench-page.sh compare|retrieval|documents|network|paste}"
 [[ -f "$BENCH/$part.mjs" ]] || { say "no such part: bench/$part.mjs"; exit 2; }
 "$ROOT/scripts/ensure-tools.sh" rust wasm-target trunk wasm-bindgen chromium node
-[[ "$part" != compare ]] || bench_corpus_packages
+[[ "$part" != compare && "$part" != paste ]] || bench_corpus_packages
 bench_npm
 PAGE_DIST="${PAGE_DIST:-$ROOT/target/bench/page-dist}"
 (cd "$ROOT" && cargo fetch && TRUNK_SKIP_VERSION_CHECK=true trunk build --release --offline --dist "$PAGE_DIST")

@@ -2,7 +2,8 @@
 # make bench: builds the page's tokenizer alone to wasm (crates/tokenizer-wasm), installs the
 # pinned npm peers (bench/package-lock.json) and the Debian packages the corpus is read from,
 # then prints the figures in Node (bench/node.mjs) and headless Chromium (bench/browser.mjs);
-# then builds the page itself and measures it under 10 MB texts (bench/page.mjs) and its
+# then builds the page itself and measures it under 10 MB texts (bench/page.mjs), paste -> exact
+# count per MB against a gpt-tokenizer encode in the same browser (bench/paste.mjs), and its
 # comparison table on 1 MB and 10 MB (bench/compare.mjs), its retrieval check on 1 MB
 # (bench/retrieval.mjs), its PDF reader on a 50 MB PDF (bench/documents.mjs) and its first
 # visit on Fast 4G and Slow 4G (bench/network.mjs); last, every chunking strategy in wasm
@@ -40,6 +41,9 @@ say "the page under 10 MB texts: release build of the page, then headless Chromi
 PAGE_DIST="$ROOT/target/bench/page-dist"
 if (cd "$ROOT" && cargo fetch && TRUNK_SKIP_VERSION_CHECK=true trunk build --release --offline --dist "$PAGE_DIST"); then
     node "$BENCH/page.mjs" "$PAGE_DIST" || status=1
+    echo
+    say "paste -> exact count per MB in the page against a gpt-tokenizer encode, 1 MB and 10 MB (a few minutes)"
+    node "$BENCH/paste.mjs" "$PAGE_DIST" || status=1
     echo
     say "the comparison table of every strategy in the page: fixture, 1 MB, 10 MB (a few minutes)"
     node "$BENCH/compare.mjs" "$PAGE_DIST" || status=1

@@ -1,7 +1,7 @@
 // The Chromium side of make bench: bench/browser.mjs opens page.html and calls window.bench.*
 // through Playwright. Bundles come from bench/pkg-browser/ (lib/bundle.mjs); the corpus and the
 // 100 KB sample from /data/ (target/bench/, lib/corpus.mjs). Results are plain objects.
-import { WORST_CAP_MS, throughput, worstOurs } from "../lib/measure.mjs";
+import { WORST_CAP_MS, encodeRuns, throughput, worstOurs } from "../lib/measure.mjs";
 
 const BASE = new URL("../", import.meta.url).href; // bench/ as served
 const bundleUrl = (tok, enc) => new URL(`pkg-browser/${tok}-${enc}.js`, BASE).href;
@@ -37,6 +37,28 @@ window.bench = {
       toks[tok] = mod.create();
     }
     return { rows: throughput(toks, corpus), worst: worstOurs(toks.ours) };
+  },
+
+  /**
+   * `runs` timed encodes of /data/`file` by `tok` after a warm-up one (lib/measure.mjs
+   * encodeRuns), in this page's thread or in a Worker: `{ ms: [each run], tokens }`.
+   */
+  async encodeRuns(tok, enc, file, runs, inWorker) {
+    if (!inWorker) {
+      const mod = await import(bundleUrl(tok, enc));
+      await mod.load(BASE);
+      return encodeRuns(mod.create(), await text(file), runs);
+    }
+    const worker = new Worker(new URL("worker.mjs", import.meta.url), { type: "module" });
+    try {
+      return await new Promise((resolve, reject) => {
+        worker.onmessage = ({ data }) => (data.error ? reject(new Error(data.error)) : resolve(data));
+        worker.onerror = (e) => reject(new Error(e.message || "worker error"));
+        worker.postMessage({ url: bundleUrl(tok, enc), base: BASE, file, runs });
+      });
+    } finally {
+      worker.terminate();
+    }
   },
 
   /** One peer worst case in a Worker, terminated after WORST_CAP_MS. */

@@ -19,14 +19,14 @@ function sizes(file) {
 }
 
 /**
- * Writes the adapters and bundles; returns rows
+ * Writes the adapters and bundles those of the tokenizers `ids` (default: all); returns rows
  * `{ tok, enc, js: {raw, gzip}, wasm: {raw, gzip} | null, total: {raw, gzip} }`.
  */
-export async function buildBundles() {
+export async function buildBundles(ids = TOKENIZERS.map((t) => t.id)) {
   writeAdapters();
   fs.mkdirSync(BUNDLES, { recursive: true });
   const rows = [];
-  for (const { id } of TOKENIZERS) {
+  for (const id of ids) {
     for (const enc of ENCODINGS) {
       await esbuild.build({
         entryPoints: [adapterPath(id, enc, "browser")],

@@ -86,6 +86,21 @@ export function throughput(toks, text) {
   });
 }
 
+/**
+ * `runs` timed `encode`s of `text` by the tokenizer `t` (from an adapter's create()), after one
+ * warm-up encode; its cache (`reset`) is emptied before each. Returns `{ ms: [each run], tokens }`.
+ */
+export function encodeRuns(t, text, runs) {
+  t.reset?.();
+  const tokens = t.encode(text).length;
+  const ms = [];
+  for (let i = 0; i < runs; i++) {
+    t.reset?.();
+    ms.push(timed(() => t.encode(text)).ms);
+  }
+  return { ms, tokens };
+}
+
 /** Our tokenizer on every worst case (in the caller's thread): `[{ name, ms, count }]`. */
 export function worstOurs(ours) {
   return WORST_CASES.map(({ name }) => {

@@ -9,6 +9,12 @@ const ms = (n) => (n >= 100 ? int(n) : n.toFixed(1));
 const kb = (n) => (n / 1024).toFixed(1);
 const ratio = (a, b) => (b > 0 ? `${(a / b).toFixed(2)}x` : "-");
 
+/** The loud block of a failure: "!!! TITLE: n", one line per item, framed by '!'. */
+export function loudBlock(title, items) {
+  const bar = "!".repeat(72);
+  return [bar, `!!! ${title}: ${items.length}`, ...items.map((m) => `!!!   ${m}`), bar].join("\n");
+}
+
 /** A plain-text table; columns from index `rightFrom` on are right-aligned. */
 export function table(headers, rows, rightFrom = 1) {
   const cells = [headers, ...rows].map((r) => r.map(String));
@@ -110,10 +116,7 @@ export function printReport(r) {
   say(table(["encoding", "case", "ours", ...PEERS.map((p) => p.label)], wrows, 99));
   say();
   if (mismatches.length) {
-    say("!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!");
-    say(`!!! TOKEN COUNT MISMATCH (${r.env}): ${mismatches.length}`);
-    for (const m of mismatches) say(`!!!   ${m}`);
-    say("!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!");
+    say(loudBlock(`TOKEN COUNT MISMATCH (${r.env})`, mismatches));
   } else {
     say(`All peers' token counts equal ours (${r.env}).`);
   }

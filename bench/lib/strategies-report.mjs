@@ -2,7 +2,7 @@
 // report.mjs, and returns the failures: a library strategy whose chunk count differs from the
 // library's (or chunks a text the library refuses), or Node and Chromium disagreeing.
 // Speed is never a failure; a strategy that errors or panics is "not available".
-import { table } from "./report.mjs";
+import { loudBlock, table } from "./report.mjs";
 import { ALL_TEXT } from "./strategies.mjs";
 
 const int = (n) => Math.round(n).toLocaleString("en-US");
@@ -163,10 +163,7 @@ export function printStrategyReport(r) {
   }
   for (const w of warnings) say(`warning (not a failure): ${w}`);
   if (failures.length) {
-    say("!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!");
-    say(`!!! CHUNK COUNT MISMATCH: ${failures.length}`);
-    for (const f of failures) say(`!!!   ${f}`);
-    say("!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!");
+    say(loudBlock("CHUNK COUNT MISMATCH", failures));
   } else {
     say("Every available library strategy's chunk count equals its library's (where an oracle exists); Node = Chromium.");
   }
