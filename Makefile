@@ -57,6 +57,7 @@ help:
 	@echo "make bench-open-tokenizers  only the open models' tokenizers against @huggingface/tokenizers"
 	@echo "make bench-documents  only the PDF reader in the page: the fixture and a 50 MB PDF"
 	@echo "make bench-network  only the first visit on Fast 4G and Slow 4G: paint, form, count, files"
+	@echo "make bench-paste    only paste -> exact count per MB in the page against gpt-tokenizer encode"
 
 # ---- tools -------------------------------------------------------------------------------
 
@@ -84,6 +85,8 @@ serve-release: build tools-test
 
 # `trunk --offline` also runs cargo with --offline, so every crate in Cargo.lock must be in the
 # local cargo registry first (a no-op when it is).
+# Every `trunk build` / `trunk serve` also runs the prerender (Trunk.toml's post_build hook,
+# crates/prerender: a native build that writes the page's English markup into index.html).
 fetch:
 	cargo fetch
 
@@ -138,7 +141,7 @@ test-differential: tools-serve
 test-wasm: tools-test
 	CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
 	CHROMEDRIVER=/usr/bin/chromedriver \
-	cargo test --target wasm32-unknown-unknown -p rag-chunk-calculator --tests
+	cargo test --target wasm32-unknown-unknown -p rag-chunk-calculator --tests --features linked-tokenizer
 
 test-e2e: tools-test build-e2e build-subpath e2e-deps e2e-run
 
@@ -182,7 +185,7 @@ $(E2E)/node_modules/.package-lock.json: $(E2E)/package-lock.json $(E2E)/package.
 # native core's, a strategy's chunk count from its library's, or Node's sentence count from
 # Chromium's. ~20 minutes.
 .PHONY: bench bench-strategies bench-sentences bench-compare bench-retrieval bench-open-tokenizers \
-	bench-documents bench-network
+	bench-documents bench-network bench-paste
 bench:
 	$(ROOT)/scripts/bench.sh
 
@@ -223,3 +226,8 @@ bench-documents:
 # Fast 4G and Slow 4G, served with gzip).
 bench-network:
 	$(ROOT)/scripts/bench-page.sh network
+
+# Only the paste part of make bench: a release build of the page, then bench/paste.mjs (paste ->
+# exact count per MB on 1 MB and 10 MB texts, against a gpt-tokenizer encode in the same Chromium).
+bench-paste:
+	$(ROOT)/scripts/bench-page.sh paste

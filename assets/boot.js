@@ -18,6 +18,11 @@ if ('serviceWorker' in navigator) {
   else addEventListener('load', register, { once: true });
 }
 
+// The page's module loads the tokenizer's module on its own thread when no worker runs
+// (src/tokenize_local.rs). A dynamic import() is syntax, with no binding the Rust side can
+// call, so this loader offers it (an absolute URL: the caller resolves it against the base).
+globalThis.ragChunkCalculatorImport = (url) => import(url);
+
 const tag = document.querySelector('script[data-wasm]');
 const { default: init } = await import(tag.dataset.js);
 const wasm = await init({ module_or_path: tag.dataset.wasm });

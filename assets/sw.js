@@ -6,8 +6,9 @@
 // What it keeps, in one cache per scope (several project sites share a GitHub Pages origin):
 //  - on install: the page (index.html, fetched again from the network) and every same-origin
 //    file it names (the hashed wasm-bindgen glue and .wasm, the hashed CSS, boot.js, the
-//    manifest), the workers' files (tokenize-worker.js?for=<glue>, as src/tokenize_worker.rs
-//    names it; compare-worker.js, compare-engine.js and compare-engine_bg.wasm, as
+//    manifest), the workers' files (tokenize-worker.js, tokenize-engine.js and
+//    tokenize-engine_bg.wasm, as src/tokenize_worker.rs and src/tokenize_local.rs name them;
+//    compare-worker.js, compare-engine.js and compare-engine_bg.wasm, as
 //    src/compare/engine.rs names them) and the icon;
 //  - afterwards: every same-origin GET answered 200 under the scope when the page asks for it,
 //    e.g. a tokenizer's vocabulary under vocab/, fetched only when a model needs it, and the
@@ -23,8 +24,8 @@
 //    deployment is never paired with an older file of the same name.
 //
 // A new deployment: its index.html (fetched first, whenever the page is opened online) names
-// new hashed files, which are kept as the page loads them; hashed files and worker scripts it
-// no longer names are deleted from the cache then. What else is kept (vocabularies) stays.
+// new hashed files, which are kept as the page loads them; hashed files it no longer names are
+// deleted from the cache then. What else is kept (vocabularies) stays.
 
 const SCOPE = new URL(self.registration.scope);
 const PAGE = SCOPE.href;
@@ -34,10 +35,16 @@ const CACHE_PREFIX = 'rag-chunk-calculator-';
 const CACHE = `${CACHE_PREFIX}v1 ${SCOPE.pathname}`;
 // Trunk's content-hashed output names.
 const HASHED = /-[0-9a-f]{16}(?:_bg)?\.(?:js|wasm|css)$/;
-// The tokenizer worker's script; its query names the glue it belongs with.
-const TOKENIZE_WORKER = 'tokenize-worker.js';
 // Files no element of index.html names, fetched by the workers or the manifest.
-const EXTRA = ['compare-worker.js', 'compare-engine.js', 'compare-engine_bg.wasm', 'icon.svg'];
+const EXTRA = [
+  'tokenize-worker.js',
+  'tokenize-engine.js',
+  'tokenize-engine_bg.wasm',
+  'compare-worker.js',
+  'compare-engine.js',
+  'compare-engine_bg.wasm',
+  'icon.svg',
+];
 
 /** True for a URL under this worker's scope on its origin. */
 const inScope = (url) => url.origin === SCOPE.origin && url.pathname.startsWith(SCOPE.pathname);
@@ -45,7 +52,6 @@ const inScope = (url) => url.origin === SCOPE.origin && url.pathname.startsWith(
 /** Every same-origin file index.html `html` names, and the workers' files, as absolute URLs. */
 function filesOf(html) {
   const urls = new Set();
-  let glue;
   const elements = html.replace(/<!--[\s\S]*?-->/g, '');
   for (const [, attr, value] of elements.matchAll(/\s(href|src|data-js|data-wasm)="([^"]+)"/g)) {
     let url;
@@ -57,9 +63,7 @@ function filesOf(html) {
     if (!inScope(url) || url.href === PAGE) continue;
     url.hash = '';
     urls.add(url.href);
-    if (attr === 'data-js') glue = url.pathname.split('/').pop();
   }
-  if (glue) urls.add(new URL(`${TOKENIZE_WORKER}?for=${glue}`, PAGE).href);
   for (const file of EXTRA) urls.add(new URL(file, PAGE).href);
   return urls;
 }
@@ -71,15 +75,14 @@ async function keep(request, response) {
   await cache.put(request, response);
 }
 
-/** After a fresh index.html `html`: drops kept hashed files and worker scripts it no longer
- * names (an older deployment's). */
+/** After a fresh index.html `html`: drops kept hashed files it no longer names (an older
+ * deployment's). */
 async function prune(html) {
   const current = filesOf(html);
   const cache = await caches.open(CACHE);
   for (const request of await cache.keys()) {
     const url = new URL(request.url);
-    const versioned = HASHED.test(url.pathname) || url.pathname.endsWith(`/${TOKENIZE_WORKER}`);
-    if (versioned && !current.has(url.href)) await cache.delete(request);
+    if (HASHED.test(url.pathname) && !current.has(url.href)) await cache.delete(request);
   }
 }
 

@@ -1,29 +1,118 @@
-// The tokenizer's Web Worker (see src/tokenize_worker.rs). It runs the page's own wasm module:
-// the first message brings the URL of the wasm-bindgen glue and the WebAssembly.Module the
-// page was started from, so nothing is downloaded or compiled twice. Every later message is a
-// job, handed to the Rust side in arrival order once the module is ready.
+// The tokenizer's Web Worker (see src/tokenize_worker.rs). It runs the tokenizer's own wasm
+// module (crates/tokenize-engine: the BPE tables and the sliced tokenizer), never the page's.
+//
+// The first message is `{kind: "init", js, wasm, module?, slice_ms, report_ms}`: the URL of the
+// module's wasm-bindgen glue, the URL of its .wasm, the compiled WebAssembly.Module when the
+// page already has one from an earlier worker (a restarted worker then fetches nothing), the
+// length of a slice of work and how often to report the download. While the .wasm arrives the
+// worker posts `{kind: "loading", received, total}` (bytes on the wire, of the size the server
+// announced; `total` is null when it announced none) at most every `report_ms`, and then
+// `{kind: "ready", module}` with the module it compiled, which the page keeps.
+//
+// Every later message is a job `{id, encoding, bytes}`; jobs that arrive while the module
+// loads wait for it. Only the newest job runs: between two slices of `slice_ms` the worker
+// posts `{kind: "progress", id, done}`, returns to its event loop and drops its job if a newer
+// one has arrived. A finished job posts `{kind: "done", id, offsets}` (a transferred
+// Uint32Array of the token boundaries' byte offsets). Anything that goes wrong posts
+// `{kind: "failed", message}`; the page then counts on its own thread.
+let engine;
 let ready;
-// Any rejection left unhandled in the worker is reported to the page as a failure (the page
-// then counts on its own thread), not as an uncaught error.
+let sliceMs = 25;
+// The newest job number received.
+let newest = null;
+
+function fail(message) {
+  self.postMessage({ kind: 'failed', message: `tokenizer worker: ${message}` });
+}
+
 self.onunhandledrejection = (event) => {
   event.preventDefault();
-  self.postMessage({ kind: 'failed', message: `tokenizer worker: ${event.reason}` });
+  fail(`${event.reason}`);
 };
+
+// The bytes at `url` (an ArrayBuffer), reporting those received so far at most every
+// `reportMs`. An XMLHttpRequest: its progress events count the bytes as they arrive on the
+// wire, against the size the server announced, even when it compresses the file. (A fetch
+// body read chunk by chunk to count them was reported as an aborted request whenever the
+// service worker took over the page meanwhile.)
+function fetchCounted(url, reportMs) {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('GET', url);
+    xhr.responseType = 'arraybuffer';
+    let reported = 0;
+    xhr.onprogress = (event) => {
+      const now = Date.now();
+      if (now - reported < reportMs) return;
+      reported = now;
+      const total = event.lengthComputable ? event.total : null;
+      self.postMessage({ kind: 'loading', received: event.loaded, total });
+    };
+    xhr.onload = () =>
+      xhr.status === 200 ? resolve(xhr.response) : reject(new Error(`${url}: HTTP ${xhr.status}`));
+    xhr.onerror = () => reject(new Error(`${url}: network error`));
+    xhr.send();
+  });
+}
+
+async function start({ js, wasm, module, slice_ms, report_ms }) {
+  sliceMs = slice_ms;
+  const glue = await import(js);
+  const compiled = module ?? (await WebAssembly.compile(await fetchCounted(wasm, report_ms)));
+  await glue.default({ module_or_path: compiled });
+  engine = glue;
+  self.postMessage({ kind: 'ready', module: compiled });
+}
+
+// One turn of the event loop (a message to ourselves: no timer clamping).
+const turn = () =>
+  new Promise((resolve) => {
+    const { port1, port2 } = new MessageChannel();
+    port1.onmessage = resolve;
+    port2.postMessage(null);
+  });
+
+async function run({ id, encoding, bytes }) {
+  try {
+    await ready;
+  } catch {
+    return; // reported once, by the init
+  }
+  if (id !== newest) return;
+  let job;
+  try {
+    job = new engine.SlicedJob(encoding, bytes);
+    while (!job.run_for(sliceMs)) {
+      self.postMessage({ kind: 'progress', id, done: job.done_bytes() });
+      await turn();
+      if (id !== newest) {
+        job.free();
+        return;
+      }
+    }
+    const offsets = job.into_offsets();
+    job = null;
+    self.postMessage({ kind: 'done', id, offsets }, [offsets.buffer]);
+  } catch (err) {
+    // A trap (out of memory) or a refused job: the page takes the work back.
+    fail(`${err}`);
+  }
+}
+
 self.onmessage = ({ data }) => {
   if (!ready) {
-    ready = import(data.js).then(async (glue) => {
-      await glue.default({ module_or_path: data.module });
-      return glue;
-    });
-    ready.then(
-      () => self.postMessage({ kind: 'ready' }),
-      (err) => self.postMessage({ kind: 'failed', message: `tokenizer worker did not start: ${err}` }),
-    );
+    if (data?.kind !== 'init') {
+      fail('the first message was not init');
+      return;
+    }
+    ready = start(data);
+    ready.catch((err) => fail(`did not start: ${err}`));
     return;
   }
-  // A trap or an exception in a job (e.g. out of memory) is reported, never left unhandled:
-  // the page then counts on its own thread.
-  ready
-    .then((glue) => glue.worker_receive(data))
-    .catch((err) => self.postMessage({ kind: 'failed', message: `tokenizer worker: ${err}` }));
+  if (!Number.isInteger(data?.id) || typeof data.encoding !== 'string' || !(data.bytes instanceof Uint8Array)) {
+    fail('a job without id, encoding or bytes');
+    return;
+  }
+  newest = data.id;
+  run(data);
 };

@@ -73,7 +73,9 @@ fn NumberField(
                     inputmode=inputmode
                     autocomplete="off"
                     spellcheck="false"
-                    prop:value=value.get_untracked()
+                    // The attribute, not the property: the same start, and written in the
+                    // prerendered page too (crates/prerender: properties are not HTML).
+                    value=value.get_untracked()
                     aria-invalid=move || if error.get().is_some() { "true" } else { "false" }
                     aria-describedby=error_id.clone()
                     on:input=move |ev| value.set(event_target_value(&ev))

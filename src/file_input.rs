@@ -773,9 +773,22 @@ fn Status() -> impl IntoView {
             return lang.t(Key::StatusReading).into();
         }
         if !ready() {
-            let fraction = tokenization.progress.get().fraction();
+            let progress = tokenization.progress.get();
+            if progress == crate::state::Progress::Failed {
+                return lang.t(Key::StatusTokenizerFailed).into();
+            }
+            if let Some(loading) = tokenization.loading.get() {
+                let kb = format::int(l, whole_kib(loading.received) as u128);
+                return match loading.total {
+                    Some(total) => lang.tf(page_msg::StatusLoadingTokenizerOf {
+                        kb: &kb,
+                        total: &format::int(l, whole_kib(total) as u128),
+                    }),
+                    None => lang.tf(page_msg::StatusLoadingTokenizer { kb: &kb }),
+                };
+            }
             return lang.tf(page_msg::StatusTokenizing {
-                percent: &format::percent_whole(l, fraction),
+                percent: &format::percent_whole(l, progress.fraction()),
             });
         }
         if source.text.with(|t| t.is_empty()) {
@@ -791,12 +804,19 @@ fn Status() -> impl IntoView {
             None => String::new(),
         })
     };
-    let progress_value = move || tokenization.progress.get().fraction();
+    // The share done; while the tokenizer module arrives, the share of it received, or no
+    // value at all (an indeterminate bar) when its size is unknown.
+    let progress_value = move || match tokenization.loading.get() {
+        Some(loading) => loading.fraction(),
+        None => Some(tokenization.progress.get().fraction()),
+    };
+    let failed = move || tokenization.progress.get() == crate::state::Progress::Failed;
     view! {
         <div
             class="status"
             data-testid="status"
-            data-state=move || if ready() { "ready" } else { "tokenizing" }
+            data-state=move || if ready() { "ready" } else if failed() { "failed" } else { "tokenizing" }
+            data-loading=move || tokenization.loading.get().map(|l| l.received.to_string())
             data-worker=move || tokenization.worker.get().to_string()
             data-debounced=move || tokenization.debounced.get().to_string()
             data-bytes=move || source.text.with(|t| t.len()).to_string()
@@ -804,7 +824,7 @@ fn Status() -> impl IntoView {
             role="status"
             aria-live="polite"
         >
-            {move || (!ready()).then(|| view! { <progress max="1" value=progress_value></progress> })}
+            {move || (!ready() && !failed()).then(|| view! { <progress max="1" value=progress_value></progress> })}
             <span>{label}</span>
         </div>
     }

@@ -2,8 +2,10 @@
 //! browser's `Intl.NumberFormat`, so grouping, decimal marks and percent spacing follow each
 //! locale's own rules instead of hand-written ones.
 //!
-//! Formatters are created once per (language, style) and cached. Outside the browser (native
-//! unit tests of other modules) a plain, locale-free rendering is used; it is never shown.
+//! Formatters are created once per (language, style) and cached. Outside the browser (the
+//! build-time prerender of the page, `crates/prerender`, which renders English, and native unit
+//! tests) the numbers are written as `Intl.NumberFormat` writes them in English (`en-US`), in
+//! every language: the prerendered page shows the digits the live page then shows.
 
 use crate::i18n::Lang;
 
@@ -69,16 +71,58 @@ enum Num {
     Float(f64),
 }
 
+/// `Intl.NumberFormat("en-US")`'s forms of each style, for the native render. Rounding is
+/// Rust's (half to even on the double's exact value, where `Intl` rounds half away from zero),
+/// which differs only on an exact tie such as 0.125.
 #[cfg(not(target_arch = "wasm32"))]
 fn format(_lang: Lang, style: Style, n: Num) -> String {
-    match (style, n) {
-        (_, Num::Int(i)) => i.to_string(),
-        (Style::Percent, Num::Float(f)) => format!("{:.1}%", f * 100.0),
-        (Style::PercentWhole, Num::Float(f)) => format!("{:.0}%", f * 100.0),
-        (Style::Fixed2, Num::Float(f)) => format!("{f:.2}"),
-        (Style::PercentFine, Num::Float(f)) => format!("{}%", f * 100.0),
-        (_, Num::Float(f)) => format!("${f}"),
+    let x = match n {
+        Num::Int(i) => return grouped(&i.to_string()),
+        Num::Float(x) => x,
+    };
+    let sign = if x < 0.0 { "-" } else { "" };
+    let x = x.abs();
+    match style {
+        Style::Integer => format!("{sign}{}", grouped(&format!("{x:.0}"))),
+        Style::Percent => format!("{sign}{}%", grouped(&format!("{:.1}", x * 100.0))),
+        Style::PercentWhole => format!("{sign}{}%", grouped(&format!("{:.0}", x * 100.0))),
+        Style::PercentFine => format!("{sign}{}%", grouped(&significant(x * 100.0, 2))),
+        Style::Fixed2 => format!("{sign}{}", grouped(&format!("{x:.2}"))),
+        Style::Usd => format!("{sign}${}", grouped(&format!("{x:.2}"))),
+        Style::UsdSmall => format!("{sign}${}", grouped(&significant(x, 3))),
     }
+}
+
+/// `x` (≥ 0) with at most `digits` significant digits, without trailing zeros after the point.
+#[cfg(not(target_arch = "wasm32"))]
+fn significant(x: f64, digits: i32) -> String {
+    if x == 0.0 || !x.is_finite() {
+        return format!("{x}");
+    }
+    let decimals = (digits - 1 - x.log10().floor() as i32).max(0) as usize;
+    let fixed = format!("{x:.decimals$}");
+    if fixed.contains('.') {
+        fixed
+            .trim_end_matches('0')
+            .trim_end_matches('.')
+            .to_string()
+    } else {
+        fixed
+    }
+}
+
+/// A plain decimal (`1234567.5`) with its whole part grouped by thousands (`1,234,567.5`).
+#[cfg(not(target_arch = "wasm32"))]
+fn grouped(plain: &str) -> String {
+    let (whole, fraction) = plain.split_at(plain.find('.').unwrap_or(plain.len()));
+    let mut out = String::with_capacity(plain.len() + whole.len() / 3);
+    for (i, c) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out + fraction
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -149,4 +193,35 @@ fn format(lang: Lang, style: Style, n: Num) -> String {
             Num::Int(i) => i.to_string(),
             Num::Float(x) => x.to_string(),
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The native forms are `Intl.NumberFormat("en-US")`'s (as the live page shows them in
+    /// English; the end-to-end test `prerender.test.mjs` compares the prerendered page with it).
+    #[test]
+    fn native_numbers_are_written_as_in_english() {
+        let en = Lang::En;
+        assert_eq!(int(en, 0u32), "0");
+        assert_eq!(int(en, 999u32), "999");
+        assert_eq!(int(en, 1_000u32), "1,000");
+        assert_eq!(int(en, 141_312_000u32), "141,312,000");
+        assert_eq!(percent(en, 0.1408), "14.1%");
+        assert_eq!(percent(en, 12.5), "1,250.0%");
+        assert_eq!(percent_whole(en, 0.42), "42%");
+        assert_eq!(percent_fine(en, 0.000412), "0.041%");
+        assert_eq!(percent_fine(en, 0.5), "50%");
+        assert_eq!(percent_fine(en, 0.0996), "10%");
+        assert_eq!(percent_fine(en, 0.0), "0%");
+        assert_eq!(fixed2(en, 1.449), "1.45");
+        assert_eq!(fixed2(en, 1234.5), "1,234.50");
+        assert_eq!(usd(en, 0.00022816), "$0.000228");
+        assert_eq!(usd(en, 0.22816), "$0.228");
+        assert_eq!(usd(en, 0.1), "$0.1");
+        assert_eq!(usd(en, 0.0), "$0.00");
+        assert_eq!(usd(en, 1234.5), "$1,234.50");
+        assert_eq!(usd(en, -2.0), "-$2.00");
+    }
 }

@@ -11,12 +11,16 @@
 //! - [`tokenize_job`]: re-tokenizes on every edit, in the worker or in slices, with cancellation.
 //! - [`tokenize_schedule`]: the pure schedule both sides use: generations, slices, progress,
 //!   where a job runs, when the worker is given up (no web types; tested natively).
-//! - [`tokenize_worker`]: the Web Worker that tokenizes off the main thread, both sides.
+//! - [`tokenize_worker`]: the page's side of the Web Worker that tokenizes off the main thread
+//!   (it runs the tokenizer's own module, `crates/tokenize-engine`).
+//! - [`tokenize_local`]: tokenizing on the page's thread (no worker; the simulator's BPE
+//!   tokenizers) with the same module, loaded on demand.
 //! - [`compare`]: every strategy on the whole text (table, chosen strategy, A/B, export,
 //!   snippet), computed by the comparison worker.
 //! - [`preview`]: the chunk preview (cut points, overlap, cut characters as bytes).
 //! - [`simulator`]: the chunking simulator (SPEC §4): strategies, metrics, coverage, charts.
 //! - [`faq`]: the questions and answers.
+//! - [`prerendered`]: the start over the markup the build prerendered into `index.html`.
 //! - [`i18n`]: the message catalog (one key per message, five languages).
 //! - [`format`]: locale number formats through `Intl.NumberFormat`.
 //! - [`browser`]: the few direct browser calls (language memory, title, test sleep).
@@ -37,11 +41,13 @@ pub mod format;
 pub mod i18n;
 pub mod model;
 pub mod parse;
+pub mod prerendered;
 pub mod preview;
 pub mod share;
 pub mod simulator;
 pub mod state;
 pub mod tokenize_job;
+pub mod tokenize_local;
 pub mod tokenize_schedule;
 pub mod tokenize_worker;
 

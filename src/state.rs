@@ -22,7 +22,7 @@ use leptos::prelude::*;
 
 use crate::i18n::{self, Key, Lang};
 use crate::parse::{check, Checked, LengthUnit, RawInputs};
-pub use crate::tokenize_schedule::{EditKind, Progress};
+pub use crate::tokenize_schedule::{EditKind, Loading, Progress};
 
 /// A finished tokenization of one text with one encoding.
 #[derive(Debug)]
@@ -171,6 +171,9 @@ pub struct Tokenization {
     pub tokenized: RwSignal<Option<Arc<Tokenized>>>,
     /// Progress of the running tokenization.
     pub progress: RwSignal<Progress>,
+    /// The tokenizer module's download while the worker waits for it (`None` once it runs, or
+    /// where the page's thread does the work). Shown by the status while a count waits.
+    pub loading: RwSignal<Option<Loading>>,
     /// True once the tokenizer's Web Worker has started and while it does the tokenizing;
     /// false before, and where the page's own thread does it (no worker in this browser, or it
     /// failed). Shown as a `data-worker` hook.
@@ -187,6 +190,7 @@ impl Tokenization {
         Tokenization {
             tokenized: RwSignal::new(None),
             progress: RwSignal::new(Progress::Idle),
+            loading: RwSignal::new(None),
             worker: RwSignal::new(false),
             debounced: RwSignal::new(false),
         }

@@ -1,6 +1,9 @@
 //! Tokenizes the text whenever it or the encoding changes, without blocking the page: in the
 //! tokenizer's Web Worker ([`crate::tokenize_worker`]) where it runs, else on the page's own
-//! thread in slices that yield to the browser between them. Either way the progress bar
+//! thread in slices that yield to the browser between them ([`crate::tokenize_local`]). The
+//! worker loads the tokenizer's module (the BPE tables) after the page has started; a job
+//! posted meanwhile waits there, and the status shows the bytes received
+//! ([`Tokenization::loading`]). Either way the progress bar
 //! follows the work, and a newer edit cancels older work: every job carries a generation
 //! number, and a result or progress report of an older generation is ignored.
 //!
@@ -18,10 +21,12 @@ use chunk_core::tokenizer::{find_special_tokens, Encoding};
 use leptos::prelude::*;
 
 use crate::browser::now_ms;
-use crate::state::{CalculatorFields, EditKind, Progress, SourceText, Tokenization, Tokenized};
+use crate::state::{
+    CalculatorFields, EditKind, Loading, Progress, SourceText, Tokenization, Tokenized,
+};
+use crate::tokenize_local::{self, Module};
 use crate::tokenize_schedule::{
-    silence_limit_ms, start_decision, start_delay, watch_decision, Generations, Slicer, Start,
-    Watch, PAGE_SLICE_MS, READY_TIMEOUT,
+    restart_first, silence_limit_ms, start_delay, watch_decision, Generations, Watch, READY_TIMEOUT,
 };
 use crate::tokenize_worker::{Reply, TokenizerWorker};
 
@@ -48,6 +53,9 @@ struct Runner {
     workers: Generations,
     /// When the current worker last sent anything, in `now_ms` milliseconds.
     last_heard: Cell<f64>,
+    /// The tokenizer module a worker compiled, for the next worker (which then fetches
+    /// nothing).
+    module: RefCell<Option<Module>>,
 }
 
 /// Starts the effect that re-tokenizes whenever the text (of `source`) or the encoding (of
@@ -64,6 +72,7 @@ pub fn spawn_tokenizer(out: Tokenization, source: SourceText, fields: Calculator
         worker: RefCell::new(None),
         workers: Generations::default(),
         last_heard: Cell::new(0.0),
+        module: RefCell::new(None),
     });
     runner.start_worker();
     // The effect returns the text it saw, so that the next run knows whether the text changed
@@ -105,31 +114,53 @@ impl Runner {
     }
 
     /// Starts a (new) worker in place of the current one, if any (none where the browser
-    /// refuses it: the page then counts on its own thread).
+    /// refuses it: the page then counts on its own thread). A worker that has neither said
+    /// "ready" nor reported its download for [`READY_TIMEOUT`] is given up.
     fn start_worker(self: &Rc<Self>) {
         let serial = self.workers.advance();
         let weak = Rc::downgrade(self);
-        let worker = TokenizerWorker::start(move |reply| {
-            if let Some(runner) = weak.upgrade() {
-                runner.on_reply(serial, reply);
-            }
-        });
+        let module = self.module.borrow().clone();
+        let worker = TokenizerWorker::start(
+            move |reply| {
+                if let Some(runner) = weak.upgrade() {
+                    runner.on_reply(serial, reply);
+                }
+            },
+            module.as_ref(),
+        );
         let started = worker.is_some();
         self.retire_worker(worker);
         self.last_heard.set(now_ms());
         self.out.worker.set(false); // until it says "ready"
         if started {
-            let weak = Rc::downgrade(self);
-            set_timeout(
-                move || {
-                    let Some(runner) = weak.upgrade() else { return };
-                    if runner.workers.is_current(serial) && !runner.out.worker.get_untracked() {
-                        runner.give_up_worker("the tokenizer worker did not start in time");
-                    }
-                },
-                READY_TIMEOUT,
-            );
+            if module.is_none() {
+                self.out.loading.set(Some(Loading::default()));
+            }
+            self.watch_start(serial, READY_TIMEOUT);
         }
+    }
+
+    /// Gives up worker `serial` if it is still starting and has been silent for
+    /// [`READY_TIMEOUT`] when `wait` has passed; looks again otherwise.
+    fn watch_start(self: &Rc<Self>, serial: u32, wait: Duration) {
+        let weak = Rc::downgrade(self);
+        set_timeout(
+            move || {
+                let Some(runner) = weak.upgrade() else { return };
+                if !runner.workers.is_current(serial) || runner.out.worker.get_untracked() {
+                    return;
+                }
+                let silent = now_ms() - runner.last_heard.get();
+                let limit = READY_TIMEOUT.as_secs_f64() * 1_000.0;
+                if silent >= limit {
+                    runner.give_up_worker("the tokenizer worker did not start in time");
+                } else {
+                    let left = Duration::from_millis((limit - silent).max(1.0) as u64);
+                    runner.watch_start(serial, left);
+                }
+            },
+            wait,
+        );
     }
 
     /// Puts `next` in place of the current worker. The old one is dropped (and terminated) on a
@@ -153,17 +184,8 @@ impl Runner {
             .borrow()
             .is_some()
             .then(|| now_ms() - self.last_heard.get());
-        match start_decision(job.text.len(), ready, stale_silent_ms) {
-            Start::Here => {
-                self.run_here(job);
-                return;
-            }
-            Start::Worker {
-                restart_first: true,
-            } => self.start_worker(),
-            Start::Worker {
-                restart_first: false,
-            } => {}
+        if self.worker.borrow().is_some() && restart_first(ready, stale_silent_ms) {
+            self.start_worker();
         }
         if let Some(worker) = self.worker.borrow().as_ref() {
             if worker
@@ -209,22 +231,31 @@ impl Runner {
         );
     }
 
-    /// Tokenizes `job` on the page's thread, one slice per timer callback.
+    /// Tokenizes `job` on the page's thread, one slice per browser task
+    /// ([`tokenize_local::tokenize`]), reporting progress, until done or a newer edit.
     fn run_here(self: Rc<Self>, job: Job) {
-        let slicer = Slicer::new(job.text.clone(), job.encoding);
-        self.step_here(job, slicer);
-    }
-
-    fn step_here(self: Rc<Self>, job: Job, mut slicer: Slicer) {
-        if !self.is_current(job.generation) {
-            return; // a newer edit owns the work now
-        }
-        if slicer.run_for(PAGE_SLICE_MS, now_ms) {
-            self.finish(job, slicer.into_encoded().offsets);
-            return;
-        }
-        self.out.progress.set(slicer.progress());
-        set_timeout(move || self.step_here(job, slicer), Duration::ZERO);
+        leptos::task::spawn_local(async move {
+            let generation = job.generation;
+            let total = job.text.len();
+            let runner = self.clone();
+            let result = tokenize_local::tokenize(
+                job.encoding,
+                job.text.clone(),
+                || runner.is_current(generation),
+                |done| runner.out.progress.set(Progress::Running { done, total }),
+            )
+            .await;
+            match result {
+                Ok(Some(offsets)) if self.is_current(generation) => self.finish(job, offsets),
+                Ok(_) => {} // a newer edit owns the work now
+                Err(message) => {
+                    leptos::logging::warn!("{message}");
+                    if self.is_current(generation) {
+                        self.out.progress.set(Progress::Failed);
+                    }
+                }
+            }
+        });
     }
 
     /// Publishes a complete tokenization of `job`.
@@ -246,7 +277,17 @@ impl Runner {
         }
         self.last_heard.set(now_ms());
         match reply {
-            Reply::Ready => self.out.worker.set(true),
+            Reply::Loading { received, total } => {
+                self.out.loading.set(Some(Loading { received, total }))
+            }
+            Reply::Ready(module) => {
+                if let Some(module) = module {
+                    tokenize_local::offer_module(&module);
+                    self.module.borrow_mut().get_or_insert(module);
+                }
+                self.out.loading.set(None);
+                self.out.worker.set(true);
+            }
             Reply::Progress { id, done } if self.is_current(id) => {
                 let total = self.in_worker.borrow().as_ref().map(|j| j.text.len());
                 if let Some(total) = total {
@@ -291,6 +332,7 @@ impl Runner {
         self.workers.advance();
         self.retire_worker(None);
         self.out.worker.set(false);
+        self.out.loading.set(None);
         let job = self.in_worker.borrow_mut().take();
         if let Some(job) = job.filter(|j| self.is_current(j.generation)) {
             self.run_here(job);

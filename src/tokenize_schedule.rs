@@ -9,13 +9,8 @@
 //! [`crate::browser::now_ms`]); sizes are UTF-8 bytes of the text.
 
 use std::cell::Cell;
-use std::sync::Arc;
 use std::time::Duration;
 
-use chunk_core::tokenizer::{Bpe, Encoded, Encoding};
-
-/// Bytes handed to `Bpe::encode_from` per call; calls repeat until a slice's time has passed.
-pub const SLICE_BYTES: usize = 16 * 1024;
 /// Work per slice on the page's thread before yielding to the browser, in milliseconds
 /// (under one 60 Hz frame).
 pub const PAGE_SLICE_MS: f64 = 12.0;
@@ -25,8 +20,7 @@ pub const PAGE_SLICE_MS: f64 = 12.0;
 pub const WORKER_SLICE_MS: f64 = 25.0;
 /// Texts up to this many bytes start at once; when typed, longer ones wait [`DEBOUNCE`] for
 /// typing to pause, so each keystroke in a large document does not restart a long count (a
-/// paste, drop or file never waits: [`start_delay`]). Also the
-/// largest text counted on the page's thread while the worker is still starting.
+/// paste, drop or file never waits: [`start_delay`]).
 pub const IMMEDIATE_BYTES: usize = 64 * 1024;
 /// Wait before counting a long text after a keystroke.
 pub const DEBOUNCE: Duration = Duration::from_millis(150);
@@ -34,8 +28,14 @@ pub const DEBOUNCE: Duration = Duration::from_millis(150);
 /// progress comes every [`WORKER_SLICE_MS`] otherwise): a new job goes to a fresh worker
 /// instead of waiting for that piece (about 0.1 s per MB of one repeated character).
 pub const STUCK_MS: f64 = 250.0;
-/// A worker that has not said "ready" this long after it was started is given up.
+/// A starting worker that has neither said "ready" nor reported loading progress for this long
+/// is given up. While it downloads the tokenizer module (about 1.9 MB gzip: over 10 s on a slow
+/// mobile connection) it reports progress at least every [`LOADING_REPORT_MS`], each report
+/// restarting this wait.
 pub const READY_TIMEOUT: Duration = Duration::from_secs(15);
+/// How often, at most, the starting worker reports the bytes of the tokenizer module received
+/// so far, in milliseconds.
+pub const LOADING_REPORT_MS: f64 = 100.0;
 
 /// Numbers that order work: each new job (or worker) takes the next number, and only work of
 /// the newest number is current; anything older is stale and is dropped when it next reports.
@@ -84,6 +84,10 @@ pub enum Progress {
         /// Bytes in the text.
         total: usize,
     },
+    /// The newest text could not be counted: the page had to count on its own thread and
+    /// could not load the tokenizer module (a first visit gone offline, a file missing from
+    /// the build). The next edit tries again.
+    Failed,
 }
 
 impl Progress {
@@ -94,6 +98,25 @@ impl Progress {
             Progress::Running { done, total } if total > 0 => done.min(total) as f64 / total as f64,
             _ => 0.0,
         }
+    }
+}
+
+/// The tokenizer module on its way to the worker, as the worker reports it: what the status
+/// shows while a count waits for the tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Loading {
+    /// Bytes of the module received so far, as they came over the network (compressed when
+    /// the server compresses the file).
+    pub received: usize,
+    /// The bytes the server announced for the whole file (its `Content-Length`), when it did.
+    pub total: Option<usize>,
+}
+
+impl Loading {
+    /// The share received, from 0 to 1, when the whole is known.
+    pub fn fraction(self) -> Option<f64> {
+        let total = self.total.filter(|&t| t > 0)?;
+        Some(self.received.min(total) as f64 / total as f64)
     }
 }
 
@@ -144,37 +167,15 @@ pub fn start_delay(text_bytes: usize, kind: EditKind) -> Duration {
     }
 }
 
-/// Where a job starts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Start {
-    /// In slices on the page's thread, now.
-    Here,
-    /// Posted to the worker (on the page's thread after all if there is no worker or the post
-    /// fails). `restart_first`: start a fresh worker first, because the current one is stuck
-    /// inside a stale job's long piece.
-    Worker {
-        /// Replace the current worker before posting.
-        restart_first: bool,
-    },
-}
-
-/// Where a job of `text_bytes` bytes starts. `worker_ready`: the worker has said "ready".
-/// `stale_silent_ms`: `Some(ms since the worker last spoke)` while it still holds an older job,
-/// `None` when it holds none. While the worker starts, a short text is counted here at once (a
-/// few ms) rather than queued behind the worker's start; a ready worker silent for more than
-/// [`STUCK_MS`] on a stale job is replaced.
-pub fn start_decision(
-    text_bytes: usize,
-    worker_ready: bool,
-    stale_silent_ms: Option<f64>,
-) -> Start {
-    if !worker_ready && text_bytes <= IMMEDIATE_BYTES {
-        return Start::Here;
-    }
-    let stuck = stale_silent_ms.is_some_and(|ms| ms > STUCK_MS);
-    Start::Worker {
-        restart_first: stuck && worker_ready,
-    }
+/// Whether a job is posted to a fresh worker rather than the current one. `worker_ready`: the
+/// worker has said "ready". `stale_silent_ms`: `Some(ms since the worker last spoke)` while it
+/// still holds an older job, `None` when it holds none. A job always goes to the worker while
+/// there is one, even while it is still loading the tokenizer module (the job waits there: the
+/// page's own module holds no BPE table, and loading a second copy on the page's thread would
+/// only compete with the worker's download). A ready worker silent for more than [`STUCK_MS`]
+/// on a stale job is inside one long piece, so the job goes to a fresh worker instead.
+pub fn restart_first(worker_ready: bool, stale_silent_ms: Option<f64>) -> bool {
+    worker_ready && stale_silent_ms.is_some_and(|ms| ms > STUCK_MS)
 }
 
 /// How long (in ms) the worker may stay silent on a job of `bytes` before it is given up:
@@ -208,79 +209,9 @@ pub fn watch_decision(watched: bool, silent_ms: f64, limit_ms: f64) -> Watch {
     }
 }
 
-/// One text being tokenized in slices, each of whole pieces: the state that both the worker
-/// and the page's own slices advance.
-pub struct Slicer {
-    text: Arc<str>,
-    bpe: &'static Bpe,
-    encoded: Encoded,
-    /// Bytes of `text` tokenized so far; always a point where `Bpe::encode_from` can resume.
-    pos: usize,
-}
-
-impl Slicer {
-    /// A job for `text` with `encoding`. Builds the encoding's table on its first use in this
-    /// thread (tens of milliseconds).
-    pub fn new(text: Arc<str>, encoding: Encoding) -> Self {
-        Slicer {
-            text,
-            bpe: encoding.tokenizer(),
-            encoded: Encoded {
-                ids: Vec::new(),
-                offsets: vec![0],
-            },
-            pos: 0,
-        }
-    }
-
-    /// Tokenizes whole pieces, [`SLICE_BYTES`] at a time, until more than `ms` milliseconds of
-    /// `clock` have passed (at least one call); returns true once the whole text is done. A
-    /// single piece (e.g. a megabyte of one repeated character) is never cut, so a slice can
-    /// run longer than `ms`.
-    pub fn run_for(&mut self, ms: f64, clock: impl Fn() -> f64) -> bool {
-        let started = clock();
-        while self.pos < self.text.len() {
-            self.pos = self
-                .bpe
-                .encode_from(&self.text, self.pos, SLICE_BYTES, &mut self.encoded);
-            if clock() - started > ms {
-                break;
-            }
-        }
-        self.pos == self.text.len()
-    }
-
-    /// Bytes of the text tokenized so far.
-    pub fn done_bytes(&self) -> usize {
-        self.pos
-    }
-
-    /// The progress of this job.
-    pub fn progress(&self) -> Progress {
-        Progress::Running {
-            done: self.pos,
-            total: self.text.len(),
-        }
-    }
-
-    /// The tokens, once [`Slicer::run_for`] has returned true.
-    pub fn into_encoded(self) -> Encoded {
-        self.encoded
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A clock that moves `step` ms each time it is read.
-    fn ticking(step: f64) -> impl Fn() -> f64 {
-        let now = Cell::new(0.0);
-        move || {
-            now.set(now.get() + step);
-            now.get()
-        }
-    }
 
     #[test]
     fn only_the_newest_generation_is_current() {
@@ -366,42 +297,35 @@ mod tests {
     }
 
     #[test]
-    fn where_a_job_starts() {
-        // The worker is still starting: a short text is counted here, a long one waits for it.
-        assert_eq!(start_decision(1_000, false, None), Start::Here);
-        assert_eq!(
-            start_decision(IMMEDIATE_BYTES + 1, false, None),
-            Start::Worker {
-                restart_first: false
-            }
-        );
-        // A ready worker takes every job.
-        assert_eq!(
-            start_decision(10, true, None),
-            Start::Worker {
-                restart_first: false
-            }
-        );
+    fn the_share_of_the_module_received_needs_its_size() {
+        let part = Loading {
+            received: 250,
+            total: Some(1_000),
+        };
+        assert_eq!(part.fraction(), Some(0.25));
+        let over = Loading {
+            received: 1_200,
+            total: Some(1_000),
+        };
+        assert_eq!(over.fraction(), Some(1.0));
+        let unknown = Loading {
+            received: 250,
+            total: None,
+        };
+        assert_eq!(unknown.fraction(), None);
+        assert_eq!(Loading::default().fraction(), None);
+    }
+
+    #[test]
+    fn a_job_goes_to_a_fresh_worker_only_when_the_ready_one_is_stuck() {
+        // Starting (loading its module): the job waits for it, however short.
+        assert!(!restart_first(false, None));
+        assert!(!restart_first(false, Some(STUCK_MS * 10.0)));
+        // A ready worker takes every job …
+        assert!(!restart_first(true, None));
+        assert!(!restart_first(true, Some(STUCK_MS)));
         // … and is replaced when it has been silent past STUCK_MS on a stale job.
-        assert_eq!(
-            start_decision(10, true, Some(STUCK_MS)),
-            Start::Worker {
-                restart_first: false
-            }
-        );
-        assert_eq!(
-            start_decision(10, true, Some(STUCK_MS + 1.0)),
-            Start::Worker {
-                restart_first: true
-            }
-        );
-        // A worker that is not ready yet is never restarted for being silent.
-        assert_eq!(
-            start_decision(10_000_000, false, Some(60_000.0)),
-            Start::Worker {
-                restart_first: false
-            }
-        );
+        assert!(restart_first(true, Some(STUCK_MS + 1.0)));
     }
 
     #[test]
@@ -419,55 +343,5 @@ mod tests {
         );
         assert_eq!(watch_decision(true, 12_000.0, limit), Watch::GiveUp);
         assert_eq!(watch_decision(false, 99_000.0, limit), Watch::Stop);
-    }
-
-    #[test]
-    fn slices_resume_where_they_stopped_and_give_the_whole_texts_tokens() {
-        // Over SLICE_BYTES so that one call cannot do it all.
-        let text: Arc<str> = Arc::from("Chunks of 猫, 🐈 and Mèo. ".repeat(2_000));
-        let whole = Encoding::Cl100kBase.tokenizer().encode(&text);
-        let mut slicer = Slicer::new(text.clone(), Encoding::Cl100kBase);
-        assert_eq!(
-            slicer.progress(),
-            Progress::Running {
-                done: 0,
-                total: text.len()
-            }
-        );
-        // Each read of this clock moves 10 ms: one call per 5 ms slice.
-        let clock = ticking(10.0);
-        let mut seen = vec![0];
-        while !slicer.run_for(5.0, &clock) {
-            let done = slicer.done_bytes();
-            assert!(done > *seen.last().unwrap_or(&0), "a slice makes progress");
-            assert!(
-                done <= *seen.last().unwrap_or(&0) + SLICE_BYTES + 64,
-                "one call per slice"
-            );
-            assert!(text.is_char_boundary(done));
-            seen.push(done);
-        }
-        assert!(
-            seen.len() >= text.len() / SLICE_BYTES,
-            "{} slices",
-            seen.len()
-        );
-        assert_eq!(slicer.done_bytes(), text.len());
-        assert_eq!(slicer.progress().fraction(), 1.0);
-        assert_eq!(slicer.into_encoded(), whole);
-    }
-
-    #[test]
-    fn a_slice_with_time_to_spare_does_the_whole_text() {
-        let text: Arc<str> = Arc::from("a short text");
-        let mut slicer = Slicer::new(text.clone(), Encoding::O200kBase);
-        assert!(slicer.run_for(PAGE_SLICE_MS, || 0.0));
-        assert_eq!(
-            slicer.into_encoded().offsets,
-            Encoding::O200kBase.tokenizer().encode(&text).offsets
-        );
-        let mut empty = Slicer::new(Arc::from(""), Encoding::Cl100kBase);
-        assert!(empty.run_for(0.0, ticking(1.0)));
-        assert_eq!(empty.into_encoded().offsets, [0]);
     }
 }

@@ -2,35 +2,36 @@
 //! or a text that is a single multi-megabyte piece (one character repeated), which no slice can
 //! cut.
 //!
-//! The worker (`assets/tokenize-worker.js`) runs this same wasm module. The page sends it the
-//! URL of the wasm-bindgen glue and the `WebAssembly.Module` it was itself started from, so
-//! nothing is downloaded or compiled twice; the worker builds its own copy of an encoding's
-//! lookup table on first use. Both halves of the protocol live here:
-//! - page side: [`TokenizerWorker`] starts the worker, posts jobs and turns its messages into
-//!   [`Reply`] values;
-//! - worker side: [`worker_receive`] (called by the worker's script for every job) tokenizes in
-//!   slices of [`WORKER_SLICE_MS`], posting progress after each, and drops a job at its next
-//!   slice once a newer one has arrived.
-//!
-//! The schedule itself (job numbers, slices, progress) is [`crate::tokenize_schedule`], which
-//! the page side ([`crate::tokenize_job`]) uses too; this module does not import the page side.
+//! The worker (`assets/tokenize-worker.js`) runs the tokenizer's own wasm module
+//! (`crates/tokenize-engine`: the BPE tables and the sliced tokenizer), not the page's, which
+//! holds no table. The worker fetches and compiles that module itself, reporting the bytes
+//! received, and hands the compiled `WebAssembly.Module` back: a restarted worker, and the
+//! page's own thread when it must tokenize ([`crate::tokenize_local`]), start from it without
+//! fetching it again. This module is the page side: [`TokenizerWorker`] starts the worker,
+//! posts jobs and turns its messages into [`Reply`] values. The job loop (a slice of
+//! [`WORKER_SLICE_MS`], progress, a newer job stops an older one at its next slice) is the
+//! worker's script.
 //!
 //! Messages are plain objects:
-//! - page → worker, once: `{js, module}` (read by the worker's script), then one per job:
-//!   `{id, encoding, bytes}` with `id` a job number, `encoding` a name such as `"cl100k_base"`
-//!   and `bytes` the text as UTF-8 (a transferred `Uint8Array`);
-//! - worker → page: `{kind: "ready"}` once the module runs there, then per job
-//!   `{kind: "progress", id, done}` (`done` in bytes), `{kind: "done", id,
-//!   offsets}` (a transferred `Uint32Array` of the token boundaries' byte offsets, as in
+//! - page → worker, once: `{kind: "init", js, wasm, module, slice_ms, report_ms}` (the
+//!   module's glue and .wasm URLs, the compiled module or `undefined`, [`WORKER_SLICE_MS`],
+//!   [`LOADING_REPORT_MS`]), then one per job: `{id, encoding, bytes}` with `id` a job number,
+//!   `encoding` a name such as `"cl100k_base"` and `bytes` the text as UTF-8 (a transferred
+//!   `Uint8Array`);
+//! - worker → page: `{kind: "loading", received, total}` while the module arrives (bytes on
+//!   the wire; `total` null when the server announced no size), `{kind: "ready", module}` once it runs, then per job
+//!   `{kind: "progress", id, done}` (`done` in bytes), `{kind: "done", id, offsets}` (a
+//!   transferred `Uint32Array` of the token boundaries' byte offsets, as in
 //!   [`Encoded`](chunk_core::tokenizer::Encoded); the page needs no ids), `{kind: "failed",
 //!   message}`.
 
 #[cfg(target_arch = "wasm32")]
-pub use imp::{worker_receive, TokenizerWorker, WorkerResult};
+pub use imp::{TokenizerWorker, WorkerResult};
 #[cfg(not(target_arch = "wasm32"))]
 pub use native::{TokenizerWorker, WorkerResult};
 
-pub use crate::tokenize_schedule::WORKER_SLICE_MS;
+use crate::tokenize_local::Module;
+pub use crate::tokenize_schedule::{LOADING_REPORT_MS, WORKER_SLICE_MS};
 
 /// File name of the worker's script, next to `index.html` (copied there by Trunk).
 pub const WORKER_SCRIPT: &str = "tokenize-worker.js";
@@ -38,8 +39,18 @@ pub const WORKER_SCRIPT: &str = "tokenize-worker.js";
 /// What the worker reports to the page.
 #[derive(Debug)]
 pub enum Reply {
-    /// The worker has started the module and takes jobs (posted earlier ones wait for this).
-    Ready,
+    /// The tokenizer module is arriving: `received` bytes so far, of `total` when the server
+    /// announced the size (bytes on the wire: compressed when the server compresses).
+    Loading {
+        /// Bytes of the module received.
+        received: usize,
+        /// Bytes of the whole file, when announced.
+        total: Option<usize>,
+    },
+    /// The worker has started the tokenizer module and takes jobs (posted earlier ones wait for
+    /// this); with the compiled module (when it sent one), for a restart and for the page's
+    /// own thread.
+    Ready(Option<Module>),
     /// Job `id` has tokenized its first `done` bytes.
     Progress {
         /// Job number, as posted.
@@ -77,31 +88,16 @@ pub fn check_offsets(offsets: &[usize], text_len: usize) -> Result<(), String> {
     Ok(())
 }
 
-/// True when this module runs in a worker rather than in the page (there is no `window`).
-pub fn in_worker() -> bool {
-    #[cfg(target_arch = "wasm32")]
-    {
-        web_sys::window().is_none()
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        false
-    }
-}
-
 #[cfg(target_arch = "wasm32")]
 mod imp {
-    use std::sync::Arc;
-
     use chunk_core::tokenizer::Encoding;
     use js_sys::{Object, Reflect, Uint32Array, Uint8Array};
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
-    use web_sys::{DedicatedWorkerGlobalScope, MessageEvent, Worker, WorkerOptions, WorkerType};
+    use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 
-    use super::{Reply, WORKER_SCRIPT, WORKER_SLICE_MS};
-    use crate::browser::now_ms;
-    use crate::tokenize_schedule::{Generations, Slicer};
+    use super::{Reply, LOADING_REPORT_MS, WORKER_SCRIPT, WORKER_SLICE_MS};
+    use crate::tokenize_local::{Module, ENGINE_GLUE, ENGINE_WASM};
 
     /// A plain JS object with the given fields.
     fn object(fields: &[(&str, &JsValue)]) -> Object {
@@ -124,8 +120,6 @@ mod imp {
         (n >= 0.0 && n <= f64::from(u32::MAX) && n.fract() == 0.0).then_some(n as u32)
     }
 
-    // ---- page side ----------------------------------------------------------------------
-
     /// The page's handle on the tokenizer worker. Dropping it stops the worker.
     pub struct TokenizerWorker {
         worker: Worker,
@@ -135,24 +129,21 @@ mod imp {
     }
 
     impl TokenizerWorker {
-        /// Starts the worker and sends it the page's module; every message it sends back goes
-        /// to `on_reply`. `None` where the page was not started by `assets/boot.js` (so the glue's
-        /// URL is unknown, as in the component tests) or the browser refuses the worker; the
-        /// page then tokenizes on its own thread.
-        pub fn start(on_reply: impl Fn(Reply) + 'static) -> Option<Self> {
+        /// Starts the worker and sends it `init` (see the module documentation): `module` is the
+        /// tokenizer module a previous worker compiled, if any; every message it sends back
+        /// goes to `on_reply`. `None` where the page was not started by `assets/boot.js` (as in
+        /// the component tests, where no file of the build is served) or the browser refuses
+        /// the worker; the page then tokenizes on its own thread.
+        pub fn start(on_reply: impl Fn(Reply) + 'static, module: Option<&Module>) -> Option<Self> {
             let document = web_sys::window()?.document()?;
-            // boot.js's tag carries the glue's URL as Trunk wrote it (e.g. "/repo/app-…js").
-            let glue = document
-                .query_selector("script[data-js]")
-                .ok()??
-                .get_attribute("data-js")?;
+            document.query_selector("script[data-js]").ok()??;
             let base = document.base_uri().ok()??;
-            let glue = web_sys::Url::new_with_base(&glue, &base).ok()?.href();
-            // The glue's hashed name in the query: a cached script from an older build is never
-            // paired with this build's glue.
-            let glue_name = glue.rsplit('/').next().unwrap_or_default();
-            let script = format!("{WORKER_SCRIPT}?for={glue_name}");
-            let script = web_sys::Url::new_with_base(&script, &base).ok()?.href();
+            let url = |file: &str| {
+                web_sys::Url::new_with_base(file, &base)
+                    .ok()
+                    .map(|u| u.href())
+            };
+            let (script, js, wasm) = (url(WORKER_SCRIPT)?, url(ENGINE_GLUE)?, url(ENGINE_WASM)?);
             let options = WorkerOptions::new();
             options.set_type(WorkerType::Module);
             let worker = Worker::new_with_options(&script, &options).ok()?;
@@ -169,9 +160,14 @@ mod imp {
             });
             worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
             worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+            let module = module.map_or(JsValue::UNDEFINED, |m| m.0.clone());
             let init = object(&[
-                ("js", &JsValue::from_str(&glue)),
-                ("module", &wasm_bindgen::module()),
+                ("kind", &JsValue::from_str("init")),
+                ("js", &JsValue::from_str(&js)),
+                ("wasm", &JsValue::from_str(&wasm)),
+                ("module", &module),
+                ("slice_ms", &JsValue::from(WORKER_SLICE_MS)),
+                ("report_ms", &JsValue::from(LOADING_REPORT_MS)),
             ]);
             worker.post_message(&init).ok()?;
             Some(TokenizerWorker {
@@ -206,7 +202,16 @@ mod imp {
         let kind = field(message, "kind").as_string().unwrap_or_default();
         let id = whole(message, "id");
         match (kind.as_str(), id) {
-            ("ready", _) => Reply::Ready,
+            ("loading", _) => Reply::Loading {
+                received: whole(message, "received").unwrap_or(0) as usize,
+                total: whole(message, "total").map(|t| t as usize),
+            },
+            ("ready", _) => Reply::Ready(
+                field(message, "module")
+                    .dyn_into::<js_sys::WebAssembly::Module>()
+                    .ok()
+                    .map(|m| Module(m.into())),
+            ),
             ("progress", Some(id)) => Reply::Progress {
                 id,
                 done: whole(message, "done").unwrap_or(0) as usize,
@@ -248,85 +253,6 @@ mod imp {
             Ok(offsets)
         }
     }
-
-    // ---- worker side --------------------------------------------------------------------
-
-    thread_local! {
-        /// The newest job number received; an older job stops at its next slice.
-        static NEWEST: Generations = Generations::default();
-    }
-
-    /// The worker's global scope (only called inside the worker).
-    fn scope() -> DedicatedWorkerGlobalScope {
-        js_sys::global().unchecked_into()
-    }
-
-    /// Posts `message` to the page; a failure to post cannot be reported anywhere else.
-    fn post(message: &JsValue, transfer: Option<&js_sys::Array>) {
-        let _ = match transfer {
-            Some(t) => scope().post_message_with_transfer(message, t),
-            None => scope().post_message(message),
-        };
-    }
-
-    fn post_failed(message: &str) {
-        post(
-            &object(&[("kind", &"failed".into()), ("message", &message.into())]),
-            None,
-        );
-    }
-
-    /// Worker side: takes one job message from the page and starts it (see the module
-    /// documentation for its fields). A malformed job is answered with `{kind: "failed"}`.
-    #[wasm_bindgen]
-    pub fn worker_receive(message: JsValue) {
-        let id = whole(&message, "id");
-        let encoding = field(&message, "encoding")
-            .as_string()
-            .and_then(|name| Encoding::from_name(&name));
-        let bytes = field(&message, "bytes").dyn_into::<Uint8Array>().ok();
-        let (Some(id), Some(encoding), Some(bytes)) = (id, encoding, bytes) else {
-            post_failed("tokenizer worker: a job without id, encoding or bytes");
-            return;
-        };
-        NEWEST.with(|n| n.observe(id));
-        let Ok(text) = String::from_utf8(bytes.to_vec()) else {
-            post_failed("tokenizer worker: the text is not UTF-8");
-            return;
-        };
-        wasm_bindgen_futures::spawn_local(run(id, Slicer::new(Arc::from(text), encoding)));
-    }
-
-    /// Runs one job to its end, or until a newer job arrives.
-    async fn run(id: u32, mut slicer: Slicer) {
-        loop {
-            if !NEWEST.with(|n| n.is_current(id)) {
-                return;
-            }
-            if slicer.run_for(WORKER_SLICE_MS, now_ms) {
-                break;
-            }
-            let done = JsValue::from(slicer.done_bytes() as u32);
-            post(
-                &object(&[
-                    ("kind", &"progress".into()),
-                    ("id", &id.into()),
-                    ("done", &done),
-                ]),
-                None,
-            );
-            crate::browser::yield_now().await;
-        }
-        let encoded = slicer.into_encoded();
-        let offsets: Vec<u32> = encoded.offsets.iter().map(|&o| o as u32).collect();
-        let offsets = Uint32Array::new_from_slice(&offsets);
-        let message = object(&[
-            ("kind", &"done".into()),
-            ("id", &id.into()),
-            ("offsets", &offsets),
-        ]);
-        post(&message, Some(&js_sys::Array::of1(&offsets.buffer())));
-    }
 }
 
 /// Outside the browser there is no worker: [`TokenizerWorker::start`] gives `None`, so the
@@ -338,7 +264,7 @@ mod native {
 
     use chunk_core::tokenizer::Encoding;
 
-    use super::Reply;
+    use super::{Module, Reply};
 
     /// Never constructed natively.
     pub enum TokenizerWorker {}
@@ -356,7 +282,10 @@ mod native {
 
     impl TokenizerWorker {
         /// Always `None`: no worker outside the browser.
-        pub fn start(_on_reply: impl Fn(Reply) + 'static) -> Option<Self> {
+        pub fn start(
+            _on_reply: impl Fn(Reply) + 'static,
+            _module: Option<&Module>,
+        ) -> Option<Self> {
             None
         }
 

@@ -313,6 +313,22 @@ async fn presets_warnings_and_an_empty_text_are_reported() {
 async fn a_bpe_tokenizer_chunks_the_same_document_into_more_tokens() {
     let sim = Sim::mount(Lang::En).await;
     sim.set("sim-tokenizer", "cl100k_base").await;
+    // The encoding's tokens arrive asynchronously (from the tokenizer module; linked in here):
+    // meanwhile the panel says so.
+    for _ in 0..100 {
+        if sim
+            .all("[data-testid=\"sim-tokenizer-loading\"]")
+            .is_empty()
+        {
+            break;
+        }
+        rag_chunk_calculator::browser::sleep_ms(10).await;
+    }
+    assert!(
+        sim.all("[data-testid=\"sim-tokenizer-loading\"]")
+            .is_empty(),
+        "the tokens did not arrive"
+    );
     let total = sim.number("sim-out-total");
     let tokens = sim.all("[data-testid=\"sim-token\"]").len();
     assert_eq!(

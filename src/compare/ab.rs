@@ -112,6 +112,9 @@ fn AbField(
             type="text"
             inputmode="numeric"
             autocomplete="off"
+            // The starting value as the attribute too, for the prerendered page
+            // (crates/prerender: properties are not HTML).
+            value=settings.ab.with_untracked(get)
             prop:value=move || settings.ab.with(get)
             on:input=move |ev| {
                 let v = event_target_value(&ev);

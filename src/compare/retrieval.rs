@@ -1114,6 +1114,9 @@ fn ParamsFields() -> impl IntoView {
                     data-testid=id
                     type="text"
                     inputmode="decimal"
+                    // The starting value as the attribute too, for the prerendered page
+                    // (crates/prerender: properties are not HTML).
+                    value=value.get_untracked()
                     prop:value=value
                     on:input=move |ev| value.set(event_target_value(&ev))
                 />

@@ -349,7 +349,9 @@ fn number_field(
                 inputmode="numeric"
                 autocomplete="off"
                 list=list
-                prop:value=value.get_untracked()
+                // The attribute, not the property: the same start, and written in the
+                // prerendered page too (crates/prerender: properties are not HTML).
+                value=value.get_untracked()
                 aria-invalid=move || bad().to_string()
                 aria-describedby=error_id.clone()
                 on:input=move |ev| value.set(event_target_value(&ev))

@@ -167,6 +167,9 @@ fn RangeField(
                 min=slider.min.to_string()
                 max=slider.max.to_string()
                 step=slider.step.to_string()
+                // The starting value as the attribute too, for the prerendered page
+                // (crates/prerender: properties are not HTML).
+                value=value.get_untracked().to_string()
                 prop:value=move || value.get().to_string()
                 on:input=move |ev| {
                     if let Ok(v) = event_target_value(&ev).parse::<usize>() {
@@ -227,7 +230,12 @@ where
                     .into_iter()
                     .map(|o| {
                         view! {
-                            <option value=code(o) prop:selected=move || value.get() == o>
+                            // `selected` as the attribute too, for the prerendered page.
+                            <option
+                                value=code(o)
+                                selected=value.get_untracked() == o
+                                prop:selected=move || value.get() == o
+                            >
                                 {move || name(sim.lang.get(), o)}
                             </option>
                         }
@@ -263,6 +271,8 @@ fn QueryField() -> impl IntoView {
                 autocomplete="off"
                 spellcheck="false"
                 aria-describedby="sim-query-note"
+                // The starting value as the attribute too, for the prerendered page.
+                value=untrack(|| sim.query())
                 prop:value=move || sim.query()
                 on:input=move |ev| sim.query_edit.set(Some(event_target_value(&ev)))
             />
@@ -280,6 +290,18 @@ fn QueryField() -> impl IntoView {
 fn TokenizerCounts() -> impl IntoView {
     let sim = expect_context::<SimState>();
     move || {
+        if sim.tokens_pending.get() {
+            let encoding = sim.tokenizer.get().name();
+            let text = sim.tf(sim_msg::TokenizerLoading { encoding });
+            return Some(
+                view! {
+                    <p class="field-note" data-testid="sim-tokenizer-loading" role="status">
+                        {text}
+                    </p>
+                }
+                .into_any(),
+            );
+        }
         let c = sim.tokenizer_counts.get()?;
         let lang = sim.lang.get();
         let n = |x: usize| crate::format::int(lang, x as u64);
@@ -292,16 +314,19 @@ fn TokenizerCounts() -> impl IntoView {
             encoding: c.encoding.name(),
             ratio: &ratio,
         });
-        Some(view! {
-            <p
-                class="field-note"
-                data-testid="sim-tokenizer-counts"
-                data-simple=c.simple
-                data-tokens=c.tokens
-                data-encoding=c.encoding.name()
-            >
-                {text}
-            </p>
-        })
+        Some(
+            view! {
+                <p
+                    class="field-note"
+                    data-testid="sim-tokenizer-counts"
+                    data-simple=c.simple
+                    data-tokens=c.tokens
+                    data-encoding=c.encoding.name()
+                >
+                    {text}
+                </p>
+            }
+            .into_any(),
+        )
     }
 }

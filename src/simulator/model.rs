@@ -19,6 +19,7 @@ use std::sync::Arc;
 use chunk_core::sim::documents::{default_query, Preset};
 use chunk_core::sim::sentences::sentence_bytes;
 use chunk_core::sim::sweep::{bloat_by_overlap, split_by_size};
+use chunk_core::sim::tokens::{simple_spans, TokenSpans};
 use chunk_core::sim::{
     coverage, keywords, ChunkError, Chunking, Coverage, Metrics, Prepared, SentenceRule, Strategy,
     TokenizerChoice,
@@ -28,6 +29,15 @@ use leptos::prelude::*;
 
 use super::messages::{self, Msg};
 use crate::state::{Language, SourceText};
+
+/// A BPE encoding's token boundaries of one simulated text (byte offsets, as
+/// `chunk_core::tokenizer::Encoded::offsets`), with the text and encoding they are of.
+#[derive(Debug, PartialEq)]
+pub struct BpeTokens {
+    text: Arc<str>,
+    encoding: Encoding,
+    offsets: Vec<usize>,
+}
 
 /// Default chunk size of the simulator, in tokens (SPEC §4 figures).
 pub const DEFAULT_SIZE: usize = 60;
@@ -154,16 +164,21 @@ pub struct SimState {
     /// The document.
     pub text: Memo<SimText>,
     /// The document tokenized and segmented: the only slow step (BPE), keyed on text ×
-    /// tokenizer × rule, so moving a slider never re-tokenizes.
+    /// tokenizer × rule, so moving a slider never re-tokenizes. With a BPE encoding whose
+    /// tokens have not arrived yet ([`SimState::tokens_pending`]) it holds no token.
     pub prepared: Memo<Arc<Prepared>>,
+    /// True while a BPE encoding is chosen and its tokens of the document are still on their
+    /// way (the tokenizer module loading, or counting): the panel says so instead of
+    /// figures.
+    pub tokens_pending: Memo<bool>,
     /// The chunks for the current strategy, size and overlap.
     pub chunking: Memo<Result<Chunking, ChunkError>>,
     /// The metrics of that chunking (`None` when chunking failed).
     pub metrics: Memo<Option<Metrics>>,
-    /// With a BPE encoding chosen: the document's tokens by the simple tokenizer beside that
-    /// encoding's (taken from `prepared`, so no second encode), for the line under the
-    /// tokenizer select; `None` with the simple tokenizer, so that no BPE table is built on
-    /// the page's thread until the user asks for one.
+    /// With a BPE encoding chosen and its tokens there: the document's tokens by the simple
+    /// tokenizer beside that encoding's (taken from `prepared`, so no second encode), for the
+    /// line under the tokenizer select; `None` with the simple tokenizer, so that the
+    /// tokenizer module is not loaded on the page's thread until the user asks for it.
     pub tokenizer_counts: Memo<Option<chunk_core::sim::TokenizerComparison>>,
     /// The query's keywords (lower-case, stop words removed).
     pub keywords: Memo<Vec<String>>,
@@ -178,6 +193,61 @@ pub struct SimState {
     /// with abbreviations does not confirm at a full stop (an abbreviation or a decimal
     /// fooled the rule). `None` under the other rules or when there is none.
     pub fooled: Memo<Option<String>>,
+}
+
+/// A BPE encoding's tokens of the simulated document (`None` with the simple tokenizer, and
+/// until they arrive). In the browser they come from the tokenizer module
+/// ([`crate::tokenize_local`]: the page's own module holds no table), asynchronously: a
+/// `LocalResource` that runs again when the text or the tokenizer changes.
+#[cfg(target_arch = "wasm32")]
+fn bpe_tokens(
+    text: Memo<SimText>,
+    tokenizer: RwSignal<TokenizerChoice>,
+) -> Signal<Option<Arc<BpeTokens>>> {
+    let resource = LocalResource::new(move || {
+        // Only a BPE encoding reads the text: with the simple tokenizer, a new text (a preset
+        // in another language) does not run the resource again.
+        let source = match tokenizer.get() {
+            TokenizerChoice::Bpe(encoding) => Some((encoding, text.with(|t| t.text.clone()))),
+            TokenizerChoice::Simple => None,
+        };
+        async move {
+            let (encoding, text) = source?;
+            let offsets = crate::tokenize_local::tokenize(encoding, text.clone(), || true, |_| {})
+                .await
+                .map_err(|e| leptos::logging::warn!("simulator: {e}"))
+                .ok()
+                .flatten()?;
+            Some(Arc::new(BpeTokens {
+                text,
+                encoding,
+                offsets,
+            }))
+        }
+    });
+    Signal::derive(move || resource.get().flatten())
+}
+
+/// Natively (the page's unit tests, the build-time render) the core's tokenizer is linked and
+/// counts at once; a `Memo`, so it runs once per text and tokenizer.
+#[cfg(not(target_arch = "wasm32"))]
+fn bpe_tokens(
+    text: Memo<SimText>,
+    tokenizer: RwSignal<TokenizerChoice>,
+) -> Signal<Option<Arc<BpeTokens>>> {
+    Memo::new(move |_| {
+        let TokenizerChoice::Bpe(encoding) = tokenizer.get() else {
+            return None;
+        };
+        text.with(|t| {
+            Some(Arc::new(BpeTokens {
+                text: t.text.clone(),
+                encoding,
+                offsets: encoding.tokenizer().encode(&t.text).offsets,
+            }))
+        })
+    })
+    .into()
 }
 
 impl SimState {
@@ -200,16 +270,46 @@ impl SimState {
             },
             Source::OwnText => own.text.with(|t| cut_text(t, MAX_OWN_TEXT_BYTES)),
         });
+        let bpe = bpe_tokens(text, tokenizer);
+        // The BPE tokens of the current text and tokenizer, once they are there.
+        let bpe_now = move || -> Option<Arc<BpeTokens>> {
+            let TokenizerChoice::Bpe(encoding) = tokenizer.get() else {
+                return None;
+            };
+            let tokens = bpe.get()?;
+            let current = text.with(|t| Arc::ptr_eq(&t.text, &tokens.text));
+            (current && tokens.encoding == encoding).then_some(tokens)
+        };
+        let tokens_pending = Memo::new(move |_| {
+            matches!(tokenizer.get(), TokenizerChoice::Bpe(_)) && bpe_now().is_none()
+        });
         let prepared = Memo::new(move |_| {
-            text.with(|t| Arc::new(Prepared::new(&t.text, tokenizer.get(), rule.get())))
+            let rule = rule.get();
+            let bpe = bpe_now();
+            text.with(|t| {
+                let tokens = match (tokenizer.get(), bpe) {
+                    (TokenizerChoice::Simple, _) => simple_spans(&t.text),
+                    (TokenizerChoice::Bpe(_), Some(b)) => {
+                        TokenSpans::from_offsets(&b.offsets, t.text.len())
+                    }
+                    // Not there yet: no token (the panel says the tokens are coming).
+                    (TokenizerChoice::Bpe(_), None) => TokenSpans {
+                        spans: Vec::new(),
+                        text_len: t.text.len(),
+                    },
+                };
+                Arc::new(Prepared::from_tokens(&t.text, tokens, rule))
+            })
         });
         let tokenizer_counts = Memo::new(move |_| match tokenizer.get() {
-            TokenizerChoice::Simple => None,
-            TokenizerChoice::Bpe(e) => Some(chunk_core::sim::TokenizerComparison::new(
-                text.with(|t| TokenizerChoice::Simple.count(&t.text)),
-                e,
-                prepared.with(|p| p.n_tokens()),
-            )),
+            TokenizerChoice::Bpe(e) if !tokens_pending.get() => {
+                Some(chunk_core::sim::TokenizerComparison::new(
+                    text.with(|t| simple_spans(&t.text).len()),
+                    e,
+                    prepared.with(|p| p.n_tokens()),
+                ))
+            }
+            _ => None,
         });
         let chunking = Memo::new(move |_| {
             prepared.with(|p| p.chunk(strategy.get(), size.get(), overlap.get()))
@@ -261,6 +361,7 @@ impl SimState {
             lang,
             text,
             prepared,
+            tokens_pending,
             chunking,
             metrics,
             tokenizer_counts,

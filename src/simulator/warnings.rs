@@ -39,7 +39,7 @@ pub fn warnings(sim: SimState) -> Vec<Warning> {
     }
     if text.text.is_empty() {
         push("empty-text", sim.t(Msg::WarnEmptyText).to_string());
-    } else if sim.prepared.with(|p| p.n_tokens() == 0) {
+    } else if !sim.tokens_pending.get() && sim.prepared.with(|p| p.n_tokens() == 0) {
         push("no-tokens", sim.t(Msg::WarnNoTokens).to_string());
     }
     let chunking = match sim.chunking.get() {

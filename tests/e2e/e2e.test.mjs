@@ -237,9 +237,11 @@ for (const build of BUILDS) {
       assert.deepEqual(foreign, [], `requests to another origin than ${origin} during load`);
       assert.deepEqual(badResponses, [], 'responses with status >= 400');
       assert.deepEqual(failedRequests, [], 'failed requests');
-      // The page's own module; the comparison engine's is its worker's, fetched once the page
-      // runs (during or after the load event), never preloaded.
-      const wasm = loadRequests.filter((r) => r.split(' ')[1].endsWith('.wasm') && !r.includes('compare-engine'));
+      // The page's own module; the tokenizer's and the comparison engine's are their workers',
+      // fetched once the page runs (during or after the load event), never preloaded.
+      const wasm = loadRequests.filter(
+        (r) => r.split(' ')[1].endsWith('.wasm') && !r.includes('compare-engine') && !r.includes('tokenize-engine'),
+      );
       assert.equal(wasm.length, 1, `expected one .wasm request, got: ${wasm.join(' | ')}`);
       assert.ok(
         wasm[0].split(' ')[1].startsWith(`${origin}${build.prefix}`),
@@ -348,13 +350,11 @@ for (const build of BUILDS) {
 
     test('(c) after the load event, only the workers fetch their own files; then no request', async (t) => {
       needPage();
-      // The worker fetches its script (named for this build's glue in the query) and the glue
-      // (the same URL as the page's <script data-js>).
-      const glue = await page.locator('script[data-js]').evaluate((s) => new URL(s.dataset.js, document.baseURI).href);
-      const glueName = glue.split('/').pop();
-      // The comparison worker fetches its script, the engine's glue and the engine's module.
-      const compare = ['compare-worker.js', 'compare-engine.js', 'compare-engine_bg.wasm'].map((f) => `GET ${origin}${build.prefix}${f}`);
-      const allowed = [`GET ${origin}${build.prefix}tokenize-worker.js?for=${glueName}`, `GET ${glue}`, ...compare];
+      // The tokenizer worker fetches its script and the tokenizer module (its glue and .wasm:
+      // the BPE tables, which the page's own module does not carry); the comparison worker
+      // its script, the engine's glue and the engine's module.
+      const workers = ['tokenize-worker.js', 'tokenize-engine.js', 'tokenize-engine_bg.wasm', 'compare-worker.js', 'compare-engine.js', 'compare-engine_bg.wasm'];
+      const allowed = workers.map((f) => `GET ${origin}${build.prefix}${f}`);
       const workerFetches = afterLoadRequests.filter((r) => allowed.includes(r.split(' ').slice(0, 2).join(' ')));
       const preloaded = await page.locator('link[rel="preload"], link[rel="modulepreload"]').evaluateAll((ls) => ls.map((l) => l.href));
       assert.deepEqual(preloaded.filter((h) => h.includes('compare-engine')), [], 'the comparison engine is preloaded with the page');

@@ -39,8 +39,10 @@ export async function serveAndLaunch(root) {
   return { browser, url, close };
 }
 
-/** CSS selector of a data-testid hook. */
-export const sel = (testid) => `[data-testid="${testid}"]`;
+/** CSS selector of a data-testid hook of the live app: not the prerendered copy that the page
+ * shows until the app has started (crates/prerender; it is removed then), so that waiting for
+ * a hook waits for the app. */
+export const sel = (testid) => `[data-testid="${testid}"]:not(#prerendered *)`;
 
 /** Waits until the element's attribute equals `want`; returns false if the wait ran out. */
 export async function waitForAttr(page, testid, attr, want, timeout) {

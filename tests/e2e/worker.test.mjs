@@ -281,7 +281,7 @@ describe('tokenizing in the Web Worker', () => {
       let ready;
       self.onmessage = ({ data }) => {
         if (!ready) {
-          ready = import(data.js).then(async (g) => { await g.default({ module_or_path: data.module }); return g; });
+          ready = import(data.js).then(async (g) => { await g.default({ module_or_path: data.module ?? data.wasm }); return g; });
           ready.then(() => self.postMessage({ kind: 'ready' }));
           return;
         }
@@ -290,12 +290,14 @@ describe('tokenizing in the Web Worker', () => {
       };`,
     // Given up once silent for 10 s + 1 s per MB of the job (src/tokenize_job.rs).
     'is ready, then never answers a job': `
-      self.onmessage = ({ data }) => { if (data.js) self.postMessage({ kind: 'ready' }); };`,
+      self.onmessage = ({ data }) => { if (data.kind === 'init') self.postMessage({ kind: 'ready' }); };`,
     'sends a result that is not the text\'s': `
       self.onmessage = ({ data }) => {
-        if (data.js) { self.postMessage({ kind: 'ready' }); return; }
+        if (data.kind === 'init') { self.postMessage({ kind: 'ready' }); return; }
         self.postMessage({ kind: 'done', id: data.id, offsets: new Uint32Array([0, 999999999]) });
       };`,
+    // Never ready and silent: given up after READY_TIMEOUT (15 s) of silence.
+    'never starts': `self.onmessage = () => {};`,
   };
   for (const [name, script] of Object.entries(BROKEN_WORKERS)) {
     test(`a worker that ${name}: the page counts on its own thread`, async () => {

@@ -156,7 +156,7 @@ impl EmbeddingModel {
     pub fn chunk_budget(&self, encoding: Encoding) -> Option<usize> {
         let prefix = self
             .required_prefix
-            .map_or(0, |p| encoding.tokenizer().count(p));
+            .map_or(0, |p| prefix_token_count(p, encoding));
         limit_counting(self).map(|l| l.saturating_sub(prefix))
     }
 
@@ -166,6 +166,27 @@ impl EmbeddingModel {
         self.price_per_million_usd
             .map(|price| embedding_cost_usd(tokens, price))
     }
+}
+
+/// Tokens of each required prefix in [`MODELS`] with each encoding, as the tokenizer counts
+/// them (`tests::prefix_counts_are_the_tokenizers`): the page's own module has no BPE table
+/// to count them with (they live in its tokenizer module), and the budget should not wait for
+/// one.
+const PREFIX_TOKENS: &[(&str, Encoding, usize)] = &[
+    ("search_document: ", Encoding::Cl100kBase, 4),
+    ("search_document: ", Encoding::O200kBase, 4),
+    ("passage: ", Encoding::Cl100kBase, 4),
+    ("passage: ", Encoding::O200kBase, 4),
+];
+
+/// Tokens of the required prefix `prefix` with `encoding` ([`PREFIX_TOKENS`]); for a prefix
+/// not in that table, its length in bytes, which no BPE count exceeds (every token holds at
+/// least one byte), so a budget is never overstated.
+pub fn prefix_token_count(prefix: &str, encoding: Encoding) -> usize {
+    PREFIX_TOKENS
+        .iter()
+        .find(|(p, e, _)| *p == prefix && *e == encoding)
+        .map_or(prefix.len(), |&(_, _, n)| n)
 }
 
 /// The cost in US dollars of embedding `tokens` input tokens at `price_per_million_usd` US
@@ -759,6 +780,26 @@ pub static MODELS: &[EmbeddingModel] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn prefix_counts_are_the_tokenizers() {
+        for m in MODELS {
+            let Some(prefix) = m.required_prefix else {
+                continue;
+            };
+            for e in Encoding::ALL {
+                let listed = PREFIX_TOKENS
+                    .iter()
+                    .find(|(p, enc, _)| *p == prefix && *enc == e)
+                    .unwrap_or_else(|| panic!("{prefix:?} with {e:?} is not in PREFIX_TOKENS"));
+                assert_eq!(listed.2, e.tokenizer().count(prefix), "{prefix:?} {e:?}");
+                assert_eq!(prefix_token_count(prefix, e), listed.2);
+            }
+        }
+        // Not listed: its bytes, an upper bound of any count.
+        assert_eq!(prefix_token_count("query: ", Encoding::Cl100kBase), 7);
+        assert!(Encoding::Cl100kBase.tokenizer().count("query: ") <= 7);
+    }
 
     #[test]
     fn budgets_take_off_the_prefix_and_counts_are_exact_only_with_the_models_own_encoding() {

@@ -64,8 +64,14 @@ impl TokenSpans {
 
     /// Spans of a BPE encoding's output (`Encoded::offsets` pairs).
     pub fn from_encoded(encoded: &Encoded, text_len: usize) -> Self {
+        Self::from_offsets(&encoded.offsets, text_len)
+    }
+
+    /// Spans between consecutive token boundaries `offsets` (as `Encoded::offsets`: 0, then
+    /// the end of each token), e.g. as the page's tokenizer module returns them.
+    pub fn from_offsets(offsets: &[usize], text_len: usize) -> Self {
         TokenSpans {
-            spans: encoded.offsets.windows(2).map(|w| (w[0], w[1])).collect(),
+            spans: offsets.windows(2).map(|w| (w[0], w[1])).collect(),
             text_len,
         }
     }

@@ -17,6 +17,7 @@ pub(crate) mod indexed;
 mod merge;
 pub mod open;
 mod pretokenize;
+pub mod sliced;
 pub mod unigram;
 pub mod wordpiece;
 

@@ -1,0 +1,219 @@
+//! Tokenizing on the page's own thread, in slices that yield to the browser between them: the
+//! tokenizer job's fallback where no worker runs (the browser refuses it, or it failed), and
+//! the simulator's BPE tokenizers (short texts).
+//!
+//! The page's own wasm module carries no BPE table (issue 11: it would triple its size and
+//! hold the first paint back). On the page's thread the tables come from the tokenizer's own
+//! module (`crates/tokenize-engine`, the one the worker runs): [`tokenize`] imports its glue
+//! once and instantiates the compiled module the worker handed over ([`offer_module`]), or
+//! fetches it when no worker ever sent one. Native builds (the page's unit tests) and builds
+//! with the `linked-tokenizer` feature (the browser component tests, where no engine file is
+//! served) link `chunk_core`'s tokenizer instead; both run the same `Slicer`.
+
+use std::sync::Arc;
+
+use chunk_core::tokenizer::Encoding;
+
+use crate::tokenize_schedule::PAGE_SLICE_MS;
+
+/// The tokenizer module's wasm-bindgen glue, as Trunk names a worker build (after the crate).
+pub const ENGINE_GLUE: &str = "tokenize-engine.js";
+/// See [`ENGINE_GLUE`].
+pub const ENGINE_WASM: &str = "tokenize-engine_bg.wasm";
+
+/// Tokenizes `text` with `encoding` on this thread, one slice of [`PAGE_SLICE_MS`] per browser
+/// task, calling `progress` with the bytes done after each slice. Returns the byte offsets of
+/// the token boundaries (as `chunk_core::tokenizer::Encoded::offsets`), or `Ok(None)` as soon
+/// as `keep_going` returns false between two slices (a newer edit made the job stale).
+///
+/// # Errors
+/// The tokenizer module could not be loaded (a network error on a first visit, a file
+/// missing from the build) or it trapped; the message is English, for the console.
+pub async fn tokenize(
+    encoding: Encoding,
+    text: Arc<str>,
+    keep_going: impl Fn() -> bool,
+    progress: impl Fn(usize),
+) -> Result<Option<Vec<usize>>, String> {
+    imp::tokenize(encoding, text, keep_going, progress).await
+}
+
+/// Keeps the tokenizer module the worker compiled (a `WebAssembly.Module`), so that the page's
+/// thread, when it needs the tables, instantiates it rather than fetching and compiling it
+/// again. The first one offered is kept.
+pub fn offer_module(module: &Module) {
+    imp::offer_module(module);
+}
+
+/// A compiled tokenizer module (a `WebAssembly.Module`) as the worker hands it over; nothing
+/// natively, where there is no worker.
+#[derive(Clone, Debug)]
+pub struct Module(#[cfg(target_arch = "wasm32")] pub wasm_bindgen::JsValue);
+
+#[cfg(any(not(target_arch = "wasm32"), feature = "linked-tokenizer"))]
+mod imp {
+    use std::sync::Arc;
+
+    use chunk_core::tokenizer::sliced::Slicer;
+    use chunk_core::tokenizer::Encoding;
+
+    use super::{Module, PAGE_SLICE_MS};
+    use crate::browser::now_ms;
+
+    pub(super) async fn tokenize(
+        encoding: Encoding,
+        text: Arc<str>,
+        keep_going: impl Fn() -> bool,
+        progress: impl Fn(usize),
+    ) -> Result<Option<Vec<usize>>, String> {
+        let mut slicer = Slicer::new(text, encoding);
+        while !slicer.run_for(PAGE_SLICE_MS, now_ms) {
+            progress(slicer.done_bytes());
+            #[cfg(target_arch = "wasm32")]
+            crate::browser::yield_now().await;
+            if !keep_going() {
+                return Ok(None);
+            }
+        }
+        Ok(Some(slicer.into_encoded().offsets))
+    }
+
+    pub(super) fn offer_module(_module: &Module) {}
+}
+
+#[cfg(all(target_arch = "wasm32", not(feature = "linked-tokenizer")))]
+mod imp {
+    use std::cell::RefCell;
+    use std::sync::Arc;
+
+    use chunk_core::tokenizer::Encoding;
+    use js_sys::{Array, Promise, Reflect, Uint32Array, Uint8Array};
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen_futures::JsFuture;
+
+    use super::{Module, ENGINE_GLUE, ENGINE_WASM, PAGE_SLICE_MS};
+
+    // A dynamic `import()` has no Rust or web-sys binding: `assets/boot.js` offers one as a
+    // global function (not a wasm-bindgen snippet: a file of its own would be fetched after
+    // the page's load, and missed by the offline copy).
+    #[wasm_bindgen]
+    extern "C" {
+        #[wasm_bindgen(js_name = ragChunkCalculatorImport, catch)]
+        fn import_module(url: &str) -> Result<Promise, JsValue>;
+    }
+
+    // `SlicedJob` of crates/tokenize-engine, as its glue exports it.
+    #[wasm_bindgen]
+    extern "C" {
+        type EngineJob;
+        #[wasm_bindgen(method, catch)]
+        fn run_for(this: &EngineJob, ms: f64) -> Result<bool, JsValue>;
+        #[wasm_bindgen(method)]
+        fn done_bytes(this: &EngineJob) -> u32;
+        #[wasm_bindgen(method, catch)]
+        fn into_offsets(this: &EngineJob) -> Result<Uint32Array, JsValue>;
+        #[wasm_bindgen(method)]
+        fn free(this: &EngineJob);
+    }
+
+    thread_local! {
+        /// The compiled module the worker sent, if any.
+        static MODULE: RefCell<Option<JsValue>> = const { RefCell::new(None) };
+        /// The loaded glue (a promise of its namespace), once asked for; dropped on failure
+        /// so that a later job tries again.
+        static GLUE: RefCell<Option<Promise>> = const { RefCell::new(None) };
+    }
+
+    pub(super) fn offer_module(module: &Module) {
+        MODULE.with(|m| {
+            m.borrow_mut().get_or_insert_with(|| module.0.clone());
+        });
+    }
+
+    fn url(file: &str) -> Result<String, String> {
+        let base = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.base_uri().ok().flatten())
+            .ok_or("no document base URL")?;
+        web_sys::Url::new_with_base(file, &base)
+            .map(|u| u.href())
+            .map_err(|e| format!("{file}: {e:?}"))
+    }
+
+    /// A promise of the glue at `js`, instantiated with `source` (a compiled module or the
+    /// .wasm's URL).
+    fn load_engine(js: String, source: JsValue) -> Promise {
+        wasm_bindgen_futures::future_to_promise(async move {
+            let glue = JsFuture::from(import_module(&js)?).await?;
+            let default: js_sys::Function = Reflect::get(&glue, &"default".into())?.dyn_into()?;
+            let options = js_sys::Object::new();
+            Reflect::set(&options, &"module_or_path".into(), &source)?;
+            let started: Promise = default.call1(&JsValue::UNDEFINED, &options)?.dyn_into()?;
+            JsFuture::from(started).await?;
+            Ok(glue)
+        })
+    }
+
+    /// The tokenizer module's glue, instantiated on this thread.
+    async fn glue() -> Result<JsValue, String> {
+        let promise = match GLUE.with(|g| g.borrow().clone()) {
+            Some(p) => p,
+            None => {
+                let module = MODULE.with(|m| m.borrow().clone());
+                let source = match module {
+                    Some(m) => m,
+                    None => JsValue::from_str(&url(ENGINE_WASM)?),
+                };
+                let p = load_engine(url(ENGINE_GLUE)?, source);
+                GLUE.with(|g| *g.borrow_mut() = Some(p.clone()));
+                p
+            }
+        };
+        JsFuture::from(promise).await.map_err(|e| {
+            GLUE.with(|g| *g.borrow_mut() = None);
+            format!("the tokenizer module did not load: {e:?}")
+        })
+    }
+
+    pub(super) async fn tokenize(
+        encoding: Encoding,
+        text: Arc<str>,
+        keep_going: impl Fn() -> bool,
+        progress: impl Fn(usize),
+    ) -> Result<Option<Vec<usize>>, String> {
+        let glue = glue().await?;
+        if !keep_going() {
+            return Ok(None);
+        }
+        let class = Reflect::get(&glue, &"SlicedJob".into())
+            .ok()
+            .and_then(|c| c.dyn_into::<js_sys::Function>().ok())
+            .ok_or("the tokenizer module has no SlicedJob")?;
+        let args = Array::of2(
+            &encoding.name().into(),
+            &Uint8Array::new_from_slice(text.as_bytes()),
+        );
+        let job: EngineJob = Reflect::construct(&class, &args)
+            .map_err(|e| format!("tokenizer module: {e:?}"))?
+            .unchecked_into();
+        let fail = |e: JsValue| format!("tokenizer module: {e:?}");
+        loop {
+            match job.run_for(PAGE_SLICE_MS) {
+                Ok(true) => break,
+                Ok(false) => {}
+                Err(e) => return Err(fail(e)),
+            }
+            progress(job.done_bytes() as usize);
+            crate::browser::yield_now().await;
+            if !keep_going() {
+                job.free();
+                return Ok(None);
+            }
+        }
+        let offsets = job.into_offsets().map_err(fail)?;
+        Ok(Some(
+            offsets.to_vec().into_iter().map(|o| o as usize).collect(),
+        ))
+    }
+}

@@ -1,0 +1,332 @@
+// End-to-end test of the prerendered page (crates/prerender writes the app's first render, in
+// English, into index.html at build time; src/prerendered.rs takes it over), on the release
+// build at the site root and, when it has been built, under the subpath:
+//  (a) index.html as served, read without running a script, holds the page's content: the
+//      title, the tagline, the FAQ's questions, the calculator form's data-testid hooks. The
+//      expected text is the live app's own (read from the started app), never a copy; the
+//      Content-Security-Policy is the source index.html's, and the markup has no inline style
+//      or script for it to block;
+//  (b) with JavaScript off, that content is painted (the title, the form with its starting
+//      values, the FAQ); the form controls are disabled, the FAQ's <details> open; no console
+//      error (a blocked inline style would be one);
+//  (c) with the page's wasm held back, the content is painted (first contentful paint) before
+//      the app starts; once the wasm is let through, the app replaces the markup: exactly one
+//      header, form and FAQ; every text, control value and figure of the live page equals the
+//      prerendered one; nothing moved on the screen (the scroll position and the places of the
+//      headings, questions and hooks are the same, and so is the screen, but for a few pixels
+//      of anti-aliased edges);
+//      a question of the FAQ opened before the takeover is still open;
+//  (d) the live app works: a new chunk size changes the figures, the language switch turns the
+//      page Vietnamese and back, and there is still one app.
+//
+// Environment (all optional): E2E_DIST, E2E_DIST_SUBPATH, E2E_SUBPATH, CHROMIUM.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startStaticServer } from './static-server.mjs';
+import { launchBrowser, numberValue, sel } from './page.mjs';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const REPO = path.resolve(HERE, '..', '..');
+const DIST = path.resolve(process.env.E2E_DIST ?? path.join(REPO, 'dist-e2e'));
+const DIST_SUBPATH = path.resolve(process.env.E2E_DIST_SUBPATH ?? path.join(REPO, 'dist-subpath'));
+const SUBPATH = process.env.E2E_SUBPATH ?? '/rag-chunk-calculator/';
+
+const APP_START_MS = 60_000;
+/** The container of the prerendered markup (rag_chunk_calculator::prerendered::CONTAINER_ID). */
+const CONTAINER = '#prerendered';
+/** The page's own wasm (not a worker's): Trunk's hashed name of the root package. */
+const PAGE_WASM = /\/rag-chunk-calculator-[0-9a-f]+_bg\.wasm$/;
+
+const BUILDS = [
+  { name: 'root build', dir: DIST, prefix: '/' },
+  { name: `subpath build (${SUBPATH})`, dir: DIST_SUBPATH, prefix: SUBPATH },
+];
+
+let browser;
+
+before(async () => {
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+/**
+ * What the page shows, read in the page from `scope` (the prerendered container, or the whole
+ * document once the app has started): the texts of the header, the main part and the footer,
+ * the value of every form control and the data-value of every figure, by data-testid.
+ * The settings link's address is left out: it is the page's address, which the build does not
+ * know (the prerendered box is empty, the live one holds the address).
+ */
+function snapshot(scopeSelector) {
+  const scope = scopeSelector ? document.querySelector(scopeSelector) : document.body;
+  const skipped = new Set(['share-url', 'share-link']);
+  const controls = {};
+  for (const e of scope.querySelectorAll('input[data-testid], select[data-testid], textarea[data-testid]')) {
+    if (e.type !== 'file' && !skipped.has(e.dataset.testid)) controls[e.dataset.testid] = e.value;
+  }
+  const figures = {};
+  for (const e of scope.querySelectorAll('[data-testid][data-value]')) {
+    if (!skipped.has(e.dataset.testid)) figures[e.dataset.testid] = e.dataset.value;
+  }
+  const text = (s) => [...scope.querySelectorAll(s)].map((e) => e.textContent);
+  return {
+    title: scope.querySelector('h1')?.textContent,
+    tagline: scope.querySelector('.tagline')?.textContent,
+    questions: [...scope.querySelectorAll('.faq summary')].map((e) => e.textContent),
+    header: text('header'),
+    main: text('main'),
+    footer: text('footer'),
+    controls,
+    figures,
+  };
+}
+
+/**
+ * Where the headings, the FAQ's questions and every data-testid hook are in the viewport
+ * (rounded to whole pixels), in document order, read in the page from `scope` as in snapshot.
+ */
+function places(scopeSelector) {
+  const scope = scopeSelector ? document.querySelector(scopeSelector) : document.body;
+  return [...scope.querySelectorAll('h1, h2, summary, [data-testid]')]
+    .map((e) => {
+      const r = e.getBoundingClientRect();
+      const name = e.dataset.testid ?? `${e.tagName.toLowerCase()} ${e.textContent.slice(0, 30)}`;
+      return `${name} @ ${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}×${Math.round(r.height)}`;
+    });
+}
+
+/** How many of each part of the page there are. */
+function counts() {
+  const n = (s) => document.querySelectorAll(s).length;
+  return {
+    container: n('#prerendered'),
+    header: n('header.site-header'),
+    h1: n('h1'),
+    main: n('main'),
+    faq: n('.faq'),
+    chunkSize: n('[data-testid="chunk-size"]'),
+    textInput: n('[data-testid="text-input"]'),
+  };
+}
+
+/** How many pixels differ between two PNG screenshots of the same size (decoded in a blank
+ * page of the browser). */
+async function differingPixels(a, b) {
+  const page = await browser.newPage();
+  try {
+    return await page.evaluate(async ([a, b]) => {
+      const load = (src) => new Promise((resolve, reject) => {
+        const img = new Image();
+        img.onload = () => resolve(img);
+        img.onerror = reject;
+        img.src = `data:image/png;base64,${src}`;
+      });
+      const pixels = (img) => {
+        const canvas = document.createElement('canvas');
+        canvas.width = img.width;
+        canvas.height = img.height;
+        const ctx = canvas.getContext('2d');
+        ctx.drawImage(img, 0, 0);
+        return ctx.getImageData(0, 0, img.width, img.height).data;
+      };
+      const [pa, pb] = (await Promise.all([load(a), load(b)])).map(pixels);
+      if (pa.length !== pb.length) return Infinity;
+      let n = 0;
+      for (let i = 0; i < pa.length; i += 4) {
+        if (pa[i] !== pb[i] || pa[i + 1] !== pb[i + 1] || pa[i + 2] !== pb[i + 2]) n += 1;
+      }
+      return n;
+    }, [a.toString('base64'), b.toString('base64')]);
+  } finally {
+    await page.close();
+  }
+}
+
+const ONE_APP = { container: 0, header: 1, h1: 1, main: 1, faq: 1, chunkSize: 1, textInput: 1 };
+
+for (const build of BUILDS) {
+  describe(`prerendered page, ${build.name}`, () => {
+    const skip = existsSync(path.join(build.dir, 'index.html')) ? false : `${build.dir} is not built`;
+    let server;
+    let url;
+    /** The started app's snapshot (a fresh page, nothing held back), the expected content. */
+    let live;
+
+    before(async () => {
+      if (skip) return;
+      ({ server, url } = await startStaticServer({ root: build.dir, prefix: build.prefix }));
+      const context = await browser.newContext({ serviceWorkers: 'block' });
+      const page = await context.newPage();
+      await page.goto(url);
+      await page.locator(sel('text-input')).waitFor({ state: 'visible', timeout: APP_START_MS });
+      live = await page.evaluate(snapshot, null);
+      await context.close();
+    });
+
+    after(async () => {
+      if (!server?.listening) return;
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    });
+
+    test('(a) index.html holds the content, the hooks and the CSP, with no inline style or script', { skip }, async () => {
+      const response = await fetch(url);
+      assert.equal(response.status, 200, `GET ${url}`);
+      const html = await response.text();
+      const [, body] = html.split(/<body>/);
+      assert.ok(body, 'no <body>');
+      // Every text here is the live app's; none of these needs escaping in HTML.
+      assert.ok(live.title && live.tagline && live.questions.length >= 5, `the live page: ${JSON.stringify(live)}`);
+      assert.ok(body.includes(`<h1>${live.title}</h1>`), `the title ${live.title}`);
+      assert.ok(body.includes(live.tagline), 'the tagline');
+      for (const q of live.questions) assert.ok(body.includes(`<summary>${q}</summary>`), `the question ${q}`);
+      for (const hook of ['doc-length', 'length-unit', 'chunk-size', 'chunk-overlap', 'embedding-model', 'price', 'tokenizer', 'text-input', 'out-chunks', 'out-total-tokens']) {
+        assert.equal(body.split(`data-testid="${hook}"`).length - 1, 1, `the hook ${hook}, once`);
+      }
+      assert.ok(body.includes('<noscript>'), 'the <noscript> is kept');
+      assert.ok(body.indexOf('<noscript>') < body.indexOf('id="prerendered"'), 'the markup comes after the <noscript>');
+      // The CSP is the source's, untouched; the body has nothing it would block.
+      const csp = (s) => s.match(/http-equiv="Content-Security-Policy"\s+content="([^"]*)"/)?.[1];
+      const sourceCsp = csp(readFileSync(path.join(REPO, 'index.html'), 'utf8'));
+      assert.ok(sourceCsp, 'no CSP in the source index.html');
+      assert.equal(csp(html), sourceCsp, 'the built CSP');
+      assert.doesNotMatch(body, /\sstyle=/, 'an inline style attribute');
+      assert.doesNotMatch(body, /<style|<script|\son[a-z]+=|javascript:/i, 'inline style or script');
+      // Nothing in it depends on the public URL: no root-absolute link.
+      assert.doesNotMatch(body, /\s(href|src|action)="\//, 'a root-absolute link');
+    });
+
+    test('(b) with JavaScript off, the content is painted; controls wait disabled', { skip }, async () => {
+      const context = await browser.newContext({ javaScriptEnabled: false });
+      const consoleErrors = [];
+      try {
+        const page = await context.newPage();
+        page.on('console', (msg) => {
+          if (msg.type() === 'error') consoleErrors.push(msg.text());
+        });
+        await page.goto(url, { waitUntil: 'load' });
+        assert.deepEqual(await page.evaluate(counts), { ...ONE_APP, container: 1 }, 'one prerendered page');
+        const pre = await page.evaluate(snapshot, CONTAINER);
+        assert.deepEqual(pre, live, 'the prerendered page shows what the live page first shows');
+        for (const what of ['h1', `${CONTAINER} [data-testid="chunk-size"]`, `${CONTAINER} .faq summary`]) {
+          assert.ok(await page.locator(what).first().isVisible(), `${what} is visible`);
+        }
+        assert.ok(await page.locator(`${CONTAINER} [data-testid="chunk-size"]`).isDisabled(), 'the field is disabled');
+        assert.ok(await page.locator(`${CONTAINER} [data-testid="language"]`).isDisabled(), 'the switch is disabled');
+        // The FAQ works without the app.
+        await page.locator(`${CONTAINER} .faq summary`).first().click();
+        assert.ok(await page.locator(`${CONTAINER} .faq details`).first().evaluate((d) => d.open), 'the question opened');
+        assert.deepEqual(consoleErrors, [], 'console errors (a blocked inline style would be one)');
+      } finally {
+        await context.close();
+      }
+    });
+
+    test('(c) painted before the wasm; the app takes over in place, one app', { skip }, async () => {
+      const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 800 } });
+      const pageErrors = [];
+      const consoleErrors = [];
+      let release;
+      const released = new Promise((resolve) => (release = resolve));
+      try {
+        await context.route(PAGE_WASM, async (route) => {
+          await released;
+          await route.continue();
+        });
+        const page = await context.newPage();
+        page.on('pageerror', (err) => pageErrors.push(err.stack ?? String(err)));
+        page.on('console', (msg) => {
+          if (msg.type() === 'error') consoleErrors.push(msg.text());
+        });
+        await page.goto(url, { waitUntil: 'domcontentloaded' });
+        // Painted with content while the wasm is still held.
+        await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0, null, { timeout: 30_000 });
+        assert.deepEqual(await page.evaluate(counts), { ...ONE_APP, container: 1 }, 'the prerendered page alone');
+        assert.ok(await page.locator('h1').isVisible(), 'the title is painted before the app');
+        assert.deepEqual(await page.evaluate(snapshot, CONTAINER), live, 'the prerendered page shows what the live page first shows');
+
+        // A reader has opened a question of the FAQ and scrolled to it meanwhile.
+        await page.locator(`${CONTAINER} .faq summary`).nth(1).click();
+        await page.locator(`${CONTAINER} .faq`).scrollIntoViewIfNeeded();
+        const scrollBefore = await page.evaluate(() => window.scrollY);
+        assert.ok(scrollBefore > 0, 'the page scrolled');
+        const before = await page.evaluate(places, CONTAINER);
+        const shotBefore = await page.screenshot();
+
+        release();
+        // What the first frame after the takeover shows: read in the animation frame after the
+        // mutation that removed the container (an expression: the page's CSP forbids eval).
+        const atTakeover = await page.evaluate(`new Promise((resolve) => {
+          const snapshot = ${snapshot};
+          const places = ${places};
+          const read = (late) => resolve({ late, scrollY: window.scrollY, places: places(null), snapshot: snapshot(null) });
+          if (!document.querySelector('${CONTAINER}')) return read(true);
+          new MutationObserver((_, observer) => {
+            if (document.querySelector('${CONTAINER}')) return;
+            observer.disconnect();
+            requestAnimationFrame(() => read(false));
+          }).observe(document.body, { childList: true });
+        })`);
+        assert.equal(atTakeover.late, false, 'the takeover was seen');
+        assert.deepEqual(await page.evaluate(counts), ONE_APP, 'one app, no prerendered copy');
+        assert.equal(atTakeover.scrollY, scrollBefore, 'the scroll position is kept');
+        assert.deepEqual(atTakeover.places, before, 'nothing moved at the takeover');
+        // The same screen: at most a few pixels of anti-aliased edges at fractional positions
+        // may be drawn otherwise (none moved: the places above are equal).
+        const differing = await differingPixels(shotBefore, await page.screenshot());
+        assert.ok(differing <= 100, `${differing} pixels of the screen changed at the takeover`);
+        assert.deepEqual(atTakeover.snapshot, live, 'the live page shows what was prerendered');
+        assert.deepEqual(
+          await page.locator('.faq details').evaluateAll((ds) => ds.map((d) => d.open)),
+          live.questions.map((_, i) => i === 1),
+          'the question opened before the takeover is open after it, and only it',
+        );
+        assert.deepEqual(pageErrors, [], 'page errors');
+        assert.deepEqual(consoleErrors, [], 'console errors');
+      } finally {
+        release();
+        await context.close();
+      }
+    });
+
+    test('(d) the live app works: figures, the language switch, still one app', { skip }, async () => {
+      const context = await browser.newContext({ serviceWorkers: 'block' });
+      try {
+        const page = await context.newPage();
+        await page.goto(url);
+        await page.locator(sel('text-input')).waitFor({ state: 'visible', timeout: APP_START_MS });
+        assert.deepEqual(await page.evaluate(counts), ONE_APP, 'one app');
+        const chunks = await numberValue(page, 'out-chunks');
+        await page.locator(sel('chunk-size')).fill('256');
+        await page.locator(sel('chunk-overlap')).fill('0');
+        await page.waitForFunction(
+          (n) => document.querySelector('[data-testid="out-chunks"]')?.dataset.value !== String(n),
+          chunks,
+          { timeout: 10_000 },
+        );
+        const doc = await numberValue(page, 'out-doc-tokens');
+        assert.equal(await numberValue(page, 'out-chunks'), Math.ceil(doc / 256), 'chunks of 256 without overlap');
+
+        await page.locator(sel('language')).selectOption('vi');
+        await page.waitForFunction(() => document.documentElement.lang === 'vi', null, { timeout: 10_000 });
+        const vi = await page.evaluate(snapshot, null);
+        assert.notEqual(vi.title, live.title, 'the title changed language');
+        assert.deepEqual(await page.evaluate(counts), ONE_APP, 'one app in Vietnamese');
+        await page.locator(sel('language')).selectOption('en');
+        await page.waitForFunction(() => document.documentElement.lang === 'en', null, { timeout: 10_000 });
+        const en = await page.evaluate(snapshot, null);
+        assert.equal(en.title, live.title, 'English again');
+        assert.deepEqual(en.questions, live.questions, 'the FAQ in English again');
+        assert.deepEqual(await page.evaluate(counts), ONE_APP, 'one app in English again');
+      } finally {
+        await context.close();
+      }
+    });
+  });
+}
