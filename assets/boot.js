@@ -2,11 +2,14 @@
 // page's Content-Security-Policy can forbid every inline script. Trunk writes the hashed names
 // of the wasm-bindgen glue and of the .wasm into this script tag's data attributes.
 //
-// Once the page has loaded, it also registers the service worker (assets/sw.js), which keeps a
-// copy of the page and its files on this device so that it opens and counts offline. Its scope
-// is the page's own directory (document.baseURI: "/" or the subpath Trunk's public URL gives).
-// Where the browser has no service workers or refuses one (a private window, an insecure
-// origin), the page works as before, online only.
+// It also registers the service worker (assets/sw.js), which keeps a copy of the page and its
+// files on this device so that it opens and counts offline. Its scope is the page's own
+// directory (document.baseURI: "/" or the subpath Trunk's public URL gives). It is registered
+// once the page has settled — its workers' modules have arrived, or could not (the app
+// dispatches `rag-chunk-calculator-settled`, src/browser.rs) — because its install fetches
+// every file again to keep it, which on a first visit over a slow connection would otherwise
+// compete with the page's own downloads. Where the browser has no service workers or refuses
+// one (a private window, an insecure origin), the page works as before, online only.
 if ('serviceWorker' in navigator) {
   const register = () => {
     const scope = new URL('./', document.baseURI);
@@ -14,8 +17,7 @@ if ('serviceWorker' in navigator) {
       .register(new URL('sw.js', scope), { scope: scope.pathname })
       .catch((err) => console.warn(`no offline copy of this page: ${err}`));
   };
-  if (document.readyState === 'complete') register();
-  else addEventListener('load', register, { once: true });
+  addEventListener('rag-chunk-calculator-settled', register, { once: true });
 }
 
 // The page's module loads the tokenizer's module on its own thread when no worker runs

@@ -1,7 +1,8 @@
 // The page's service worker: it keeps a copy of the page on this device so that the page
 // opens and counts offline. Our own code, same origin, nothing else (no library, no other
-// host). Registered by boot.js once the page has loaded, with the page's own directory as its
-// scope (the <base> Trunk writes: "/" or a subpath such as "/rag-chunk-calculator/").
+// host). Registered by boot.js once the page has settled (its workers' modules arrived), with
+// the page's own directory as its scope (the <base> Trunk writes: "/" or a subpath such as
+// "/rag-chunk-calculator/").
 //
 // What it keeps, in one cache per scope (several project sites share a GitHub Pages origin):
 //  - on install: the page (index.html, fetched again from the network) and every same-origin

@@ -5,8 +5,8 @@
 // module's wasm-bindgen glue, the URL of its .wasm, the compiled WebAssembly.Module when the
 // page already has one from an earlier worker (a restarted worker then fetches nothing), the
 // length of a slice of work and how often to report the download. While the .wasm arrives the
-// worker posts `{kind: "loading", received, total}` (bytes on the wire, of the size the server
-// announced; `total` is null when it announced none) at most every `report_ms`, and then
+// worker posts `{kind: "loading", received, total}` (bytes; `total` is null when unknown, as
+// for a compressed file) at most every `report_ms`, and then
 // `{kind: "ready", module}` with the module it compiled, which the page keeps.
 //
 // Every later message is a job `{id, encoding, bytes}`; jobs that arrive while the module
@@ -31,10 +31,10 @@ self.onunhandledrejection = (event) => {
 };
 
 // The bytes at `url` (an ArrayBuffer), reporting those received so far at most every
-// `reportMs`. An XMLHttpRequest: its progress events count the bytes as they arrive on the
-// wire, against the size the server announced, even when it compresses the file. (A fetch
-// body read chunk by chunk to count them was reported as an aborted request whenever the
-// service worker took over the page meanwhile.)
+// `reportMs`. An XMLHttpRequest: its progress events count the bytes as they arrive, with the
+// whole when it is known (Chromium gives the decoded bytes and no whole when the server
+// compresses the file). (A fetch body read chunk by chunk to count them was reported as an
+// aborted request whenever the service worker took over the page meanwhile.)
 function fetchCounted(url, reportMs) {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();

@@ -359,3 +359,15 @@ pub fn warn(message: &str) {
     #[cfg(not(target_arch = "wasm32"))]
     let _ = message;
 }
+
+/// The event the page dispatches on `window` once its workers' modules have arrived (or could
+/// not): `assets/boot.js` registers the service worker then.
+pub const SETTLED_EVENT: &str = "rag-chunk-calculator-settled";
+
+/// Dispatches [`SETTLED_EVENT`] on `window` (nothing outside a browser).
+pub fn announce_settled() {
+    #[cfg(target_arch = "wasm32")]
+    if let (Some(window), Ok(event)) = (web_sys::window(), web_sys::Event::new(SETTLED_EVENT)) {
+        let _ = window.dispatch_event(&event);
+    }
+}

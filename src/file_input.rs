@@ -755,8 +755,10 @@ pub fn TextSource() -> impl IntoView {
     }
 }
 
-/// The tokenizer status: `data-state` is "tokenizing" while counting and "ready" once the
-/// figures describe the current text (or there is no text); `data-worker` is "true" while the
+/// The tokenizer status: `data-state` is "tokenizing" while counting (or waiting for the
+/// tokenizer module, whose bytes received so far are in `data-loading` meanwhile), "ready" once
+/// the figures describe the current text (or there is no text), and "failed" when the text
+/// could not be counted (the module could not be loaded); `data-worker` is "true" while the
 /// Web Worker does the counting; `data-debounced` is "true" when the newest count waited for
 /// typing to pause and "false" when it started at once (a paste, a drop, a file, a short
 /// text); `data-bytes` and `data-chars` give the current text's length.

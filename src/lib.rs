@@ -8,9 +8,10 @@
 //! - [`file_input`]: paste box, file open / drop (text, HTML, DOCX), tokenizer status,
 //!   special-token notice.
 //! - [`extract_job`]: the document reader worker (one per HTML or DOCX file), both sides.
-//! - [`tokenize_job`]: re-tokenizes on every edit, in the worker or in slices, with cancellation.
-//! - [`tokenize_schedule`]: the pure schedule both sides use: generations, slices, progress,
-//!   where a job runs, when the worker is given up (no web types; tested natively).
+//! - [`tokenize_job`]: re-tokenizes on every edit, in the worker or on the page's thread, with
+//!   cancellation.
+//! - [`tokenize_schedule`]: the pure schedule: generations, progress, the module's download,
+//!   when a job starts, when the worker is given up (no web types; tested natively).
 //! - [`tokenize_worker`]: the page's side of the Web Worker that tokenizes off the main thread
 //!   (it runs the tokenizer's own module, `crates/tokenize-engine`).
 //! - [`tokenize_local`]: tokenizing on the page's thread (no worker; the simulator's BPE

@@ -247,7 +247,7 @@ impl Derived {
             };
             check(
                 &raw,
-                text_document(text, text_chars, tokenization.tokenized, fields.encoding),
+                text_document(text, text_chars, tokenization, fields.encoding),
             )
         });
         let output = Memo::new(move |_| checked.with(|c| c.input).and_then(|i| compute(i).ok()));
@@ -331,19 +331,24 @@ pub fn provide_page_state(lang: Lang) -> PageState {
 
 /// The document length implied by the text, if any: its exact token count once tokenized with
 /// the current encoding; while a new text is being counted, the previous exact count if it used
-/// the same encoding (so figures do not flicker while typing), else an estimate from its chars.
+/// the same encoding (so figures do not flicker while typing), else an estimate from its chars;
+/// the estimate too when the newest text could not be counted at all (`Progress::Failed`, as
+/// the status then says).
 fn text_document(
     text: RwSignal<Arc<str>>,
     text_chars: Memo<u64>,
-    tokenized: RwSignal<Option<Arc<Tokenized>>>,
+    tokenization: Tokenization,
     encoding: RwSignal<Encoding>,
 ) -> Option<DocLength> {
     if text.with(|t| t.is_empty()) {
         return None;
     }
     let enc = encoding.get();
-    tokenized.with(|t| match t {
-        Some(t) if t.encoding == enc => Some(DocLength::Tokens(t.tokens() as u64)),
+    let failed = tokenization.progress.get() == Progress::Failed;
+    tokenization.tokenized.with(|t| match t {
+        Some(t) if t.encoding == enc && (!failed || text.with(|x| Arc::ptr_eq(x, &t.text))) => {
+            Some(DocLength::Tokens(t.tokens() as u64))
+        }
         _ => Some(DocLength::from_chars(text_chars.get())),
     })
 }

@@ -218,7 +218,14 @@ impl Runner {
                     .as_ref()
                     .is_some_and(|j| j.generation == generation)
                     && runner.is_current(generation);
-                let silent = now_ms() - runner.last_heard.get();
+                // A worker still loading the module is watched by `watch_start` (a download
+                // may stall for a while and resume); only a ready one is held to the job's
+                // limit.
+                let silent = if runner.out.worker.get_untracked() {
+                    now_ms() - runner.last_heard.get()
+                } else {
+                    0.0
+                };
                 match watch_decision(watched, silent, limit_ms) {
                     Watch::Stop => {}
                     Watch::GiveUp => {

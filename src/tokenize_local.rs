@@ -35,7 +35,14 @@ pub async fn tokenize(
     keep_going: impl Fn() -> bool,
     progress: impl Fn(usize),
 ) -> Result<Option<Vec<usize>>, String> {
-    imp::tokenize(encoding, text, keep_going, progress).await
+    let len = text.len();
+    let offsets = imp::tokenize(encoding, text, keep_going, progress).await?;
+    // The windows index the text with these offsets: checked as the worker's are.
+    if let Some(o) = &offsets {
+        crate::tokenize_worker::check_offsets(o, len)
+            .map_err(|why| format!("tokenizer module result refused: {why}"))?;
+    }
+    Ok(offsets)
 }
 
 /// Keeps the tokenizer module the worker compiled (a `WebAssembly.Module`), so that the page's
@@ -121,8 +128,12 @@ mod imp {
         /// The compiled module the worker sent, if any.
         static MODULE: RefCell<Option<JsValue>> = const { RefCell::new(None) };
         /// The loaded glue (a promise of its namespace), once asked for; dropped on failure
-        /// so that a later job tries again.
+        /// (a failed load, or a trap that may have left the instance broken) so that a later
+        /// job loads a fresh one.
         static GLUE: RefCell<Option<Promise>> = const { RefCell::new(None) };
+        /// Instances loaded so far: each fresh one imports the glue under a URL of its own (a
+        /// fragment), since importing the same URL again gives the same, initialised module.
+        static LOADS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
     }
 
     pub(super) fn offer_module(module: &Module) {
@@ -165,7 +176,13 @@ mod imp {
                     Some(m) => m,
                     None => JsValue::from_str(&url(ENGINE_WASM)?),
                 };
-                let p = load_engine(url(ENGINE_GLUE)?, source);
+                let n = LOADS.with(|l| l.replace(l.get() + 1));
+                let glue = if n == 0 {
+                    url(ENGINE_GLUE)?
+                } else {
+                    format!("{}#instance-{n}", url(ENGINE_GLUE)?)
+                };
+                let p = load_engine(glue, source);
                 GLUE.with(|g| *g.borrow_mut() = Some(p.clone()));
                 p
             }
@@ -197,7 +214,11 @@ mod imp {
         let job: EngineJob = Reflect::construct(&class, &args)
             .map_err(|e| format!("tokenizer module: {e:?}"))?
             .unchecked_into();
-        let fail = |e: JsValue| format!("tokenizer module: {e:?}");
+        // A trap may leave the instance broken: the next job loads a fresh one.
+        let fail = |e: JsValue| {
+            GLUE.with(|g| *g.borrow_mut() = None);
+            format!("tokenizer module: {e:?}")
+        };
         loop {
             match job.run_for(PAGE_SLICE_MS) {
                 Ok(true) => break,

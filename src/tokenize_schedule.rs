@@ -1,9 +1,9 @@
-//! The tokenizer's schedule, with no web type in it: job generations, the sliced job, its
-//! progress, and every decision about when a job starts (typing may be debounced; a paste, a
-//! drop or a file never is: [`EditKind`], [`start_delay`]), where it runs and when the worker
-//! is given up. Both the page side ([`crate::tokenize_job`]) and the worker side
-//! ([`crate::tokenize_worker`]) use it, and neither imports the other for it; it is tested
-//! natively.
+//! The tokenizer's schedule, with no web type in it: job generations, progress (of a count,
+//! and of the tokenizer module's download), and every decision about when a job starts
+//! (typing may be debounced; a paste, a drop or a file never is: [`EditKind`],
+//! [`start_delay`]), where it goes and when the worker is given up. The page side
+//! ([`crate::tokenize_job`]) and the worker's page-side handle ([`crate::tokenize_worker`]) use
+//! it, and neither imports the other for it; it is tested natively.
 //!
 //! Times are milliseconds as `f64` from a caller's clock (`Date.now()` in the browser, see
 //! [`crate::browser::now_ms`]); sizes are UTF-8 bytes of the text.
@@ -29,7 +29,7 @@ pub const DEBOUNCE: Duration = Duration::from_millis(150);
 /// instead of waiting for that piece (about 0.1 s per MB of one repeated character).
 pub const STUCK_MS: f64 = 250.0;
 /// A starting worker that has neither said "ready" nor reported loading progress for this long
-/// is given up. While it downloads the tokenizer module (about 1.9 MB gzip: over 10 s on a slow
+/// is given up. While it downloads the tokenizer module (about 1.5 MB gzip: about 8 s on a slow
 /// mobile connection) it reports progress at least every [`LOADING_REPORT_MS`], each report
 /// restarting this wait.
 pub const READY_TIMEOUT: Duration = Duration::from_secs(15);
@@ -39,8 +39,7 @@ pub const LOADING_REPORT_MS: f64 = 100.0;
 
 /// Numbers that order work: each new job (or worker) takes the next number, and only work of
 /// the newest number is current; anything older is stale and is dropped when it next reports.
-/// The page numbers its jobs and its workers with one each; the worker keeps the newest job
-/// number it has received. Interior mutability (`Cell`), so an `Rc`-shared owner can advance
+/// The page numbers its jobs and its workers with one each. Interior mutability (`Cell`), so an `Rc`-shared owner can advance
 /// it from any callback.
 #[derive(Debug, Default)]
 pub struct Generations {
@@ -53,11 +52,6 @@ impl Generations {
         let next = self.newest.get().wrapping_add(1);
         self.newest.set(next);
         next
-    }
-
-    /// Records that generation `id` is the newest (the worker side, when a job arrives).
-    pub fn observe(&self, id: u32) {
-        self.newest.set(id);
     }
 
     /// The newest generation number (0 before any).
@@ -105,10 +99,10 @@ impl Progress {
 /// shows while a count waits for the tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Loading {
-    /// Bytes of the module received so far, as they came over the network (compressed when
-    /// the server compresses the file).
+    /// Bytes of the module received so far (as the browser's progress events count them:
+    /// decoded, in Chromium).
     pub received: usize,
-    /// The bytes the server announced for the whole file (its `Content-Length`), when it did.
+    /// Bytes of the whole file, when the browser knows them (not for a compressed file).
     pub total: Option<usize>,
 }
 
@@ -221,12 +215,6 @@ mod tests {
         let second = g.advance();
         assert_eq!((first, second), (1, 2));
         assert!(!g.is_current(first) && g.is_current(second));
-        // The worker side takes the page's numbers as they come.
-        let w = Generations::default();
-        w.observe(7);
-        assert!(w.is_current(7) && !w.is_current(6));
-        w.observe(9);
-        assert!(!w.is_current(7));
     }
 
     #[test]

@@ -18,8 +18,8 @@
 //!   [`LOADING_REPORT_MS`]), then one per job: `{id, encoding, bytes}` with `id` a job number,
 //!   `encoding` a name such as `"cl100k_base"` and `bytes` the text as UTF-8 (a transferred
 //!   `Uint8Array`);
-//! - worker → page: `{kind: "loading", received, total}` while the module arrives (bytes on
-//!   the wire; `total` null when the server announced no size), `{kind: "ready", module}` once it runs, then per job
+//! - worker → page: `{kind: "loading", received, total}` while the module arrives (bytes;
+//!   `total` null when unknown), `{kind: "ready", module}` once it runs, then per job
 //!   `{kind: "progress", id, done}` (`done` in bytes), `{kind: "done", id, offsets}` (a
 //!   transferred `Uint32Array` of the token boundaries' byte offsets, as in
 //!   [`Encoded`](chunk_core::tokenizer::Encoded); the page needs no ids), `{kind: "failed",
@@ -39,8 +39,8 @@ pub const WORKER_SCRIPT: &str = "tokenize-worker.js";
 /// What the worker reports to the page.
 #[derive(Debug)]
 pub enum Reply {
-    /// The tokenizer module is arriving: `received` bytes so far, of `total` when the server
-    /// announced the size (bytes on the wire: compressed when the server compresses).
+    /// The tokenizer module is arriving: `received` bytes so far, of `total` when the browser
+    /// knows the size (not for a compressed file).
     Loading {
         /// Bytes of the module received.
         received: usize,

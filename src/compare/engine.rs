@@ -4,7 +4,7 @@
 //! [`chunk_core::analysis::protocol`], and turns its messages into [`Event`]s.
 //!
 //! The engine's wasm (every strategy, the text-splitter crate and its Unicode data) is fetched
-//! by the worker itself when [`CompareEngine::start`] runs, after the first paint; the worker
+//! by the worker itself when [`CompareEngine::start`] runs (once the tokenizer's module is there); the worker
 //! hands back the compiled `WebAssembly.Module`, which a restarted worker (after a trap) gets
 //! instead of fetching it again.
 

@@ -346,18 +346,39 @@ pub fn spawn_compare(app: PageState) {
         Event::Reply(reply) => receive(results, retrieval_results, ab_job, *reply),
     };
 
-    // Start the main worker after the first paint, once the tokenizer's module has arrived
-    // (or no worker fetches it): it fetches the engine's module, 4 MB gzip, and on a slow
-    // connection the two downloads would share the bandwidth, delaying the exact count that
-    // every figure waits for (Slow 4G: 19.6 s instead of about 11 s). An `Effect` because it
+    // Once the engine has settled, the page's downloads are done: the loader then registers
+    // the service worker, whose install fetches every file again to keep it (on a slow first
+    // visit, earlier, it would compete with these downloads). An `Effect`: a side effect on
+    // the document, once.
+    let told = StoredValue::new(false);
+    Effect::new(move |_| {
+        let settled = results.engine.with(|e| !matches!(e, EngineStatus::Loading));
+        if settled && !told.get_value() {
+            told.set_value(true);
+            crate::browser::announce_settled();
+        }
+    });
+
+    // Start the main worker after the first paint, once the tokenizer can count (its worker
+    // has the module, or the page's thread has counted a text): it fetches the engine's
+    // module, 4 MB gzip, and on a slow connection the two downloads would share the
+    // bandwidth, delaying the exact count that every figure waits for (Slow 4G: 19.6 s
+    // instead of about 12 s). Without a worker, it waits for the first text's count. An `Effect` because it
     // only starts a worker; it does its work once. Not in the build-time render of the page
     // (crates/prerender), which runs natively: no worker there, and no timer.
     #[cfg(target_arch = "wasm32")]
     {
         let started_once = StoredValue::new(false);
-        let loading = app.tokenization.loading;
+        let tokenization = app.tokenization;
+        // The tokenizer can count: its worker runs the module, or the page's thread has
+        // counted (or could not: then nothing is gained by waiting).
+        let usable = Memo::new(move |_| {
+            tokenization.worker.get()
+                || tokenization.tokenized.with(Option::is_some)
+                || tokenization.progress.get() == crate::state::Progress::Failed
+        });
         Effect::new(move |_| {
-            if loading.get().is_some() || started_once.get_value() {
+            if !usable.get() || started_once.get_value() {
                 return;
             }
             started_once.set_value(true);

@@ -11,7 +11,8 @@ use leptos::prelude::*;
 use super::messages::{self, Msg};
 use super::model::{
     rule_code, rule_from_code, strategy_code, strategy_from_code, tokenizer_code,
-    tokenizer_from_code, tokenizers, SimState, Source, DEFAULT_OVERLAP, DEFAULT_SIZE, TRY_OVERLAP,
+    tokenizer_from_code, tokenizers, SimState, Source, TokensState, DEFAULT_OVERLAP, DEFAULT_SIZE,
+    TRY_OVERLAP,
 };
 use crate::i18n::Lang;
 
@@ -290,17 +291,31 @@ fn QueryField() -> impl IntoView {
 fn TokenizerCounts() -> impl IntoView {
     let sim = expect_context::<SimState>();
     move || {
-        if sim.tokens_pending.get() {
-            let encoding = sim.tokenizer.get().name();
-            let text = sim.tf(sim_msg::TokenizerLoading { encoding });
-            return Some(
-                view! {
-                    <p class="field-note" data-testid="sim-tokenizer-loading" role="status">
-                        {text}
-                    </p>
-                }
-                .into_any(),
-            );
+        let encoding = sim.tokenizer.get().name();
+        match sim.tokens_state.get() {
+            TokensState::Pending => {
+                let text = sim.tf(sim_msg::TokenizerLoading { encoding });
+                return Some(
+                    view! {
+                        <p class="field-note" data-testid="sim-tokenizer-loading" role="status">
+                            {text}
+                        </p>
+                    }
+                    .into_any(),
+                );
+            }
+            TokensState::Failed => {
+                let text = sim.tf(sim_msg::TokenizerFailed { encoding });
+                return Some(
+                    view! {
+                        <p class="notice" data-testid="sim-tokenizer-failed" role="status">
+                            {text}
+                        </p>
+                    }
+                    .into_any(),
+                );
+            }
+            TokensState::Ready => {}
         }
         let c = sim.tokenizer_counts.get()?;
         let lang = sim.lang.get();

@@ -31,12 +31,25 @@ use super::messages::{self, Msg};
 use crate::state::{Language, SourceText};
 
 /// A BPE encoding's token boundaries of one simulated text (byte offsets, as
-/// `chunk_core::tokenizer::Encoded::offsets`), with the text and encoding they are of.
+/// `chunk_core::tokenizer::Encoded::offsets`), or why there are none (the tokenizer module
+/// could not be loaded), with the text and encoding they are of.
 #[derive(Debug, PartialEq)]
 pub struct BpeTokens {
     text: Arc<str>,
     encoding: Encoding,
-    offsets: Vec<usize>,
+    offsets: Result<Vec<usize>, String>,
+}
+
+/// Where a BPE encoding's tokens of the simulated document stand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TokensState {
+    /// The simple tokenizer, or the encoding's tokens are there: the figures are the text's.
+    Ready,
+    /// On their way (the tokenizer module loading, or counting): no figure yet.
+    Pending,
+    /// The tokenizer module could not be loaded: no figure; choosing the encoding again
+    /// tries again.
+    Failed,
 }
 
 /// Default chunk size of the simulator, in tokens (SPEC §4 figures).
@@ -171,6 +184,9 @@ pub struct SimState {
     /// way (the tokenizer module loading, or counting): the panel says so instead of
     /// figures.
     pub tokens_pending: Memo<bool>,
+    /// Where the chosen tokenizer's tokens stand; the metrics, the coverage and the sweeps
+    /// are empty unless [`TokensState::Ready`].
+    pub tokens_state: Memo<TokensState>,
     /// The chunks for the current strategy, size and overlap.
     pub chunking: Memo<Result<Chunking, ChunkError>>,
     /// The metrics of that chunking (`None` when chunking failed).
@@ -198,26 +214,32 @@ pub struct SimState {
 /// A BPE encoding's tokens of the simulated document (`None` with the simple tokenizer, and
 /// until they arrive). In the browser they come from the tokenizer module
 /// ([`crate::tokenize_local`]: the page's own module holds no table), asynchronously: a
-/// `LocalResource` that runs again when the text or the tokenizer changes.
+/// `LocalResource` that runs again when the text or the tokenizer changes. While the page's
+/// tokenizer worker is still downloading that module (`waiting`), it waits for it rather than
+/// fetching a second copy on the page's thread.
 #[cfg(target_arch = "wasm32")]
 fn bpe_tokens(
     text: Memo<SimText>,
     tokenizer: RwSignal<TokenizerChoice>,
+    waiting: Memo<bool>,
 ) -> Signal<Option<Arc<BpeTokens>>> {
     let resource = LocalResource::new(move || {
-        // Only a BPE encoding reads the text: with the simple tokenizer, a new text (a preset
-        // in another language) does not run the resource again.
+        // Only a BPE encoding reads the text and the download: with the simple tokenizer, a
+        // new text (a preset in another language) does not run the resource again.
         let source = match tokenizer.get() {
-            TokenizerChoice::Bpe(encoding) => Some((encoding, text.with(|t| t.text.clone()))),
-            TokenizerChoice::Simple => None,
+            TokenizerChoice::Bpe(encoding) if !waiting.get() => {
+                Some((encoding, text.with(|t| t.text.clone())))
+            }
+            TokenizerChoice::Bpe(_) | TokenizerChoice::Simple => None,
         };
         async move {
             let (encoding, text) = source?;
             let offsets = crate::tokenize_local::tokenize(encoding, text.clone(), || true, |_| {})
                 .await
-                .map_err(|e| leptos::logging::warn!("simulator: {e}"))
-                .ok()
-                .flatten()?;
+                .and_then(|o| o.ok_or_else(|| "stopped".to_string()));
+            if let Err(e) = &offsets {
+                leptos::logging::warn!("simulator: {e}");
+            }
             Some(Arc::new(BpeTokens {
                 text,
                 encoding,
@@ -234,6 +256,7 @@ fn bpe_tokens(
 fn bpe_tokens(
     text: Memo<SimText>,
     tokenizer: RwSignal<TokenizerChoice>,
+    _waiting: Memo<bool>,
 ) -> Signal<Option<Arc<BpeTokens>>> {
     Memo::new(move |_| {
         let TokenizerChoice::Bpe(encoding) = tokenizer.get() else {
@@ -243,7 +266,7 @@ fn bpe_tokens(
             Some(Arc::new(BpeTokens {
                 text: t.text.clone(),
                 encoding,
-                offsets: encoding.tokenizer().encode(&t.text).offsets,
+                offsets: Ok(encoding.tokenizer().encode(&t.text).offsets),
             }))
         })
     })
@@ -270,30 +293,43 @@ impl SimState {
             },
             Source::OwnText => own.text.with(|t| cut_text(t, MAX_OWN_TEXT_BYTES)),
         });
-        let bpe = bpe_tokens(text, tokenizer);
-        // The BPE tokens of the current text and tokenizer, once they are there.
+        // True while the page's tokenizer worker downloads the tokenizer module (none when
+        // the panel is mounted without the page). A `Memo`: the download's progress changes
+        // ten times a second, its being under way only twice.
+        let loading = use_context::<crate::state::Tokenization>().map(|t| t.loading);
+        let waiting = Memo::new(move |_| loading.is_some_and(|l| l.with(Option::is_some)));
+        let bpe = bpe_tokens(text, tokenizer, waiting);
+        // The BPE tokens of the current text and tokenizer, once they are there. The text is
+        // compared by content: a preset without a text of its own in the new language gives
+        // an equal text in a new `Arc`, which must not lose the tokens already there.
         let bpe_now = move || -> Option<Arc<BpeTokens>> {
             let TokenizerChoice::Bpe(encoding) = tokenizer.get() else {
                 return None;
             };
             let tokens = bpe.get()?;
-            let current = text.with(|t| Arc::ptr_eq(&t.text, &tokens.text));
+            let current = text.with(|t| *t.text == *tokens.text);
             (current && tokens.encoding == encoding).then_some(tokens)
         };
-        let tokens_pending = Memo::new(move |_| {
-            matches!(tokenizer.get(), TokenizerChoice::Bpe(_)) && bpe_now().is_none()
+        let tokens_state = Memo::new(move |_| match tokenizer.get() {
+            TokenizerChoice::Simple => TokensState::Ready,
+            TokenizerChoice::Bpe(_) => match bpe_now() {
+                None => TokensState::Pending,
+                Some(b) if b.offsets.is_err() => TokensState::Failed,
+                Some(_) => TokensState::Ready,
+            },
         });
+        let tokens_pending = Memo::new(move |_| tokens_state.get() == TokensState::Pending);
         let prepared = Memo::new(move |_| {
             let rule = rule.get();
             let bpe = bpe_now();
             text.with(|t| {
-                let tokens = match (tokenizer.get(), bpe) {
+                let tokens = match (tokenizer.get(), bpe.as_ref().map(|b| &b.offsets)) {
                     (TokenizerChoice::Simple, _) => simple_spans(&t.text),
-                    (TokenizerChoice::Bpe(_), Some(b)) => {
-                        TokenSpans::from_offsets(&b.offsets, t.text.len())
+                    (TokenizerChoice::Bpe(_), Some(Ok(offsets))) => {
+                        TokenSpans::from_offsets(offsets, t.text.len())
                     }
-                    // Not there yet: no token (the panel says the tokens are coming).
-                    (TokenizerChoice::Bpe(_), None) => TokenSpans {
+                    // Not there (yet): no token, and no figure is shown (`tokens_state`).
+                    (TokenizerChoice::Bpe(_), _) => TokenSpans {
                         spans: Vec::new(),
                         text_len: t.text.len(),
                     },
@@ -302,7 +338,7 @@ impl SimState {
             })
         });
         let tokenizer_counts = Memo::new(move |_| match tokenizer.get() {
-            TokenizerChoice::Bpe(e) if !tokens_pending.get() => {
+            TokenizerChoice::Bpe(e) if tokens_state.get() == TokensState::Ready => {
                 Some(chunk_core::sim::TokenizerComparison::new(
                     text.with(|t| simple_spans(&t.text).len()),
                     e,
@@ -314,7 +350,11 @@ impl SimState {
         let chunking = Memo::new(move |_| {
             prepared.with(|p| p.chunk(strategy.get(), size.get(), overlap.get()))
         });
+        let figures = move || tokens_state.get() == TokensState::Ready;
         let metrics = Memo::new(move |_| {
+            if !figures() {
+                return None;
+            }
             let c = chunking.get().ok()?;
             let p = prepared.get();
             Some(text.with(|t| p.metrics(&t.text, &c)))
@@ -327,16 +367,25 @@ impl SimState {
             }
         });
         let coverage = Memo::new(move |_| {
+            if !figures() {
+                return None;
+            }
             let c = chunking.get().ok()?;
             let p = prepared.get();
             let kw = keywords.get();
             Some(text.with(|t| coverage(&t.text, &p.tokens, &c.chunks, &kw)))
         });
         let split_sweep = Memo::new(move |_| {
+            if !figures() {
+                return Vec::new();
+            }
             let p = prepared.get();
             split_by_size(&p, strategy.get(), overlap.get()).unwrap_or_default()
         });
         let bloat_sweep = Memo::new(move |_| {
+            if !figures() {
+                return Vec::new();
+            }
             let p = prepared.get();
             bloat_by_overlap(&p, strategy.get(), size.get())
                 .unwrap_or_default()
@@ -362,6 +411,7 @@ impl SimState {
             text,
             prepared,
             tokens_pending,
+            tokens_state,
             chunking,
             metrics,
             tokenizer_counts,

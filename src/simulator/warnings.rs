@@ -7,7 +7,7 @@ use chunk_core::sim::{ChunkError, SentenceRule};
 use leptos::prelude::*;
 
 use super::messages::Msg;
-use super::model::SimState;
+use super::model::{SimState, TokensState};
 
 /// Most dropped-chunk messages listed one by one; the rest are counted in one more line.
 const DROPPED_LISTED: usize = 5;
@@ -39,7 +39,13 @@ pub fn warnings(sim: SimState) -> Vec<Warning> {
     }
     if text.text.is_empty() {
         push("empty-text", sim.t(Msg::WarnEmptyText).to_string());
-    } else if !sim.tokens_pending.get() && sim.prepared.with(|p| p.n_tokens() == 0) {
+    }
+    // A BPE encoding's tokens not there (yet): the line under the tokenizer select says so,
+    // and there is nothing to warn about until they are.
+    if sim.tokens_state.get() != TokensState::Ready {
+        return out;
+    }
+    if !text.text.is_empty() && sim.prepared.with(|p| p.n_tokens() == 0) {
         push("no-tokens", sim.t(Msg::WarnNoTokens).to_string());
     }
     let chunking = match sim.chunking.get() {

@@ -136,7 +136,7 @@ for (const build of BUILDS) {
 
         await page.goto(url, { waitUntil: 'load' });
         await waitForApp(page, pageErrors);
-        // boot.js registers the service worker after the load event; it keeps its copy on
+        // boot.js registers the service worker once the page has settled; it keeps its copy on
         // install and takes over the page when it activates.
         await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: APP_START_MS });
         const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);

@@ -310,6 +310,35 @@ describe('tokenizing in the Web Worker', () => {
     });
   }
 
+  test('without the tokenizer module the count says it is not available, and the simulator too; the next edit tries again', async () => {
+    const context = await browser.newContext({ serviceWorkers: 'block' });
+    let blocked = true;
+    await context.route('**/tokenize-engine_bg.wasm', (route) =>
+      blocked ? route.fulfill({ status: 404, body: 'blocked by the test' }) : route.continue(),
+    );
+    try {
+      const page = await context.newPage();
+      const errors = [];
+      page.on('pageerror', (err) => errors.push(err.stack ?? String(err)));
+      await page.goto(url, { waitUntil: 'load' });
+      await page.locator(sel('text-input')).waitFor({ state: 'visible', timeout: APP_START_MS });
+      await typeText(page, 'Chunks of text.');
+      // The worker fails, the page's own thread fails too: no exact count, an estimate.
+      await waitForAttr(page, 'status', 'data-state', 'failed', TOKENIZE_MS);
+      assert.equal((await status(page)).worker, 'false', 'data-worker after the failure');
+      await page.locator(sel('sim-tokenizer')).selectOption('cl100k_base');
+      await page.locator(sel('sim-tokenizer-failed')).waitFor({ state: 'visible', timeout: TOKENIZE_MS });
+      assert.equal(await page.locator(sel('sim-tokenizer-loading')).count(), 0, 'a loading line beside the failure');
+      // The module is reachable again: the next edit counts exactly (on the page's thread).
+      blocked = false;
+      await typeText(page, fixture);
+      await waitForCount(page, fixtureCounts.cl100k_base, fixtureCounts.bytes);
+      assert.deepEqual(errors, [], 'uncaught errors in the page');
+    } finally {
+      await context.close();
+    }
+  });
+
   test('without the worker script the page counts on its own thread, with the same result', async (t) => {
     await onPage({ workerScript: null }, async ({ page, errors, warnings }) => {
       await typeText(page, fixture);
