@@ -26,6 +26,15 @@ if ('serviceWorker' in navigator) {
 globalThis.ragChunkCalculatorImport = (url) => import(url);
 
 const tag = document.querySelector('script[data-wasm]');
-const { default: init } = await import(tag.dataset.js);
-const wasm = await init({ module_or_path: tag.dataset.wasm });
-dispatchEvent(new CustomEvent('TrunkApplicationStarted', { detail: { wasm } }));
+try {
+  const { default: init } = await import(tag.dataset.js);
+  const wasm = await init({ module_or_path: tag.dataset.wasm });
+  dispatchEvent(new CustomEvent('TrunkApplicationStarted', { detail: { wasm } }));
+} catch (err) {
+  // The page's module did not arrive or start: the prerendered page (crates/prerender) stays,
+  // its controls disabled, so it says so with the notice the build put in it (hidden until
+  // now) instead of looking as if it were about to work.
+  console.error(`the page did not start: ${err}`);
+  document.getElementById('prerendered')?.setAttribute('data-failed', '');
+  document.getElementById('boot-failed')?.removeAttribute('hidden');
+}

@@ -292,30 +292,23 @@ fn TokenizerCounts() -> impl IntoView {
     let sim = expect_context::<SimState>();
     move || {
         let encoding = sim.tokenizer.get().name();
-        match sim.tokens_state.get() {
-            TokensState::Pending => {
-                let text = sim.tf(sim_msg::TokenizerLoading { encoding });
-                return Some(
-                    view! {
-                        <p class="field-note" data-testid="sim-tokenizer-loading" role="status">
-                            {text}
-                        </p>
-                    }
-                    .into_any(),
-                );
-            }
-            TokensState::Failed => {
-                let text = sim.tf(sim_msg::TokenizerFailed { encoding });
-                return Some(
-                    view! {
-                        <p class="notice" data-testid="sim-tokenizer-failed" role="status">
-                            {text}
-                        </p>
-                    }
-                    .into_any(),
-                );
-            }
-            TokensState::Ready => {}
+        let waiting = match sim.tokens_state.get() {
+            TokensState::Pending => Some((
+                "sim-tokenizer-loading",
+                "field-note",
+                sim.tf(sim_msg::TokenizerLoading { encoding }),
+            )),
+            TokensState::Failed => Some((
+                "sim-tokenizer-failed",
+                "notice",
+                sim.tf(sim_msg::TokenizerFailed { encoding }),
+            )),
+            TokensState::Ready => None,
+        };
+        if let Some((testid, class, text)) = waiting {
+            return Some(
+                view! { <p class=class data-testid=testid role="status">{text}</p> }.into_any(),
+            );
         }
         let c = sim.tokenizer_counts.get()?;
         let lang = sim.lang.get();

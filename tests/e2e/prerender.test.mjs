@@ -295,6 +295,25 @@ for (const build of BUILDS) {
       }
     });
 
+    test('(e) when the page\'s module cannot arrive, the prerendered page says so', { skip }, async () => {
+      const context = await browser.newContext({ serviceWorkers: 'block' });
+      try {
+        await context.route(PAGE_WASM, (route) => route.fulfill({ status: 404, body: 'blocked by the test' }));
+        const page = await context.newPage();
+        const notice = page.locator('#boot-failed');
+        await page.goto(url);
+        await notice.waitFor({ state: 'visible', timeout: APP_START_MS });
+        // The build's English notice, from the catalog (the same text as in index.html).
+        const html = await (await fetch(url)).text();
+        const text = (await notice.textContent()).trim();
+        assert.ok(text.length > 20 && html.includes(text), `notice ${JSON.stringify(text)} is not the build's`);
+        assert.equal(await page.locator(CONTAINER).getAttribute('data-failed'), '', 'the container is not marked failed');
+        assert.equal(await page.locator(sel('text-input')).count(), 0, 'a live app after all');
+      } finally {
+        await context.close();
+      }
+    });
+
     test('(d) the live app works: figures, the language switch, still one app', { skip }, async () => {
       const context = await browser.newContext({ serviceWorkers: 'block' });
       try {

@@ -13,6 +13,7 @@
 //! on the staged `index.html`.
 
 use leptos::prelude::*;
+use rag_chunk_calculator::i18n::{self, Key, Lang};
 use rag_chunk_calculator::prerendered::CONTAINER_ID;
 
 /// An executor that never runs what it is given: effects and spawned tasks are the live page's
@@ -37,9 +38,25 @@ pub fn render_app() -> String {
 
 /// `app` wrapped for the takeover: the container the live app removes, a `<fieldset>` whose
 /// `disabled` switches off every form control inside it until then (with no script), without
-/// the role of a group (`role="none"`).
+/// the role of a group (`role="none"`). First in it, hidden, the English notice that
+/// `assets/boot.js` shows when the page's module cannot start ([`BOOT_FAILED_ID`]), so that a
+/// page that will never work does not look as if it were about to.
 pub fn wrap(app: &str) -> String {
-    format!(r#"<fieldset id="{CONTAINER_ID}" role="none" disabled>{app}</fieldset>"#)
+    let notice = escape(i18n::text(Lang::En, Key::BootFailed));
+    format!(
+        r#"<fieldset id="{CONTAINER_ID}" role="none" disabled><p id="{BOOT_FAILED_ID}" class="notice" role="alert" hidden>{notice}</p>{app}</fieldset>"#
+    )
+}
+
+/// The `id` of the notice [`wrap`] writes, which `assets/boot.js` shows.
+pub const BOOT_FAILED_ID: &str = "boot-failed";
+
+/// `text` with the characters HTML gives a meaning to written as references.
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 /// Why a built `index.html` cannot take the markup.
@@ -82,14 +99,28 @@ mod tests {
     fn the_markup_goes_last_in_the_body_once() {
         let page = "<html><head><title>t</title></head><body><noscript>n</noscript></body></html>";
         let out = insert(page, &wrap("<main>x</main>")).unwrap();
+        let notice = i18n::text(Lang::En, Key::BootFailed);
+        assert!(
+            !notice.contains(['<', '>', '&', '"']),
+            "escape() untested by {notice:?}"
+        );
         assert_eq!(
             out,
             format!(
-                r#"<html><head><title>t</title></head><body><noscript>n</noscript><fieldset id="{CONTAINER_ID}" role="none" disabled><main>x</main></fieldset>
+                r#"<html><head><title>t</title></head><body><noscript>n</noscript><fieldset id="{CONTAINER_ID}" role="none" disabled><p id="{BOOT_FAILED_ID}" class="notice" role="alert" hidden>{notice}</p><main>x</main></fieldset>
   </body></html>"#
             )
         );
         assert_eq!(insert(&out, "y"), Err(InsertError::AlreadyThere));
         assert_eq!(insert("<p>no body</p>", "y"), Err(InsertError::NoBody));
+    }
+
+    #[test]
+    fn escaped_text_reads_as_the_text() {
+        assert_eq!(
+            escape(r#"a < b & "c" > d"#),
+            "a &lt; b &amp; &quot;c&quot; &gt; d"
+        );
+        assert_eq!(escape("“quoted” — fine"), "“quoted” — fine");
     }
 }
