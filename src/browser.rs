@@ -339,12 +339,16 @@ pub fn set_input_value(id: &str, value: &str) {
 }
 
 /// What a worker's `error` event says (its message, or that `script` did not load or start),
-/// after keeping the event from counting as an uncaught error of the page: the page handles
-/// it (the tokenizer falls back to its own thread, the comparison restarts its worker).
+/// or its `messageerror` event (a message the page could not read), after keeping the event
+/// from counting as an uncaught error of the page: the page handles it (the tokenizer falls
+/// back to its own thread, the comparison restarts its worker, a document's reading ends).
 #[cfg(target_arch = "wasm32")]
 pub fn worker_error(ev: &web_sys::Event, script: &str) -> String {
     use wasm_bindgen::JsCast;
     ev.prevent_default();
+    if ev.type_() == "messageerror" {
+        return format!("a message from {script} could not be read");
+    }
     ev.dyn_ref::<web_sys::ErrorEvent>()
         .map(|e| e.message())
         .filter(|m| !m.is_empty())
@@ -370,4 +374,14 @@ pub fn announce_settled() {
     if let (Some(window), Ok(event)) = (web_sys::window(), web_sys::Event::new(SETTLED_EVENT)) {
         let _ = window.dispatch_event(&event);
     }
+}
+
+/// Stops `worker` after detaching its handlers, so that an event it had already queued never
+/// reaches a closure its owner drops next (wasm-bindgen would throw on such a call).
+#[cfg(target_arch = "wasm32")]
+pub fn stop_worker(worker: &web_sys::Worker) {
+    worker.set_onmessage(None);
+    worker.set_onerror(None);
+    worker.set_onmessageerror(None);
+    worker.terminate();
 }

@@ -114,6 +114,8 @@ mod imp {
             });
             worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
             worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+            // A message that cannot be read (`messageerror`) ends the worker's work like an error.
+            worker.set_onmessageerror(Some(on_error.as_ref().unchecked_ref()));
             let message = Object::new();
             let format_name = match format {
                 Format::Html => "html",
@@ -147,7 +149,8 @@ mod imp {
     impl Drop for ExtractJob {
         fn drop(&mut self) {
             self.on_done.borrow_mut().take();
-            self.worker.terminate();
+            // Its closures are dropped with this job.
+            crate::browser::stop_worker(&self.worker);
         }
     }
 

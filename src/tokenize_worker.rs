@@ -160,6 +160,8 @@ mod imp {
             });
             worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
             worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+            // A message that cannot be read (`messageerror`) ends the worker's work like an error.
+            worker.set_onmessageerror(Some(on_error.as_ref().unchecked_ref()));
             let module = module.map_or(JsValue::UNDEFINED, |m| m.0.clone());
             let init = object(&[
                 ("kind", &JsValue::from_str("init")),
@@ -193,7 +195,8 @@ mod imp {
 
     impl Drop for TokenizerWorker {
         fn drop(&mut self) {
-            self.worker.terminate();
+            // Its closures are dropped with this handle.
+            crate::browser::stop_worker(&self.worker);
         }
     }
 

@@ -139,6 +139,8 @@ mod imp {
             });
             worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
             worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+            // A message that cannot be read (`messageerror`) ends the worker's work like an error.
+            worker.set_onmessageerror(Some(on_error.as_ref().unchecked_ref()));
             let init = object(&[
                 ("kind", &JsValue::from_str("init")),
                 ("js", &JsValue::from_str(&js)),
@@ -208,7 +210,8 @@ mod imp {
         /// The worker failed: report, and start a new one (at most a few times in a row).
         fn failed(&self, message: String) {
             if let Some(w) = self.0.worker.borrow_mut().take() {
-                w.terminate();
+                // The next start drops this worker's closures.
+                crate::browser::stop_worker(&w);
             }
             (self.0.on_event)(Event::Failed(message));
             let n = self.0.restarts.get() + 1;
