@@ -385,3 +385,20 @@ pub fn stop_worker(worker: &web_sys::Worker) {
     worker.set_onmessageerror(None);
     worker.terminate();
 }
+
+/// The absolute URL of `file`, a file of the build, resolved against the page's base URL (the
+/// `<base>` Trunk writes: "/" or a subpath such as "/rag-chunk-calculator/"): what the
+/// workers and their modules are fetched from.
+///
+/// # Errors
+/// English: the page has no base URL, or `file` is not a URL under it.
+#[cfg(target_arch = "wasm32")]
+pub fn build_file_url(file: &str) -> Result<String, String> {
+    let base = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.base_uri().ok().flatten())
+        .ok_or("the page has no base URL")?;
+    web_sys::Url::new_with_base(file, &base)
+        .map(|u| u.href())
+        .map_err(|_| format!("{file}: not a URL under {base}"))
+}

@@ -83,15 +83,7 @@ mod imp {
             on_progress: impl Fn(Progress) + 'static,
             on_done: impl FnOnce(Finished) + 'static,
         ) -> Result<Self, String> {
-            let base = web_sys::window()
-                .and_then(|w| w.document())
-                .and_then(|d| d.base_uri().ok().flatten())
-                .ok_or("the page has no base URL")?;
-            let url = |file: &str| {
-                web_sys::Url::new_with_base(file, &base)
-                    .map(|u| u.href())
-                    .map_err(|_| format!("{file}: not a URL under {base}"))
-            };
+            let url = crate::browser::build_file_url;
             let (script, js, wasm) = (url(WORKER_SCRIPT)?, url(ENGINE_GLUE)?, url(ENGINE_WASM)?);
             let options = WorkerOptions::new();
             options.set_type(WorkerType::Module);

@@ -24,7 +24,7 @@ use crate::browser::now_ms;
 use crate::state::{
     CalculatorFields, EditKind, Loading, Progress, SourceText, Tokenization, Tokenized,
 };
-use crate::tokenize_local::{self, Module};
+use crate::tokenize_local;
 use crate::tokenize_schedule::{
     restart_first, silence_limit_ms, start_delay, watch_decision, Generations, Watch, READY_TIMEOUT,
 };
@@ -53,9 +53,6 @@ struct Runner {
     workers: Generations,
     /// When the current worker last sent anything, in `now_ms` milliseconds.
     last_heard: Cell<f64>,
-    /// The tokenizer module a worker compiled, for the next worker (which then fetches
-    /// nothing).
-    module: RefCell<Option<Module>>,
 }
 
 /// Starts the effect that re-tokenizes whenever the text (of `source`) or the encoding (of
@@ -72,7 +69,6 @@ pub fn spawn_tokenizer(out: Tokenization, source: SourceText, fields: Calculator
         worker: RefCell::new(None),
         workers: Generations::default(),
         last_heard: Cell::new(0.0),
-        module: RefCell::new(None),
     });
     runner.start_worker();
     // The effect returns the text it saw, so that the next run knows whether the text changed
@@ -119,7 +115,8 @@ impl Runner {
     fn start_worker(self: &Rc<Self>) {
         let serial = self.workers.advance();
         let weak = Rc::downgrade(self);
-        let module = self.module.borrow().clone();
+        // The module an earlier worker compiled, if any: the new one then fetches nothing.
+        let module = tokenize_local::offered_module();
         let worker = TokenizerWorker::start(
             move |reply| {
                 if let Some(runner) = weak.upgrade() {
@@ -290,7 +287,6 @@ impl Runner {
             Reply::Ready(module) => {
                 if let Some(module) = module {
                     tokenize_local::offer_module(&module);
-                    self.module.borrow_mut().get_or_insert(module);
                 }
                 self.out.loading.set(None);
                 self.out.worker.set(true);

@@ -10,6 +10,7 @@
 //! with the `linked-tokenizer` feature (the browser component tests, where no engine file is
 //! served) link `chunk_core`'s tokenizer instead; both run the same `Slicer`.
 
+use std::cell::RefCell;
 use std::sync::Arc;
 
 use chunk_core::tokenizer::Encoding;
@@ -36,26 +37,48 @@ pub async fn tokenize(
     progress: impl Fn(usize),
 ) -> Result<Option<Vec<usize>>, String> {
     let len = text.len();
-    let offsets = imp::tokenize(encoding, text, keep_going, progress).await?;
-    // The windows index the text with these offsets: checked as the worker's are.
-    if let Some(o) = &offsets {
-        crate::tokenize_worker::check_offsets(o, len)
-            .map_err(|why| format!("tokenizer module result refused: {why}"))?;
+    let mut job = imp::Job::start(encoding, text).await?;
+    if !keep_going() {
+        return Ok(None);
     }
-    Ok(offsets)
-}
-
-/// Keeps the tokenizer module the worker compiled (a `WebAssembly.Module`), so that the page's
-/// thread, when it needs the tables, instantiates it rather than fetching and compiling it
-/// again. The first one offered is kept.
-pub fn offer_module(module: &Module) {
-    imp::offer_module(module);
+    while !job.run_for(PAGE_SLICE_MS)? {
+        progress(job.done_bytes());
+        #[cfg(target_arch = "wasm32")]
+        crate::browser::yield_now().await;
+        if !keep_going() {
+            return Ok(None);
+        }
+    }
+    let offsets = job.into_offsets()?;
+    // The windows index the text with these offsets: checked as the worker's are.
+    crate::tokenize_worker::check_offsets(&offsets, len)
+        .map_err(|why| format!("tokenizer module result refused: {why}"))?;
+    Ok(Some(offsets))
 }
 
 /// A compiled tokenizer module (a `WebAssembly.Module`) as the worker hands it over; nothing
 /// natively, where there is no worker.
 #[derive(Clone, Debug)]
 pub struct Module(#[cfg(target_arch = "wasm32")] pub wasm_bindgen::JsValue);
+
+thread_local! {
+    /// The first compiled module a worker sent: for a restarted worker, and for this thread.
+    static OFFERED: RefCell<Option<Module>> = const { RefCell::new(None) };
+}
+
+/// Keeps the tokenizer module a worker compiled (a `WebAssembly.Module`), so that a restarted
+/// worker, and this thread when it needs the tables, start from it rather than fetching and
+/// compiling it again. The first one offered is kept.
+pub fn offer_module(module: &Module) {
+    OFFERED.with(|m| {
+        m.borrow_mut().get_or_insert_with(|| module.clone());
+    });
+}
+
+/// The module [`offer_module`] kept, if any.
+pub fn offered_module() -> Option<Module> {
+    OFFERED.with(|m| m.borrow().clone())
+}
 
 #[cfg(any(not(target_arch = "wasm32"), feature = "linked-tokenizer"))]
 mod imp {
@@ -64,28 +87,28 @@ mod imp {
     use chunk_core::tokenizer::sliced::Slicer;
     use chunk_core::tokenizer::Encoding;
 
-    use super::{Module, PAGE_SLICE_MS};
     use crate::browser::now_ms;
 
-    pub(super) async fn tokenize(
-        encoding: Encoding,
-        text: Arc<str>,
-        keep_going: impl Fn() -> bool,
-        progress: impl Fn(usize),
-    ) -> Result<Option<Vec<usize>>, String> {
-        let mut slicer = Slicer::new(text, encoding);
-        while !slicer.run_for(PAGE_SLICE_MS, now_ms) {
-            progress(slicer.done_bytes());
-            #[cfg(target_arch = "wasm32")]
-            crate::browser::yield_now().await;
-            if !keep_going() {
-                return Ok(None);
-            }
-        }
-        Ok(Some(slicer.into_encoded().offsets))
-    }
+    /// A job of the core's own tokenizer, linked in.
+    pub(super) struct Job(Slicer);
 
-    pub(super) fn offer_module(_module: &Module) {}
+    impl Job {
+        pub(super) async fn start(encoding: Encoding, text: Arc<str>) -> Result<Self, String> {
+            Ok(Job(Slicer::new(text, encoding)))
+        }
+
+        pub(super) fn run_for(&mut self, ms: f64) -> Result<bool, String> {
+            Ok(self.0.run_for(ms, now_ms))
+        }
+
+        pub(super) fn done_bytes(&self) -> usize {
+            self.0.done_bytes()
+        }
+
+        pub(super) fn into_offsets(self) -> Result<Vec<usize>, String> {
+            Ok(self.0.into_encoded().offsets)
+        }
+    }
 }
 
 #[cfg(all(target_arch = "wasm32", not(feature = "linked-tokenizer")))]
@@ -99,7 +122,8 @@ mod imp {
     use wasm_bindgen::JsCast;
     use wasm_bindgen_futures::JsFuture;
 
-    use super::{Module, ENGINE_GLUE, ENGINE_WASM, PAGE_SLICE_MS};
+    use super::{offered_module, ENGINE_GLUE, ENGINE_WASM};
+    use crate::browser::build_file_url;
 
     // A dynamic `import()` has no Rust or web-sys binding: `assets/boot.js` offers one as a
     // global function (not a wasm-bindgen snippet: a file of its own would be fetched after
@@ -125,8 +149,6 @@ mod imp {
     }
 
     thread_local! {
-        /// The compiled module the worker sent, if any.
-        static MODULE: RefCell<Option<JsValue>> = const { RefCell::new(None) };
         /// The loaded glue (a promise of its namespace), once asked for; dropped on failure
         /// (a failed load, or a trap that may have left the instance broken) so that a later
         /// job loads a fresh one.
@@ -134,22 +156,6 @@ mod imp {
         /// Instances loaded so far: each fresh one imports the glue under a URL of its own (a
         /// fragment), since importing the same URL again gives the same, initialised module.
         static LOADS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
-    }
-
-    pub(super) fn offer_module(module: &Module) {
-        MODULE.with(|m| {
-            m.borrow_mut().get_or_insert_with(|| module.0.clone());
-        });
-    }
-
-    fn url(file: &str) -> Result<String, String> {
-        let base = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.base_uri().ok().flatten())
-            .ok_or("no document base URL")?;
-        web_sys::Url::new_with_base(file, &base)
-            .map(|u| u.href())
-            .map_err(|e| format!("{file}: {e:?}"))
     }
 
     /// A promise of the glue at `js`, instantiated with `source` (a compiled module or the
@@ -171,16 +177,15 @@ mod imp {
         let promise = match GLUE.with(|g| g.borrow().clone()) {
             Some(p) => p,
             None => {
-                let module = MODULE.with(|m| m.borrow().clone());
-                let source = match module {
-                    Some(m) => m,
-                    None => JsValue::from_str(&url(ENGINE_WASM)?),
+                let source = match offered_module() {
+                    Some(m) => m.0,
+                    None => JsValue::from_str(&build_file_url(ENGINE_WASM)?),
                 };
                 let n = LOADS.with(|l| l.replace(l.get() + 1));
                 let glue = if n == 0 {
-                    url(ENGINE_GLUE)?
+                    build_file_url(ENGINE_GLUE)?
                 } else {
-                    format!("{}#instance-{n}", url(ENGINE_GLUE)?)
+                    format!("{}#instance-{n}", build_file_url(ENGINE_GLUE)?)
                 };
                 let p = load_engine(glue, source);
                 GLUE.with(|g| *g.borrow_mut() = Some(p.clone()));
@@ -193,48 +198,58 @@ mod imp {
         })
     }
 
-    pub(super) async fn tokenize(
-        encoding: Encoding,
-        text: Arc<str>,
-        keep_going: impl Fn() -> bool,
-        progress: impl Fn(usize),
-    ) -> Result<Option<Vec<usize>>, String> {
-        let glue = glue().await?;
-        if !keep_going() {
-            return Ok(None);
+    /// A job of the tokenizer module's `SlicedJob`; dropping it before its offsets are taken
+    /// frees it in the module.
+    pub(super) struct Job(Option<EngineJob>);
+
+    /// A trap may leave the instance broken: the next job loads a fresh one.
+    fn trapped(e: JsValue) -> String {
+        GLUE.with(|g| *g.borrow_mut() = None);
+        format!("tokenizer module: {e:?}")
+    }
+
+    impl Job {
+        pub(super) async fn start(encoding: Encoding, text: Arc<str>) -> Result<Self, String> {
+            let glue = glue().await?;
+            let class = Reflect::get(&glue, &"SlicedJob".into())
+                .ok()
+                .and_then(|c| c.dyn_into::<js_sys::Function>().ok())
+                .ok_or("the tokenizer module has no SlicedJob")?;
+            let args = Array::of2(
+                &encoding.name().into(),
+                &Uint8Array::new_from_slice(text.as_bytes()),
+            );
+            let job = Reflect::construct(&class, &args)
+                .map_err(|e| format!("tokenizer module: {e:?}"))?;
+            Ok(Job(Some(job.unchecked_into())))
         }
-        let class = Reflect::get(&glue, &"SlicedJob".into())
-            .ok()
-            .and_then(|c| c.dyn_into::<js_sys::Function>().ok())
-            .ok_or("the tokenizer module has no SlicedJob")?;
-        let args = Array::of2(
-            &encoding.name().into(),
-            &Uint8Array::new_from_slice(text.as_bytes()),
-        );
-        let job: EngineJob = Reflect::construct(&class, &args)
-            .map_err(|e| format!("tokenizer module: {e:?}"))?
-            .unchecked_into();
-        // A trap may leave the instance broken: the next job loads a fresh one.
-        let fail = |e: JsValue| {
-            GLUE.with(|g| *g.borrow_mut() = None);
-            format!("tokenizer module: {e:?}")
-        };
-        loop {
-            match job.run_for(PAGE_SLICE_MS) {
-                Ok(true) => break,
-                Ok(false) => {}
-                Err(e) => return Err(fail(e)),
-            }
-            progress(job.done_bytes() as usize);
-            crate::browser::yield_now().await;
-            if !keep_going() {
+
+        fn job(&self) -> Result<&EngineJob, String> {
+            self.0
+                .as_ref()
+                .ok_or_else(|| "tokenizer module job already taken".into())
+        }
+
+        pub(super) fn run_for(&mut self, ms: f64) -> Result<bool, String> {
+            self.job()?.run_for(ms).map_err(trapped)
+        }
+
+        pub(super) fn done_bytes(&self) -> usize {
+            self.job().map_or(0, |j| j.done_bytes() as usize)
+        }
+
+        pub(super) fn into_offsets(mut self) -> Result<Vec<usize>, String> {
+            let job = self.0.take().ok_or("tokenizer module job already taken")?;
+            let offsets = job.into_offsets().map_err(trapped)?;
+            Ok(offsets.to_vec().into_iter().map(|o| o as usize).collect())
+        }
+    }
+
+    impl Drop for Job {
+        fn drop(&mut self) {
+            if let Some(job) = self.0.take() {
                 job.free();
-                return Ok(None);
             }
         }
-        let offsets = job.into_offsets().map_err(fail)?;
-        Ok(Some(
-            offsets.to_vec().into_iter().map(|o| o as usize).collect(),
-        ))
     }
 }

@@ -137,12 +137,7 @@ mod imp {
         pub fn start(on_reply: impl Fn(Reply) + 'static, module: Option<&Module>) -> Option<Self> {
             let document = web_sys::window()?.document()?;
             document.query_selector("script[data-js]").ok()??;
-            let base = document.base_uri().ok()??;
-            let url = |file: &str| {
-                web_sys::Url::new_with_base(file, &base)
-                    .ok()
-                    .map(|u| u.href())
-            };
+            let url = |file: &str| crate::browser::build_file_url(file).ok();
             let (script, js, wasm) = (url(WORKER_SCRIPT)?, url(ENGINE_GLUE)?, url(ENGINE_WASM)?);
             let options = WorkerOptions::new();
             options.set_type(WorkerType::Module);

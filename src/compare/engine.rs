@@ -49,6 +49,7 @@ mod imp {
     use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 
     use super::{Event, ENGINE_GLUE, ENGINE_WASM, WORKER_SCRIPT};
+    use crate::browser::build_file_url;
 
     /// The text the worker should hold: its id, the text, and its pages when it is a PDF's.
     type HeldText = (u32, Arc<str>, Option<Arc<PageMap>>);
@@ -68,7 +69,6 @@ mod imp {
         restarts: Cell<u32>,
         on_event: Box<dyn Fn(Event)>,
         closures: RefCell<Vec<Box<dyn std::any::Any>>>,
-        base: String,
     }
 
     /// The page's handle on the comparison worker. Cloning shares the same worker.
@@ -81,8 +81,6 @@ mod imp {
         /// fetches nothing), else `undefined`. `None` where there is no document base URL or
         /// the browser refuses module workers (the comparison then says so).
         pub fn start(on_event: impl Fn(Event) + 'static, module: JsValue) -> Option<Self> {
-            let document = web_sys::window()?.document()?;
-            let base = document.base_uri().ok()??;
             let engine = CompareEngine(Rc::new(Inner {
                 worker: RefCell::new(None),
                 module: RefCell::new(module),
@@ -94,7 +92,6 @@ mod imp {
                 restarts: Cell::new(0),
                 on_event: Box::new(on_event),
                 closures: RefCell::new(Vec::new()),
-                base,
             }));
             engine.spawn().then_some(engine)
         }
@@ -104,18 +101,12 @@ mod imp {
             self.0.module.borrow().clone()
         }
 
-        fn url(&self, file: &str) -> Option<String> {
-            web_sys::Url::new_with_base(file, &self.0.base)
-                .ok()
-                .map(|u| u.href())
-        }
-
         /// Starts a worker and sends it `init`; false when the browser refuses.
         fn spawn(&self) -> bool {
             let (Some(script), Some(js), Some(wasm)) = (
-                self.url(WORKER_SCRIPT),
-                self.url(ENGINE_GLUE),
-                self.url(ENGINE_WASM),
+                build_file_url(WORKER_SCRIPT).ok(),
+                build_file_url(ENGINE_GLUE).ok(),
+                build_file_url(ENGINE_WASM).ok(),
             ) else {
                 return false;
             };
