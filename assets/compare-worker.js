@@ -48,6 +48,7 @@ async function compare(request) {
   // A new table (lane 0) also stops the rows the user started on the old one (lane 2).
   if (request.lane === 0) latest.set(2, request.job);
   const current = () => latest.get(request.lane) === request.job;
+  await ensureVocab(request, false);
   const rows = engine.rows_in(request);
   for (let i = 0; i < rows; i += 1) {
     if (!current()) return;
@@ -83,42 +84,64 @@ async function stepped(request) {
 // relative to this script (the page's own folder), so the page's origin and subpath hold.
 const vocabLoads = new Map();
 
+// The vocabulary file a request needs (an `open-count`'s, or the chosen open model's for a
+// `compare` or `select`, whose chunks are checked against the model's limit with its own
+// tokenizer), fetched and loaded when the engine does not hold it yet. True when the engine
+// holds it afterwards (or none is needed); false after a failure, which an `open-count`
+// reports (a `compare` or `select` goes on, and its figures say that a stand-in counted).
+async function ensureVocab(request, report) {
+  const file = engine.vocab_needed(request);
+  if (!file) return true;
+  if (report) self.postMessage({ kind: 'vocab-loading', job: request.job, vocab: request.vocab });
+  if (!vocabLoads.has(file)) {
+    const load = fetch(new URL(file, self.location)).then(async (response) => {
+      if (!response.ok) throw new Error(`${file}: HTTP ${response.status}`);
+      return new Uint8Array(await response.arrayBuffer());
+    });
+    vocabLoads.set(file, load);
+    // A failed fetch is tried again by the next request.
+    load.catch(() => vocabLoads.delete(file));
+  }
+  let bytes;
+  try {
+    bytes = await vocabLoads.get(file);
+  } catch (err) {
+    if (report) self.postMessage({ kind: 'failed', job: request.job, message: `${err}` });
+    return false;
+  }
+  if (engine.vocab_needed(request)) {
+    const failure = engine.load_vocab(request, bytes);
+    // Read once, kept by the engine (or refused): the bytes are not needed again, and a
+    // refused file is fetched anew by the next request.
+    vocabLoads.delete(file);
+    if (failure) {
+      if (report) self.postMessage(failure);
+      return false;
+    }
+  }
+  return true;
+}
+
 // An `open-count`: the vocabulary first when the engine does not hold it (`vocab-loading`
 // tells the page), then the count. Only the newest open-count is answered.
 async function openCount(request) {
   latest.set('open-count', request.job);
-  const file = engine.vocab_needed(request);
-  if (file) {
-    self.postMessage({ kind: 'vocab-loading', job: request.job, vocab: request.vocab });
-    if (!vocabLoads.has(file)) {
-      const load = fetch(new URL(file, self.location)).then(async (response) => {
-        if (!response.ok) throw new Error(`${file}: HTTP ${response.status}`);
-        return new Uint8Array(await response.arrayBuffer());
-      });
-      vocabLoads.set(file, load);
-      // A failed fetch is tried again by the next request.
-      load.catch(() => vocabLoads.delete(file));
-    }
-    let bytes;
-    try {
-      bytes = await vocabLoads.get(file);
-    } catch (err) {
-      self.postMessage({ kind: 'failed', job: request.job, message: `${err}` });
-      return;
-    }
-    if (engine.vocab_needed(request)) {
-      const failure = engine.load_vocab(request, bytes);
-      // Read once, kept by the engine (or refused): the bytes are not needed again, and a
-      // refused file is fetched anew by the next request.
-      vocabLoads.delete(file);
-      if (failure) {
-        self.postMessage(failure);
-        return;
-      }
-    }
-  }
+  if (!(await ensureVocab(request, true))) return;
   if (latest.get('open-count') !== request.job) return;
   self.postMessage(engine.open_count(request));
+}
+
+// `select`, `rows` and `export` are answered in arrival order (the rows and exports of a
+// selection need its chunks), each after the vocabulary its request needs.
+let handled = Promise.resolve();
+function inOrder(request) {
+  handled = handled
+    .then(async () => {
+      await ensureVocab(request, false);
+      self.postMessage(engine.handle(request));
+    })
+    .catch((err) => fail(`${err}`));
+  return handled;
 }
 
 self.onmessage = ({ data }) => {
@@ -151,7 +174,7 @@ self.onmessage = ({ data }) => {
       default:
         // A newer select also stops a running compare's stale rows from mattering: the page
         // drops replies to old jobs.
-        self.postMessage(engine.handle(data));
+        return inOrder(data);
     }
   }).catch((err) => fail(`${err}`));
 };

@@ -2,10 +2,13 @@
 //! with the notices that must never be silent (clamped overlap, estimate vs exact).
 
 use crate::i18n::args as page_msg;
+use chunk_core::analysis::Summary;
 use chunk_core::formula::{FormulaOutput, CHARS_PER_TOKEN};
+use chunk_core::strategy::{SizeUnit, StrategyId};
 use chunk_core::tokenizer::Encoding;
 use leptos::prelude::*;
 
+use crate::compare::Shown;
 use crate::format;
 use crate::i18n::Key;
 use crate::parse::{price_text, relocalize_price, FieldError, LengthUnit};
@@ -46,8 +49,9 @@ fn error_message(lang: Language, err: FieldError) -> String {
 fn NumberField(
     /// Element id and data-testid.
     id: &'static str,
-    /// Label key.
-    label: Key,
+    /// Label key (a signal: the chunk size's follows the unit).
+    #[prop(into)]
+    label: Signal<Key>,
     /// The typed text.
     value: RwSignal<String>,
     /// This field's error, if any.
@@ -64,7 +68,7 @@ fn NumberField(
     let error_testid = format!("error-{id}");
     view! {
         <div class="field" class:invalid=move || error.get().is_some()>
-            <label for=id>{move || lang.t(label)}</label>
+            <label for=id>{move || lang.t(label.get())}</label>
             <div class="field-row">
                 <input
                     id=id
@@ -121,6 +125,16 @@ pub fn Inputs() -> impl IntoView {
         price_written_in.set_value(Some(now));
         move_price_mark(fields, before, now);
     });
+    // The labels name the unit the strategies size chunks in (`chunk-size-unit`).
+    let unit = expect_context::<crate::compare::CompareSettings>().unit;
+    let size_label = Signal::derive(move || match unit.get() {
+        SizeUnit::Tokens => Key::ChunkSizeLabel,
+        SizeUnit::Characters => Key::ChunkSizeLabelChars,
+    });
+    let overlap_label = Signal::derive(move || match unit.get() {
+        SizeUnit::Tokens => Key::OverlapLabel,
+        SizeUnit::Characters => Key::OverlapLabelChars,
+    });
     let on_unit = move |ev| {
         if let Some(u) = LengthUnit::from_code(&event_target_value(&ev)) {
             fields.unit.set(u);
@@ -174,8 +188,8 @@ pub fn Inputs() -> impl IntoView {
             </NumberField>
             {text_note}
             <div class="field-pair">
-                <NumberField id="chunk-size" label=Key::ChunkSizeLabel value=fields.chunk_size error=size_err/>
-                <NumberField id="chunk-overlap" label=Key::OverlapLabel value=fields.chunk_overlap error=overlap_err/>
+                <NumberField id="chunk-size" label=size_label value=fields.chunk_size error=size_err/>
+                <NumberField id="chunk-overlap" label=overlap_label value=fields.chunk_overlap error=overlap_err/>
             </div>
             <crate::compare::SizeUnitSelect/>
             // The model first: choosing it sets the price and the tokenizer below.
@@ -253,21 +267,87 @@ fn share(x: f64, lang: crate::i18n::Lang) -> (String, String) {
     (x.to_string(), format::percent(lang, x))
 }
 
-/// The figures of SPEC §2 and the notices about them.
+/// The results card's figures, from the formula or from the chosen strategy's real chunks
+/// (every number is the core's: `FormulaOutput` or `Summary`).
+#[derive(Clone, Debug, PartialEq)]
+struct Card {
+    chunks: u128,
+    total_tokens: u128,
+    repeated_tokens: u128,
+    repeated_share: f64,
+    extra: f64,
+    last_chunk: u128,
+    document_tokens: u128,
+    cost: Option<f64>,
+}
+
+impl Card {
+    fn of_formula(o: &FormulaOutput) -> Self {
+        Card {
+            chunks: o.chunks.into(),
+            total_tokens: o.total_tokens,
+            repeated_tokens: o.repeated_tokens,
+            repeated_share: o.repeated_share,
+            extra: o.extra_over_document,
+            last_chunk: o.last_chunk_tokens.into(),
+            document_tokens: o.document_tokens.into(),
+            cost: o.cost,
+        }
+    }
+
+    fn of_summary(s: &Summary, priced: bool) -> Self {
+        Card {
+            chunks: s.chunks as u128,
+            total_tokens: s.total_tokens as u128,
+            repeated_tokens: s.repeated_tokens as u128,
+            repeated_share: s.repeated_share(),
+            extra: s.extra_over_document(),
+            last_chunk: s.last_tokens as u128,
+            document_tokens: s.document_tokens as u128,
+            cost: priced.then_some(s.cost),
+        }
+    }
+}
+
+/// The figures of SPEC §2 for the page's configuration (SPEC §10): without a text the formula
+/// for fixed token windows; with one, the chosen strategy's real chunks (fixed token windows
+/// in tokens: the formula over the exact count, which equals them). Hooks: the section's
+/// `data-source` = `formula` | `windows` | `strategy` | `waiting` | `refused`, `data-strategy`,
+/// and `results-badge` (`data-exact`).
 #[component]
 pub fn Results() -> impl IntoView {
     let lang = expect_context::<Language>();
     let source = expect_context::<SourceText>();
     let derived = expect_context::<Derived>();
+    let compare = expect_context::<crate::compare::CompareResults>();
     let out = derived.output;
-    // Builds a figure signal from the formula output: a derived signal, because each is a
-    // cheap projection of the `output` memo plus the language.
-    let fig = move |f: fn(&FormulaOutput, crate::i18n::Lang) -> (String, String)| {
+    let priced = move || {
+        derived
+            .checked
+            .with(|c| c.input.is_some_and(|i| i.price_per_million.is_some()))
+    };
+    // `None`: no figure yet (a field to fix, or the strategy's chunks on their way).
+    let card = Memo::new(move |_| {
+        let formula = out.get()?;
+        match compare.shown.get() {
+            Shown::Formula | Shown::Windows { .. } => Some(Card::of_formula(&formula)),
+            Shown::Strategy { summary, .. } => summary.map(|s| Card::of_summary(&s, priced())),
+            Shown::Refused { .. } => None,
+        }
+    });
+    let fig = move |f: fn(&Card, crate::i18n::Lang) -> (String, String)| {
         Signal::derive(move || {
             let l = lang.get();
-            out.get().map(|o| f(&o, l))
+            card.with(|c| c.as_ref().map(|c| f(c, l)))
         })
     };
+    let stride = Signal::derive(move || {
+        let l = lang.get();
+        match compare.shown.get() {
+            Shown::Formula | Shown::Windows { .. } => out.get().map(|o| int(o.stride.into(), l)),
+            _ => None,
+        }
+    });
 
     let doc_chars = Signal::derive(move || {
         let l = lang.get();
@@ -288,8 +368,7 @@ pub fn Results() -> impl IntoView {
     });
     let cost = Signal::derive(move || {
         let l = lang.get();
-        out.get()
-            .and_then(|o| o.cost)
+        card.with(|c| c.as_ref().and_then(|c| c.cost))
             .map(|c| (c.to_string(), format::usd(l, c)))
     });
     let models = expect_context::<crate::model::ModelSettings>();
@@ -304,39 +383,110 @@ pub fn Results() -> impl IntoView {
                 .get()
                 .is_some_and(|m| !m.counts_exactly_with(fields.encoding.get()))
     };
+    let source_code = move || match compare.shown.get() {
+        Shown::Formula => "formula",
+        Shown::Windows { .. } => "windows",
+        Shown::Strategy {
+            summary: Some(_), ..
+        } => "strategy",
+        Shown::Strategy { summary: None, .. } => "waiting",
+        Shown::Refused { .. } => "refused",
+    };
+    let shown_strategy = move || match compare.shown.get() {
+        Shown::Formula => None,
+        Shown::Windows { .. } => Some(StrategyId::Fixed),
+        Shown::Strategy { strategy, .. } | Shown::Refused { strategy, .. } => Some(strategy),
+    };
+    // What the figures are exact (or an estimate) for: the library and version a strategy
+    // reproduces, or the product's own strategy's name, and the tokenizer that counted them.
+    let badge = move || {
+        out.get()?;
+        let l = lang.get();
+        let estimate = is_estimate();
+        let Some(strategy) = shown_strategy() else {
+            let (class, text) = if estimate {
+                ("badge estimate", lang.t(Key::EstimateBadge).to_owned())
+            } else {
+                ("badge formula", lang.t(Key::BadgeFormula).to_owned())
+            };
+            return Some(view! {
+                <span class=class data-testid="results-badge" data-exact=(!estimate).to_string()>{text}</span>
+            });
+        };
+        let what = match strategy.library() {
+            Some(lib) => format!("{} {}", lib.package, lib.version),
+            None => crate::compare::strategy_name(l, strategy),
+        };
+        let tokenizer = fields.encoding.get().name();
+        let (class, text) = if estimate {
+            (
+                "badge estimate",
+                lang.tf(page_msg::BadgeEstimateFor {
+                    what: &what,
+                    tokenizer,
+                }),
+            )
+        } else {
+            (
+                "badge exact",
+                lang.tf(page_msg::BadgeExactFor {
+                    what: &what,
+                    tokenizer,
+                }),
+            )
+        };
+        Some(view! {
+            <span class=class data-testid="results-badge" data-exact=(!estimate).to_string()>{text}</span>
+        })
+    };
+    // Why there are no figures with a text: the chunks are on their way, or the strategy
+    // refused (its reason, as the strategy panel words it).
+    let waiting = move || {
+        let l = lang.get();
+        match compare.shown.get() {
+            Shown::Strategy { strategy, summary: None } if out.get().is_some() => Some(view! {
+                <p class="notice info" data-testid="results-waiting">
+                    {lang.tf(page_msg::ResultsWaiting { what: &crate::compare::strategy_name(l, strategy) })}
+                </p>
+            }.into_any()),
+            Shown::Refused { refusal, .. } => Some(view! {
+                <p class="notice warn" data-testid="results-refused" data-refused=refusal.kind.clone()>
+                    {crate::compare::refusal_text(l, &refusal)}
+                </p>
+            }.into_any()),
+            Shown::Formula if out.get().is_some() => Some(view! {
+                <p class="field-note" data-testid="results-formula-note">{lang.t(Key::ResultsFormulaNote)}</p>
+            }.into_any()),
+            _ => None,
+        }
+    };
 
     view! {
         <section
             class="panel results"
             aria-labelledby="results-heading"
             aria-live="polite"
+            data-testid="results"
             data-estimate=move || is_estimate().to_string()
+            data-source=source_code
+            data-strategy=move || shown_strategy().map(|s| s.as_str())
         >
             <h2 id="results-heading">
                 {move || lang.t(Key::ResultsHeading)}
-                {move || {
-                    out.get()
-                        .map(|_| {
-                            let (class, key) = if is_estimate() {
-                                ("badge estimate", Key::EstimateBadge)
-                            } else {
-                                ("badge exact", Key::ExactBadge)
-                            };
-                            view! { <span class=class>{lang.t(key)}</span> }
-                        })
-                }}
+                {badge}
             </h2>
             <Notices/>
+            {waiting}
             <dl class="figures">
-                <Figure testid="out-chunks" label=Key::OutChunks primary=true value=fig(|o, l| int(o.chunks.into(), l))/>
-                <Figure testid="out-total-tokens" label=Key::OutTotal primary=true value=fig(|o, l| int(o.total_tokens, l))/>
+                <Figure testid="out-chunks" label=Key::OutChunks primary=true value=fig(|c, l| int(c.chunks, l))/>
+                <Figure testid="out-total-tokens" label=Key::OutTotal primary=true value=fig(|c, l| int(c.total_tokens, l))/>
                 <Figure testid="out-cost" label=Key::OutCost primary=true value=cost/>
-                <Figure testid="out-repeated-tokens" label=Key::OutRepeated value=fig(|o, l| int(o.repeated_tokens, l))/>
-                <Figure testid="out-repeated-share" label=Key::OutShare value=fig(|o, l| share(o.repeated_share, l))/>
-                <Figure testid="out-extra" label=Key::OutExtra value=fig(|o, l| share(o.extra_over_document, l))/>
-                <Figure testid="out-last-chunk" label=Key::OutLastChunk value=fig(|o, l| int(o.last_chunk_tokens.into(), l))/>
-                <Figure testid="out-stride" label=Key::OutStride value=fig(|o, l| int(o.stride.into(), l))/>
-                <Figure testid="out-doc-tokens" label=Key::OutDocTokens value=fig(|o, l| int(o.document_tokens.into(), l))/>
+                <Figure testid="out-repeated-tokens" label=Key::OutRepeated value=fig(|c, l| int(c.repeated_tokens, l))/>
+                <Figure testid="out-repeated-share" label=Key::OutShare value=fig(|c, l| share(c.repeated_share, l))/>
+                <Figure testid="out-extra" label=Key::OutExtra value=fig(|c, l| share(c.extra, l))/>
+                <Figure testid="out-last-chunk" label=Key::OutLastChunk value=fig(|c, l| int(c.last_chunk, l))/>
+                <Figure testid="out-stride" label=Key::OutStride value=stride/>
+                <Figure testid="out-doc-tokens" label=Key::OutDocTokens value=fig(|c, l| int(c.document_tokens, l))/>
                 <Figure testid="out-doc-chars" label=Key::OutDocChars value=doc_chars/>
             </dl>
         </section>

@@ -505,6 +505,8 @@ catalog!(
         DocLengthFromText { tokens },
         ChunkSizeLabel,
         OverlapLabel,
+        ChunkSizeLabelChars,
+        OverlapLabelChars,
         PriceLabel,
         PriceHint,
         TokenizerLabel,
@@ -522,6 +524,11 @@ catalog!(
         NoticeExact { encoding },
         EstimateBadge,
         ExactBadge,
+        BadgeExactFor { what, tokenizer },
+        BadgeEstimateFor { what, tokenizer },
+        BadgeFormula,
+        ResultsWaiting { what },
+        ResultsFormulaNote,
         ResultsHeading,
         OutDocTokens,
         OutDocChars,
@@ -616,6 +623,13 @@ catalog!(
 fn en(key: Key) -> &'static str {
     use Key::*;
     match key {
+        ResultsFormulaNote => "No text yet: these figures are the formula for fixed token windows, the same for every strategy. Paste or open a text to see the chosen strategy's real chunks.",
+        ResultsWaiting => "Cutting the text with {what}…",
+        BadgeFormula => "formula: fixed token windows",
+        BadgeEstimateFor => "estimate: {what}, counted with {tokenizer}",
+        BadgeExactFor => "exact: {what}, counted with {tokenizer}",
+        OverlapLabelChars => "Overlap (characters)",
+        ChunkSizeLabelChars => "Chunk size (characters)",
         Title => "RAG Chunk Calculator",
         Tagline => "See what chunk_size and chunk_overlap really cost: how many chunks, how many tokens embedded, how many of them are repeats, and where the cuts fall in your own text.",
         Privacy => "Everything runs in your browser. Your text is never uploaded; once loaded, this page makes no network request.",
@@ -739,6 +753,13 @@ fn en(key: Key) -> &'static str {
 fn vi(key: Key) -> &'static str {
     use Key::*;
     match key {
+        ResultsFormulaNote => "Chưa có văn bản: các số này theo công thức cho cửa sổ token cố định, giống nhau với mọi chiến lược. Hãy dán hoặc mở một văn bản để xem các đoạn thật của chiến lược đã chọn.",
+        ResultsWaiting => "Đang chia văn bản bằng {what}…",
+        BadgeFormula => "công thức: cửa sổ token cố định",
+        BadgeEstimateFor => "ước tính: {what}, đếm bằng {tokenizer}",
+        BadgeExactFor => "chính xác: {what}, đếm bằng {tokenizer}",
+        OverlapLabelChars => "Độ chồng lấp (ký tự)",
+        ChunkSizeLabelChars => "Kích thước đoạn (ký tự)",
         Title => "Máy tính chia đoạn RAG",
         Tagline => "Xem chunk_size và chunk_overlap thực sự tốn bao nhiêu: bao nhiêu đoạn, bao nhiêu token được nhúng, bao nhiêu token bị lặp lại, và văn bản của bạn bị cắt ở đâu.",
         Privacy => "Mọi thứ chạy trong trình duyệt của bạn. Văn bản không bao giờ được tải lên; sau khi tải xong, trang không gửi yêu cầu mạng nào.",
@@ -862,6 +883,13 @@ fn vi(key: Key) -> &'static str {
 fn id(key: Key) -> &'static str {
     use Key::*;
     match key {
+        ResultsFormulaNote => "Belum ada teks: angka-angka ini dari rumus jendela token tetap, sama untuk setiap strategi. Tempel atau buka teks untuk melihat chunk asli dari strategi yang dipilih.",
+        ResultsWaiting => "Memotong teks dengan {what}…",
+        BadgeFormula => "rumus: jendela token tetap",
+        BadgeEstimateFor => "perkiraan: {what}, dihitung dengan {tokenizer}",
+        BadgeExactFor => "tepat: {what}, dihitung dengan {tokenizer}",
+        OverlapLabelChars => "Tumpang tindih (karakter)",
+        ChunkSizeLabelChars => "Ukuran chunk (karakter)",
         Title => "Kalkulator Chunk RAG",
         Tagline => "Lihat berapa biaya sebenarnya dari chunk_size dan chunk_overlap: berapa chunk, berapa token yang di-embed, berapa yang berulang, dan di mana teks Anda terpotong.",
         Privacy => "Semuanya berjalan di peramban Anda. Teks Anda tidak pernah diunggah; setelah dimuat, halaman ini tidak mengirim permintaan jaringan apa pun.",
@@ -985,6 +1013,13 @@ fn id(key: Key) -> &'static str {
 fn ru(key: Key) -> &'static str {
     use Key::*;
     match key {
+        ResultsFormulaNote => "Текста пока нет: это расчёт по формуле для окон фиксированной длины, одинаковый для любой стратегии. Вставьте или откройте текст, чтобы увидеть настоящие чанки выбранной стратегии.",
+        ResultsWaiting => "Текст режется стратегией {what}…",
+        BadgeFormula => "формула: окна фиксированной длины в токенах",
+        BadgeEstimateFor => "оценка: {what}, подсчёт в {tokenizer}",
+        BadgeExactFor => "точно: {what}, подсчёт в {tokenizer}",
+        OverlapLabelChars => "Перекрытие (символы)",
+        ChunkSizeLabelChars => "Размер чанка (символы)",
         Title => "Калькулятор чанков для RAG",
         Tagline => "Посмотрите, во что на деле обходятся chunk_size и chunk_overlap: сколько чанков, сколько токенов уйдёт на эмбеддинг, сколько из них повторы и где разрезается ваш собственный текст.",
         Privacy => "Всё работает в вашем браузере. Текст никуда не отправляется; после загрузки страница не делает ни одного сетевого запроса.",
@@ -1108,6 +1143,13 @@ fn ru(key: Key) -> &'static str {
 fn pl(key: Key) -> &'static str {
     use Key::*;
     match key {
+        ResultsFormulaNote => "Nie ma jeszcze tekstu: te liczby pochodzą ze wzoru dla stałych okien tokenów i są takie same dla każdej strategii. Wklej lub otwórz tekst, aby zobaczyć prawdziwe chunki wybranej strategii.",
+        ResultsWaiting => "Tekst jest dzielony strategią {what}…",
+        BadgeFormula => "wzór: stałe okna tokenów",
+        BadgeEstimateFor => "szacunek: {what}, liczone w {tokenizer}",
+        BadgeExactFor => "dokładnie: {what}, liczone w {tokenizer}",
+        OverlapLabelChars => "Nakładanie (znaki)",
+        ChunkSizeLabelChars => "Rozmiar chunka (znaki)",
         Title => "Kalkulator chunków RAG",
         Tagline => "Zobacz, ile naprawdę kosztują chunk_size i chunk_overlap: ile chunków, ile tokenów trafi do embeddingu, ile z nich to powtórzenia i gdzie wypadają cięcia w Twoim własnym tekście.",
         Privacy => "Wszystko działa w Twojej przeglądarce. Tekst nigdy nie jest wysyłany; po załadowaniu strona nie wykonuje żadnych żądań sieciowych.",

@@ -59,6 +59,13 @@ pub fn AbView() -> impl IntoView {
             }
             .into_any();
         }
+        // Without a text there is nothing to compare: say what is needed, not "working".
+        if app.source.text.with(|t| t.is_empty()) {
+            return view! {
+                <p class="hint" data-testid="ab-idle">{messages::text(lang, Msg::CompareIdle)}</p>
+            }
+            .into_any();
+        }
         let a = results.selection.get().map(|s| s.outcome);
         let b = results.ab_row.get().map(|(_, o)| o);
         ab_table(lang, a, b).into_any()

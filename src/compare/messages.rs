@@ -14,6 +14,9 @@ crate::i18n::catalog!(
     "One message of the comparison's catalog.",
     Msg {
         CompareHeading,
+        ChunkModelRead { read, limit },
+        ChunkModelDrops { read, limit, dropped },
+        OverLimitTitle { dropped, largest },
         CompareIntro,
         CompareIdle,
         EngineLoading,
@@ -108,6 +111,9 @@ crate::i18n::catalog!(
 fn en(msg: Msg) -> &'static str {
     use Msg::*;
     match msg {
+        OverLimitTitle => "Tokens the model drops: {dropped}; largest chunk as the model reads it: {largest}",
+        ChunkModelDrops => "Model tokens: {read} (limit {limit}): the model drops the end of this chunk, tokens lost: {dropped}.",
+        ChunkModelRead => "Model tokens: {read} (limit {limit}).",
         CompareHeading => "Every strategy on your whole text",
         CompareIntro => "The same text cut by each library's splitter and by the page's own strategies, at the chunk_size and chunk_overlap above. Library rows are that library's real chunks, reproduced exactly; click a name to see its chunks.",
         CompareIdle => "Paste or open a text above to compare the strategies on it.",
@@ -151,7 +157,7 @@ fn en(msg: Msg) -> &'static str {
         SizeUnitLabel => "Unit of chunk_size and chunk_overlap",
         UnitTokens => "tokens",
         UnitCharacters => "characters",
-        UnitNote => "For the strategies below. LangChain, text-splitter and chonkie measure in characters by default; the figures above are token windows.",
+        UnitNote => "The unit of chunk_size and chunk_overlap. LangChain, text-splitter and chonkie measure in characters by default. Every figure is still counted in tokens.",
         PanelHeading => "One strategy up close",
         ParametersHeading => "The library's parameters, as this strategy runs them",
         StrategyLabel => "Strategy",
@@ -203,6 +209,9 @@ fn en(msg: Msg) -> &'static str {
 fn vi(msg: Msg) -> &'static str {
     use Msg::*;
     match msg {
+        OverLimitTitle => "Số token mô hình bỏ đi: {dropped}; đoạn lớn nhất theo mô hình: {largest}",
+        ChunkModelDrops => "Token theo mô hình: {read} (giới hạn {limit}): mô hình bỏ phần cuối của đoạn này, số token mất: {dropped}.",
+        ChunkModelRead => "Token theo mô hình: {read} (giới hạn {limit}).",
         CompareHeading => "Mọi chiến lược trên toàn bộ văn bản của bạn",
         CompareIntro => "Cùng một văn bản được cắt bởi bộ chia của từng thư viện và bởi các chiến lược riêng của trang, với chunk_size và chunk_overlap ở trên. Các hàng thư viện là những đoạn thật của chính thư viện đó, được tái tạo chính xác; bấm vào một tên để xem các đoạn của nó.",
         CompareIdle => "Hãy dán hoặc mở một văn bản ở trên để so sánh các chiến lược trên văn bản đó.",
@@ -246,7 +255,7 @@ fn vi(msg: Msg) -> &'static str {
         SizeUnitLabel => "Đơn vị của chunk_size và chunk_overlap",
         UnitTokens => "token",
         UnitCharacters => "ký tự",
-        UnitNote => "Áp dụng cho các chiến lược bên dưới. LangChain, text-splitter và chonkie mặc định đo bằng ký tự; các số liệu ở trên là cửa sổ token.",
+        UnitNote => "Đơn vị của chunk_size và chunk_overlap. LangChain, text-splitter và chonkie mặc định đo bằng ký tự. Mọi số liệu vẫn được đếm bằng token.",
         PanelHeading => "Xem kỹ một chiến lược",
         ParametersHeading => "Tham số của thư viện, đúng như chiến lược này dùng",
         StrategyLabel => "Chiến lược",
@@ -298,6 +307,9 @@ fn vi(msg: Msg) -> &'static str {
 fn id(msg: Msg) -> &'static str {
     use Msg::*;
     match msg {
+        OverLimitTitle => "Token yang dibuang model: {dropped}; chunk terbesar menurut model: {largest}",
+        ChunkModelDrops => "Token menurut model: {read} (batas {limit}): model membuang akhir chunk ini, token yang hilang: {dropped}.",
+        ChunkModelRead => "Token menurut model: {read} (batas {limit}).",
         CompareHeading => "Semua strategi pada seluruh teks Anda",
         CompareIntro => "Teks yang sama dipotong oleh pemecah setiap library dan oleh strategi milik halaman ini sendiri, dengan chunk_size dan chunk_overlap di atas. Baris library berisi chunk asli dari library tersebut, direproduksi persis; klik sebuah nama untuk melihat chunk-nya.",
         CompareIdle => "Tempel atau buka teks di atas untuk membandingkan strategi-strategi pada teks itu.",
@@ -341,7 +353,7 @@ fn id(msg: Msg) -> &'static str {
         SizeUnitLabel => "Satuan chunk_size dan chunk_overlap",
         UnitTokens => "token",
         UnitCharacters => "karakter",
-        UnitNote => "Untuk strategi di bawah. LangChain, text-splitter, dan chonkie secara bawaan mengukur dalam karakter; angka di atas adalah jendela token.",
+        UnitNote => "Satuan chunk_size dan chunk_overlap. LangChain, text-splitter, dan chonkie secara bawaan mengukur dalam karakter. Semua angka tetap dihitung dalam token.",
         PanelHeading => "Satu strategi dari dekat",
         ParametersHeading => "Parameter library, seperti yang dijalankan strategi ini",
         StrategyLabel => "Strategi",
@@ -393,6 +405,9 @@ fn id(msg: Msg) -> &'static str {
 fn ru(msg: Msg) -> &'static str {
     use Msg::*;
     match msg {
+        OverLimitTitle => "Модель отбросит токенов: {dropped}; самый длинный чанк для модели: {largest}",
+        ChunkModelDrops => "Токенов для модели: {read} (лимит {limit}): модель отбросит конец этого чанка, потеряно токенов: {dropped}.",
+        ChunkModelRead => "Токенов для модели: {read} (лимит {limit}).",
         CompareHeading => "Все стратегии на всём вашем тексте",
         CompareIntro => "Один и тот же текст, разбитый сплиттером каждой библиотеки и собственными стратегиями страницы, при chunk_size и chunk_overlap, заданных выше. Строки библиотек — настоящие чанки этих библиотек, воспроизведённые точно; нажмите на название, чтобы увидеть чанки.",
         CompareIdle => "Вставьте или откройте текст выше, чтобы сравнить на нём стратегии.",
@@ -436,7 +451,7 @@ fn ru(msg: Msg) -> &'static str {
         SizeUnitLabel => "Единица chunk_size и chunk_overlap",
         UnitTokens => "токены",
         UnitCharacters => "символы",
-        UnitNote => "Для стратегий ниже. LangChain, text-splitter и chonkie по умолчанию измеряют в символах; расчёты выше — для окон токенов.",
+        UnitNote => "Единица chunk_size и chunk_overlap. LangChain, text-splitter и chonkie по умолчанию измеряют в символах. Все числа по-прежнему считаются в токенах.",
         PanelHeading => "Одна стратегия крупным планом",
         ParametersHeading => "Параметры библиотеки, с которыми работает эта стратегия",
         StrategyLabel => "Стратегия",
@@ -488,6 +503,9 @@ fn ru(msg: Msg) -> &'static str {
 fn pl(msg: Msg) -> &'static str {
     use Msg::*;
     match msg {
+        OverLimitTitle => "Tokeny odrzucone przez model: {dropped}; największy chunk dla modelu: {largest}",
+        ChunkModelDrops => "Tokeny dla modelu: {read} (limit {limit}): model odetnie koniec tego chunka, utracone tokeny: {dropped}.",
+        ChunkModelRead => "Tokeny dla modelu: {read} (limit {limit}).",
         CompareHeading => "Wszystkie strategie na całym Twoim tekście",
         CompareIntro => "Ten sam tekst pocięty splitterem każdej biblioteki i własnymi strategiami tej strony, przy chunk_size i chunk_overlap ustawionych powyżej. Wiersze bibliotek to prawdziwe chunki danej biblioteki, odtworzone dokładnie; kliknij nazwę, aby zobaczyć jej chunki.",
         CompareIdle => "Wklej lub otwórz tekst powyżej, aby porównać na nim strategie.",
@@ -531,7 +549,7 @@ fn pl(msg: Msg) -> &'static str {
         SizeUnitLabel => "Jednostka chunk_size i chunk_overlap",
         UnitTokens => "tokeny",
         UnitCharacters => "znaki",
-        UnitNote => "Dotyczy strategii poniżej. LangChain, text-splitter i chonkie domyślnie mierzą w znakach; liczby powyżej dotyczą okien tokenów.",
+        UnitNote => "Jednostka chunk_size i chunk_overlap. LangChain, text-splitter i chonkie domyślnie mierzą w znakach. Wszystkie liczby nadal są liczone w tokenach.",
         PanelHeading => "Jedna strategia z bliska",
         ParametersHeading => "Parametry biblioteki, z którymi działa ta strategia",
         StrategyLabel => "Strategia",

@@ -26,6 +26,7 @@ use std::sync::Arc;
 use chunk_core::analysis::export::Row;
 use chunk_core::analysis::protocol::{ExportFormat, Figures, Outcome, Reply, Request, Selection};
 use chunk_core::analysis::refusal::Refusal;
+use chunk_core::analysis::Summary;
 use chunk_core::strategy::{Settings, SizeUnit, StrategyId};
 use chunk_core::tokenizer::open::OpenVocab;
 use leptos::prelude::*;
@@ -139,6 +140,10 @@ pub struct ChunkPage {
     pub total: usize,
     /// Rows `0..rows.len()`.
     pub rows: Vec<Row>,
+    /// Each row's chunk as the embedding model reads it, in tokens (its own tokenizer, special
+    /// tokens and prefix: `chunk_core::analysis::compare::model_tokens`); empty without a
+    /// model. Over the selection's `Summary::max_input_tokens`, the model drops the excess.
+    pub model_tokens: Vec<usize>,
 }
 
 /// The worker's replies, written only by [`spawn_compare`].
@@ -160,8 +165,50 @@ pub struct CompareResults {
     /// The chosen open model's count of the text with its own tokenizer (`None`: no such
     /// model, no text, or the worker not ready).
     pub open_count: RwSignal<Option<crate::model::OpenCount>>,
+    /// What the results card and the model panel show (a `Memo` over the text, the chosen
+    /// strategy, the unit and the selection: both read it, and it changes with them only).
+    pub shown: Memo<Shown>,
     /// The driver's request functions for rows, deferred rows and exports.
     pub requests: Requests,
+}
+
+/// What the results card and the model panel show for the page's one configuration (SPEC §10),
+/// from what the driver received.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shown {
+    /// No text: the formula for fixed token windows (SPEC §2).
+    Formula,
+    /// Fixed token windows on the text, sized in tokens: the formula over the exact count is
+    /// these windows' figures; `summary` is the worker's, once it has arrived (the model
+    /// limit's count).
+    Windows {
+        /// The worker's figures of the windows, `None` until they arrive.
+        summary: Option<Summary>,
+    },
+    /// The chosen strategy's real chunks of the text.
+    Strategy {
+        /// The strategy.
+        strategy: StrategyId,
+        /// Its figures, `None` until they arrive.
+        summary: Option<Summary>,
+    },
+    /// The chosen strategy refused the settings or the text.
+    Refused {
+        /// The strategy.
+        strategy: StrategyId,
+        /// Why.
+        refusal: Refusal,
+    },
+}
+
+impl Shown {
+    /// The worker's figures of the chosen strategy, when they have arrived.
+    pub fn summary(&self) -> Option<&Summary> {
+        match self {
+            Shown::Windows { summary } | Shown::Strategy { summary, .. } => summary.as_ref(),
+            Shown::Formula | Shown::Refused { .. } => None,
+        }
+    }
 }
 
 /// A request function the driver installs (local to the page's thread: it holds the worker).
@@ -201,7 +248,7 @@ impl Requests {
 fn figures_of(
     app: &PageState,
     unit: SizeUnit,
-    model: Option<&chunk_core::models::EmbeddingModel>,
+    model: Option<&'static chunk_core::models::EmbeddingModel>,
 ) -> Option<(Figures, bool)> {
     let checked = app.derived.checked.get();
     let size = checked.size_value?;
@@ -216,7 +263,7 @@ fn figures_of(
     Some((
         Figures {
             settings,
-            max_input_tokens: crate::model::chunk_budget(model, app.fields.encoding.get()),
+            model: model.map(chunk_core::models::ModelRef),
             price_per_million: price.unwrap_or(0.0),
         },
         price.is_some(),
@@ -256,10 +303,11 @@ pub fn spawn_compare(app: PageState) {
     let models = expect_context::<crate::model::ModelSettings>();
     let figures = Memo::new(move |_| figures_of(&app, settings.unit.get(), models.model.get()));
 
+    let selection = RwSignal::new(None::<Selection>);
     let results = CompareResults {
         engine: RwSignal::new(EngineStatus::Loading),
         table: RwSignal::new(Table::default()),
-        selection: RwSignal::new(None),
+        selection,
         chunks: RwSignal::new(ChunkPage::default()),
         ab_row: RwSignal::new(None),
         ab_invalid: Memo::new(move |_| {
@@ -271,6 +319,28 @@ pub fn spawn_compare(app: PageState) {
                 .is_some_and(|b| b.is_none())
         }),
         open_count: RwSignal::new(None),
+        shown: Memo::new(move |_| {
+            let strategy = settings.strategy.get();
+            let unit = settings.unit.get();
+            if app.source.text.with(|t| t.is_empty()) {
+                return Shown::Formula;
+            }
+            let outcome = selection.with(|s| {
+                s.as_ref()
+                    .filter(|s| s.strategy == strategy)
+                    .map(|s| s.outcome.clone())
+            });
+            let summary = match outcome {
+                Some(Outcome::Figures { summary, .. }) => Some(summary),
+                Some(Outcome::Refused { refusal }) => return Shown::Refused { strategy, refusal },
+                None => None,
+            };
+            if strategy == StrategyId::Fixed && unit == SizeUnit::Tokens {
+                Shown::Windows { summary }
+            } else {
+                Shown::Strategy { strategy, summary }
+            }
+        }),
         requests: Requests {
             more_rows: StoredValue::new_local(None),
             run_deferred: StoredValue::new_local(None),
@@ -681,8 +751,7 @@ fn select_job(
 ) {
     results.chunks.set(ChunkPage {
         job,
-        total: 0,
-        rows: Vec::new(),
+        ..ChunkPage::default()
     });
     send(Request::Select {
         job,
@@ -737,10 +806,12 @@ fn receive(
             from,
             total,
             rows,
+            model_tokens,
         } => results.chunks.update(|c| {
             if c.job == job && from == c.rows.len() {
                 c.total = total;
                 c.rows.extend(rows);
+                c.model_tokens.extend(model_tokens);
             }
         }),
         Reply::Exported { job, format, text } => {
@@ -829,7 +900,7 @@ pub fn StatusProgress(
 }
 
 /// The `chunk-size-unit` select: tokens or characters for chunk_size and chunk_overlap of the
-/// strategies (the calculator's own figures stay token windows, as its note says).
+/// strategies and of the results card (every figure is still counted in tokens).
 #[component]
 pub fn SizeUnitSelect() -> impl IntoView {
     let app = PageState::from_context();
@@ -963,7 +1034,7 @@ mod tests {
                 unit: SizeUnit::Characters,
                 encoding: Encoding::O200kBase,
             },
-            max_input_tokens: 8191,
+            model: None,
             price_per_million: 0.02,
         };
         let side = |s: &str, o: &str| AbSide {

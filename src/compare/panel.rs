@@ -224,11 +224,16 @@ fn HistogramView() -> impl IntoView {
     move || {
         let lang = app.language.lang.get();
         let h = results.selection.get()?.histogram?;
-        Some(histogram_view(lang, h))
+        let model = expect_context::<crate::model::ModelSettings>().model.get();
+        Some(histogram_view(lang, model, h))
     }
 }
 
-fn histogram_view(lang: Lang, h: Histogram) -> impl IntoView {
+fn histogram_view(
+    lang: Lang,
+    model: Option<&'static chunk_core::models::EmbeddingModel>,
+    h: Histogram,
+) -> impl IntoView {
     let m = |msg: Msg| messages::text(lang, msg);
     let n = |x: usize| format::int(lang, x as u64);
     let bins = h.bins.len().max(1) as f64;
@@ -271,9 +276,10 @@ fn histogram_view(lang: Lang, h: Histogram) -> impl IntoView {
             <line data-testid="histogram-limit" class="limit" x1=limit_x x2=limit_x y1=0 y2=SVG_H></line>
         }
     });
-    // Without a model limit nothing is over it, and there is no limit to name.
+    // No limit line in the sizing tokens (no model, or one that counts with a tokenizer of its
+    // own): the model's limit in words.
     let limit_note = if h.limit == usize::MAX {
-        crate::model::limit_note(lang, None, chunk_core::tokenizer::Encoding::Cl100kBase)
+        crate::model::limit_note(lang, model)
     } else {
         let limit_shown = n(h.limit);
         if limit {
@@ -357,7 +363,7 @@ fn Snippet() -> impl IntoView {
     };
     let copy = move |_| {
         if let Some(s) = code() {
-            crate::browser::copy_text(&format!("{}\n\n{}", s.install, s.code));
+            crate::browser::copy_text(&s.file_text());
         }
     };
     view! {
@@ -377,7 +383,7 @@ fn Snippet() -> impl IntoView {
                         <div class="snippet">
                             <h3 id="snippet-heading">{m(Msg::SnippetHeading)}</h3>
                             <p class="hint">{m(Msg::SnippetNote)}</p>
-                            <pre data-testid="snippet" data-language=s.language.clone() tabindex="0" role="region" aria-labelledby="snippet-heading"><code>{format!("{}\n\n{}", s.install, s.code)}</code></pre>
+                            <pre data-testid="snippet" data-language=s.language.clone() tabindex="0" role="region" aria-labelledby="snippet-heading"><code>{s.file_text()}</code></pre>
                             <button type="button" data-testid="snippet-copy" on:click=copy>{m(Msg::Copy)}</button>
                         </div>
                     }
@@ -412,10 +418,24 @@ fn StrategyChunks() -> impl IntoView {
                 <For
                     each=move || {
                         let lang = app.language.lang.get();
-                        results.chunks.get().rows.into_iter().map(move |r| (lang, r))
+                        // The model's limit, for the chunks' model-token counts (none without a
+                        // model).
+                        let limit = results.selection.with(|s| match s.as_ref().map(|s| &s.outcome) {
+                            Some(Outcome::Figures { summary, .. }) => Some(summary.max_input_tokens),
+                            _ => None,
+                        });
+                        let page = results.chunks.get();
+                        page.rows
+                            .into_iter()
+                            .enumerate()
+                            .map(move |(i, r)| {
+                                let read = limit.zip(page.model_tokens.get(i).copied());
+                                (lang, read, r)
+                            })
+                            .collect::<Vec<_>>()
                     }
-                    key=|(lang, r): &(Lang, Row)| (*lang, r.index, r.byte_start, r.byte_end, r.tokens)
-                    children=move |(lang, r): (Lang, Row)| chunk_view(lang, r)
+                    key=|(lang, read, r): &(Lang, Option<(usize, usize)>, Row)| (*lang, *read, r.index, r.byte_start, r.byte_end, r.tokens)
+                    children=move |(lang, read, r): (Lang, Option<(usize, usize)>, Row)| chunk_view(lang, read, r)
                 />
             </ol>
             <p class="hint">
@@ -436,8 +456,10 @@ fn StrategyChunks() -> impl IntoView {
     }
 }
 
-/// One `chunk`: its positions, tokens, heading path, why it ended, and its text.
-fn chunk_view(lang: Lang, r: Row) -> impl IntoView {
+/// One `chunk`: its positions, tokens, heading path, why it ended, and its text; with a model,
+/// `read` = (the model's limit, the chunk's tokens as the model reads it): how many it drops
+/// (`chunk-model`, `data-model-tokens`, `data-dropped`).
+fn chunk_view(lang: Lang, read: Option<(usize, usize)>, r: Row) -> impl IntoView {
     let m = |msg: Msg| messages::text(lang, msg);
     let n = |x: usize| format::int(lang, x as u64);
     let head = cmp_msg::ChunkHead {
@@ -462,6 +484,38 @@ fn chunk_view(lang: Lang, r: Row) -> impl IntoView {
     let pages = r.page_start.zip(r.page_end).map(|(first, last)| {
         view! { <span class="chunk-pages" data-testid="chunk-pages">{crate::i18n::chunk_pages(lang, first, last)}</span> }
     });
+    let model = read
+        .filter(|&(limit, _)| limit != usize::MAX)
+        .map(|(limit, tokens)| {
+            let dropped = tokens.saturating_sub(limit);
+            let over = dropped > 0;
+            let (read_n, limit_n) = (n(tokens), n(limit));
+            let line = if dropped > 0 {
+                cmp_msg::ChunkModelDrops {
+                    read: &read_n,
+                    limit: &limit_n,
+                    dropped: &n(dropped),
+                }
+                .fill(lang)
+            } else {
+                cmp_msg::ChunkModelRead {
+                    read: &read_n,
+                    limit: &limit_n,
+                }
+                .fill(lang)
+            };
+            view! {
+                <p
+                    class="chunk-model"
+                    class:over=over
+                    data-testid="chunk-model"
+                    data-model-tokens=tokens
+                    data-dropped=dropped
+                >
+                    {line}
+                </p>
+            }
+        });
     let changed = r
         .text_changed
         .then(|| view! { <span class="badge" data-testid="chunk-text-changed">{m(Msg::TextChanged)}</span> });
@@ -497,6 +551,7 @@ fn chunk_view(lang: Lang, r: Row) -> impl IntoView {
                 <span class="reason">{reason}</span>
                 {changed}
             </div>
+            {model}
             // The text scrolls inside its card, so the card is focusable (a keyboard scrolls
             // it) and named; `SkipChunks` goes past them all.
             <pre class="chunk-text" data-testid="chunk-text" tabindex="0" role="region" aria-label=label>

@@ -462,7 +462,7 @@ pub fn drive<S, T, X, J>(
     let cutting = Memo::new(move |_| figures.with(|f| f.map(|(f, _)| f.settings)));
     let figures_of = |settings| Figures {
         settings,
-        max_input_tokens: chunk_core::analysis::protocol::DEFAULT_MAX_INPUT_TOKENS,
+        model: None,
         price_per_million: 0.0,
     };
     super::debounced(move || {

@@ -5,7 +5,10 @@
 //! (`data-value` = rows done, `data-total`), `compare-table`, `compare-sort` (one button per
 //! column, `data-column`), and one `compare-row` per strategy with `data-strategy`,
 //! `data-chunks`, `data-total-tokens`, `data-repeated-tokens`, `data-mean-tokens`,
-//! `data-max-tokens`, `data-p95-tokens`, `data-over-limit`, `data-split-sentences`,
+//! `data-max-tokens`, `data-p95-tokens`, `data-over-limit` (chunks the chosen model reads as
+//! more than its input limit, counted with its own tokenizer), `data-model-max-tokens`,
+//! `data-truncated-tokens`, `data-limit-basis` (`own` | `proxy` | `stand-in` |
+//! `chunk-tokens`), `data-split-sentences`,
 //! `data-cost` (absent while pending; `data-refused` when the strategy refused),
 //! `data-library` / `data-library-version` on library rows, `data-deferred` on a row left for
 //! the user on a long text (its button: `compare-run-deferred`). The section's `data-engine` is
@@ -220,12 +223,7 @@ pub fn CompareTable() -> impl IntoView {
             SizeUnit::Tokens => cmp_msg::TableNoteTokens { encoding: enc }.fill(lang),
             SizeUnit::Characters => cmp_msg::TableNoteCharacters { encoding: enc }.fill(lang),
         };
-        note + " "
-            + &crate::model::limit_note(
-                app.language.lang.get(),
-                models.model.get(),
-                app.fields.encoding.get(),
-            )
+        note + " " + &crate::model::limit_note(app.language.lang.get(), models.model.get())
     };
     view! {
         <section
@@ -365,7 +363,10 @@ fn row_view(
                 <td>{mean}</td>
                 <td>{n(s.p95_tokens)}</td>
                 <td>{n(s.max_tokens)}</td>
-                <td>{n(s.over_limit)}</td>
+                <td title=crate::model::over_limit_title(lang, s)>
+                    {crate::model::approx_mark(s.limit_basis)}
+                    {n(s.over_limit)}
+                </td>
                 <td title=cmp_msg::OfSentences { n: &n(s.sentences) }.fill(lang)>
                     {n(s.split_sentences)}
                 </td>
@@ -409,6 +410,9 @@ fn row_view(
             data-p95-tokens=attr(|s| s.p95_tokens.to_string())
             data-max-tokens=attr(|s| s.max_tokens.to_string())
             data-over-limit=attr(|s| s.over_limit.to_string())
+            data-model-max-tokens=attr(|s| s.model_max_tokens.to_string())
+            data-truncated-tokens=attr(|s| s.truncated_tokens.to_string())
+            data-limit-basis=attr(|s| crate::model::limit_basis_code(s.limit_basis).to_owned())
             data-split-sentences=attr(|s| s.split_sentences.to_string())
             data-sentences=attr(|s| s.sentences.to_string())
             data-cost=attr(|s| s.cost.to_string())
@@ -461,8 +465,13 @@ mod tests {
             p95_tokens: 1,
             max_tokens: 1,
             min_chunk: None,
+            last_tokens: 1,
             over_limit: 0,
             max_input_tokens: 8191,
+            limit_basis: chunk_core::analysis::LimitBasis::Own,
+            model_max_tokens: 1,
+            model_p95_tokens: 1,
+            truncated_tokens: 0,
             sentences: 3,
             split_sentences: 0,
             cost: 0.0,

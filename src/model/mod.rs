@@ -2,7 +2,10 @@
 //! ([`ModelSelect`]) over the core's table (`chunk_core::models::MODELS`), and what the choice
 //! means ([`ModelPanel`]): the chunk budget under the model's limit and the chunks it would
 //! truncate, the fit of top-k chunks in an LLM context window, and vector storage and cost for
-//! a corpus. Every figure comes from `chunk_core::models` and `chunk_core::formula`.
+//! a corpus. With a text, every figure is for the chosen strategy's real chunks, each counted
+//! by the comparison worker with the model's own tokenizer (`crate::compare::Shown`,
+//! `chunk_core::analysis::compare::LimitCheck`); without one, for the formula's fixed windows.
+//! Every figure comes from `chunk_core`.
 //!
 //! Context ([`ModelSettings`]): the chosen model and the panel's fields, written only by this
 //! module's inputs. Choosing a model also sets the calculator's tokenizer and price (the user's
@@ -11,7 +14,12 @@
 //!
 //! Hooks: `embedding-model` (select; option values are model ids, `custom` for none),
 //! `model-note` (`data-estimate` = `true` when the model's counts are estimates),
-//! `model-panel`, `out-model-limit`, `out-over-limit`, `top-k`, `context-window`,
+//! `model-panel`, `out-model-limit`, `out-over-limit` (`data-basis` = `formula` without a text,
+//! else how the chosen strategy's chunks were counted: `own` (the model's own tokenizer),
+//! `proxy`, `stand-in` (its vocabulary not loaded) or `chunk-tokens` (no model)),
+//! `out-model-max-tokens` (the largest chunk as the model reads it), `out-truncated-tokens`
+//! (tokens the model drops over all chunks), `model-limit-basis` (the same `data-basis`, in
+//! words), `top-k`, `context-window`,
 //! `prompt-tokens`, `answer-reserve`, `out-context-fit` (`data-value` = the largest top-k that
 //! fits, `u64::MAX` for "any"; `data-fits`, `data-used-tokens`), `dimensions`, `vector-format`,
 //! `corpus-documents`, `out-storage-bytes`, `out-corpus-storage-bytes`, `out-corpus-cost`,
@@ -25,6 +33,7 @@
 pub mod messages;
 
 use crate::model::messages::args as model_msg;
+use chunk_core::analysis::{LimitBasis, Summary};
 use chunk_core::models::{
     context_fit, corpus_embedding_cost_usd, corpus_storage_bytes, model, storage_bytes,
     windows_over_limit, EmbeddingModel, ModelTokenizer, VectorFormat, CONTEXT_WINDOWS,
@@ -424,27 +433,86 @@ pub fn ModelPanel() -> impl IntoView {
             .and_then(|m| estimate_hint(lang(), m, app.fields.encoding.get()))
     };
     let limit_fig = move || limit().map(|l| int(l as u128));
-    let over_fig = move || {
-        let l = limit()?;
-        let o = out.get()?;
-        Some(int(windows_over_limit(&o, l as u64).into()))
+    // The page's configuration (SPEC §10): with a text, the chosen strategy's real chunks as
+    // the worker measured them; without one, the formula's fixed windows.
+    let results = expect_context::<crate::compare::CompareResults>();
+    let shown = results.shown;
+    let real = move || shown.with(|s| s.summary().cloned());
+    let formula = move || matches!(shown.get(), crate::compare::Shown::Formula);
+    // (chunks, tokens embedded) of the configuration.
+    let counts = move || -> Option<(u64, u128)> {
+        if formula() {
+            return out.get().map(|o| (o.chunks, o.total_tokens));
+        }
+        real().map(|s| (s.chunks as u64, s.total_tokens as u128))
     };
-    // The fit and the inputs it was computed from: `[top-k, chunk_size, prompt, reserve,
-    // window]`. A `Memo`: the figure, its two attributes and the sentence all read it.
+    let over_fig = move || {
+        if formula() {
+            let l = limit()?;
+            let o = out.get()?;
+            return Some(int(windows_over_limit(&o, l as u64).into()));
+        }
+        settings.model.get()?.max_input_tokens?;
+        real().map(|s| int(s.over_limit as u128))
+    };
+    let model_max_fig = move || {
+        settings.model.get()?.max_input_tokens?;
+        real().map(|s| int(s.model_max_tokens as u128))
+    };
+    let dropped_fig = move || {
+        settings.model.get()?.max_input_tokens?;
+        real().map(|s| int(s.truncated_tokens as u128))
+    };
+    let basis = move || real().map(|s| s.limit_basis);
+    // How the chunks were checked against the limit, in words.
+    let basis_line = move || {
+        let chosen = settings.model.get()?;
+        chosen.max_input_tokens?;
+        if formula() {
+            return Some(view! {
+                <p class="field-note" data-testid="model-limit-basis" data-basis="formula">{m(Mm::LimitFormula)}</p>
+            }.into_any());
+        }
+        let b = basis()?;
+        let tokenizer = tokenizer_name(chosen.tokenizer);
+        let line = match b {
+            LimitBasis::StandIn(e) => model_msg::LimitStandIn {
+                tokenizer,
+                encoding: e.name(),
+            }
+            .fill(lang()),
+            LimitBasis::Proxy(_) => estimate().unwrap_or_default(),
+            LimitBasis::Own | LimitBasis::ChunkTokens => {
+                model_msg::LimitOwn { tokenizer }.fill(lang())
+            }
+        };
+        Some(view! {
+            <p class="field-note" data-testid="model-limit-basis" data-basis=limit_basis_code(b)>{line}</p>
+        }.into_any())
+    };
+    // The fit and the inputs it was computed from: `[top-k, chunk, prompt, reserve, window]`
+    // and the p95 of the chunks (`None` for the formula, whose windows are all chunk_size).
+    // The chunk is chunk_size for the formula, the largest real chunk as the model reads it
+    // otherwise. A `Memo`: the figure, its two attributes and the sentence all read it.
     let fit = Memo::new(move |_| {
-        let o = out.get()?;
+        let (chunk, p95) = if formula() {
+            (out.get()?.chunk_size, None)
+        } else {
+            let s = real()?;
+            (s.model_max_tokens as u64, Some(s.model_p95_tokens as u64))
+        };
         let inputs = [
             parsed(settings.top_k, TOP_K)?,
-            o.chunk_size,
+            chunk,
             parsed(settings.prompt, TOKENS)?,
             parsed(settings.reserve, TOKENS)?,
             parsed(settings.window, WINDOW)?,
         ];
         let [k, chunk, prompt, reserve, window] = inputs;
-        Some((context_fit(k, chunk, prompt, reserve, window), inputs))
+        Some((context_fit(k, chunk, prompt, reserve, window), inputs, p95))
     });
     let fit_fig = move || {
-        let (f, _) = fit.get()?;
+        let (f, _, _) = fit.get()?;
         let shown = if f.largest_k == u64::MAX {
             m(Mm::NoLimitK).to_owned()
         } else {
@@ -453,7 +521,7 @@ pub fn ModelPanel() -> impl IntoView {
         Some((f.largest_k.to_string(), shown))
     };
     let fit_line = move || {
-        let (f, [k, chunk, prompt, reserve, window]) = fit.get()?;
+        let (f, [k, chunk, prompt, reserve, window], p95) = fit.get()?;
         let l = lang();
         let n = |x: u64| format::int(l, x);
         let (k, chunk, prompt, reserve, used, window) = (
@@ -464,6 +532,34 @@ pub fn ModelPanel() -> impl IntoView {
             n(f.used_tokens),
             n(window),
         );
+        if let Some(p95) = p95 {
+            let p95 = &n(p95);
+            let (k, chunk, prompt, reserve, used, window) =
+                (&k, &chunk, &prompt, &reserve, &used, &window);
+            return Some(if f.fits {
+                model_msg::ContextFitsReal {
+                    k,
+                    chunk,
+                    p95,
+                    prompt,
+                    reserve,
+                    used,
+                    window,
+                }
+                .fill(l)
+            } else {
+                model_msg::ContextOverReal {
+                    k,
+                    chunk,
+                    p95,
+                    prompt,
+                    reserve,
+                    used,
+                    window,
+                }
+                .fill(l)
+            });
+        }
         Some(if f.fits {
             model_msg::ContextFits {
                 k: &k,
@@ -488,33 +584,29 @@ pub fn ModelPanel() -> impl IntoView {
     };
     let dims = move || parsed(settings.dimensions, DIMS).map(|d| d as usize);
     let storage = move || {
-        let o = out.get()?;
-        Some(int(storage_bytes(o.chunks, dims()?, settings.format.get())))
+        let (chunks, _) = counts()?;
+        Some(int(storage_bytes(chunks, dims()?, settings.format.get())))
     };
     let corpus_storage = move || {
-        let o = out.get()?;
+        let (chunks, _) = counts()?;
         Some(int(corpus_storage_bytes(
-            o.chunks,
+            chunks,
             parsed(settings.documents, DOCUMENTS)?,
             dims()?,
             settings.format.get(),
         )))
     };
     let corpus_cost = move || {
-        let o = out.get()?;
+        let (_, total_tokens) = counts()?;
         let price = app
             .derived
             .checked
             .with(|c| c.input.and_then(|i| i.price_per_million))?;
-        let cost = corpus_embedding_cost_usd(
-            o.total_tokens,
-            parsed(settings.documents, DOCUMENTS)?,
-            price,
-        )?;
+        let cost =
+            corpus_embedding_cost_usd(total_tokens, parsed(settings.documents, DOCUMENTS)?, price)?;
         Some((cost.to_string(), format::usd(lang(), cost)))
     };
     // The document counted with the open model's own tokenizer, and where that count is.
-    let results = expect_context::<crate::compare::CompareResults>();
     let open_shown = move || {
         let chosen = settings.model.get()?;
         chosen.tokenizer.open_vocab()?;
@@ -575,7 +667,7 @@ pub fn ModelPanel() -> impl IntoView {
     };
     let fit_attrs = move || {
         fit.get()
-            .map(|(f, _)| (f.fits.to_string(), f.used_tokens.to_string()))
+            .map(|(f, _, _)| (f.fits.to_string(), f.used_tokens.to_string()))
     };
     let on_format = move |ev| {
         let v = event_target_value(&ev);
@@ -608,8 +700,21 @@ pub fn ModelPanel() -> impl IntoView {
             {open_block}
             <dl class="figures">
                 {figure(lang, "out-model-limit", Mm::OutLimit, limit_fig)}
-                {figure(lang, "out-over-limit", Mm::OutOverLimit, over_fig)}
+                <div class="figure">
+                    <dt>{move || m(Mm::OutOverLimit)}</dt>
+                    <dd
+                        data-testid="out-over-limit"
+                        data-value=move || over_fig().map(|v| v.0).unwrap_or_default()
+                        data-basis=move || if formula() { Some("formula") } else { basis().map(limit_basis_code) }
+                    >
+                        {move || basis().map(approx_mark).filter(|_| !formula())}
+                        {move || over_fig().map(|v| v.1).unwrap_or_else(|| "—".into())}
+                    </dd>
+                </div>
+                {figure(lang, "out-model-max-tokens", Mm::OutModelMax, model_max_fig)}
+                {figure(lang, "out-truncated-tokens", Mm::OutDropped, dropped_fig)}
             </dl>
+            {basis_line}
             <p class="field-note">{move || m(Mm::OverLimitNote)}</p>
             <datalist id="context-window-presets">
                 {CONTEXT_WINDOWS
@@ -669,6 +774,36 @@ pub fn ModelPanel() -> impl IntoView {
     }
 }
 
+/// The `data-basis` code of a [`LimitBasis`]: `chunk-tokens`, `own`, `proxy` or `stand-in`.
+pub fn limit_basis_code(basis: LimitBasis) -> &'static str {
+    match basis {
+        LimitBasis::ChunkTokens => "chunk-tokens",
+        LimitBasis::Own => "own",
+        LimitBasis::Proxy(_) => "proxy",
+        LimitBasis::StandIn(_) => "stand-in",
+    }
+}
+
+/// `"≈ "` before a figure counted with a stand-in or proxy tokenizer, nothing before an exact
+/// one.
+pub fn approx_mark(basis: LimitBasis) -> &'static str {
+    if basis.is_exact() {
+        ""
+    } else {
+        "≈ "
+    }
+}
+
+/// The over-limit cell's tooltip in the comparison table: the tokens the model drops and the
+/// largest chunk as it reads it.
+pub fn over_limit_title(lang: Lang, s: &Summary) -> String {
+    crate::compare::messages::args::OverLimitTitle {
+        dropped: &format::int(lang, s.truncated_tokens as u64),
+        largest: &format::int(lang, s.model_max_tokens as u64),
+    }
+    .fill(lang)
+}
+
 /// The `vector-format` option value.
 /// The `vector-format` option value of `f` (also its key in the settings link).
 pub(crate) fn format_code(f: VectorFormat) -> &'static str {
@@ -689,17 +824,20 @@ fn format_label(f: VectorFormat) -> Mm {
     }
 }
 
-/// The comparison table's note on the limit: which model truncates chunks over which budget
-/// (in tokens of `encoding`), and that the counts are estimates when they are.
-pub fn limit_note(lang: Lang, model: Option<&EmbeddingModel>, encoding: Encoding) -> String {
-    match model.and_then(|m| m.chunk_budget(encoding).map(|l| (m, l))) {
+/// The comparison table's note on the limit: which model truncates chunks over which input
+/// limit (in its own tokens, with what it adds), and that the counts are estimates where the
+/// vendor publishes no tokenizer.
+pub fn limit_note(lang: Lang, model: Option<&EmbeddingModel>) -> String {
+    match model.and_then(|m| m.max_input_tokens.map(|l| (m, l))) {
         Some((m, limit)) => {
             let note = model_msg::LimitNote {
                 limit: &format::int(lang, limit as u64),
                 model: m.name,
             }
             .fill(lang);
-            if m.counts_exactly_with(encoding) {
+            // Every chunk is counted with the model's own tokenizer, except where the vendor
+            // publishes none.
+            if m.tokenizer.is_exact() {
                 note
             } else {
                 format!("{note} {}", messages::text(lang, Mm::LimitEstimate))
@@ -749,14 +887,19 @@ mod tests {
     #[test]
     fn the_limit_note_names_the_model_and_its_budget_in_every_language() {
         let mini = model("all-minilm-l6-v2").expect("all-MiniLM-L6-v2 is in the table");
+        let voyage = model("voyage-3-5").expect("voyage-3.5 is in the table");
         for lang in Lang::ALL {
-            let t = limit_note(lang, Some(mini), Encoding::Cl100kBase);
-            assert!(t.contains("254") && t.contains(mini.name), "{lang:?}: {t}");
+            // Counted with its own WordPiece: exact, against its whole input of 256.
+            let t = limit_note(lang, Some(mini));
+            assert!(t.contains("256") && t.contains(mini.name), "{lang:?}: {t}");
+            let estimate = messages::text(lang, Mm::LimitEstimate);
+            assert!(!t.contains(estimate), "{lang:?}: {t}");
+            // A vendor without a public tokenizer: a proxy, said to be an estimate.
             assert!(
-                t.contains(messages::text(lang, Mm::LimitEstimate)),
-                "{lang:?}: {t}"
+                limit_note(lang, Some(voyage)).contains(estimate),
+                "{lang:?}"
             );
-            assert!(!limit_note(lang, None, Encoding::Cl100kBase).contains('{'));
+            assert!(!limit_note(lang, None).contains('{'));
         }
     }
 }

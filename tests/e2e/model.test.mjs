@@ -9,8 +9,10 @@
 //  (c) context fit: 5 × 512 + 500 + 1,000 = 4,060 of 131,072 tokens, largest top-k 253; a
 //      4,000-token window does not fit 5 chunks and fits 4;
 //  (d) voyage-3.5 sets the price (0.06): corpus cost 11,408 × 1,000 tokens × 0.06 / 10⁶;
-//  (e) the comparison's over-limit column follows the model: the fixed strategy's windows over
-//      254 tokens on the pasted fixture, 0 with text-embedding-3-small;
+//  (e) the comparison's over-limit column follows the model and counts with its own tokenizer:
+//      the fixed windows (LangChain's TokenTextSplitter cuts the same windows of this English
+//      text) whose WordPiece count plus [CLS] and [SEP] is over 256, by Hugging Face
+//      `tokenizers`; 0 with text-embedding-3-small;
 //  (f) a bad field gets its message and blanks only its own figure;
 //  (g) all-MiniLM-L6-v2's own WordPiece tokenizer and multilingual-e5-large's XLM-RoBERTa
 //      Unigram count the pasted fixture exactly: the page's figure equals Hugging Face
@@ -22,8 +24,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { spawnSync } from 'node:child_process';
-
+import { huggingFaceCounts, libraryChunks } from './oracle.mjs';
 import { launchBrowser, openReadyPage, sel, typeText } from './page.mjs';
 import { startStaticServer } from './static-server.mjs';
 
@@ -31,28 +32,9 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const DIST = process.env.E2E_DIST ?? path.join(ROOT, 'dist-e2e');
 const FIXTURE = process.env.E2E_FIXTURE ?? path.join(ROOT, 'tests/fixtures/moonstone-short.txt');
 
-/** The oracle and vocabulary file of each open vocabulary (crates/chunk-core/tests/differential/oracle). */
-const ORACLES = {
-  'bert-uncased': ['hf_wordpiece.py', 'bert-base-uncased.txt'],
-  'xlm-roberta': ['hf_unigram.py', 'xlm-roberta.unigram'],
-};
-
 /** Hugging Face `tokenizers`' count of `text` (no special tokens) with `vocab`'s tokenizer. */
 function huggingFaceCount(vocab, text) {
-  const python = process.env.CHUNK_ORACLE_PYTHON;
-  assert.ok(python, 'CHUNK_ORACLE_PYTHON is not set: run through `make test-e2e` (scripts/ensure-oracle.sh makes the venv)');
-  const [script, file] = ORACLES[vocab];
-  const run = spawnSync(
-    python,
-    [
-      path.join(ROOT, 'crates/chunk-core/tests/differential/oracle', script),
-      path.join(ROOT, 'crates/chunk-core/vocab', file),
-    ],
-    { input: `${JSON.stringify(text)}\n`, encoding: 'utf8', maxBuffer: 1 << 28 },
-  );
-  assert.equal(run.status, 0, run.stderr);
-  const lines = run.stdout.trim().split('\n');
-  return JSON.parse(lines[1]).length;
+  return huggingFaceCounts(vocab, [text])[0];
 }
 
 async function value(page, testid) {
@@ -148,13 +130,20 @@ test('the embedding model sets the tokenizer, limit, price and dimensions, and i
     assert.match(await page.textContent(sel('model-note')), /counts the whole document exactly/);
     const vocabRequests = requests.splice(0).filter((u) => new URL(u).pathname.endsWith('/vocab/bert-base-uncased.txt'));
     assert.equal(vocabRequests.length, 1, 'the vocabulary is fetched once');
+    await page.waitForFunction(() => {
+      const row = document.querySelector('[data-testid="compare-row"][data-strategy="fixed"]');
+      return document.querySelector('[data-testid="compare"]')?.dataset.state === 'done' && row?.dataset.limitBasis === 'own';
+    }, null, { timeout: 120000 });
     const fixed = await page.locator(`${sel('compare-row')}[data-strategy="fixed"]`).evaluate((e) => ({ ...e.dataset }));
     const docTokens = Number(await value(page, 'out-doc-tokens'));
     const chunks = 1 + Math.ceil((docTokens - 512) / 448);
-    const last = docTokens - (chunks - 1) * 448;
     assert.equal(Number(fixed.chunks), chunks);
-    assert.equal(Number(fixed.overLimit), chunks - 1 + (last > 254 ? 1 : 0));
-    assert.match(await page.textContent(sel('compare')), /over 254 tokens, which sentence-transformers\/all-MiniLM-L6-v2 would truncate/);
+    const [windows] = libraryChunks(fixture, [{ strategy: 'langchain-token', chunk_size: 512, chunk_overlap: 64, unit: 'tokens', encoding: 'cl100k_base' }]);
+    assert.equal(windows.chunks.length, chunks, 'the same windows');
+    const read = huggingFaceCounts('bert-uncased', windows.chunks.map((c) => c.text)).map((n) => n + 2);
+    assert.equal(Number(fixed.overLimit), read.filter((n) => n > 256).length);
+    assert.equal(Number(fixed.modelMaxTokens), Math.max(...read));
+    assert.match(await page.textContent(sel('compare')), /sentence-transformers\/all-MiniLM-L6-v2 reads as more than 256 tokens/);
     await page.selectOption(sel('embedding-model'), 'openai-text-embedding-3-small');
     assert.equal(await page.locator(sel('out-model-tokens')).count(), 0, 'no own count for a BPE model');
     await page.waitForFunction(() => {

@@ -85,7 +85,12 @@ fn main() -> ExitCode {
             match result {
                 Ok(out) => {
                     let started = Instant::now();
-                    let summary = summary_prepared(&document, &out, 8191, 0.02);
+                    let summary = summary_prepared(
+                        &document,
+                        &out,
+                        &chunk_core::analysis::LimitCheck::within(8191),
+                        0.02,
+                    );
                     let sum_ms = ms_since(started);
                     assert_eq!(summary.chunks, out.chunks.len());
                     println!(

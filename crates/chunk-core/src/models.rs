@@ -244,6 +244,32 @@ pub fn windows_over_limit(out: &FormulaOutput, limit_tokens: u64) -> u64 {
     full + u64::from(out.last_chunk_tokens > limit_tokens)
 }
 
+/// A model of [`MODELS`] in a message between the page and its workers: written as its
+/// [`EmbeddingModel::id`], read back by looking the id up (an unknown id is an error).
+#[derive(Clone, Copy, Debug)]
+pub struct ModelRef(pub &'static EmbeddingModel);
+
+impl PartialEq for ModelRef {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.id == other.0.id
+    }
+}
+
+impl serde::Serialize for ModelRef {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.0.id)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for ModelRef {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let id = String::deserialize(deserializer)?;
+        model(&id)
+            .map(ModelRef)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown embedding model {id:?}")))
+    }
+}
+
 /// The model with this [`EmbeddingModel::id`], if any.
 pub fn model(id: &str) -> Option<&'static EmbeddingModel> {
     MODELS.iter().find(|m| m.id == id)

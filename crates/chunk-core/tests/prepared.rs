@@ -7,7 +7,7 @@
 //! repeat and segments the sentences again. One document serves every strategy in turn, as the
 //! page's worker uses it.
 
-use chunk_core::analysis::{summary, summary_prepared};
+use chunk_core::analysis::{summary, summary_prepared, LimitCheck};
 use chunk_core::sizer::{Length, TokenCounter};
 use chunk_core::strategy::{
     chunker, run_prepared, Chunk, ChunkFlags, Chunker, Chunks, Document, Settings, SizeUnit,
@@ -121,8 +121,8 @@ fn prepared_runs_and_summaries_equal_measuring_from_scratch() {
                     assert_eq!(got, want, "{id} {encoding} {unit:?} {size}/{overlap}");
                     if let Ok(chunks) = got {
                         assert_eq!(
-                            summary_prepared(&document, &chunks, 100, 0.02),
-                            summary(&text, &chunks, 100, 0.02),
+                            summary_prepared(&document, &chunks, &LimitCheck::within(100), 0.02),
+                            summary(&text, &chunks, &LimitCheck::within(100), 0.02),
                             "{id} {encoding} {unit:?} {size}/{overlap}"
                         );
                         compared += 1;

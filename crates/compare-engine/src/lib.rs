@@ -34,11 +34,13 @@ use chunk_core::analysis::protocol::{
 };
 use chunk_core::analysis::refusal::Refusal;
 use chunk_core::analysis::snippet::snippet;
-use chunk_core::analysis::summary_prepared;
+use chunk_core::analysis::{model_tokens, summary_prepared, LimitBasis, LimitCheck};
+use chunk_core::models::{ModelRef, ModelTokenizer};
 use chunk_core::retrieval::{
     check_span, evaluate_prepared, sweep_cell, DocumentTerms, EvalOptions, QaPair, Sweep, SweepCell,
 };
 use chunk_core::sim::Lang;
+use chunk_core::sizer::TokenCounter;
 use chunk_core::strategy::{chunker, run_prepared, Chunks, Document, StrategyId};
 use chunk_core::tokenizer::open::{OpenTokenizer, OpenVocab};
 use chunk_core::tokenizer::Encoding;
@@ -53,6 +55,10 @@ self_cell::self_cell!(
     }
 );
 
+/// A selection's chunks and each one's tokens as the embedding model reads it (empty without
+/// a model).
+type SelectedChunks = (Chunks, Vec<usize>);
+
 /// The worker's state: the text it holds, its prepared documents and the chunks of the last
 /// selection.
 #[derive(Default)]
@@ -63,8 +69,9 @@ pub struct Engine {
     pages: Option<PageMap>,
     /// The text prepared per encoding (at most one per encoding, of the current text).
     prepared: Vec<Prepared>,
-    /// The last [`Request::Select`]: its job and the chunks it cut (`None` when refused).
-    selected: Option<(u32, Option<Chunks>)>,
+    /// The last [`Request::Select`]: its job and the chunks it cut with each one's tokens as
+    /// the model reads it (empty without a model); `None` when refused.
+    selected: Option<(u32, Option<SelectedChunks>)>,
     /// The current text's terms in the language last asked for (retrieval and sweeps).
     terms: Option<DocumentTerms>,
     /// The sweep in progress: its job and the settings evaluated so far, in grid order.
@@ -110,8 +117,9 @@ impl Engine {
         Some(at)
     }
 
-    /// The text prepared with `encoding` if it is `text_id` (preparing it on first use).
-    fn document(&mut self, text_id: u32, encoding: Encoding) -> Option<&Document<'_>> {
+    /// The index in `prepared` of the text prepared with `encoding` if it is `text_id`
+    /// (preparing it on first use).
+    fn prepared_index(&mut self, text_id: u32, encoding: Encoding) -> Option<usize> {
         let text = match &self.text {
             Some((id, t)) if *id == text_id => t.clone(),
             _ => return None,
@@ -128,6 +136,12 @@ impl Engine {
                 self.prepared.len() - 1
             }
         };
+        Some(at)
+    }
+
+    /// The text prepared with `encoding` if it is `text_id` (preparing it on first use).
+    fn document(&mut self, text_id: u32, encoding: Encoding) -> Option<&Document<'_>> {
+        let at = self.prepared_index(text_id, encoding)?;
         Some(self.prepared[at].borrow_dependent())
     }
 
@@ -295,11 +309,13 @@ impl Engine {
             return failed(Some(*job), "row index past the strategies");
         };
         let started = clock();
-        let Some(document) = self.document(*text_id, figures.settings.encoding) else {
+        let Some(at) = self.prepared_index(*text_id, figures.settings.encoding) else {
             return Reply::NeedText { job: *job };
         };
+        let document = self.prepared[at].borrow_dependent();
+        let limit = limit_check(&self.open, figures);
         let outcome = match cut(strategy, document, figures) {
-            Ok(chunks) => outcome_of(document, &chunks, figures),
+            Ok(chunks) => outcome_of(document, &chunks, figures, &limit),
             Err(refusal) => Outcome::Refused { refusal },
         };
         Reply::Row {
@@ -310,15 +326,15 @@ impl Engine {
         }
     }
 
-    /// The vocabulary file [`Request::OpenCount`] needs and the engine does not hold yet
-    /// (the worker script fetches it and calls [`Engine::load_vocab`]); `None` otherwise.
+    /// The vocabulary file a request needs and the engine does not hold yet (the worker
+    /// script fetches it and calls [`Engine::load_vocab`]); `None` otherwise. An
+    /// [`Request::OpenCount`] needs its vocabulary; a [`Request::Compare`] or
+    /// [`Request::Select`] needs the chosen model's, to check each chunk against the model's
+    /// limit with the model's own tokenizer (without it, the sizing encoding stands in and the
+    /// figures say so: [`LimitBasis::StandIn`]).
     pub fn vocab_needed(&self, request: &Request) -> Option<OpenVocab> {
-        match request {
-            Request::OpenCount { vocab, .. } if !self.open.iter().any(|t| t.vocab() == *vocab) => {
-                Some(*vocab)
-            }
-            _ => None,
-        }
+        let vocab = vocab_of(request)?;
+        (!self.open.iter().any(|t| t.vocab() == vocab)).then_some(vocab)
     }
 
     /// Reads the bytes of `vocab`'s file and keeps the tokenizer.
@@ -390,9 +406,11 @@ impl Engine {
                 figures,
                 bins,
             } => {
-                let Some(document) = self.document(text_id, figures.settings.encoding) else {
+                let Some(at) = self.prepared_index(text_id, figures.settings.encoding) else {
                     return Reply::NeedText { job };
                 };
+                let document = self.prepared[at].borrow_dependent();
+                let limit = limit_check(&self.open, &figures);
                 // One chunker gives both the parameters it runs with and the chunks.
                 let built = chunker(strategy, &figures.settings);
                 let parameters: Vec<(String, String)> = built
@@ -408,12 +426,21 @@ impl Engine {
                     .and_then(|c| run_prepared(c.as_ref(), document))
                     .map_err(|e| Refusal::from(&e));
                 let (outcome, histogram, snippet, chunks) = match cut {
-                    Ok(chunks) => (
-                        outcome_of(document, &chunks, &figures),
-                        Some(histogram(&chunks, bins, figures.max_input_tokens)),
-                        snippet(strategy, &figures.settings),
-                        Some(chunks),
-                    ),
+                    Ok(chunks) => {
+                        let read = if figures.model.is_some() {
+                            model_tokens(document.text(), &chunks, &limit)
+                        } else {
+                            Vec::new()
+                        };
+                        (
+                            outcome_of(document, &chunks, &figures, &limit),
+                            // The histogram is of the chunks' sizes in the sizing tokens: its
+                            // limit line only where the limit is in those tokens.
+                            Some(histogram(&chunks, bins, histogram_limit(&limit))),
+                            snippet(strategy, &figures.settings),
+                            Some((chunks, read)),
+                        )
+                    }
                     Err(refusal) => (Outcome::Refused { refusal }, None, None, None),
                 };
                 self.selected = Some((job, chunks));
@@ -427,7 +454,7 @@ impl Engine {
                 }))
             }
             Request::Rows { job, from, count } => match self.selection(job) {
-                Some((text, Some(chunks))) => {
+                Some((text, Some((chunks, read)))) => {
                     let total = chunks.chunks.len();
                     let from = from.min(total);
                     let end = from.saturating_add(count).min(total);
@@ -436,6 +463,10 @@ impl Engine {
                         from,
                         total,
                         rows: rows_of(text, &chunks.chunks[from..end], from, self.pages.as_ref()),
+                        model_tokens: read
+                            .get(from..end)
+                            .map(<[usize]>::to_vec)
+                            .unwrap_or_default(),
                     }
                 }
                 // A refused selection has no chunk: an empty page, not an error.
@@ -444,11 +475,12 @@ impl Engine {
                     from: 0,
                     total: 0,
                     rows: Vec::new(),
+                    model_tokens: Vec::new(),
                 },
                 None => failed(Some(job), "no chunks are selected for this job"),
             },
             Request::Export { job, format } => match self.selection(job) {
-                Some((text, Some(chunks))) => {
+                Some((text, Some((chunks, _)))) => {
                     let all = rows(text, chunks, self.pages.as_ref());
                     let text = match format {
                         ExportFormat::Jsonl => to_jsonl(&all),
@@ -461,8 +493,9 @@ impl Engine {
         }
     }
 
-    /// The text and the chunks of selection `job`, if it is the current one.
-    fn selection(&self, job: u32) -> Option<(&str, Option<&Chunks>)> {
+    /// The text and the chunks of selection `job` with the model's reading of each, if it is
+    /// the current one.
+    fn selection(&self, job: u32) -> Option<(&str, Option<&SelectedChunks>)> {
         let (j, chunks) = self.selected.as_ref()?;
         let (_, text) = self.text.as_ref()?;
         (*j == job).then_some((&**text, chunks.as_ref()))
@@ -476,16 +509,75 @@ fn cut(strategy: StrategyId, document: &Document, figures: &Figures) -> Result<C
         .map_err(|e| Refusal::from(&e))
 }
 
-/// The comparison figures of `chunks`.
-fn outcome_of(document: &Document, chunks: &Chunks, figures: &Figures) -> Outcome {
+/// The comparison figures of `chunks`, checked against `limit`.
+fn outcome_of(
+    document: &Document,
+    chunks: &Chunks,
+    figures: &Figures,
+    limit: &LimitCheck<'_>,
+) -> Outcome {
     Outcome::Figures {
-        summary: summary_prepared(
-            document,
-            chunks,
-            figures.max_input_tokens,
-            figures.price_per_million,
-        ),
+        summary: summary_prepared(document, chunks, limit, figures.price_per_million),
         overlap_clamped: chunks.overlap_clamped,
+    }
+}
+
+/// The open vocabulary a request's model or count is about, loaded or not.
+fn vocab_of(request: &Request) -> Option<OpenVocab> {
+    match request {
+        Request::OpenCount { vocab, .. } => Some(*vocab),
+        Request::Compare { figures, .. } | Request::Select { figures, .. } => {
+            figures.model?.0.tokenizer.open_vocab()
+        }
+        _ => None,
+    }
+}
+
+/// The check of every chunk against the chosen model's input limit (SPEC §10), with the model's
+/// own tokenizer where the engine has it: its BPE encoding (counted afresh when the chunks are
+/// sized with another), a proxy encoding for a vendor without a public tokenizer, or its
+/// WordPiece / Unigram vocabulary from `open` (the sizing encoding stands in, and says so,
+/// while that is not loaded). No model or no confirmed limit: nothing is over.
+fn limit_check<'a>(open: &'a [OpenTokenizer], figures: &Figures) -> LimitCheck<'a> {
+    let Some(ModelRef(model)) = figures.model else {
+        return LimitCheck::within(usize::MAX);
+    };
+    let Some(max_input_tokens) = model.max_input_tokens else {
+        return LimitCheck::within(usize::MAX);
+    };
+    let sizing = figures.settings.encoding;
+    let bpe = |e: Encoding| -> Option<&'a dyn TokenCounter> {
+        // The chunks' own counts are in the sizing encoding; a prefix needs a count of its own.
+        (e != sizing || model.required_prefix.is_some()).then(|| e.tokenizer() as &dyn TokenCounter)
+    };
+    let (counter, basis) = match model.tokenizer {
+        ModelTokenizer::Bpe(e) => (bpe(e), LimitBasis::Own),
+        ModelTokenizer::Proxy(e) => (bpe(e), LimitBasis::Proxy(e)),
+        other => match other
+            .open_vocab()
+            .and_then(|v| open.iter().find(|t| t.vocab() == v))
+        {
+            Some(t) => (Some(t as &dyn TokenCounter), LimitBasis::Own),
+            None => (bpe(sizing), LimitBasis::StandIn(sizing)),
+        },
+    };
+    LimitCheck {
+        max_input_tokens,
+        added_tokens: model.special_tokens,
+        prefix: model.required_prefix,
+        counter,
+        basis,
+    }
+}
+
+/// The limit line of the chunk-size histogram, which is in the sizing tokens: the model's
+/// limit less what it adds where the chunks' own counts are the model's, else none (a line in
+/// another tokenizer's units would mislead).
+fn histogram_limit(limit: &LimitCheck<'_>) -> usize {
+    if limit.counter.is_none() {
+        limit.max_input_tokens.saturating_sub(limit.added_tokens)
+    } else {
+        usize::MAX
     }
 }
 
@@ -605,8 +697,8 @@ mod exports {
         reply.map_or(JsValue::NULL, |r| write(&r))
     }
 
-    /// The vocabulary file an `open-count` request needs first (its path relative to the
-    /// page, e.g. `vocab/bert-base-uncased.txt`), or `null`.
+    /// The vocabulary file a request needs first (its path relative to the page, e.g.
+    /// `vocab/bert-base-uncased.txt`; [`Engine::vocab_needed`]), or `null`.
     #[wasm_bindgen]
     pub fn vocab_needed(request: JsValue) -> Option<String> {
         let request = read(request).ok()?;
@@ -617,17 +709,19 @@ mod exports {
         })
     }
 
-    /// Loads the fetched vocabulary of an `open-count` request: `null`, or a `failed` reply.
+    /// Loads the fetched vocabulary a request needs ([`Engine::vocab_needed`]): `null`, or a
+    /// `failed` reply.
     #[wasm_bindgen]
     pub fn load_vocab(request: JsValue, bytes: Vec<u8>) -> JsValue {
         let request = match read(request) {
             Ok(r) => r,
             Err(reply) => return write(&reply),
         };
-        let Request::OpenCount { job, vocab, .. } = request else {
+        let job = request.job();
+        let Some(vocab) = super::vocab_of(&request) else {
             return write(&super::failed(
-                Some(request.job()),
-                "load_vocab takes an open-count request",
+                Some(job),
+                "load_vocab takes a request that needs a vocabulary",
             ));
         };
         match ENGINE.with(|e| e.borrow_mut().load_vocab(vocab, &bytes)) {
@@ -728,6 +822,143 @@ mod tests {
         }
     }
 
+    /// With an open model chosen, every row counts each chunk as the model reads it: its own
+    /// WordPiece tokens plus `[CLS]` and `[SEP]`, against its 512-token limit; before the
+    /// vocabulary is loaded the sizing encoding stands in, and the row says so.
+    #[test]
+    fn the_model_limit_is_checked_with_the_models_own_tokenizer() {
+        use chunk_core::models::model;
+        use chunk_core::tokenizer::open::{OpenTokenizer, OpenVocab};
+        let bytes = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../chunk-core/vocab/bert-base-uncased.txt"
+        ))
+        .expect("the vocabulary");
+        let bge = model("bge-small-en-v1-5").expect("in the table");
+        // Words WordPiece cuts finer than cl100k_base: chunks of 500 cl100k tokens are over
+        // 510 word pieces.
+        let text =
+            "Antidisestablishmentarianism characterises unprecedented tokenisation. ".repeat(200);
+        let mut e = Engine::default();
+        e.set_text(1, text.clone(), None);
+        let f = Figures {
+            model: Some(ModelRef(bge)),
+            ..figures(500, 0, SizeUnit::Tokens)
+        };
+        let request = Request::Compare {
+            job: 1,
+            lane: 0,
+            text_id: 1,
+            strategies: vec![StrategyId::Fixed],
+            figures: f,
+        };
+        assert_eq!(e.vocab_needed(&request), Some(OpenVocab::BertUncased));
+        let row = |e: &mut Engine| match e.compare_row(&request, 0, || 0.0) {
+            Reply::Row {
+                outcome: Outcome::Figures { summary, .. },
+                ..
+            } => summary,
+            other => panic!("{other:?}"),
+        };
+        let before = row(&mut e);
+        assert_eq!(
+            before.limit_basis,
+            LimitBasis::StandIn(Encoding::Cl100kBase)
+        );
+        assert_eq!(
+            before.over_limit, 0,
+            "500 + 2 ≤ 512 in the stand-in's tokens"
+        );
+        e.load_vocab(OpenVocab::BertUncased, &bytes).expect("loads");
+        assert_eq!(e.vocab_needed(&request), None);
+        let after = row(&mut e);
+        assert_eq!(after.limit_basis, LimitBasis::Own);
+        // The oracle: each fixed window re-counted with the WordPiece tokenizer, plus 2.
+        let wordpiece = OpenTokenizer::load(OpenVocab::BertUncased, &bytes).unwrap();
+        let chunks = run(
+            chunker(StrategyId::Fixed, &f.settings).unwrap().as_ref(),
+            &text,
+            Encoding::Cl100kBase,
+        )
+        .unwrap();
+        let read: Vec<usize> = chunks
+            .chunks
+            .iter()
+            .map(|c| wordpiece.count(&c.text(&text)) + 2)
+            .collect();
+        let over = read.iter().filter(|&&n| n > 512).count();
+        assert!(over > 0, "the text must make the model truncate: {read:?}");
+        assert_eq!(after.over_limit, over);
+        assert_eq!(after.max_input_tokens, 512);
+        assert_eq!(after.model_max_tokens, *read.iter().max().unwrap());
+        assert_eq!(
+            after.truncated_tokens,
+            read.iter().map(|&n| n.saturating_sub(512)).sum::<usize>()
+        );
+        // The selection's rows carry each chunk's reading.
+        let Reply::Selected(_) = e.handle(Request::Select {
+            job: 2,
+            text_id: 1,
+            strategy: StrategyId::Fixed,
+            figures: f,
+            bins: 8,
+        }) else {
+            panic!("not selected")
+        };
+        let Reply::Rows { model_tokens, .. } = e.handle(Request::Rows {
+            job: 2,
+            from: 1,
+            count: 3,
+        }) else {
+            panic!("no rows")
+        };
+        assert_eq!(model_tokens, read[1..4]);
+    }
+
+    /// A model with a required prefix counts it in front of each chunk; a BPE model sized
+    /// with another encoding is counted with its own.
+    #[test]
+    fn prefixes_and_the_models_own_encoding_are_counted() {
+        use chunk_core::models::model;
+        let f = figures(64, 0, SizeUnit::Tokens);
+        let small = model("openai-text-embedding-3-small").unwrap();
+        let o200k = Figures {
+            model: Some(ModelRef(small)),
+            settings: Settings {
+                encoding: Encoding::O200kBase,
+                ..f.settings
+            },
+            ..f
+        };
+        let check = limit_check(&[], &o200k);
+        assert_eq!(check.basis, LimitBasis::Own);
+        let counter = check.counter.expect("cl100k_base counts afresh");
+        assert_eq!(counter.count("hello world"), 2);
+        assert_eq!((check.max_input_tokens, check.added_tokens), (8191, 0));
+        let same = limit_check(
+            &[],
+            &Figures {
+                model: Some(ModelRef(small)),
+                ..f
+            },
+        );
+        assert!(
+            same.counter.is_none(),
+            "the chunks' own counts are cl100k_base's"
+        );
+        let e5 = model("multilingual-e5-large").unwrap();
+        let prefixed = limit_check(
+            &[],
+            &Figures {
+                model: Some(ModelRef(e5)),
+                ..f
+            },
+        );
+        assert_eq!(prefixed.prefix, Some("passage: "));
+        assert_eq!(prefixed.basis, LimitBasis::StandIn(Encoding::Cl100kBase));
+        assert_eq!(limit_check(&[], &f).max_input_tokens, usize::MAX);
+    }
+
     const TEXT: &str = "# Title\n\nOne sentence here. Another sentence there.\n\nA second paragraph, with a clause; and more words to cut.\n";
 
     fn figures(size: usize, overlap: usize, unit: SizeUnit) -> Figures {
@@ -738,7 +969,7 @@ mod tests {
                 unit,
                 encoding: Encoding::Cl100kBase,
             },
-            max_input_tokens: 8191,
+            model: None,
             price_per_million: 0.02,
         }
     }
@@ -776,7 +1007,11 @@ mod tests {
                 chunker(id, &f.settings).and_then(|c| run(c.as_ref(), TEXT, f.settings.encoding));
             match (outcome, direct) {
                 (Outcome::Figures { summary: s, .. }, Ok(c)) => {
-                    assert_eq!(s, summary(TEXT, &c, 8191, 0.02), "{id}")
+                    assert_eq!(
+                        s,
+                        summary(TEXT, &c, &LimitCheck::within(usize::MAX), 0.02),
+                        "{id}"
+                    )
                 }
                 (Outcome::Refused { refusal }, Err(err)) => {
                     assert_eq!(refusal, Refusal::from(&err), "{id}")

@@ -89,7 +89,12 @@ mod tests {
                 text,
                 s.encoding,
             );
-            summary(text, &c.unwrap(), 8191, 0.02)
+            summary(
+                text,
+                &c.unwrap(),
+                &crate::analysis::LimitCheck::within(8191),
+                0.02,
+            )
         };
         // 12 tokens: 2 chunks of 6, then 4 chunks of 3.
         let d = difference(&row(6), &row(3));

@@ -3,7 +3,107 @@
 //! same way for every strategy from its measured chunks.
 
 use crate::sim::sentences::{sentence_bytes, SentenceRule};
+use crate::sizer::TokenCounter;
 use crate::strategy::{Chunks, Document};
+use crate::tokenizer::Encoding;
+
+/// What a chunk's count against the embedding model's limit is measured with (SPEC §10: "each
+/// chunk tokenized by the model's own tokenizer with its special tokens and required prefix").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "basis", content = "encoding", rename_all = "kebab-case")]
+pub enum LimitBasis {
+    /// No model limit: the limit is a plain number of the chunks' own tokens.
+    ChunkTokens,
+    /// The model's own tokenizer (its BPE encoding, or its WordPiece / Unigram vocabulary):
+    /// the counts are the model's.
+    Own,
+    /// The vendor publishes no tokenizer: this encoding stands in, and the counts are
+    /// estimates ([`crate::models::ModelTokenizer::Proxy`]).
+    Proxy(Encoding),
+    /// The model's own tokenizer could not be loaded (its vocabulary file did not arrive):
+    /// this encoding, the one the chunks are sized with, stands in, and the counts are
+    /// estimates.
+    StandIn(Encoding),
+}
+
+impl LimitBasis {
+    /// True when the over-limit counts are the model's own.
+    pub fn is_exact(self) -> bool {
+        matches!(self, LimitBasis::Own | LimitBasis::ChunkTokens)
+    }
+}
+
+/// The embedding model's input limit as a check of each chunk: a chunk of `n` tokens of the
+/// model's tokenizer is read as `n + added_tokens`, and the model truncates it when that
+/// exceeds `max_input_tokens`, dropping the excess.
+#[derive(Clone, Copy)]
+pub struct LimitCheck<'a> {
+    /// The model's maximum input, in its tokens, including what it adds (special tokens,
+    /// required prefix).
+    pub max_input_tokens: usize,
+    /// Tokens the model adds to every input: its special tokens (`[CLS]`, `[SEP]`).
+    pub added_tokens: usize,
+    /// The text the model card requires before every document (`"passage: "`): each chunk is
+    /// counted with it in front, as the model reads it (a prefix's tokens do not always add up
+    /// with the chunk's: SentencePiece gives the prefix's trailing space a piece of its own).
+    /// Counted only with a [`LimitCheck::counter`].
+    pub prefix: Option<&'a str>,
+    /// Counts a chunk's text with the model's tokenizer; `None`: the chunks' own token counts
+    /// ([`crate::strategy::Chunk::tokens`]) are already in it.
+    pub counter: Option<&'a dyn TokenCounter>,
+    /// What the counts are.
+    pub basis: LimitBasis,
+}
+
+impl LimitCheck<'static> {
+    /// A plain limit of `max_input_tokens` of the chunks' own tokens, nothing added
+    /// ([`LimitBasis::ChunkTokens`]); `usize::MAX` checks nothing.
+    pub fn within(max_input_tokens: usize) -> Self {
+        LimitCheck {
+            max_input_tokens,
+            added_tokens: 0,
+            prefix: None,
+            counter: None,
+            basis: LimitBasis::ChunkTokens,
+        }
+    }
+}
+
+impl std::fmt::Debug for LimitCheck<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LimitCheck")
+            .field("max_input_tokens", &self.max_input_tokens)
+            .field("added_tokens", &self.added_tokens)
+            .field("prefix", &self.prefix)
+            .field("counter", &self.counter.is_some())
+            .field("basis", &self.basis)
+            .finish()
+    }
+}
+
+/// Every chunk of `chunks` (cut from `text`) as the model reads it, in order: the tokens of
+/// the prefix and its text in the model's tokenizer plus [`LimitCheck::added_tokens`].
+/// Compare each with [`LimitCheck::max_input_tokens`]: the excess is what the model drops.
+pub fn model_tokens(text: &str, chunks: &Chunks, limit: &LimitCheck<'_>) -> Vec<usize> {
+    let mut prefixed = String::new();
+    chunks
+        .chunks
+        .iter()
+        .map(|c| {
+            let own = match (limit.counter, limit.prefix) {
+                (Some(counter), None) => counter.count(&c.text(text)),
+                (Some(counter), Some(prefix)) => {
+                    prefixed.clear();
+                    prefixed.push_str(prefix);
+                    prefixed.push_str(&c.text(text));
+                    counter.count(&prefixed)
+                }
+                (None, _) => c.tokens,
+            };
+            own.saturating_add(limit.added_tokens)
+        })
+        .collect()
+}
 
 /// The figures of one strategy on one document. Token figures are in tokens of
 /// [`Chunks::encoding`], each chunk counted by encoding exactly its own text.
@@ -28,10 +128,22 @@ pub struct Summary {
     /// The smallest chunk in tokens and its index; `None` without chunks (tiny chunks
     /// retrieve badly, so the page calls it out).
     pub min_chunk: Option<(usize, usize)>,
-    /// Chunks over `max_input_tokens` (the embedding model would truncate them silently).
+    /// Tokens of the last chunk (fixed windows: the remainder); 0 without chunks.
+    pub last_tokens: usize,
+    /// Chunks the embedding model reads as more than `max_input_tokens` tokens (its own
+    /// tokenizer with what it adds, [`model_tokens`]): it truncates them, silently for most
+    /// models.
     pub over_limit: usize,
-    /// The limit used for [`Summary::over_limit`], in tokens.
+    /// The limit used for [`Summary::over_limit`], in the model's tokens with what it adds.
     pub max_input_tokens: usize,
+    /// What the model-token figures are counted with.
+    pub limit_basis: LimitBasis,
+    /// The largest chunk as the model reads it ([`model_tokens`]); 0 without chunks.
+    pub model_max_tokens: usize,
+    /// The 95th percentile (nearest rank) of the chunks as the model reads them.
+    pub model_p95_tokens: usize,
+    /// Tokens the model drops over all chunks: the sum of each chunk's excess over the limit.
+    pub truncated_tokens: usize,
     /// Sentences in the document ([`SentenceRule::Contextual`]).
     pub sentences: usize,
     /// Sentences that no single chunk holds wholly (whitespace around a sentence does not
@@ -41,23 +153,44 @@ pub struct Summary {
     pub cost: f64,
 }
 
-/// The summary of `chunks` of `text` (the document they were cut from), with an embedding
-/// model limit of `max_input_tokens` tokens and a price of `price_per_million` per 1,000,000
+impl Summary {
+    /// Repeated tokens as a share of the tokens embedded (SPEC §2's "repeated share", for the
+    /// real chunks); 0 without tokens.
+    pub fn repeated_share(&self) -> f64 {
+        ratio(self.repeated_tokens, self.total_tokens)
+    }
+
+    /// Tokens embedded beyond the document's own, as a share of the document (bloat factor − 1):
+    /// `(total_tokens − document_tokens) ÷ document_tokens`, negative when the chunks leave
+    /// text out or trim it; 0 for an empty document.
+    pub fn extra_over_document(&self) -> f64 {
+        if self.document_tokens == 0 {
+            return 0.0;
+        }
+        (self.total_tokens as f64 - self.document_tokens as f64) / self.document_tokens as f64
+    }
+}
+
+/// `a ÷ b`, 0 when `b` is 0.
+fn ratio(a: usize, b: usize) -> f64 {
+    if b == 0 {
+        0.0
+    } else {
+        a as f64 / b as f64
+    }
+}
+
+/// The summary of `chunks` of `text` (the document they were cut from), checked against the
+/// embedding model's input limit `limit`, at a price of `price_per_million` per 1,000,000
 /// tokens.
 pub fn summary(
     text: &str,
     chunks: &Chunks,
-    max_input_tokens: usize,
+    limit: &LimitCheck<'_>,
     price_per_million: f64,
 ) -> Summary {
     let sentences = trimmed_sentences(text);
-    summarize(
-        text,
-        &sentences,
-        chunks,
-        max_input_tokens,
-        price_per_million,
-    )
+    summarize(text, &sentences, chunks, limit, price_per_million)
 }
 
 /// [`summary`] on a prepared document: the same figures, with the document's sentences found
@@ -68,7 +201,7 @@ pub fn summary(
 pub fn summary_prepared(
     document: &Document,
     chunks: &Chunks,
-    max_input_tokens: usize,
+    limit: &LimitCheck<'_>,
     price_per_million: f64,
 ) -> Summary {
     let _active = document.activate();
@@ -76,7 +209,7 @@ pub fn summary_prepared(
         document.text(),
         document.trimmed_sentences(),
         chunks,
-        max_input_tokens,
+        limit,
         price_per_million,
     )
 }
@@ -86,9 +219,13 @@ fn summarize(
     text: &str,
     sentences: &[(usize, usize)],
     chunks: &Chunks,
-    max_input_tokens: usize,
+    limit: &LimitCheck<'_>,
     price_per_million: f64,
 ) -> Summary {
+    let read = model_tokens(text, chunks, limit);
+    let mut read_sorted = read.clone();
+    read_sorted.sort_unstable();
+    let max_input_tokens = limit.max_input_tokens;
     let bpe = chunks.encoding.tokenizer();
     let sizes: Vec<usize> = chunks.chunks.iter().map(|c| c.tokens).collect();
     let total_tokens: usize = sizes.iter().sum();
@@ -126,8 +263,16 @@ fn summarize(
         p95_tokens,
         max_tokens: sorted.last().copied().unwrap_or(0),
         min_chunk,
-        over_limit: sizes.iter().filter(|&&t| t > max_input_tokens).count(),
+        last_tokens: sizes.last().copied().unwrap_or(0),
+        over_limit: read.iter().filter(|&&t| t > max_input_tokens).count(),
         max_input_tokens,
+        limit_basis: limit.basis,
+        model_max_tokens: read_sorted.last().copied().unwrap_or(0),
+        model_p95_tokens: p95(&read_sorted),
+        truncated_tokens: read
+            .iter()
+            .map(|&t| t.saturating_sub(max_input_tokens))
+            .sum(),
         sentences: sentences.len(),
         split_sentences,
         cost: total_tokens as f64 * price_per_million / 1_000_000.0,
@@ -196,7 +341,7 @@ mod tests {
         // 10 tokens, S=8 O=4: windows [0,8) and [4,10), 4 tokens repeated.
         let text = "one two three four five six seven eight nine ten";
         let c = chunks_of(StrategyId::Fixed, text, 8, 4);
-        let s = summary(text, &c, 8191, 0.02);
+        let s = summary(text, &c, &LimitCheck::within(8191), 0.02);
         assert_eq!((s.chunks, s.document_tokens, s.total_tokens), (2, 10, 14));
         assert_eq!(s.repeated_tokens, 4);
         assert_eq!(
@@ -207,25 +352,104 @@ mod tests {
         // One sentence, cut by the first window and held whole by none.
         assert_eq!((s.sentences, s.split_sentences), (1, 1));
         assert!((s.cost - 14.0 * 0.02 / 1e6).abs() < 1e-15);
-        assert_eq!(summary(text, &c, 7, 0.0).over_limit, 1);
-        assert_eq!(summary(text, &c, 7, 0.0).max_input_tokens, 7);
+        assert_eq!(summary(text, &c, &LimitCheck::within(7), 0.0).over_limit, 1);
+        assert_eq!(
+            summary(text, &c, &LimitCheck::within(7), 0.0).max_input_tokens,
+            7
+        );
     }
 
     #[test]
     fn sentence_packing_splits_no_sentence_and_empty_text_has_no_figures() {
         let text = "Cats sleep a lot. Dogs bark at night. Birds sing.";
         let c = chunks_of(StrategyId::Sentence, text, 10, 0);
-        let s = summary(text, &c, 8191, 0.0);
+        let s = summary(text, &c, &LimitCheck::within(8191), 0.0);
         assert_eq!(
             (s.sentences, s.split_sentences, s.repeated_tokens),
             (3, 0, 0)
         );
-        let e = summary("", &chunks_of(StrategyId::Fixed, "", 8, 0), 8191, 1.0);
+        let e = summary(
+            "",
+            &chunks_of(StrategyId::Fixed, "", 8, 0),
+            &LimitCheck::within(8191),
+            1.0,
+        );
         assert_eq!(
             (e.chunks, e.total_tokens, e.p95_tokens, e.max_tokens),
             (0, 0, 0, 0)
         );
         assert_eq!((e.mean_tokens, e.min_chunk, e.sentences), (None, None, 0));
+    }
+
+    /// Counts characters: a tokenizer unlike the chunks' own, so that a test sees which one
+    /// measured.
+    struct CharCounter;
+    impl TokenCounter for CharCounter {
+        fn count(&self, text: &str) -> usize {
+            text.chars().count()
+        }
+    }
+
+    #[test]
+    fn the_limit_is_checked_with_the_models_tokenizer_prefix_and_special_tokens() {
+        // Fixed windows of 4 tokens: "one two three four" | " five six seven eight" | " nine ten".
+        let text = "one two three four five six seven eight nine ten";
+        let c = chunks_of(StrategyId::Fixed, text, 4, 0);
+        let lens: Vec<usize> = c
+            .chunks
+            .iter()
+            .map(|k| k.text(text).chars().count())
+            .collect();
+        assert_eq!(lens, [18, 21, 9]);
+        let limit = LimitCheck {
+            max_input_tokens: 22,
+            added_tokens: 2,
+            prefix: None,
+            counter: Some(&CharCounter),
+            basis: LimitBasis::Own,
+        };
+        assert_eq!(model_tokens(text, &c, &limit), [20, 23, 11]);
+        let s = summary(text, &c, &limit, 0.0);
+        assert_eq!((s.over_limit, s.max_input_tokens), (1, 22));
+        assert_eq!((s.model_max_tokens, s.model_p95_tokens), (23, 23));
+        assert_eq!((s.truncated_tokens, s.limit_basis), (1, LimitBasis::Own));
+        // In the chunks' own tokens (4, 4, 2) nothing is over 22: the tokenizer decides.
+        assert_eq!(
+            summary(text, &c, &LimitCheck::within(22), 0.0).over_limit,
+            0
+        );
+        // A prefix is counted in front of each chunk, as the model reads it.
+        let prefixed = LimitCheck {
+            prefix: Some("passage: "),
+            ..limit
+        };
+        assert_eq!(model_tokens(text, &c, &prefixed), [29, 32, 20]);
+        let s = summary(text, &c, &prefixed, 0.0);
+        assert_eq!((s.over_limit, s.truncated_tokens), (2, 7 + 10));
+        // The last chunk and the shares of the real chunks.
+        assert_eq!(s.last_tokens, 2);
+        assert_eq!(s.repeated_share(), 0.0);
+        assert_eq!(s.extra_over_document(), 0.0);
+    }
+
+    #[test]
+    fn shares_of_real_chunks_follow_their_tokens() {
+        let text = "one two three four five six seven eight nine ten";
+        let c = chunks_of(StrategyId::Fixed, text, 8, 4);
+        let s = summary(text, &c, &LimitCheck::within(usize::MAX), 0.0);
+        // 14 embedded, 4 repeated, 10 in the document.
+        assert_eq!(s.repeated_share(), 4.0 / 14.0);
+        assert_eq!(s.extra_over_document(), 0.4);
+        let empty = summary(
+            "",
+            &chunks_of(StrategyId::Fixed, "", 8, 0),
+            &LimitCheck::within(8),
+            0.0,
+        );
+        assert_eq!(
+            (empty.repeated_share(), empty.extra_over_document()),
+            (0.0, 0.0)
+        );
     }
 
     #[test]

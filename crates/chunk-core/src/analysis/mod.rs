@@ -12,4 +12,4 @@ pub mod protocol;
 pub mod refusal;
 pub mod snippet;
 
-pub use compare::{summary, summary_prepared, Summary};
+pub use compare::{model_tokens, summary, summary_prepared, LimitBasis, LimitCheck, Summary};

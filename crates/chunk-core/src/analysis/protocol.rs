@@ -11,6 +11,7 @@ use crate::analysis::histogram::Histogram;
 use crate::analysis::refusal::Refusal;
 use crate::analysis::snippet::Snippet;
 use crate::analysis::Summary;
+use crate::models::ModelRef;
 use crate::retrieval::{
     Aggregate, Bm25Params, Bm25ParamsError, PairEvaluation, QaPair, Sweep, SweepGrid,
 };
@@ -18,10 +19,6 @@ use crate::sim::Lang;
 use crate::strategy::{Settings, StrategyId};
 use crate::tokenizer::open::OpenVocab;
 use serde::{Deserialize, Serialize};
-
-/// The embedding model's maximum input used until a model is chosen: 8,191 tokens, OpenAI's
-/// text-embedding-3-small / -large and text-embedding-ada-002 (OpenAI's embeddings guide).
-pub const DEFAULT_MAX_INPUT_TOKENS: usize = 8191;
 
 /// Texts longer than this many bytes leave the text-splitter rows for the user to start:
 /// text-splitter 0.33.1 takes time that grows faster than the text (natively, cl100k_base,
@@ -44,13 +41,16 @@ pub fn superlinear(strategy: StrategyId) -> bool {
     )
 }
 
-/// What every figure of a request depends on besides the text.
+/// What every figure of a request depends on besides the text: with the text, the page's one
+/// configuration (SPEC §10).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Figures {
-    /// chunk_size, chunk_overlap, unit, encoding.
+    /// chunk_size, chunk_overlap, unit, encoding (the tokenizer that sizes the chunks).
     pub settings: Settings,
-    /// The embedding model's maximum input, in tokens (chunks over it are counted).
-    pub max_input_tokens: usize,
+    /// The embedding model (its id): every chunk is checked against its input limit with its
+    /// own tokenizer, special tokens and required prefix
+    /// ([`crate::analysis::compare::LimitCheck`]); `None`: no model, no limit.
+    pub model: Option<ModelRef>,
     /// Price per 1,000,000 tokens, in the page's currency.
     pub price_per_million: f64,
 }
@@ -380,6 +380,10 @@ pub enum Reply {
         total: usize,
         /// The rows.
         rows: Vec<Row>,
+        /// Each row's chunk as the embedding model reads it (its tokenizer, special tokens and
+        /// prefix: [`crate::analysis::compare::model_tokens`]), in the same order; empty
+        /// without a model. Over [`Summary::max_input_tokens`] the model drops the excess.
+        model_tokens: Vec<usize>,
     },
     /// An export file.
     Exported {
@@ -488,7 +492,7 @@ mod tests {
                     unit: SizeUnit::Characters,
                     encoding: Encoding::O200kBase,
                 },
-                max_input_tokens: 8191,
+                model: crate::models::model("bge-small-en-v1-5").map(ModelRef),
                 price_per_million: 0.02,
             },
         };
@@ -505,14 +509,19 @@ mod tests {
             json.contains("\"unit\":\"characters\",\"encoding\":\"o200k_base\""),
             "{json}"
         );
+        // The model travels as its id, and an id the table does not know is refused in words.
+        assert!(json.contains("\"model\":\"bge-small-en-v1-5\""), "{json}");
         assert_eq!(serde_json::from_str::<Request>(&json).unwrap(), r);
         assert_eq!(r.job(), 3);
+        let unknown = json.replace("bge-small-en-v1-5", "no-such-model");
+        let err = serde_json::from_str::<Request>(&unknown).unwrap_err();
+        assert!(err.to_string().contains("unknown embedding model"), "{err}");
     }
 
     fn figures() -> Figures {
         Figures {
             settings: test_settings(256, 0, SizeUnit::Tokens),
-            max_input_tokens: 8191,
+            model: None,
             price_per_million: 0.02,
         }
     }

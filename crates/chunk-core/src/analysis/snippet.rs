@@ -43,6 +43,24 @@ pub struct Snippet {
     pub code: String,
 }
 
+impl Snippet {
+    /// The whole file the page shows and copies: the install commands as comments of the
+    /// program's language (`# ` in Python, `// ` in Rust), a blank line, then the program, so
+    /// that a pasted copy runs as it is.
+    pub fn file_text(&self) -> String {
+        let mark = if self.language == RUST { "// " } else { "# " };
+        let mut out = String::with_capacity(self.install.len() + self.code.len() + 16);
+        for line in self.install.lines() {
+            out.push_str(mark);
+            out.push_str(line);
+            out.push('\n');
+        }
+        out.push('\n');
+        out.push_str(&self.code);
+        out
+    }
+}
+
 /// The snippet the page shows for `id` with `settings` (every other parameter at the
 /// library's default, as [`crate::strategy::chunker`] builds it): [`rust`] for the
 /// text-splitter strategies, [`python`] for the others; `None` for the product's own
@@ -287,6 +305,14 @@ mod tests {
         )
         .expect("a library strategy");
         assert_eq!(s.install, "pip install langchain-text-splitters==1.1.3");
+        // The file the page shows and copies: the install line commented out.
+        assert!(
+            s.file_text()
+                .starts_with("# pip install langchain-text-splitters==1.1.3\n\n"),
+            "{}",
+            s.file_text()
+        );
+        assert!(s.file_text().ends_with(&s.code));
         assert!(s
             .code
             .contains("RecursiveCharacterTextSplitter(chunk_size=1000, chunk_overlap=200)"));
@@ -308,6 +334,15 @@ mod tests {
         )
         .expect("lib");
         assert_eq!(ts.language, RUST);
+        // Every cargo line commented out as Rust comments, the program whole after them.
+        let file = ts.file_text();
+        let head: Vec<&str> = file.lines().take(3).collect();
+        assert!(
+            head[0].starts_with("// cargo add text-splitter@=0.33.1"),
+            "{file}"
+        );
+        assert!(head[1].starts_with("// cargo add"), "{file}");
+        assert_eq!(head[2], "");
         assert!(t.code.contains("chunks = chunker(text)\n"));
     }
 

@@ -653,7 +653,7 @@ impl Chunks {
 /// [`Document::encoding`], so make one per encoding the user picks.
 ///
 /// ```
-/// use chunk_core::analysis::summary_prepared;
+/// use chunk_core::analysis::{summary_prepared, LimitCheck};
 /// use chunk_core::strategy::{chunker, run_prepared, Document, Settings, SizeUnit, StrategyId};
 /// use chunk_core::tokenizer::Encoding;
 ///
@@ -664,7 +664,7 @@ impl Chunks {
 /// for id in StrategyId::all() {
 ///     let row = chunker(id, &settings)
 ///         .and_then(|c| run_prepared(c.as_ref(), &document))
-///         .map(|chunks| summary_prepared(&document, &chunks, 8191, 0.02));
+///         .map(|chunks| summary_prepared(&document, &chunks, &LimitCheck::within(8191), 0.02));
 ///     match row {
 ///         Ok(s) => assert_eq!(s.document_tokens, document.tokens()),
 ///         Err(refused) => println!("{id}: {refused}"), // e.g. no chunk_overlap

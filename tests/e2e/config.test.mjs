@@ -1,0 +1,125 @@
+// End-to-end test of the page's one configuration (SPEC §10) on the release build: the strategy,
+// the unit and the model chosen drive the results card and the model panel, not fixed
+// cl100k_base windows. Expected values come from the libraries themselves and from Hugging Face
+// `tokenizers`, run in the oracle venv (tests/e2e/oracle.mjs), never from the page:
+//  (a) bge-small-en-v1.5 chosen, LangChain's RecursiveCharacterTextSplitter at 512 / 64 sized
+//      in cl100k_base on the pasted fixture: its row's over-limit count, and the model panel's
+//      once it is the chosen strategy, equal the count of the library's chunks whose WordPiece
+//      tokens plus [CLS] and [SEP] exceed 512; the largest and the tokens dropped too; each
+//      chunk card says how many tokens the model drops;
+//  (b) in characters, 1000 / 200, the results card follows the library's chunks: chunk count,
+//      tokens embedded (tiktoken's count of each chunk), its badge names the library and the
+//      tokenizer, the labels name the unit; storage is chunks × 384 dimensions × 4 bytes;
+//      context fit uses the largest chunk as the model reads it;
+//  (c) with no text the card is the formula again, and says so.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { huggingFaceCounts, libraryChunks } from './oracle.mjs';
+import { launchBrowser, openReadyPage, sel, typeText } from './page.mjs';
+import { startStaticServer } from './static-server.mjs';
+
+const DIST = process.env.E2E_DIST ?? path.resolve(import.meta.dirname, '../../dist-e2e');
+const FIXTURE = process.env.E2E_FIXTURE ?? path.resolve(import.meta.dirname, '../fixtures/moonstone-short.txt');
+const fixture = fs.readFileSync(FIXTURE, 'utf8');
+
+const value = (page, testid) => page.getAttribute(sel(testid), 'data-value');
+
+/** Waits until `testid`'s data-value is `want`, and says what it was when it is not. */
+async function waitValue(page, testid, want, timeout = 60000) {
+  try {
+    await page.waitForFunction(
+      ([s, w]) => document.querySelector(s)?.getAttribute('data-value') === w,
+      [sel(testid), String(want)],
+      { timeout },
+    );
+  } catch (err) {
+    assert.equal(await value(page, testid), String(want), `${testid}: ${err.message}`);
+  }
+}
+
+async function tableDone(page) {
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid="compare"]')?.dataset.state === 'done',
+    null,
+    { timeout: 120000 },
+  );
+}
+
+test('the strategy, unit and model chosen drive the results card and the model panel', async (t) => {
+  const { server, url } = await startStaticServer({ root: DIST });
+  const browser = await launchBrowser();
+  try {
+    const { page, errors } = await openReadyPage(browser, url);
+    await page.selectOption(sel('embedding-model'), 'bge-small-en-v1-5');
+    await page.fill(sel('chunk-size'), '512');
+    await page.fill(sel('chunk-overlap'), '64');
+    assert.equal(await page.getAttribute(sel('results'), 'data-source'), 'formula');
+    assert.equal(await page.getAttribute(sel('results-badge'), 'data-exact'), 'false', 'an open model counted in cl100k_base');
+    await typeText(page, fixture);
+
+    // (a) The library's chunks, each counted by the model's own tokenizer with its two
+    // special tokens, against its 512-token input.
+    const [lib] = libraryChunks(fixture, [{ strategy: 'langchain-recursive', chunk_size: 512, chunk_overlap: 64, unit: 'tokens', encoding: 'cl100k_base' }]);
+    const read = huggingFaceCounts('bert-uncased', lib.chunks.map((c) => c.text)).map((n) => n + 2);
+    const over = read.filter((n) => n > 512).length;
+    const dropped = read.reduce((sum, n) => sum + Math.max(0, n - 512), 0);
+    t.diagnostic(`langchain-recursive 512/64: ${lib.chunks.length} chunks, ${over} over bge-small's 512 tokens, largest ${Math.max(...read)}`);
+    await tableDone(page);
+    await page.waitForFunction(() => document.querySelector('[data-testid="compare-row"][data-strategy="langchain-recursive"]')?.dataset.limitBasis === 'own', null, { timeout: 60000 });
+    const row = await page.locator(`${sel('compare-row')}[data-strategy="langchain-recursive"]`).evaluate((e) => ({ ...e.dataset }));
+    assert.equal(Number(row.chunks), lib.chunks.length);
+    assert.equal(Number(row.overLimit), over, 'the row counts with the model tokenizer');
+    assert.equal(Number(row.modelMaxTokens), Math.max(...read));
+    assert.equal(Number(row.truncatedTokens), dropped);
+
+    await page.selectOption(sel('strategy'), 'langchain-recursive');
+    await waitValue(page, 'out-over-limit', over);
+    assert.equal(await page.getAttribute(sel('out-over-limit'), 'data-basis'), 'own');
+    assert.equal(await value(page, 'out-model-max-tokens'), String(Math.max(...read)));
+    assert.equal(await value(page, 'out-truncated-tokens'), String(dropped));
+    assert.equal(await page.getAttribute(sel('model-limit-basis'), 'data-basis'), 'own');
+    // The first chunk cards say what the model reads of each.
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="chunk-model"]').length > 0, null, { timeout: 30000 });
+    const cards = await page.locator(sel('chunk-model')).evaluateAll((els) => els.map((e) => ({ ...e.dataset })));
+    cards.forEach((c, i) => {
+      assert.equal(Number(c.modelTokens), read[i], `chunk ${i}: model tokens`);
+      assert.equal(Number(c.dropped), Math.max(0, read[i] - 512), `chunk ${i}: tokens dropped`);
+    });
+
+    // (b) Characters, 1000 / 200 (LangChain's defaults): the card is the library's chunks.
+    await page.selectOption(sel('chunk-size-unit'), 'characters');
+    await page.fill(sel('chunk-size'), '1000');
+    await page.fill(sel('chunk-overlap'), '200');
+    const [chars] = libraryChunks(fixture, [{ strategy: 'langchain-recursive', chunk_size: 1000, chunk_overlap: 200, unit: 'characters', encoding: 'cl100k_base' }]);
+    const tokens = chars.chunks.reduce((sum, c) => sum + c.tokens, 0);
+    await waitValue(page, 'out-chunks', chars.chunks.length);
+    assert.equal(await page.getAttribute(sel('results'), 'data-source'), 'strategy');
+    assert.equal(await page.getAttribute(sel('results'), 'data-strategy'), 'langchain-recursive');
+    assert.equal(await value(page, 'out-total-tokens'), String(tokens));
+    assert.equal(await value(page, 'out-last-chunk'), String(chars.chunks.at(-1).tokens));
+    assert.match(await page.textContent(sel('results-badge')), /langchain-text-splitters 1\.1\.3, counted with cl100k_base/);
+    assert.match(await page.textContent('label[for="chunk-size"]'), /characters/);
+    assert.match(await page.textContent('label[for="chunk-overlap"]'), /characters/);
+    await waitValue(page, 'out-storage-bytes', chars.chunks.length * 384 * 4);
+    const charRead = huggingFaceCounts('bert-uncased', chars.chunks.map((c) => c.text)).map((n) => n + 2);
+    await waitValue(page, 'out-over-limit', charRead.filter((n) => n > 512).length);
+    const largest = Math.max(...charRead);
+    assert.equal(await page.getAttribute(sel('out-context-fit'), 'data-used-tokens'), String(5 * largest + 1500));
+    t.diagnostic(`langchain-recursive 1000/200 characters: ${chars.chunks.length} chunks, ${tokens} tokens embedded`);
+
+    // (c) No text: the formula, labelled as fixed windows.
+    await typeText(page, '');
+    await page.waitForFunction(() => document.querySelector('[data-testid="results"]')?.dataset.source === 'formula', null, { timeout: 10000 });
+    assert.equal(await page.getAttribute(sel('model-limit-basis'), 'data-basis'), 'formula');
+    assert.ok(await page.locator(sel('results-formula-note')).count(), 'the formula says so');
+
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    server.close();
+  }
+});
