@@ -277,7 +277,6 @@ struct Card {
     repeated_share: f64,
     extra: f64,
     last_chunk: u128,
-    document_tokens: u128,
     cost: Option<f64>,
 }
 
@@ -290,7 +289,6 @@ impl Card {
             repeated_share: o.repeated_share,
             extra: o.extra_over_document,
             last_chunk: o.last_chunk_tokens.into(),
-            document_tokens: o.document_tokens.into(),
             cost: o.cost,
         }
     }
@@ -303,7 +301,6 @@ impl Card {
             repeated_share: s.repeated_share(),
             extra: s.extra_over_document(),
             last_chunk: s.last_tokens as u128,
-            document_tokens: s.document_tokens as u128,
             cost: priced.then_some(s.cost),
         }
     }
@@ -349,6 +346,12 @@ pub fn Results() -> impl IntoView {
         }
     });
 
+    // The document's own tokens do not depend on the strategy: shown while its chunks are on
+    // their way too.
+    let doc_tokens = Signal::derive(move || {
+        let l = lang.get();
+        out.get().map(|o| int(o.document_tokens.into(), l))
+    });
     let doc_chars = Signal::derive(move || {
         let l = lang.get();
         if !source.text.with(|t| t.is_empty()) {
@@ -486,7 +489,7 @@ pub fn Results() -> impl IntoView {
                 <Figure testid="out-extra" label=Key::OutExtra value=fig(|c, l| share(c.extra, l))/>
                 <Figure testid="out-last-chunk" label=Key::OutLastChunk value=fig(|c, l| int(c.last_chunk, l))/>
                 <Figure testid="out-stride" label=Key::OutStride value=stride/>
-                <Figure testid="out-doc-tokens" label=Key::OutDocTokens value=fig(|c, l| int(c.document_tokens, l))/>
+                <Figure testid="out-doc-tokens" label=Key::OutDocTokens value=doc_tokens/>
                 <Figure testid="out-doc-chars" label=Key::OutDocChars value=doc_chars/>
             </dl>
         </section>

@@ -481,7 +481,11 @@ pub fn ModelPanel() -> impl IntoView {
                 encoding: e.name(),
             }
             .fill(lang()),
-            LimitBasis::Proxy(_) => estimate().unwrap_or_default(),
+            LimitBasis::Proxy(e) => model_msg::HintProxy {
+                provider: chosen.provider,
+                encoding: e.name(),
+            }
+            .fill(lang()),
             LimitBasis::Own | LimitBasis::ChunkTokens => {
                 model_msg::LimitOwn { tokenizer }.fill(lang())
             }
@@ -492,14 +496,15 @@ pub fn ModelPanel() -> impl IntoView {
     };
     // The fit and the inputs it was computed from: `[top-k, chunk, prompt, reserve, window]`
     // and the p95 of the chunks (`None` for the formula, whose windows are all chunk_size).
-    // The chunk is chunk_size for the formula, the largest real chunk as the model reads it
-    // otherwise. A `Memo`: the figure, its two attributes and the sentence all read it.
+    // The chunk is chunk_size for the formula, the largest real chunk otherwise, in the sizing
+    // tokens (what the LLM is sent; the embedding model's special tokens and prefix are not).
+    // A `Memo`: the figure, its two attributes and the sentence all read it.
     let fit = Memo::new(move |_| {
         let (chunk, p95) = if formula() {
             (out.get()?.chunk_size, None)
         } else {
             let s = real()?;
-            (s.model_max_tokens as u64, Some(s.model_p95_tokens as u64))
+            (s.max_tokens as u64, Some(s.p95_tokens as u64))
         };
         let inputs = [
             parsed(settings.top_k, TOP_K)?,

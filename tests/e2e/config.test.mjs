@@ -10,7 +10,7 @@
 //  (b) in characters, 1000 / 200, the results card follows the library's chunks: chunk count,
 //      tokens embedded (tiktoken's count of each chunk), its badge names the library and the
 //      tokenizer, the labels name the unit; storage is chunks × 384 dimensions × 4 bytes;
-//      context fit uses the largest chunk as the model reads it;
+//      context fit uses the largest real chunk;
 //  (c) with no text the card is the formula again, and says so.
 
 import { test } from 'node:test';
@@ -64,6 +64,7 @@ test('the strategy, unit and model chosen drive the results card and the model p
     // (a) The library's chunks, each counted by the model's own tokenizer with its two
     // special tokens, against its 512-token input.
     const [lib] = libraryChunks(fixture, [{ strategy: 'langchain-recursive', chunk_size: 512, chunk_overlap: 64, unit: 'tokens', encoding: 'cl100k_base' }]);
+    assert.equal(lib.error, undefined, `the library raised: ${lib.error}`);
     const read = huggingFaceCounts('bert-uncased', lib.chunks.map((c) => c.text)).map((n) => n + 2);
     const over = read.filter((n) => n > 512).length;
     const dropped = read.reduce((sum, n) => sum + Math.max(0, n - 512), 0);
@@ -95,9 +96,18 @@ test('the strategy, unit and model chosen drive the results card and the model p
     await page.fill(sel('chunk-size'), '1000');
     await page.fill(sel('chunk-overlap'), '200');
     const [chars] = libraryChunks(fixture, [{ strategy: 'langchain-recursive', chunk_size: 1000, chunk_overlap: 200, unit: 'characters', encoding: 'cl100k_base' }]);
+    assert.equal(chars.error, undefined, `the library raised: ${chars.error}`);
     const tokens = chars.chunks.reduce((sum, c) => sum + c.tokens, 0);
-    await waitValue(page, 'out-chunks', chars.chunks.length);
-    assert.equal(await page.getAttribute(sel('results'), 'data-source'), 'strategy');
+    // Both figures at once: a setting on the way (1000 / 64) is not read by mistake.
+    await page.waitForFunction(
+      ([s, n, total]) => {
+        const card = document.querySelector('[data-testid="results"]:not(#prerendered *)');
+        const v = (id) => document.querySelector(`[data-testid="${id}"]:not(#prerendered *)`)?.dataset.value;
+        return card?.dataset.source === 'strategy' && v('out-chunks') === n && v('out-total-tokens') === total && v(s) !== '';
+      },
+      ['out-last-chunk', String(chars.chunks.length), String(tokens)],
+      { timeout: 60000 },
+    );
     assert.equal(await page.getAttribute(sel('results'), 'data-strategy'), 'langchain-recursive');
     assert.equal(await value(page, 'out-total-tokens'), String(tokens));
     assert.equal(await value(page, 'out-last-chunk'), String(chars.chunks.at(-1).tokens));
@@ -107,7 +117,9 @@ test('the strategy, unit and model chosen drive the results card and the model p
     await waitValue(page, 'out-storage-bytes', chars.chunks.length * 384 * 4);
     const charRead = huggingFaceCounts('bert-uncased', chars.chunks.map((c) => c.text)).map((n) => n + 2);
     await waitValue(page, 'out-over-limit', charRead.filter((n) => n > 512).length);
-    const largest = Math.max(...charRead);
+    // Context fit: top-k 5 of the largest chunk (tiktoken's count: what the LLM is sent)
+    // + prompt 500 + answer 1,000.
+    const largest = Math.max(...chars.chunks.map((c) => c.tokens));
     assert.equal(await page.getAttribute(sel('out-context-fit'), 'data-used-tokens'), String(5 * largest + 1500));
     t.diagnostic(`langchain-recursive 1000/200 characters: ${chars.chunks.length} chunks, ${tokens} tokens embedded`);
 
