@@ -124,9 +124,11 @@ pub enum OpenStatus {
 }
 
 /// The budget of a chunk's own text under `model`'s limit in tokens of `encoding`, as the
-/// comparison's over-limit column counts it: [`EmbeddingModel::chunk_budget`] (the limit less
-/// the special tokens and the required prefix); `usize::MAX` (nothing is over) without a
-/// model or a confirmed limit.
+/// model panel's `out-model-limit` and the formula's over-limit count (no text) take it:
+/// [`EmbeddingModel::chunk_budget`] (the limit less the special tokens and the required
+/// prefix); `usize::MAX` (nothing is over) without a model or a confirmed limit. The
+/// comparison's rows count the real chunks in the model's own tokens instead
+/// (`chunk_core::analysis::compare::LimitCheck`).
 pub fn chunk_budget(model: Option<&EmbeddingModel>, encoding: Encoding) -> usize {
     model
         .and_then(|m| m.chunk_budget(encoding))

@@ -133,10 +133,10 @@ impl EmbeddingModel {
         self.dimensions.first().copied()
     }
 
-    /// True when the core's token counts for this model are estimates: a proxy encoding
-    /// ([`ModelTokenizer::Proxy`]), or a WordPiece / Unigram tokenizer whose tables the core
-    /// does not have yet, so that its BPE encodings stand in. Only [`ModelTokenizer::Bpe`]
-    /// models are counted exactly today.
+    /// True when the chunks' token counts (sized and measured with a BPE encoding) are
+    /// estimates for this model: a proxy encoding ([`ModelTokenizer::Proxy`]), or a WordPiece /
+    /// Unigram model, whose own tokenizer counts the document and checks each chunk against the
+    /// limit (`analysis::compare::LimitCheck`) while the chunks are still sized in BPE tokens.
     pub fn is_estimate(&self) -> bool {
         !matches!(self.tokenizer, ModelTokenizer::Bpe(_))
     }
