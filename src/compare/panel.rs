@@ -487,7 +487,7 @@ fn chunk_view(lang: Lang, read: Option<(usize, usize)>, r: Row) -> impl IntoView
     let model = read
         .filter(|&(limit, _)| limit != usize::MAX)
         .map(|(limit, tokens)| {
-            let dropped = tokens.saturating_sub(limit);
+            let dropped = chunk_core::analysis::dropped_tokens(tokens, limit);
             let over = dropped > 0;
             let (read_n, limit_n) = (n(tokens), n(limit));
             let line = if dropped > 0 {

@@ -34,7 +34,7 @@ use chunk_core::analysis::protocol::{
 };
 use chunk_core::analysis::refusal::Refusal;
 use chunk_core::analysis::snippet::snippet;
-use chunk_core::analysis::{model_tokens, summary_prepared, LimitBasis, LimitCheck};
+use chunk_core::analysis::{summary_prepared, summary_prepared_reading, LimitBasis, LimitCheck};
 use chunk_core::models::{ModelRef, ModelTokenizer};
 use chunk_core::retrieval::{
     check_span, evaluate_prepared, sweep_cell, DocumentTerms, EvalOptions, QaPair, Sweep, SweepCell,
@@ -427,13 +427,24 @@ impl Engine {
                     .map_err(|e| Refusal::from(&e));
                 let (outcome, histogram, snippet, chunks) = match cut {
                     Ok(chunks) => {
+                        // One count of the chunks with the model's tokenizer serves the
+                        // summary and the rows.
+                        let (summary, read) = summary_prepared_reading(
+                            document,
+                            &chunks,
+                            &limit,
+                            figures.price_per_million,
+                        );
                         let read = if figures.model.is_some() {
-                            model_tokens(document.text(), &chunks, &limit)
+                            read
                         } else {
                             Vec::new()
                         };
                         (
-                            outcome_of(document, &chunks, &figures, &limit),
+                            Outcome::Figures {
+                                summary,
+                                overlap_clamped: chunks.overlap_clamped,
+                            },
                             // The histogram is of the chunks' sizes in the sizing tokens: its
                             // limit line only where the limit is in those tokens.
                             Some(histogram(&chunks, bins, histogram_limit(&limit))),

@@ -190,7 +190,7 @@ pub fn summary(
     price_per_million: f64,
 ) -> Summary {
     let sentences = trimmed_sentences(text);
-    summarize(text, &sentences, chunks, limit, price_per_million)
+    summarize(text, &sentences, chunks, limit, price_per_million).0
 }
 
 /// [`summary`] on a prepared document: the same figures, with the document's sentences found
@@ -204,6 +204,18 @@ pub fn summary_prepared(
     limit: &LimitCheck<'_>,
     price_per_million: f64,
 ) -> Summary {
+    summary_prepared_reading(document, chunks, limit, price_per_million).0
+}
+
+/// [`summary_prepared`] and each chunk as the model reads it ([`model_tokens`], which the
+/// summary's model figures are made of), for a caller that shows both without counting the
+/// chunks with the model's tokenizer twice.
+pub fn summary_prepared_reading(
+    document: &Document,
+    chunks: &Chunks,
+    limit: &LimitCheck<'_>,
+    price_per_million: f64,
+) -> (Summary, Vec<usize>) {
     let _active = document.activate();
     summarize(
         document.text(),
@@ -214,14 +226,21 @@ pub fn summary_prepared(
     )
 }
 
-/// [`summary`] with the document's trimmed sentences given.
+/// Tokens the model drops of a chunk it reads as `read` tokens under a limit of
+/// `max_input_tokens`: the excess, 0 when the chunk fits.
+pub fn dropped_tokens(read: usize, max_input_tokens: usize) -> usize {
+    read.saturating_sub(max_input_tokens)
+}
+
+/// [`summary`] with the document's trimmed sentences given, and each chunk as the model reads
+/// it.
 fn summarize(
     text: &str,
     sentences: &[(usize, usize)],
     chunks: &Chunks,
     limit: &LimitCheck<'_>,
     price_per_million: f64,
-) -> Summary {
+) -> (Summary, Vec<usize>) {
     let read = model_tokens(text, chunks, limit);
     let mut read_sorted = read.clone();
     read_sorted.sort_unstable();
@@ -254,7 +273,7 @@ fn summarize(
         covered_to = covered_to.max(c.bytes.end);
     }
     let split_sentences = count_split(sentences, chunks);
-    Summary {
+    let summary = Summary {
         chunks: n,
         document_tokens: chunks.document_tokens,
         total_tokens,
@@ -271,12 +290,13 @@ fn summarize(
         model_p95_tokens: p95(&read_sorted),
         truncated_tokens: read
             .iter()
-            .map(|&t| t.saturating_sub(max_input_tokens))
+            .map(|&t| dropped_tokens(t, max_input_tokens))
             .sum(),
         sentences: sentences.len(),
         split_sentences,
         cost: total_tokens as f64 * price_per_million / 1_000_000.0,
-    }
+    };
+    (summary, read)
 }
 
 /// The 95th percentile of ascending `sorted` by nearest rank: the element at rank

@@ -12,4 +12,7 @@ pub mod protocol;
 pub mod refusal;
 pub mod snippet;
 
-pub use compare::{model_tokens, summary, summary_prepared, LimitBasis, LimitCheck, Summary};
+pub use compare::{
+    dropped_tokens, model_tokens, summary, summary_prepared, summary_prepared_reading, LimitBasis,
+    LimitCheck, Summary,
+};
