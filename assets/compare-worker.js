@@ -61,10 +61,12 @@ async function compare(request) {
 }
 
 // A retrieval check (one row per strategy, then `retrieval-done`) or a sweep (`sweep_cell`
-// answers progress every few settings, null otherwise, and `swept` after the last).
+// answers progress every few settings, null otherwise, and `swept` after the last; the chosen
+// open model's vocabulary first, since every setting is checked against the model's limit).
 async function stepped(request) {
   const kind = request.kind;
   latest.set(kind, request.job);
+  await ensureVocab(request, false);
   const steps = engine.rows_in(request);
   for (let i = 0; i < steps; i += 1) {
     if (latest.get(kind) !== request.job) return;
@@ -85,10 +87,10 @@ async function stepped(request) {
 const vocabLoads = new Map();
 
 // The vocabulary file a request needs (an `open-count`'s, or the chosen open model's for a
-// `compare` or `select`, whose chunks are checked against the model's limit with its own
+// `compare`, `select` or `sweep`, whose chunks are checked against the model's limit with its own
 // tokenizer), fetched and loaded when the engine does not hold it yet. True when the engine
 // holds it afterwards (or none is needed); false after a failure, which an `open-count`
-// reports (a `compare` or `select` goes on, and its figures say that a stand-in counted).
+// reports (a `compare`, `select` or `sweep` goes on, and its figures say that a stand-in counted).
 async function ensureVocab(request, report) {
   const file = engine.vocab_needed(request);
   if (!file) return true;

@@ -52,6 +52,7 @@ use chunk_core::analysis::protocol::{
 use chunk_core::retrieval::{
     parse_qa_jsonl, write_qa_jsonl, Aggregate, AnswerError, Bm25Params, Bm25ParamsError,
     CellOutcome, QaAnswer, QaJsonlError, QaLine, QaPair, Sweep, SweepCell, SweepGrid,
+    SweepObjective,
 };
 use chunk_core::strategy::{SizeUnit, StrategyId};
 use leptos::prelude::*;
@@ -225,6 +226,8 @@ pub struct RetrievalSettings {
     pub shown: RwSignal<Shown>,
     /// The strategy swept.
     pub sweep_strategy: RwSignal<StrategyId>,
+    /// What the sweep's best setting minimises.
+    pub sweep_objective: RwSignal<SweepObjective>,
 }
 
 /// One row of the retrieval table.
@@ -358,6 +361,7 @@ pub fn provide(app: PageState) -> (RetrievalSettings, RetrievalResults) {
         b: RwSignal::new("0.75".into()),
         shown: RwSignal::new(Shown::All),
         sweep_strategy: RwSignal::new(StrategyId::Fixed),
+        sweep_objective: RwSignal::new(SweepObjective::default()),
     };
     let results = RetrievalResults {
         resolved: Memo::new(move |_| {
@@ -460,6 +464,8 @@ pub fn drive<S, T, X, J>(
     // Only what cuts the chunks: the price and the model limit, which the check does not use,
     // must not restart it at every keystroke in the price field. A `Memo` for that reason.
     let cutting = Memo::new(move |_| figures.with(|f| f.map(|(f, _)| f.settings)));
+    // The sweep checks every setting against the model's limit: its model too.
+    let model = Memo::new(move |_| figures.with(|f| f.and_then(|(f, _)| f.model)));
     let figures_of = |settings| Figures {
         settings,
         model: None,
@@ -484,8 +490,9 @@ pub fn drive<S, T, X, J>(
         Some(move || table_job(text, figures, pairs, params, lang))
     });
 
-    // A sweep shown is of one text, encoding, unit, list of pairs, k, BM25 and language, and
-    // one strategy: any change makes it stale. (The calculator's chunk_size and chunk_overlap
+    // A sweep shown is of one text, encoding, unit, model, list of pairs, k, BM25 and
+    // language, and one strategy: any change makes it stale (the objective is not: the best
+    // setting for either is in the sweep). (The calculator's chunk_size and chunk_overlap
     // are not among them: the sweep has its own grid, and applying its best setting must not
     // clear it.)
     let cancel_job = next_job.clone();
@@ -494,6 +501,7 @@ pub fn drive<S, T, X, J>(
         app.fields.encoding.track();
         app.language.lang.track();
         unit.track();
+        model.track();
         results.resolved.track();
         results.params.track();
         settings.sweep_strategy.track();
@@ -518,7 +526,10 @@ pub fn drive<S, T, X, J>(
         ) else {
             return;
         };
-        let figures = figures_of(cut);
+        let figures = Figures {
+            model: model.get_untracked(),
+            ..figures_of(cut)
+        };
         let grid = SweepGrid::standard(unit.get_untracked());
         let text_id = with_text(text);
         let job = next_job();
@@ -1226,6 +1237,8 @@ fn RetrievalTableView() -> impl IntoView {
                 ret_msg::ColMeanRecall { k: k_shown }.fill(l),
                 ret_msg::ColMeanPrecision { k: k_shown }.fill(l),
                 ret_msg::ColMeanIou { k: k_shown }.fill(l),
+                ret_msg::ColMrr { k: k_shown }.fill(l),
+                ret_msg::ColNdcg { k: k_shown }.fill(l),
             ],
             Shown::Pair(_) => vec![
                 t(Rm::ColStrategy),
@@ -1239,6 +1252,8 @@ fn RetrievalTableView() -> impl IntoView {
                 ret_msg::ColRecall { k: k_shown }.fill(l),
                 ret_msg::ColPrecision { k: k_shown }.fill(l),
                 ret_msg::ColIou { k: k_shown }.fill(l),
+                ret_msg::ColMrr { k: k_shown }.fill(l),
+                ret_msg::ColNdcg { k: k_shown }.fill(l),
             ],
         };
         cols.into_iter()
@@ -1284,6 +1299,7 @@ fn retrieval_row(lang: Lang, r: &RetrievalRowState, shown: Shown, k: usize) -> i
     let yes_no = |b: bool| rm::text(lang, if b { Rm::Yes } else { Rm::No });
     let of = |x: usize, of: usize| format!("{} / {}", n(x), n(of));
     let pct = |x: f64| format::percent_fine(lang, x);
+    let score = |x: f64| format::fixed2(lang, x);
     let pair_attr = match shown {
         Shown::All => "all".to_owned(),
         Shown::Pair(i) => i.to_string(),
@@ -1334,6 +1350,8 @@ fn retrieval_row(lang: Lang, r: &RetrievalRowState, shown: Shown, k: usize) -> i
             <td>{pct(a.mean_recall)}</td>
             <td>{pct(a.mean_precision)}</td>
             <td>{pct(a.mean_iou)}</td>
+            <td>{score(a.mrr)}</td>
+            <td>{score(a.mean_ndcg)}</td>
         }
         .into_any(),
         (None, Some((chunks, tokens)), None, Some(p)) => {
@@ -1354,11 +1372,13 @@ fn retrieval_row(lang: Lang, r: &RetrievalRowState, shown: Shown, k: usize) -> i
                 <td>{pct(p.recall)}</td>
                 <td>{pct(p.precision)}</td>
                 <td>{pct(p.iou)}</td>
+                <td>{score(p.reciprocal_rank)}</td>
+                <td>{score(p.ndcg)}</td>
             }
             .into_any()
         }
         _ => {
-            view! { <td colspan="10" class="pending">{rm::text(lang, Rm::Pending)}</td> }.into_any()
+            view! { <td colspan="12" class="pending">{rm::text(lang, Rm::Pending)}</td> }.into_any()
         }
     };
     let of_pair = |f: fn(&RetrievalPair) -> String| pair.as_ref().map(f);
@@ -1388,6 +1408,10 @@ fn retrieval_row(lang: Lang, r: &RetrievalRowState, shown: Shown, k: usize) -> i
             data-mean-recall=of_all(|a| raw(a.mean_recall))
             data-mean-precision=of_all(|a| raw(a.mean_precision))
             data-mean-iou=of_all(|a| raw(a.mean_iou))
+            // MRR@k and nDCG@k: of every pair (the mean), or of the pair shown (its
+            // reciprocal rank and nDCG).
+            data-mrr=all.map(|a| raw(a.mrr)).or(pair.map(|p| raw(p.reciprocal_rank)))
+            data-ndcg=all.map(|a| raw(a.mean_ndcg)).or(pair.map(|p| raw(p.ndcg)))
         >
             <th scope="row" class="strategy-cell">{name}</th>
             {cells}
@@ -1472,19 +1496,63 @@ fn SweepView() -> impl IntoView {
         }
         .fill(l)
     };
+    let objective = move || settings.sweep_objective.get();
+    let on_objective = move |ev| {
+        if let Ok(o) = event_target_value(&ev).parse::<SweepObjective>() {
+            settings.sweep_objective.set(o);
+        }
+    };
     let maps = move || {
         let sweep = results.sweep.with(|s| s.sweep.clone())?;
         let l = lang();
+        let best = sweep.best(objective());
         Some(view! {
-            {heat_table(l, &sweep, Metric::Whole)}
-            {heat_table(l, &sweep, Metric::Iou)}
+            {heat_table(l, &sweep, Metric::Whole, best)}
+            {heat_table(l, &sweep, Metric::Iou, best)}
+        })
+    };
+    // What the best setting minimises, and (when the model truncates some setting's chunks)
+    // why those settings are never best.
+    let rule = move || {
+        let sweep = results.sweep.with(|s| s.sweep.clone())?;
+        let l = lang();
+        let k = format::int(l, sweep.k as u64);
+        let rule = match objective() {
+            SweepObjective::Tokens => ret_msg::SweepRuleTokens { k: &k }.fill(l),
+            SweepObjective::Vectors => ret_msg::SweepRuleVectors { k: &k }.fill(l),
+        };
+        let over = sweep
+            .cells
+            .iter()
+            .filter(|c| c.figures().is_some_and(|f| f.over_limit > 0))
+            .count();
+        let limit = (over > 0).then(|| {
+            ret_msg::SweepOverLimit {
+                settings: &format::int(l, over as u64),
+                limit: &format::int(l, sweep.max_input_tokens as u64),
+            }
+            .fill(l)
+                + if sweep.limit_basis.is_exact() {
+                    ""
+                } else {
+                    rm::text(l, Rm::SweepLimitEstimated)
+                }
+        });
+        Some(view! {
+            <p class="hint" data-testid="sweep-rule" data-objective=objective().as_str()>
+                {rule}
+            </p>
+            {limit.map(|text| view! {
+                <p class="hint" data-testid="sweep-over-limit" data-value=over>{text}</p>
+            })}
         })
     };
     let best = move || {
         let sweep = results.sweep.with(|s| s.sweep.clone())?;
         let l = lang();
         let n = |x: usize| format::int(l, x as u64);
-        let cell = sweep.best_cell().cloned();
+        let objective = objective();
+        let cell = sweep.best_cell(objective).cloned();
         let value = cell
             .as_ref()
             .map(|c| {
@@ -1500,11 +1568,12 @@ fn SweepView() -> impl IntoView {
                 chunk_size: &n(c.chunk_size),
                 chunk_overlap: &n(c.chunk_overlap),
                 percent: &n(c.overlap_percent),
+                vectors: &n(c.figures().map_or(0, |f| f.chunks)),
                 tokens: &n(c.figures().map_or(0, |f| f.tokens_embedded)),
                 unit: unit_words(l, sweep.grid.unit),
             }
             .fill(l),
-            None => rm::text(l, Rm::SweepNoBest).to_owned(),
+            None => ret_msg::SweepNoBest { k: &n(sweep.k) }.fill(l),
         };
         let apply = cell.map(|c| {
             let unit = sweep.grid.unit;
@@ -1529,7 +1598,7 @@ fn SweepView() -> impl IntoView {
             }
         });
         Some(view! {
-            <p class="sweep-best" data-testid="sweep-best" data-value=value>
+            <p class="sweep-best" data-testid="sweep-best" data-value=value data-objective=objective.as_str()>
                 {text}
                 " "
                 {apply}
@@ -1559,6 +1628,23 @@ fn SweepView() -> impl IntoView {
                                 }
                             })
                             .collect_view()
+                    }}
+                </select>
+            </div>
+            <div class="field">
+                <label for="sweep-objective">{move || m(Rm::SweepObjectiveLabel)}</label>
+                <select id="sweep-objective" data-testid="sweep-objective" on:change=on_objective>
+                    {move || {
+                        let l = lang();
+                        let current = objective();
+                        [
+                            (SweepObjective::Tokens, Rm::ObjectiveTokens),
+                            (SweepObjective::Vectors, Rm::ObjectiveVectors),
+                        ]
+                        .map(|(o, label)| view! {
+                            <option value=o.as_str() selected=o == current>{rm::text(l, label)}</option>
+                        })
+                        .collect_view()
                     }}
                 </select>
             </div>
@@ -1596,19 +1682,19 @@ fn SweepView() -> impl IntoView {
         >
             {maps}
         </div>
+        {rule}
         {best}
     }
 }
 
 /// One heat map: sizes down, overlaps across.
-fn heat_table(lang: Lang, sweep: &Sweep, metric: Metric) -> impl IntoView {
+fn heat_table(lang: Lang, sweep: &Sweep, metric: Metric, best: Option<usize>) -> impl IntoView {
     let n = |x: usize| format::int(lang, x as u64);
     let k = n(sweep.k);
     let caption = match metric {
         Metric::Whole => ret_msg::HeatWholeCaption { k: &k }.fill(lang),
         Metric::Iou => ret_msg::HeatIouCaption { k: &k }.fill(lang),
     };
-    let best = sweep.best;
     let max_iou = sweep
         .cells
         .iter()
@@ -1631,10 +1717,16 @@ fn heat_table(lang: Lang, sweep: &Sweep, metric: Metric) -> impl IntoView {
             let cells = (0..overlaps)
                 .map(|col| {
                     let index = row * overlaps + col;
-                    sweep
-                        .cells
-                        .get(index)
-                        .map(|c| heat_cell(lang, c, metric, best == Some(index), max_iou, unit))
+                    sweep.cells.get(index).map(|c| {
+                        let shown = HeatShown {
+                            metric,
+                            best: best == Some(index),
+                            max_iou,
+                            unit,
+                            k: sweep.k,
+                        };
+                        heat_cell(lang, c, shown)
+                    })
                 })
                 .collect_view();
             view! {
@@ -1667,15 +1759,27 @@ fn heat_table(lang: Lang, sweep: &Sweep, metric: Metric) -> impl IntoView {
     }
 }
 
-/// One `sweep-cell`.
-fn heat_cell(
-    lang: Lang,
-    c: &SweepCell,
+/// How a heat map shows its cells.
+#[derive(Clone, Copy)]
+struct HeatShown {
     metric: Metric,
+    /// This cell is the best setting.
     best: bool,
+    /// The largest mean IoU of the map (its heat scale).
     max_iou: f64,
     unit: SizeUnit,
-) -> impl IntoView {
+    k: usize,
+}
+
+/// One `sweep-cell`.
+fn heat_cell(lang: Lang, c: &SweepCell, shown: HeatShown) -> impl IntoView {
+    let HeatShown {
+        metric,
+        best,
+        max_iou,
+        unit,
+        k,
+    } = shown;
     let n = |x: usize| format::int(lang, x as u64);
     let (class, text, title, figures, refused) = match &c.outcome {
         CellOutcome::Refused(r) => (
@@ -1687,15 +1791,27 @@ fn heat_cell(
         ),
         CellOutcome::Evaluated(f) => {
             let a = f.aggregate;
-            let title = ret_msg::HeatCellTitle {
+            let mut title = ret_msg::HeatCellTitle {
                 chunk_overlap: &n(c.chunk_overlap),
                 unit: unit_words(lang, unit),
                 chunks: &n(f.chunks),
                 tokens: &n(f.tokens_embedded),
                 whole: &n(a.whole),
                 pairs: &n(a.pairs),
+                k: &n(k),
+                mrr: &format::fixed2(lang, a.mrr),
+                ndcg: &format::fixed2(lang, a.mean_ndcg),
             }
             .fill(lang);
+            if f.over_limit > 0 {
+                title.push_str(" · ");
+                title.push_str(
+                    &ret_msg::HeatCellOver {
+                        over: &n(f.over_limit),
+                    }
+                    .fill(lang),
+                );
+            }
             let (class, text) = match metric {
                 Metric::Whole => (
                     heat(if a.pairs == 0 {
@@ -1717,10 +1833,13 @@ fn heat_cell(
             (class, text, title, Some(*f), None)
         }
     };
+    let over = figures.map_or(0, |f| f.over_limit);
+    let truncated = over > 0;
     view! {
         <td
             class=class
             class:best=best
+            class:over-limit=truncated
             title=title
             data-testid="sweep-cell"
             data-chunk-size=c.chunk_size
@@ -1731,10 +1850,15 @@ fn heat_cell(
             data-all-whole-top-k=figures.map(|f| f.aggregate.all_whole_in_top_k.to_string())
             data-all-whole-top-3=figures.map(|f| f.aggregate.all_whole_in_top_3.to_string())
             data-mean-iou=figures.map(|f| raw(f.aggregate.mean_iou))
+            data-mrr=figures.map(|f| raw(f.aggregate.mrr))
+            data-ndcg=figures.map(|f| raw(f.aggregate.mean_ndcg))
+            data-chunks=figures.map(|f| f.chunks)
+            data-over-limit=figures.map(|f| f.over_limit)
             data-refused=refused
             data-best=best.then_some("true")
         >
             {text}
+            {truncated.then(|| view! { <span class="over-mark" aria-label=rm::text(lang, Rm::OverMark)>" ✂"</span> })}
             {best.then(|| view! { <span class="best-mark" aria-label=rm::text(lang, Rm::BestMark)>" ★"</span> })}
         </td>
     }

@@ -22,7 +22,8 @@
 //!
 //! Shared: the language; document length and its unit; chunk_size, chunk_overlap, price,
 //! tokenizer; the embedding model and the model panel's fields; the comparison's strategy and
-//! size unit; the simulator's controls (chunk size and overlap sliders, mode, document,
+//! size unit; the retrieval check's k, BM25's k1 and b, the sweep's strategy and objective (not
+//! the questions, which are text); the simulator's controls (chunk size and overlap sliders, mode, document,
 //! tokenizer, sentence rule; not its query, which is text). Not yet: the A/B view's second
 //! setting.
 
@@ -34,12 +35,14 @@ use chunk_core::strategy::{SizeUnit, StrategyId};
 use chunk_core::tokenizer::Encoding;
 use leptos::prelude::*;
 
+use crate::compare::retrieval::RetrievalSettings;
 use crate::compare::CompareSettings;
 use crate::i18n::Lang;
 use crate::model::ModelSettings;
 use crate::parse::LengthUnit;
 use crate::simulator::model::{self as sim_model, SimState};
 use crate::state::PageState;
+use chunk_core::retrieval::SweepObjective;
 use chunk_core::sim::sweep::{OVERLAP_SLIDER, SIZE_SLIDER};
 use messages::Sm;
 
@@ -104,6 +107,16 @@ pub enum Key {
     SimTokenizer,
     /// The simulator's sentence rule (the codes of its select).
     SimRule,
+    /// The retrieval check's k (top-k chunks retrieved), as typed.
+    RetrievalK,
+    /// BM25's k1, as typed.
+    Bm25K1,
+    /// BM25's b, as typed.
+    Bm25B,
+    /// The strategy the sweep runs (a strategy id).
+    SweepStrategy,
+    /// What the sweep's best setting minimises (`tokens`, `vectors`).
+    SweepObjective,
 }
 
 impl Key {
@@ -131,6 +144,9 @@ impl Key {
             Key::AnswerReserve => "answer-reserve",
             Key::Dimensions => "dimensions",
             Key::CorpusDocuments => "corpus-documents",
+            Key::RetrievalK => "retrieval-k",
+            Key::Bm25K1 => "bm25-k1",
+            Key::Bm25B => "bm25-b",
             _ => return None,
         })
     }
@@ -171,6 +187,8 @@ pub struct Targets {
     pub compare: CompareSettings,
     /// The simulator's controls.
     pub sim: SimState,
+    /// The retrieval check's fields and the sweep's choices.
+    pub retrieval: RetrievalSettings,
 }
 
 impl Targets {
@@ -181,6 +199,7 @@ impl Targets {
             models: expect_context::<ModelSettings>(),
             compare: expect_context::<CompareSettings>(),
             sim: expect_context::<SimState>(),
+            retrieval: expect_context::<RetrievalSettings>(),
         }
     }
 
@@ -221,6 +240,11 @@ impl Targets {
             Key::SimDocument => self.sim.source.get().code().to_owned(),
             Key::SimTokenizer => sim_model::tokenizer_code(self.sim.tokenizer.get()).to_owned(),
             Key::SimRule => sim_model::rule_code(self.sim.rule.get()).to_owned(),
+            Key::RetrievalK => self.retrieval.k.get(),
+            Key::Bm25K1 => self.retrieval.k1.get(),
+            Key::Bm25B => self.retrieval.b.get(),
+            Key::SweepStrategy => self.retrieval.sweep_strategy.get().to_string(),
+            Key::SweepObjective => self.retrieval.sweep_objective.get().as_str().to_owned(),
         }
     }
 
@@ -268,6 +292,18 @@ impl Targets {
                 return value
                     .parse::<StrategyId>()
                     .map(|s| set(self.compare.strategy, s))
+                    .is_ok()
+            }
+            Key::SweepStrategy => {
+                return value
+                    .parse::<StrategyId>()
+                    .map(|s| set(self.retrieval.sweep_strategy, s))
+                    .is_ok()
+            }
+            Key::SweepObjective => {
+                return value
+                    .parse::<SweepObjective>()
+                    .map(|o| set(self.retrieval.sweep_objective, o))
                     .is_ok()
             }
             Key::SizeUnit => {
@@ -334,6 +370,9 @@ impl Targets {
             Key::PromptTokens => m.prompt,
             Key::AnswerReserve => m.reserve,
             Key::Dimensions => m.dimensions,
+            Key::RetrievalK => self.retrieval.k,
+            Key::Bm25K1 => self.retrieval.k1,
+            Key::Bm25B => self.retrieval.b,
             _ => m.documents,
         };
         set(signal, text);
@@ -557,15 +596,17 @@ mod tests {
                 chunk_overlap: "128".into(),
             }),
         };
+        let (retrieval, _) = crate::compare::retrieval::provide(app);
         let t = Targets {
             app,
             models: expect_context::<ModelSettings>(),
             compare,
             sim: SimState::new(app.language, app.source),
+            retrieval,
         };
         let long = "9".repeat(41);
         let left = t.apply_fragment(
-            &format!("#v=1&lang=pl&chunk_size=256&chunk_overlap=abc&encoding=o200k_base&model=nope&strategy=semchunk&size_unit=characters&vector_format=int8&price=&top_k=7&colour=red&dimensions={long}&context_window=1%0A2&sim_size=85&sim_overlap=7&sim_mode=sentence&sim_document=own-text&sim_tokenizer=cl100k_base&sim_rule=nope"),
+            &format!("#v=1&lang=pl&chunk_size=256&chunk_overlap=abc&encoding=o200k_base&model=nope&strategy=semchunk&size_unit=characters&vector_format=int8&price=&top_k=7&colour=red&dimensions={long}&context_window=1%0A2&sim_size=85&sim_overlap=7&sim_mode=sentence&sim_document=own-text&sim_tokenizer=cl100k_base&sim_rule=nope&retrieval_k=3&bm25_b=0,5&sweep_strategy=semchunk&sweep_objective=vectors&bm25_k1=x"),
             false,
         );
         assert_eq!(
@@ -577,7 +618,8 @@ mod tests {
                 "dimensions",
                 "context_window",
                 "sim_overlap",
-                "sim_rule"
+                "sim_rule",
+                "bm25_k1"
             ]
         );
         // The simulator's controls: a slider takes only its own values (7 is not one).
@@ -615,6 +657,21 @@ mod tests {
         assert_eq!(compare.unit.get_untracked(), SizeUnit::Characters);
         assert_eq!(t.models.format.get_untracked(), VectorFormat::Int8);
         assert_eq!(t.models.top_k.get_untracked(), "7");
+        assert_eq!(retrieval.k.get_untracked(), "3");
+        assert_eq!(
+            retrieval.b.get_untracked(),
+            "0,5",
+            "as typed: its box checks it"
+        );
+        assert_eq!(retrieval.k1.get_untracked(), "1.2", "kept");
+        assert_eq!(
+            retrieval.sweep_strategy.get_untracked(),
+            StrategyId::Semchunk
+        );
+        assert_eq!(
+            retrieval.sweep_objective.get_untracked(),
+            SweepObjective::Vectors
+        );
         // What the page would write now reads back as the same settings.
         let now = to_fragment(&t.snapshot());
         let again = t.apply_fragment(&now, false);

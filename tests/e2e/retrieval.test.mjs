@@ -4,10 +4,14 @@
 //
 //  (a) the fixture with five pairs imported as JSONL (answers as text and as byte spans): for
 //      each pair and every strategy, the `retrieval-row` hooks (whole chunk, BM25 rank, hit@1/3/5,
-//      recall, precision, IoU, chunks, tokens embedded) equal the native core's, value for value;
-//  (b) the sweep of one strategy: 60 cells, each one's "every answer whole in the top 3" and
-//      tokens embedded as natively, and `sweep-best` the native best setting; "use this setting"
-//      sets the calculator's fields;
+//      recall, precision, IoU, reciprocal rank, nDCG@k, chunks, tokens embedded) equal the
+//      native core's, value for value;
+//  (b) the sweep of one strategy with all-MiniLM-L6-v2 chosen (256 word pieces): 60 cells, each
+//      one's "every answer whole in the top k", tokens embedded, vectors, chunks over the model's
+//      limit (counted natively with the same WordPiece vocabulary), MRR and nDCG as natively;
+//      `sweep-best` the native best setting for each objective (tokens, then vectors), never a
+//      setting the model truncates; "use this setting" sets the calculator's fields; the
+//      settings link carries the retrieval k and the sweep's strategy and objective;
 //  (c) the JSONL export round-trips: removing every pair and importing the exported file gives
 //      the same pairs, placed at the same bytes; a bad file is refused with its line number and
 //      the list kept;
@@ -138,6 +142,8 @@ test('the retrieval check equals the native core; the sweep marks its best; JSON
         assert.equal(Number(row.recall), p.recall, `${what}: recall`);
         assert.equal(Number(row.precision), p.precision, `${what}: precision`);
         assert.equal(Number(row.iou), p.iou, `${what}: IoU`);
+        assert.equal(Number(row.mrr), p.reciprocal_rank, `${what}: reciprocal rank`);
+        assert.equal(Number(row.ndcg), p.ndcg, `${what}: nDCG@k`);
         if (p.whole < 0) cut += 1;
         compared += 1;
       }
@@ -151,15 +157,23 @@ test('the retrieval check equals the native core; the sweep marks its best; JSON
     assert.equal(Number(fixedRow.wholeCount), fixed.pairs.filter((p) => p.whole >= 0).length, 'all pairs: whole count');
     assert.equal(Number(fixedRow['hitsAt-3']), fixed.pairs.filter((p) => p.hit_at_3).length, 'all pairs: hits@3');
 
-    // (b) The sweep of the recursive strategy.
+    // (b) The sweep of the recursive strategy, with a model that reads at most 256 word pieces.
+    await page.selectOption(sel('embedding-model'), 'all-minilm-l6-v2');
+    const nativeSweep = nativeRetrieval({
+      text: fixtureText,
+      pairs: qa.map((p, i) => ({ question: p.question, ...spans[i] })),
+      chunk_size: 256, chunk_overlap: 32, unit: 'tokens', encoding: 'cl100k_base',
+      k: 5, k1: 1.2, b: 0.75, lang: 'en', strategies: [], sweep: 'recursive', model: 'all-minilm-l6-v2',
+    }).sweep;
     await page.selectOption(sel('sweep-strategy'), 'recursive');
     await page.click(sel('sweep-run'));
     await page.waitForFunction(() => document.querySelector('[data-testid="sweep-heatmap"]')?.dataset.state === 'done', null, { timeout: 180000 });
     const cells = await page.locator(`${sel('sweep-heatmap')} table[data-metric="whole"] ${sel('sweep-cell')}`)
       .evaluateAll((els) => els.map((e) => ({ ...e.dataset })));
     assert.equal(cells.length, 60, 'a 60-setting grid');
-    assert.equal(native.sweep.cells.length, 60);
-    native.sweep.cells.forEach((want, i) => {
+    assert.equal(nativeSweep.cells.length, 60);
+    let truncated = 0;
+    nativeSweep.cells.forEach((want, i) => {
       const c = cells[i];
       const what = `sweep cell ${want.chunk_size} / ${want.overlap_percent} %`;
       assert.equal(Number(c.chunkSize), want.chunk_size, what);
@@ -167,20 +181,48 @@ test('the retrieval check equals the native core; the sweep marks its best; JSON
       if (want.refused) {
         assert.equal(c.refused, want.refused, what);
       } else {
-        assert.equal(c['allWholeTop-3'], String(want.all_whole_in_top_3), `${what}: every answer whole in the top 3`);
+        assert.equal(c.allWholeTopK, String(want.all_whole_in_top_k), `${what}: every answer whole in the top k`);
         assert.equal(Number(c.tokensEmbedded), want.tokens_embedded, `${what}: tokens embedded`);
         assert.equal(Number(c.hitsAtK), want.hits_at_k, `${what}: hits@k`);
+        assert.equal(Number(c.chunks), want.chunks, `${what}: vectors`);
+        assert.equal(Number(c.overLimit), want.over_limit, `${what}: chunks over the model's limit`);
+        assert.equal(Number(c.mrr), want.mrr, `${what}: MRR`);
+        assert.equal(Number(c.ndcg), want.ndcg, `${what}: nDCG`);
+        if (want.over_limit > 0) truncated += 1;
       }
     });
-    const best = await page.getAttribute(sel('sweep-best'), 'data-value');
-    assert.equal(best, native.sweep.best, 'the best setting');
-    assert.notEqual(best, '', 'the fixture has a setting that keeps the five answers whole in the top 3');
+    assert.ok(truncated > 0, 'the larger settings make chunks all-MiniLM-L6-v2 truncates');
+    assert.equal(Number(await page.getAttribute(sel('sweep-over-limit'), 'data-value')), truncated);
+    const bestFor = async (objective) => {
+      await page.selectOption(sel('sweep-objective'), objective);
+      await page.waitForFunction((o) => document.querySelector('[data-testid="sweep-best"]')?.dataset.objective === o, objective);
+      assert.equal(await page.getAttribute(sel('sweep-rule'), 'data-objective'), objective);
+      const marked = await page.locator(`table[data-metric="whole"] ${sel('sweep-cell')}[data-best="true"]`).evaluateAll((els) => els.map((e) => ({ ...e.dataset })));
+      assert.equal(marked.length, 1, `${objective}: one best cell`);
+      assert.equal(marked[0].overLimit, '0', `${objective}: the best setting is never one the model truncates`);
+      return page.getAttribute(sel('sweep-best'), 'data-value');
+    };
+    const best = await bestFor('tokens');
+    assert.equal(best, nativeSweep.best, 'the best setting for tokens embedded');
+    assert.notEqual(best, '', 'the fixture has a setting that keeps the five answers whole in the top 5');
+    const bestVectors = await bestFor('vectors');
+    assert.equal(bestVectors, nativeSweep.best_vectors, 'the best setting for vectors');
     assert.equal(await page.locator(`${sel('sweep-cell')}[data-best="true"]`).count(), 2, 'the best cell is marked in both maps');
+    const link = await page.getAttribute(sel('share-link'), 'data-value');
+    assert.match(link, /[#&]retrieval_k=5(&|$)/, 'the link carries the retrieval k');
+    assert.match(link, /&sweep_strategy=recursive(&|$)/, 'the link carries the swept strategy');
+    assert.match(link, /&sweep_objective=vectors(&|$)/, 'the link carries the objective');
     await page.click(sel('sweep-apply'));
-    const [, size, overlap] = best.match(/^chunk_size=(\d+),chunk_overlap=(\d+)$/);
+    const [, size, overlap] = bestVectors.match(/^chunk_size=(\d+),chunk_overlap=(\d+)$/);
     assert.equal(await page.inputValue(sel('chunk-size')), size);
     assert.equal(await page.inputValue(sel('chunk-overlap')), overlap);
     assert.equal(await page.getAttribute(sel('sweep-heatmap'), 'data-state'), 'done', 'applying the best setting keeps the sweep');
+    console.log(`sweep with all-MiniLM-L6-v2: ${truncated} of 60 settings truncated; best for tokens ${best}, for vectors ${bestVectors}`);
+    // The vocabulary is the only request the model asked for.
+    const sinceStart = requests.splice(0);
+    const vocab = sinceStart.filter((u) => new URL(u).pathname.endsWith('/vocab/bert-base-uncased.txt'));
+    assert.deepEqual(sinceStart.filter((u) => !vocab.includes(u)), [], 'no other request');
+    assert.ok(vocab.length >= 1 && vocab.length <= 2, `the vocabulary fetched once per comparison worker: ${vocab.length}`);
 
     // (c) Export, remove all, import the export: the same pairs at the same bytes.
     const [download] = await Promise.all([page.waitForEvent('download'), page.click(sel('qa-export'))]);

@@ -6,15 +6,18 @@
 //! {"text": "...", "pairs": [{"question": "...", "start": 0, "end": 5}, ...],
 //!  "chunk_size": 512, "chunk_overlap": 64, "unit": "tokens" | "characters",
 //!  "encoding": "cl100k_base" | "o200k_base", "k": 5, "k1": 1.2, "b": 0.75, "lang": "en",
-//!  "strategies": ["fixed", ...], "sweep": "fixed" | null}
+//!  "strategies": ["fixed", ...], "sweep": "fixed" | null, "model": "all-minilm-l6-v2" | null}
 //! ```
 //! (`start` / `end`: UTF-8 byte offsets.) Output: `{"rows": [...], "sweep": {...} | null}`;
 //! a row is `{"strategy", "refused": kind}` or `{"strategy", "chunks", "tokens_embedded",
 //! "pairs": [{"whole", "rank", "hit_at_1", "hit_at_3", "hit_at_5", "recall", "precision",
-//! "iou"}]}` (`whole` -1 and `rank` null when no chunk holds the answer); the sweep is
-//! `{"best": "chunk_size=N,chunk_overlap=M" | "", "cells": [{"chunk_size", "overlap_percent",
-//! "chunk_overlap", "refused" | "all_whole_in_top_3", "hits_at_k", "tokens_embedded"}]}` over
-//! [`SweepGrid::standard`] in the unit given.
+//! "iou", "reciprocal_rank", "ndcg"}]}` (`whole` -1 and `rank` null when no chunk holds the
+//! answer); the sweep is `{"best": "chunk_size=N,chunk_overlap=M" | "", "best_vectors": …,
+//! "cells": [{"chunk_size", "overlap_percent", "chunk_overlap", "refused" |
+//! "all_whole_in_top_k", "hits_at_k", "tokens_embedded", "chunks", "over_limit", "mrr",
+//! "ndcg"}]}` over [`SweepGrid::standard`] in the unit given, each setting's chunks checked
+//! against the model's limit ([`LimitCheck::for_model`], a WordPiece or Unigram model's
+//! vocabulary read from `crates/chunk-core/vocab/`).
 //!
 //! Each strategy is cut by [`run`] on the text alone and evaluated by [`evaluate`] (every chunk
 //! split into words again), not the page's prepared paths: the page's figures come from
@@ -25,11 +28,15 @@
 //! Errors: unreadable JSON, an unknown strategy, unit, encoding or language, a bad answer span
 //! or BM25 parameter prints a message on stderr and exits with status 2.
 
+use chunk_core::analysis::LimitCheck;
+use chunk_core::models::model;
 use chunk_core::retrieval::{
-    check_span, evaluate, sweep, Bm25Params, CellOutcome, EvalOptions, QaPair, SweepGrid,
+    check_span, evaluate, sweep, Bm25Params, CellOutcome, EvalOptions, QaPair, SweepCheck,
+    SweepGrid, SweepObjective,
 };
 use chunk_core::sim::Lang;
 use chunk_core::strategy::{chunker, run, Document, Settings, SizeUnit, StrategyId};
+use chunk_core::tokenizer::open::OpenTokenizer;
 use chunk_core::tokenizer::Encoding;
 use serde_json::{json, Value};
 use std::io::Read;
@@ -56,6 +63,8 @@ struct Input {
     lang: String,
     strategies: Vec<String>,
     sweep: Option<String>,
+    #[serde(default)]
+    model: Option<String>,
 }
 
 fn fail(message: String) -> ExitCode {
@@ -140,6 +149,8 @@ fn answer(input: &Input) -> Result<Value, String> {
                             "recall": p.at_k.recall,
                             "precision": p.at_k.precision,
                             "iou": p.at_k.iou,
+                            "reciprocal_rank": p.reciprocal_rank,
+                            "ndcg": p.ndcg,
                         })
                     })
                     .collect();
@@ -159,22 +170,31 @@ fn answer(input: &Input) -> Result<Value, String> {
             let strategy: StrategyId =
                 id.parse().map_err(|_| format!("unknown strategy {id:?}"))?;
             let document = Document::new(&input.text, encoding);
-            let s = sweep(
-                &document,
-                strategy,
-                &SweepGrid::standard(unit),
-                &pairs,
-                &options,
-            );
-            let best = s
-                .best_cell()
-                .map(|c| {
-                    format!(
-                        "chunk_size={},chunk_overlap={}",
-                        c.chunk_size, c.chunk_overlap
-                    )
-                })
-                .unwrap_or_default();
+            let chosen = match &input.model {
+                Some(id) => Some(model(id).ok_or_else(|| format!("unknown model {id:?}"))?),
+                None => None,
+            };
+            let open = open_tokenizers(chosen)?;
+            let limit = match chosen {
+                Some(m) => LimitCheck::for_model(m, encoding, &open),
+                None => LimitCheck::within(usize::MAX),
+            };
+            let check = SweepCheck {
+                pairs: &pairs,
+                options: &options,
+                limit: &limit,
+            };
+            let s = sweep(&document, strategy, &SweepGrid::standard(unit), &check);
+            let best = |objective| {
+                s.best_cell(objective)
+                    .map(|c| {
+                        format!(
+                            "chunk_size={},chunk_overlap={}",
+                            c.chunk_size, c.chunk_overlap
+                        )
+                    })
+                    .unwrap_or_default()
+            };
             let cells: Vec<Value> = s
                 .cells
                 .iter()
@@ -189,14 +209,37 @@ fn answer(input: &Input) -> Result<Value, String> {
                         "chunk_size": c.chunk_size,
                         "overlap_percent": c.overlap_percent,
                         "chunk_overlap": c.chunk_overlap,
-                        "all_whole_in_top_3": f.aggregate.all_whole_in_top_3,
+                        "all_whole_in_top_k": f.aggregate.all_whole_in_top_k,
                         "hits_at_k": f.aggregate.hits_at_k,
                         "tokens_embedded": f.tokens_embedded,
+                        "chunks": f.chunks,
+                        "over_limit": f.over_limit,
+                        "mrr": f.aggregate.mrr,
+                        "ndcg": f.aggregate.mean_ndcg,
                     }),
                 })
                 .collect();
-            json!({ "best": best, "cells": cells })
+            json!({
+                "best": best(SweepObjective::Tokens),
+                "best_vectors": best(SweepObjective::Vectors),
+                "cells": cells,
+            })
         }
     };
     Ok(json!({ "rows": rows, "sweep": swept }))
+}
+
+/// The open tokenizer `model` needs, read from `crates/chunk-core/vocab/` (none for a BPE or
+/// proxy model).
+fn open_tokenizers(
+    model: Option<&'static chunk_core::models::EmbeddingModel>,
+) -> Result<Vec<OpenTokenizer>, String> {
+    let Some(vocab) = model.and_then(|m| m.tokenizer.open_vocab()) else {
+        return Ok(Vec::new());
+    };
+    let name = vocab.file().trim_start_matches("vocab/");
+    let path = format!("{}/vocab/{name}", env!("CARGO_MANIFEST_DIR"));
+    let bytes = std::fs::read(&path).map_err(|e| format!("{path}: {e}"))?;
+    let tokenizer = OpenTokenizer::load(vocab, &bytes).map_err(|e| format!("{path}: {e}"))?;
+    Ok(vec![tokenizer])
 }

@@ -8,9 +8,10 @@
 //! Usage: `cargo run --release -p chunk-core --example retrieval_sweep -- [STRATEGY_ID]`
 //! (default `fixed`). An unknown id prints a message on stderr and exits with status 2.
 
+use chunk_core::analysis::LimitCheck;
 use chunk_core::retrieval::{
     evaluate, evaluate_prepared, locate_answer, sweep_with_progress, DocumentTerms, EvalOptions,
-    QaPair, SweepGrid,
+    QaPair, SweepCheck, SweepGrid, SweepObjective,
 };
 use chunk_core::strategy::{chunker, run_prepared, Document, Settings, SizeUnit, StrategyId};
 use chunk_core::tokenizer::Encoding;
@@ -87,17 +88,16 @@ fn main() -> ExitCode {
     let mut last = Instant::now();
     let mut slowest = std::time::Duration::ZERO;
     let t1 = Instant::now();
-    let s = sweep_with_progress(
-        &document,
-        strategy,
-        &grid,
-        &pairs,
-        &EvalOptions::default(),
-        |_, _| {
-            slowest = slowest.max(last.elapsed());
-            last = Instant::now();
-        },
-    );
+    let options = EvalOptions::default();
+    let check = SweepCheck {
+        pairs: &pairs,
+        options: &options,
+        limit: &LimitCheck::within(usize::MAX),
+    };
+    let s = sweep_with_progress(&document, strategy, &grid, &check, |_, _| {
+        slowest = slowest.max(last.elapsed());
+        last = Instant::now();
+    });
     let swept = t1.elapsed();
     println!(
         "{} bytes, {} tokens, {} pairs, {} settings of {strategy}",
@@ -106,14 +106,14 @@ fn main() -> ExitCode {
         pairs.len(),
         s.cells.len()
     );
-    match s.best_cell() {
+    match s.best_cell(SweepObjective::Tokens) {
         Some(c) => println!(
             "best: chunk_size {} overlap {} % ({} tokens embedded)",
             c.chunk_size,
             c.overlap_percent,
             c.figures().map_or(0, |f| f.tokens_embedded)
         ),
-        None => println!("best: none keeps every answer whole in the top 3"),
+        None => println!("best: none keeps every answer whole in the top 5"),
     }
     println!(
         "prepare {:.0} ms, sweep {:.0} ms, slowest setting {:.0} ms",

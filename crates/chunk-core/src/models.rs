@@ -250,10 +250,13 @@ pub fn windows_over_limit(out: &FormulaOutput, limit_tokens: u64) -> u64 {
 pub struct ModelRef(pub &'static EmbeddingModel);
 
 impl PartialEq for ModelRef {
+    /// The same model: the same id (ids are unique in [`MODELS`]).
     fn eq(&self, other: &Self) -> bool {
         self.0.id == other.0.id
     }
 }
+
+impl Eq for ModelRef {}
 
 impl serde::Serialize for ModelRef {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

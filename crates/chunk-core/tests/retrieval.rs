@@ -3,12 +3,18 @@
 //! from the formula (term frequencies and document frequencies counted by scanning, no index),
 //! answer location by scanning every char boundary. Compared on generated cases (proptest), with
 //! the properties the page relies on, and on the real fixture with a real strategy; the sweep on
-//! a case whose best setting is known in advance.
+//! a case whose best setting is known in advance. MRR@k and nDCG@k equal LlamaIndex's own
+//! `MRR` and `NDCG` metrics, run in the oracle venv (`metrics_equal_llamaindex`).
 
+#[path = "common/hf_oracle.rs"]
+mod hf_oracle;
+
+use chunk_core::analysis::{LimitBasis, LimitCheck};
 use chunk_core::retrieval::{
-    check_span, evaluate, evaluate_prepared, locate_answer, parse_qa_jsonl, span_metrics, sweep,
-    terms, write_qa_jsonl, AnswerError, Bm25Index, Bm25Params, CellOutcome, DocumentTerms,
-    EvalOptions, QaAnswer, QaLine, QaPair, Ranking, SweepGrid,
+    check_span, evaluate, evaluate_prepared, locate_answer, ndcg_at_k, parse_qa_jsonl,
+    reciprocal_rank, span_metrics, sweep, terms, write_qa_jsonl, AnswerError, Bm25Index,
+    Bm25Params, CellOutcome, DocumentTerms, EvalOptions, QaAnswer, QaLine, QaPair, Ranking,
+    SweepCheck, SweepGrid, SweepObjective,
 };
 use chunk_core::sim::Lang;
 use chunk_core::sizer::Length;
@@ -521,6 +527,155 @@ fn evaluate_on_the_fixture_with_real_strategies() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// MRR and nDCG against LlamaIndex.
+
+/// One ranking case for the metrics: the retrieved top k (best first) and the relevant items.
+struct RankCase {
+    top: Vec<usize>,
+    relevant: Vec<usize>,
+    k: usize,
+    /// The best-ranked relevant item's rank in the whole ranking (it may lie past k).
+    rank: Option<usize>,
+}
+
+/// Generated cases (a fixed xorshift, so the run is the same every time): rankings of up to
+/// 12 chunks, k from 1 to 8, 1 to k relevant chunks (LlamaIndex takes the ideal DCG over every
+/// relevant item, which is nDCG@k's only when there are at most k), plus the fixture's real
+/// evaluations of three strategies at two sizes.
+fn rank_cases() -> Vec<RankCase> {
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let mut cases = Vec::new();
+    for _ in 0..400 {
+        let chunks = 1 + next(12);
+        let mut order: Vec<usize> = (0..chunks).collect();
+        for i in (1..chunks).rev() {
+            order.swap(i, next(i + 1));
+        }
+        let k = 1 + next(8);
+        let wanted = 1 + next(k.min(chunks));
+        let mut relevant: Vec<usize> = Vec::new();
+        while relevant.len() < wanted {
+            let c = next(chunks);
+            if !relevant.contains(&c) {
+                relevant.push(c);
+            }
+        }
+        let rank = order
+            .iter()
+            .position(|c| relevant.contains(c))
+            .map(|i| i + 1);
+        cases.push(RankCase {
+            top: order[..k.min(chunks)].to_vec(),
+            relevant,
+            k,
+            rank,
+        });
+    }
+    let doc = fixture();
+    let pairs = fixture_pairs(&doc);
+    for id in [
+        StrategyId::Fixed,
+        StrategyId::LangchainRecursive,
+        StrategyId::Sentence,
+    ] {
+        for (size, overlap) in [(64, 16), (200, 100)] {
+            let settings = Settings {
+                chunk_size: size,
+                chunk_overlap: overlap,
+                unit: SizeUnit::Tokens,
+                encoding: Encoding::Cl100kBase,
+            };
+            let c = chunker(id, &settings).expect("setting");
+            let chunks = run(c.as_ref(), &doc, Encoding::Cl100kBase).expect("chunks");
+            let e = evaluate(&doc, &chunks, &pairs, &EvalOptions::default());
+            for p in &e.pairs {
+                if !p.holding.is_empty() && p.holding.len() <= e.k {
+                    assert_eq!(p.reciprocal_rank, reciprocal_rank(p.rank, e.k));
+                    assert_eq!(p.ndcg, ndcg_at_k(&p.top, &p.holding, e.k));
+                    cases.push(RankCase {
+                        top: p.top.clone(),
+                        relevant: p.holding.clone(),
+                        k: e.k,
+                        rank: p.rank,
+                    });
+                }
+            }
+        }
+    }
+    cases
+}
+
+#[test]
+fn metrics_equal_llamaindex() {
+    let cases = rank_cases();
+    let lines: Vec<serde_json::Value> = cases
+        .iter()
+        .map(|c| serde_json::json!({ "retrieved": c.top, "expected": c.relevant }))
+        .collect();
+    let Some(answers) = hf_oracle::oracle_lines("retrieval metrics", "ir_metrics.py", &[], &lines)
+    else {
+        return;
+    };
+    assert_eq!(answers.len(), cases.len(), "one answer a case");
+    let (mut hits, mut misses) = (0, 0);
+    for (case, answer) in cases.iter().zip(&answers) {
+        let want: serde_json::Value = serde_json::from_str(answer).expect("JSON");
+        let (mrr, ndcg) = (
+            want["mrr"].as_f64().expect("a score"),
+            want["ndcg"].as_f64().expect("a score"),
+        );
+        let ours = (
+            reciprocal_rank(case.rank, case.k),
+            ndcg_at_k(&case.top, &case.relevant, case.k),
+        );
+        assert!(
+            (ours.0 - mrr).abs() < 1e-12 && (ours.1 - ndcg).abs() < 1e-12,
+            "top {:?}, relevant {:?}, k {}: ours {ours:?}, LlamaIndex ({mrr}, {ndcg})",
+            case.top,
+            case.relevant,
+            case.k
+        );
+        if mrr > 0.0 {
+            hits += 1;
+        } else {
+            misses += 1;
+        }
+    }
+    // Both kinds of case were compared, not only one.
+    assert!(
+        hits > 100 && misses > 20,
+        "{hits} found, {misses} not found"
+    );
+    eprintln!(
+        "MRR@k and nDCG@k equal LlamaIndex's on {} rankings",
+        cases.len()
+    );
+}
+
+#[test]
+fn ndcg_caps_the_ideal_at_k_and_mrr_stops_at_k() {
+    // Three relevant chunks, k = 2, the top two relevant: a perfect top 2.
+    assert_eq!(ndcg_at_k(&[4, 7], &[4, 7, 9], 2), 1.0);
+    // One relevant chunk at place 2: 1 / log2(3).
+    assert!((ndcg_at_k(&[1, 4], &[4], 2) - 1.0 / 3f64.log2()).abs() < 1e-15);
+    assert_eq!(ndcg_at_k(&[1, 2], &[], 2), 0.0);
+    assert_eq!(
+        ndcg_at_k(&[1, 2, 4], &[4], 2),
+        0.0,
+        "only the first k count"
+    );
+    assert_eq!(reciprocal_rank(Some(2), 5), 0.5);
+    assert_eq!(reciprocal_rank(Some(6), 5), 0.0);
+    assert_eq!(reciprocal_rank(None, 5), 0.0);
+}
+
+// ---------------------------------------------------------------------------------------------
 // The sweep.
 
 /// Filler of common words that are one cl100k token each (with their leading space), none a
@@ -533,13 +688,31 @@ const ANSWER_WORDS: &[&str] = &[
     "secret", "key", "hidden", "under", "old", "oak", "tree", "near", "lake", "gate",
 ];
 
+/// No model limit.
+const NO_LIMIT: LimitCheck<'static> = LimitCheck::within(usize::MAX);
+
+/// The sweep's check of `pairs` with `options` and `limit`.
+fn check<'a>(
+    pairs: &'a [QaPair],
+    options: &'a EvalOptions,
+    limit: &'a LimitCheck<'a>,
+) -> SweepCheck<'a> {
+    SweepCheck {
+        pairs,
+        options,
+        limit,
+    }
+}
+
 #[test]
-fn sweep_marks_the_cheapest_setting_that_keeps_the_answer_whole_in_the_top_3() {
+fn sweep_marks_the_cheapest_setting_that_keeps_the_answer_whole_in_the_top_k() {
     // 512 one-token words; the answer is words 170..210 (40 tokens). Fixed windows without
     // overlap all cost exactly 512 tokens and hold it whole only at size 128 ([128, 256)) and
     // 256 ([0, 256)): at 32 it is longer than a window, at 64 the cut at 192 splits it. Every
-    // overlap costs more than 512. So the best is size 128, overlap 0 (the first of the
-    // cheapest, in grid order).
+    // overlap costs more than 512. So the cheapest in tokens are sizes 128 and 256 without
+    // overlap, and fewer vectors break the tie: 256 (2 chunks against 4). The same wins when
+    // vectors come first. A model that reads at most 200 tokens truncates every chunk of 256:
+    // then 128 wins.
     let mut words: Vec<&str> = (0..512).map(|i| FILLER[i % FILLER.len()]).collect();
     for (j, w) in words[170..210].iter_mut().enumerate() {
         *w = ANSWER_WORDS[j % ANSWER_WORDS.len()];
@@ -558,12 +731,12 @@ fn sweep_marks_the_cheapest_setting_that_keeps_the_answer_whole_in_the_top_3() {
         overlap_percents: vec![0, 25, 50],
         unit: SizeUnit::Tokens,
     };
+    let options = EvalOptions::default();
     let s = sweep(
         &document,
         StrategyId::Fixed,
         &grid,
-        &pairs,
-        &EvalOptions::default(),
+        &check(&pairs, &options, &NO_LIMIT),
     );
     assert_eq!(s.cells.len(), 12);
     let whole: Vec<(usize, usize, bool, usize)> = s
@@ -574,11 +747,12 @@ fn sweep_marks_the_cheapest_setting_that_keeps_the_answer_whole_in_the_top_3() {
             (
                 c.chunk_size,
                 c.chunk_overlap,
-                f.aggregate.all_whole_in_top_3,
+                f.aggregate.all_whole_in_top_k,
                 f.tokens_embedded,
             )
         })
         .collect();
+    assert!(s.cells.iter().all(|c| c.figures().unwrap().over_limit == 0));
     // Size 64 at 50 % (step 32) holds [160, 224); at 25 % (step 48) [144, 208) and [192, 256)
     // do not; size 32 never does.
     assert_eq!(
@@ -605,10 +779,35 @@ fn sweep_marks_the_cheapest_setting_that_keeps_the_answer_whole_in_the_top_3() {
             assert!(w.3 > 512);
         }
     }
-    assert_eq!(s.best, Some(6));
-    let best = s.best_cell().expect("marked");
-    assert_eq!((best.chunk_size, best.overlap_percent), (128, 0));
-    assert_eq!(s.cell(2, 0), Some(best));
+    assert_eq!(s.best(SweepObjective::Tokens), Some(9));
+    assert_eq!(s.best(SweepObjective::Vectors), Some(9));
+    let best = s.best_cell(SweepObjective::Tokens).expect("marked");
+    assert_eq!((best.chunk_size, best.overlap_percent), (256, 0));
+    assert_eq!(s.cell(3, 0), Some(best));
+    assert_eq!(
+        (s.max_input_tokens, s.limit_basis),
+        (usize::MAX, LimitBasis::ChunkTokens)
+    );
+
+    // A model reading at most 200 tokens truncates every full window of 256 (the last window
+    // of each overlap holds the 128-token remainder: 2 of 2, 2 of 3 and 3 of 4 windows), and
+    // no window of 128 or less: the best is 128 without overlap.
+    let limit = LimitCheck::within(200);
+    let capped = sweep(
+        &document,
+        StrategyId::Fixed,
+        &grid,
+        &check(&pairs, &options, &limit),
+    );
+    let over: Vec<usize> = capped
+        .cells
+        .iter()
+        .map(|c| c.figures().unwrap().over_limit)
+        .collect();
+    assert_eq!(over, [0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 3]);
+    assert_eq!(capped.best(SweepObjective::Tokens), Some(6));
+    assert_eq!(capped.best(SweepObjective::Vectors), Some(6));
+    assert_eq!(capped.max_input_tokens, 200);
     // The cell's chunks, cut again here, hold the answer in chunk 1 ([128, 256)).
     let c = chunker(
         StrategyId::Fixed,
@@ -630,10 +829,9 @@ fn sweep_marks_the_cheapest_setting_that_keeps_the_answer_whole_in_the_top_3() {
             &document,
             StrategyId::Fixed,
             &grid,
-            &[],
-            &EvalOptions::default()
+            &check(&[], &options, &NO_LIMIT)
         )
-        .best,
+        .best(SweepObjective::Tokens),
         None
     );
 }
@@ -652,12 +850,12 @@ fn a_refused_setting_is_data_and_never_best() {
         unit: SizeUnit::Tokens,
     };
     // chonkie's RecursiveChunker has no chunk_overlap: 25 % is refused.
+    let options = EvalOptions::default();
     let s = sweep(
         &document,
         StrategyId::ChonkieRecursive,
         &grid,
-        &pairs,
-        &EvalOptions::default(),
+        &check(&pairs, &options, &NO_LIMIT),
     );
     assert!(
         matches!(&s.cells[1].outcome, CellOutcome::Refused(r) if r.kind == "overlap-unsupported")
@@ -667,9 +865,9 @@ fn a_refused_setting_is_data_and_never_best() {
             .figures()
             .expect("evaluated")
             .aggregate
-            .all_whole_in_top_3
+            .all_whole_in_top_k
     );
-    assert_eq!(s.best, Some(0));
+    assert_eq!(s.best(SweepObjective::Tokens), Some(0));
     // Plain data for the page.
     let json = serde_json::to_string(&s).expect("serializes");
     assert!(json.contains("\"refused\"") && json.contains("\"evaluated\""));

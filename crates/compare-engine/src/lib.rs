@@ -34,13 +34,13 @@ use chunk_core::analysis::protocol::{
 };
 use chunk_core::analysis::refusal::Refusal;
 use chunk_core::analysis::snippet::snippet;
-use chunk_core::analysis::{summary_prepared, summary_prepared_reading, LimitBasis, LimitCheck};
-use chunk_core::models::{ModelRef, ModelTokenizer};
+use chunk_core::analysis::{summary_prepared, summary_prepared_reading, LimitCheck};
+use chunk_core::models::ModelRef;
 use chunk_core::retrieval::{
-    check_span, evaluate_prepared, sweep_cell, DocumentTerms, EvalOptions, QaPair, Sweep, SweepCell,
+    check_span, evaluate_prepared, sweep_cell, DocumentTerms, EvalOptions, QaPair, Sweep,
+    SweepCell, SweepCheck,
 };
 use chunk_core::sim::Lang;
-use chunk_core::sizer::TokenCounter;
 use chunk_core::strategy::{chunker, run_prepared, Chunks, Document, StrategyId};
 use chunk_core::tokenizer::open::{OpenTokenizer, OpenVocab};
 use chunk_core::tokenizer::Encoding;
@@ -269,18 +269,29 @@ impl Engine {
             Err(message) => return Some(failed(Some(job), &message)),
         };
         let terms = self.terms.as_ref().expect("prepared");
-        let (size, percent) = grid.setting(index).expect("index < total, checked above");
-        let cell = sweep_cell(
-            document, terms, *strategy, size, percent, grid.unit, pairs, &options,
-        );
+        let setting = grid.setting(index).expect("index < total, checked above");
+        let limit = limit_check(&self.open, figures);
+        let check = SweepCheck {
+            pairs,
+            options: &options,
+            limit: &limit,
+        };
+        let cell = sweep_cell(document, terms, *strategy, setting, grid.unit, &check);
         let (_, cells) = self.sweeping.as_mut().expect("checked above");
         cells.push(cell);
         let done = cells.len();
         if done == total {
             let (_, cells) = self.sweeping.take().expect("checked above");
+            let limit = limit_check(&self.open, figures);
             return Some(Reply::Swept {
                 job,
-                sweep: Box::new(Sweep::new(*strategy, grid.clone(), options.k, cells)),
+                sweep: Box::new(Sweep::new(
+                    *strategy,
+                    grid.clone(),
+                    options.k,
+                    cells,
+                    &limit,
+                )),
             });
         }
         (done % SWEEP_PROGRESS_EVERY == 0).then_some(Reply::SweepProgress { job, done, total })
@@ -328,10 +339,10 @@ impl Engine {
 
     /// The vocabulary file a request needs and the engine does not hold yet (the worker
     /// script fetches it and calls [`Engine::load_vocab`]); `None` otherwise. An
-    /// [`Request::OpenCount`] needs its vocabulary; a [`Request::Compare`] or
-    /// [`Request::Select`] needs the chosen model's, to check each chunk against the model's
+    /// [`Request::OpenCount`] needs its vocabulary; a [`Request::Compare`],
+    /// [`Request::Select`] or [`Request::Sweep`] needs the chosen model's, to check each chunk against the model's
     /// limit with the model's own tokenizer (without it, the sizing encoding stands in and the
-    /// figures say so: [`LimitBasis::StandIn`]).
+    /// figures say so: [`chunk_core::analysis::LimitBasis::StandIn`]).
     pub fn vocab_needed(&self, request: &Request) -> Option<OpenVocab> {
         let vocab = vocab_of(request)?;
         (!self.open.iter().any(|t| t.vocab() == vocab)).then_some(vocab)
@@ -537,47 +548,19 @@ fn outcome_of(
 fn vocab_of(request: &Request) -> Option<OpenVocab> {
     match request {
         Request::OpenCount { vocab, .. } => Some(*vocab),
-        Request::Compare { figures, .. } | Request::Select { figures, .. } => {
-            figures.model?.0.tokenizer.open_vocab()
-        }
+        Request::Compare { figures, .. }
+        | Request::Select { figures, .. }
+        | Request::Sweep { figures, .. } => figures.model?.0.tokenizer.open_vocab(),
         _ => None,
     }
 }
 
-/// The check of every chunk against the chosen model's input limit (SPEC §10), with the model's
-/// own tokenizer where the engine has it: its BPE encoding (counted afresh when the chunks are
-/// sized with another), a proxy encoding for a vendor without a public tokenizer, or its
-/// WordPiece / Unigram vocabulary from `open` (the sizing encoding stands in, and says so,
-/// while that is not loaded). No model or no confirmed limit: nothing is over.
+/// The limit check of the request's model ([`LimitCheck::for_model`]), its open tokenizer
+/// taken from those loaded so far.
 fn limit_check<'a>(open: &'a [OpenTokenizer], figures: &Figures) -> LimitCheck<'a> {
-    let Some(ModelRef(model)) = figures.model else {
-        return LimitCheck::within(usize::MAX);
-    };
-    let Some(max_input_tokens) = model.max_input_tokens else {
-        return LimitCheck::within(usize::MAX);
-    };
-    let sizing = figures.settings.encoding;
-    let bpe = |e: Encoding| -> Option<&'a dyn TokenCounter> {
-        // The chunks' own counts are in the sizing encoding; a prefix needs a count of its own.
-        (e != sizing || model.required_prefix.is_some()).then(|| e.tokenizer() as &dyn TokenCounter)
-    };
-    let (counter, basis) = match model.tokenizer {
-        ModelTokenizer::Bpe(e) => (bpe(e), LimitBasis::Own),
-        ModelTokenizer::Proxy(e) => (bpe(e), LimitBasis::Proxy(e)),
-        other => match other
-            .open_vocab()
-            .and_then(|v| open.iter().find(|t| t.vocab() == v))
-        {
-            Some(t) => (Some(t as &dyn TokenCounter), LimitBasis::Own),
-            None => (bpe(sizing), LimitBasis::StandIn(sizing)),
-        },
-    };
-    LimitCheck {
-        max_input_tokens,
-        added_tokens: model.special_tokens,
-        prefix: model.required_prefix,
-        counter,
-        basis,
+    match figures.model {
+        Some(ModelRef(model)) => LimitCheck::for_model(model, figures.settings.encoding, open),
+        None => LimitCheck::within(usize::MAX),
     }
 }
 
@@ -780,7 +763,7 @@ mod exports {
 mod tests {
     use super::*;
     use chunk_core::analysis::protocol::Figures;
-    use chunk_core::analysis::summary;
+    use chunk_core::analysis::{summary, LimitBasis};
     use chunk_core::strategy::{run, Settings, SizeUnit};
     use chunk_core::tokenizer::Encoding;
 
@@ -968,6 +951,16 @@ mod tests {
         assert_eq!(prefixed.prefix, Some("passage: "));
         assert_eq!(prefixed.basis, LimitBasis::StandIn(Encoding::Cl100kBase));
         assert_eq!(limit_check(&[], &f).max_input_tokens, usize::MAX);
+    }
+
+    /// The sweep check of the test requests: no model, so no limit.
+    fn check<'a>(pairs: &'a [QaPair], options: &'a EvalOptions) -> SweepCheck<'a> {
+        const NO_LIMIT: LimitCheck<'static> = LimitCheck::within(usize::MAX);
+        SweepCheck {
+            pairs,
+            options,
+            limit: &NO_LIMIT,
+        }
     }
 
     const TEXT: &str = "# Title\n\nOne sentence here. Another sentence there.\n\nA second paragraph, with a clause; and more words to cut.\n";
@@ -1248,6 +1241,82 @@ mod tests {
         }
     }
 
+    /// A sweep with an open model loads its vocabulary first and checks every setting with it:
+    /// a setting the model truncates is never best, and the sweep equals the core's with the
+    /// same limit.
+    #[test]
+    fn a_sweep_checks_every_setting_against_the_models_own_limit() {
+        use chunk_core::models::model;
+        use chunk_core::retrieval::{sweep, SweepObjective};
+        let bytes = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../chunk-core/vocab/bert-base-uncased.txt"
+        ))
+        .expect("the vocabulary");
+        let bge = model("bge-small-en-v1-5").expect("in the table");
+        let text =
+            "Antidisestablishmentarianism characterises unprecedented tokenisation. ".repeat(200);
+        let mut e = Engine::default();
+        e.set_text(5, text.clone(), None);
+        let pairs = vec![QaPair {
+            question: "What characterises unprecedented tokenisation?".into(),
+            answer: 0..28,
+        }];
+        let request = Request::Sweep {
+            job: 40,
+            text_id: 5,
+            pairs: pairs.clone(),
+            strategy: StrategyId::Fixed,
+            grid: chunk_core::retrieval::SweepGrid {
+                sizes: vec![200, 500],
+                overlap_percents: vec![0, 10],
+                unit: SizeUnit::Tokens,
+            },
+            figures: Figures {
+                model: Some(ModelRef(bge)),
+                ..figures(0, 0, SizeUnit::Tokens)
+            },
+            bm25: Bm25Setting::default(),
+            lang: Lang::En,
+            k: 5,
+        };
+        assert_eq!(e.vocab_needed(&request), Some(OpenVocab::BertUncased));
+        e.load_vocab(OpenVocab::BertUncased, &bytes).expect("loads");
+        assert_eq!(e.vocab_needed(&request), None);
+        let replies: Vec<Reply> = (0..4).filter_map(|i| e.sweep_cell(&request, i)).collect();
+        let Some(Reply::Swept { sweep: got, .. }) = replies.last() else {
+            panic!("{replies:?}");
+        };
+        assert_eq!(got.limit_basis, LimitBasis::Own);
+        assert_eq!(got.max_input_tokens, 512);
+        let over: Vec<usize> = got
+            .cells
+            .iter()
+            .map(|c| c.figures().expect("evaluated").over_limit)
+            .collect();
+        // 200 cl100k tokens of these words are under 510 word pieces; 500 are over.
+        assert_eq!(over[..2], [0, 0]);
+        assert!(over[2] > 0 && over[3] > 0, "{over:?}");
+        for objective in [SweepObjective::Tokens, SweepObjective::Vectors] {
+            let best = got.best(objective).expect("a setting of 200 qualifies");
+            assert!(best < 2, "{objective:?}: {best}");
+        }
+        // The core's sweep with the same limit, the tokenizer loaded afresh.
+        let wordpiece = [OpenTokenizer::load(OpenVocab::BertUncased, &bytes).unwrap()];
+        let document = Document::new(&text, Encoding::Cl100kBase);
+        let Request::Sweep { grid, .. } = &request else {
+            unreachable!()
+        };
+        let options = EvalOptions::default();
+        let limit = LimitCheck::for_model(bge, Encoding::Cl100kBase, &wordpiece);
+        let check = SweepCheck {
+            pairs: &pairs,
+            options: &options,
+            limit: &limit,
+        };
+        assert_eq!(**got, sweep(&document, StrategyId::Fixed, grid, &check));
+    }
+
     #[test]
     fn every_retrieval_row_equals_the_cores_evaluate() {
         use chunk_core::retrieval::evaluate;
@@ -1430,7 +1499,7 @@ mod tests {
                 k: 3,
                 ..EvalOptions::default()
             };
-            let core = sweep(&document, strategy, grid, pairs, &options);
+            let core = sweep(&document, strategy, grid, &check(pairs, &options));
             assert_eq!(**got, core, "{strategy}");
         }
     }
@@ -1486,7 +1555,12 @@ mod tests {
         };
         assert_eq!(
             **got,
-            sweep(&document, StrategyId::Sentence, grid, pairs, &options)
+            sweep(
+                &document,
+                StrategyId::Sentence,
+                grid,
+                &check(pairs, &options)
+            )
         );
         // Nothing of the old job is left to resume.
         assert!(matches!(

@@ -2,9 +2,11 @@
 //! p95 / max chunk tokens, chunks over the model limit, split sentences, cost"), computed the
 //! same way for every strategy from its measured chunks.
 
+use crate::models::{EmbeddingModel, ModelTokenizer};
 use crate::sim::sentences::{sentence_bytes, SentenceRule};
 use crate::sizer::TokenCounter;
 use crate::strategy::{Chunks, Document};
+use crate::tokenizer::open::OpenTokenizer;
 use crate::tokenizer::Encoding;
 
 /// What a chunk's count against the embedding model's limit is measured with (SPEC §10: "each
@@ -58,13 +60,54 @@ pub struct LimitCheck<'a> {
 impl LimitCheck<'static> {
     /// A plain limit of `max_input_tokens` of the chunks' own tokens, nothing added
     /// ([`LimitBasis::ChunkTokens`]); `usize::MAX` checks nothing.
-    pub fn within(max_input_tokens: usize) -> Self {
+    pub const fn within(max_input_tokens: usize) -> Self {
         LimitCheck {
             max_input_tokens,
             added_tokens: 0,
             prefix: None,
             counter: None,
             basis: LimitBasis::ChunkTokens,
+        }
+    }
+}
+
+impl<'a> LimitCheck<'a> {
+    /// The check of every chunk against `model`'s input limit (SPEC §10), with the model's own
+    /// tokenizer where there is one: its BPE encoding (counted afresh when the chunks are sized
+    /// with another encoding than `sizing`), a proxy encoding for a vendor without a public
+    /// tokenizer ([`LimitBasis::Proxy`]), or its WordPiece / Unigram vocabulary from `open`
+    /// (the tokenizers loaded so far). Without that vocabulary, the sizing encoding stands in
+    /// and says so ([`LimitBasis::StandIn`]). A model without a stated limit checks nothing.
+    pub fn for_model(
+        model: &'static EmbeddingModel,
+        sizing: Encoding,
+        open: &'a [OpenTokenizer],
+    ) -> LimitCheck<'a> {
+        let Some(max_input_tokens) = model.max_input_tokens else {
+            return LimitCheck::within(usize::MAX);
+        };
+        let bpe = |e: Encoding| -> Option<&'a dyn TokenCounter> {
+            // The chunks' own counts are in the sizing encoding; a prefix needs a count of its own.
+            (e != sizing || model.required_prefix.is_some())
+                .then(|| e.tokenizer() as &dyn TokenCounter)
+        };
+        let (counter, basis) = match model.tokenizer {
+            ModelTokenizer::Bpe(e) => (bpe(e), LimitBasis::Own),
+            ModelTokenizer::Proxy(e) => (bpe(e), LimitBasis::Proxy(e)),
+            other => match other
+                .open_vocab()
+                .and_then(|v| open.iter().find(|t| t.vocab() == v))
+            {
+                Some(t) => (Some(t as &dyn TokenCounter), LimitBasis::Own),
+                None => (bpe(sizing), LimitBasis::StandIn(sizing)),
+            },
+        };
+        LimitCheck {
+            max_input_tokens,
+            added_tokens: model.special_tokens,
+            prefix: model.required_prefix,
+            counter,
+            basis,
         }
     }
 }

@@ -191,15 +191,17 @@ pub enum Request {
         /// Sizes (in the grid's unit) × overlaps in whole percents of the size; at least one
         /// setting.
         grid: SweepGrid,
-        /// Its encoding measures the chunks and their cost (tokens embedded); its chunk_size,
-        /// chunk_overlap and unit are the grid's, not these.
+        /// Its encoding measures the chunks and their cost (tokens embedded); its model's
+        /// limit is what every setting's chunks are checked against (a setting the model
+        /// truncates is never best); its chunk_size, chunk_overlap and unit are the grid's, not
+        /// these.
         figures: Figures,
         /// BM25's `k1` and `b`.
         bm25: Bm25Setting,
         /// The page's language.
         lang: Lang,
-        /// Top-k of the evaluations (the mean IoU shown is of the top k; "best" is always
-        /// every answer whole in the top 3).
+        /// Top-k of the evaluations: the heat map's hits, mean IoU, MRR and nDCG, and the best
+        /// setting's "every answer whole in the top k".
         k: usize,
     },
     /// Stops the running sweep between two settings (the page's sweep went stale: its text,
@@ -298,6 +300,10 @@ pub struct RetrievalPair {
     pub recall: f64,
     /// Character-span precision of the top k, in `[0, 1]`.
     pub precision: f64,
+    /// `1 / rank` when the whole answer's chunk ranks in the top k, else 0 (its MRR@k).
+    pub reciprocal_rank: f64,
+    /// nDCG@k, the chunks holding the whole answer relevant, in `[0, 1]`.
+    pub ndcg: f64,
 }
 
 impl From<&PairEvaluation> for RetrievalPair {
@@ -312,6 +318,8 @@ impl From<&PairEvaluation> for RetrievalPair {
             iou: p.at_k.iou,
             recall: p.at_k.recall,
             precision: p.at_k.precision,
+            reciprocal_rank: p.reciprocal_rank,
+            ndcg: p.ndcg,
         }
     }
 }
@@ -623,7 +631,8 @@ mod tests {
 
     #[test]
     fn retrieval_and_sweep_replies_round_trip() {
-        use crate::retrieval::{evaluate, sweep, EvalOptions};
+        use crate::analysis::compare::LimitCheck;
+        use crate::retrieval::{evaluate, sweep, EvalOptions, SweepCheck};
         use crate::strategy::{chunker, run, Document};
         let text = "cats purr. the xv40 range is wide. dogs bark. xv40 range again.";
         let pairs = vec![QaPair {
@@ -670,8 +679,11 @@ mod tests {
                 &document,
                 StrategyId::Fixed,
                 &grid,
-                &pairs,
-                &EvalOptions::default(),
+                &SweepCheck {
+                    pairs: &pairs,
+                    options: &EvalOptions::default(),
+                    limit: &LimitCheck::within(40),
+                },
             )),
         };
         let json = serde_json::to_string(&swept).unwrap();

@@ -80,6 +80,11 @@ pub struct PairEvaluation {
     pub at_5: SpanMetrics,
     /// Span metrics of the top k.
     pub at_k: SpanMetrics,
+    /// The reciprocal rank within the top k ([`reciprocal_rank`]): `1 / rank` when the chunk
+    /// holding the whole answer ranks in the top k, else 0.
+    pub reciprocal_rank: f64,
+    /// nDCG@k ([`ndcg_at_k`]) of the top k, the chunks holding the whole answer relevant.
+    pub ndcg: f64,
 }
 
 /// The figures across every pair of one evaluation.
@@ -112,6 +117,10 @@ pub struct Aggregate {
     pub mean_precision: f64,
     /// Mean IoU of the top k over the pairs (0 without pairs).
     pub mean_iou: f64,
+    /// MRR@k: the mean of [`PairEvaluation::reciprocal_rank`] over the pairs (0 without pairs).
+    pub mrr: f64,
+    /// The mean of [`PairEvaluation::ndcg`] (nDCG@k) over the pairs (0 without pairs).
+    pub mean_ndcg: f64,
 }
 
 /// One strategy's retrieval check.
@@ -221,12 +230,15 @@ fn evaluate_pair(
         let top: Vec<Range<usize>> = ranking.top(n).iter().map(|&c| ranges[c].clone()).collect();
         span_metrics(document, answer, &top)
     };
+    let top = ranking.top(options.k);
     PairEvaluation {
+        reciprocal_rank: reciprocal_rank(rank, options.k),
+        ndcg: ndcg_at_k(top, &holding, options.k),
         hit_at_1: hit(1),
         hit_at_3: hit(3),
         hit_at_5: hit(5),
         hit_at_k: hit(options.k),
-        top: ranking.top(options.k).to_vec(),
+        top: top.to_vec(),
         at_1: metrics(1),
         at_3: metrics(3),
         at_5: metrics(5),
@@ -268,6 +280,43 @@ fn aggregate(results: &[PairEvaluation]) -> Aggregate {
         mean_recall: mean(|p| p.at_k.recall),
         mean_precision: mean(|p| p.at_k.precision),
         mean_iou: mean(|p| p.at_k.iou),
+        mrr: mean(|p| p.reciprocal_rank),
+        mean_ndcg: mean(|p| p.ndcg),
+    }
+}
+
+/// The reciprocal rank at cutoff `k`: `1 / rank` when the relevant item's 1-based `rank` is at
+/// most `k`, else 0 (also without a rank). The mean over the questions is MRR@k, as LlamaIndex's
+/// `MRR` metric computes it on the top-k list (`llama_index.core.evaluation`, llama-index-core
+/// 0.14.25; the differential test `metrics_equal_llamaindex` compares them).
+pub fn reciprocal_rank(rank: Option<usize>, k: usize) -> f64 {
+    match rank {
+        Some(r) if r >= 1 && r <= k => 1.0 / r as f64,
+        _ => 0.0,
+    }
+}
+
+/// nDCG@k with binary relevance: `top` holds the retrieved items best first (only the first `k`
+/// count), `relevant` the items that count as relevant (here: every chunk holding the whole
+/// answer). DCG = Σ 1 / log2(i + 1) over the positions `i` (1-based) of relevant items in the top
+/// k; it is divided by the ideal DCG, that of `min(|relevant|, k)` relevant items in the first
+/// places (Järvelin & Kekäläinen 2002; trec_eval's `ndcg_cut`). 0 without a relevant item.
+/// Equal to LlamaIndex's `NDCG` (linear mode) whenever `|relevant| ≤ k`; LlamaIndex takes the
+/// ideal over every relevant item even past k, which would keep a perfect ranking below 1.
+pub fn ndcg_at_k(top: &[usize], relevant: &[usize], k: usize) -> f64 {
+    let gain = |i: usize| 1.0 / ((i + 1) as f64).log2();
+    let dcg: f64 = top
+        .iter()
+        .take(k)
+        .enumerate()
+        .filter(|(_, c)| relevant.contains(c))
+        .map(|(i, _)| gain(i + 1))
+        .sum();
+    let ideal: f64 = (1..=relevant.len().min(k)).map(gain).sum();
+    if ideal > 0.0 {
+        dcg / ideal
+    } else {
+        0.0
     }
 }
 

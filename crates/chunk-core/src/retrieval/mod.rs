@@ -13,7 +13,8 @@
 //! - [`evaluate`](mod@evaluate): all of it for one strategy's chunks and a list of
 //!   question/answer pairs;
 //! - [`sweep`](mod@sweep): one strategy over a grid of sizes × overlaps, the cheapest setting
-//!   that keeps every answer whole in the top 3 marked;
+//!   (in tokens or in vectors) that keeps every answer whole in the top k and that the model
+//!   reads whole;
 //! - [`qa_jsonl`]: question/answer pairs as JSON Lines.
 //!
 //! Units: spans are UTF-8 byte offsets `[start, end)` into the document; the span metrics
@@ -35,12 +36,13 @@ pub use answer::{check_span, locate_answer, AnswerError};
 pub use bm25::{Bm25Index, Bm25Params, Bm25ParamsError, Ranking};
 pub use document_terms::DocumentTerms;
 pub use evaluate::{
-    evaluate, evaluate_prepared, Aggregate, EvalOptions, Evaluation, PairEvaluation, QaPair,
+    evaluate, evaluate_prepared, ndcg_at_k, reciprocal_rank, Aggregate, EvalOptions, Evaluation,
+    PairEvaluation, QaPair,
 };
 pub use qa_jsonl::{parse_qa_jsonl, write_qa_jsonl, QaAnswer, QaJsonlError, QaLine};
 pub use span::{char_len, span_metrics, SpanMetrics};
 pub use sweep::{
-    cheapest_whole_in_top_3, overlap_for, sweep, sweep_cell, sweep_with_progress, CellFigures,
-    CellOutcome, Sweep, SweepCell, SweepGrid,
+    best_setting, overlap_for, sweep, sweep_cell, sweep_with_progress, CellFigures, CellOutcome,
+    Sweep, SweepCell, SweepCheck, SweepGrid, SweepObjective,
 };
 pub use terms::{term_spans, terms, TermSpan};

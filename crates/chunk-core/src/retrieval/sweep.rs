@@ -1,9 +1,12 @@
 //! The retrieval sweep (SPEC §8): one strategy over a grid of chunk sizes × overlaps, each
-//! setting cut, evaluated ([`super::evaluate`](mod@super::evaluate)), and the cheapest setting that keeps every
-//! answer whole in the top 3 marked. Plain data for the page's heat maps.
+//! setting cut, checked against the embedding model's input limit, evaluated
+//! ([`super::evaluate`](mod@super::evaluate)); the best setting is the cheapest, by the user's
+//! [`SweepObjective`], among those that keep every answer whole in the top k and whose chunks
+//! the model reads whole ([`best_setting`]). Plain data for the page's heat maps.
 
 use super::document_terms::DocumentTerms;
 use super::evaluate::{evaluate_prepared, Aggregate, EvalOptions, QaPair};
+use crate::analysis::compare::{model_tokens, LimitBasis, LimitCheck};
 use crate::analysis::refusal::Refusal;
 use crate::strategy::{chunker, run_prepared, Document, Settings, SizeUnit, StrategyId};
 
@@ -90,6 +93,9 @@ pub struct CellFigures {
     /// Tokens embedded (the sum of every chunk's own token count, in the document's
     /// encoding): the setting's cost.
     pub tokens_embedded: usize,
+    /// Chunks the embedding model reads as more than its input limit ([`model_tokens`] with the
+    /// sweep's [`LimitCheck`]): it would truncate them, so the setting is never best.
+    pub over_limit: usize,
     /// The evaluation's figures across the pairs.
     pub aggregate: Aggregate,
 }
@@ -129,23 +135,69 @@ pub struct Sweep {
     /// Every setting, row by row: `cells[s * overlap_percents.len() + o]` is size `s` with
     /// overlap `o` ([`Sweep::cell`]).
     pub cells: Vec<SweepCell>,
-    /// The index in `cells` of the cheapest setting that keeps every answer whole in the top
-    /// 3 ([`cheapest_whole_in_top_3`]); `None` when none does (or there are no pairs).
-    pub best: Option<usize>,
+    /// The model's input limit the cells were checked against, in its tokens with what it adds
+    /// ([`LimitCheck::max_input_tokens`]; `usize::MAX`: no limit).
+    pub max_input_tokens: usize,
+    /// What [`CellFigures::over_limit`] was counted with.
+    pub limit_basis: LimitBasis,
+}
+
+/// What the sweep's best setting minimises, among the settings that keep every answer whole in
+/// the top k and that the model reads whole ([`best_setting`]).
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+#[strum(serialize_all = "kebab-case")]
+#[serde(rename_all = "kebab-case")]
+pub enum SweepObjective {
+    /// The fewest tokens embedded (what an embedding API bills); ties go to fewer vectors.
+    #[default]
+    Tokens,
+    /// The fewest vectors (chunks: what the vector store holds and searches); ties go to fewer
+    /// tokens embedded.
+    Vectors,
+}
+
+impl SweepObjective {
+    /// The stable name: `"tokens"` or `"vectors"`.
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
 }
 
 impl Sweep {
-    /// The sweep of `strategy` over `grid` whose settings, in grid order, gave `cells`, with
-    /// its best cell marked ([`cheapest_whole_in_top_3`]).
-    pub fn new(strategy: StrategyId, grid: SweepGrid, k: usize, cells: Vec<SweepCell>) -> Self {
-        let best = cheapest_whole_in_top_3(&cells);
+    /// The sweep of `strategy` over `grid` whose settings, in grid order, gave `cells`, at top
+    /// `k`, checked against `limit`.
+    pub fn new(
+        strategy: StrategyId,
+        grid: SweepGrid,
+        k: usize,
+        cells: Vec<SweepCell>,
+        limit: &LimitCheck<'_>,
+    ) -> Self {
         Sweep {
             strategy,
             grid,
             k,
             cells,
-            best,
+            max_input_tokens: limit.max_input_tokens,
+            limit_basis: limit.basis,
         }
+    }
+
+    /// The index in [`Sweep::cells`] of the best setting for `objective` ([`best_setting`]).
+    pub fn best(&self, objective: SweepObjective) -> Option<usize> {
+        best_setting(&self.cells, objective)
     }
 
     /// The cell of size index `size` and overlap index `overlap`.
@@ -157,27 +209,42 @@ impl Sweep {
             .get(size * self.grid.overlap_percents.len() + overlap)
     }
 
-    /// The best cell ([`Sweep::best`]).
-    pub fn best_cell(&self) -> Option<&SweepCell> {
-        self.best.and_then(|i| self.cells.get(i))
+    /// The best cell for `objective` ([`Sweep::best`]).
+    pub fn best_cell(&self, objective: SweepObjective) -> Option<&SweepCell> {
+        self.best(objective).and_then(|i| self.cells.get(i))
     }
+}
+
+/// What every setting of a sweep is checked with: the pairs, the evaluation's options and the
+/// embedding model's input limit.
+#[derive(Clone, Copy, Debug)]
+pub struct SweepCheck<'a> {
+    /// Questions and their answers' byte spans.
+    pub pairs: &'a [QaPair],
+    /// Language, BM25 and k.
+    pub options: &'a EvalOptions,
+    /// The model's input limit ([`LimitCheck::within`]`(usize::MAX)`: none).
+    pub limit: &'a LimitCheck<'a>,
 }
 
 /// One setting: `strategy` with `chunk_size` and [`overlap_for`]`(chunk_size,
 /// overlap_percent)` in `unit`, run on the prepared `document` (its encoding measures the
-/// chunks) and evaluated on `pairs` ([`evaluate_prepared`] with `terms`, the document's terms
-/// in [`EvalOptions::lang`]: build them once per document and language, [`DocumentTerms::new`]).
-#[allow(clippy::too_many_arguments)]
+/// chunks), its chunks checked against [`SweepCheck::limit`] and evaluated on the pairs
+/// ([`evaluate_prepared`] with `terms`, the document's terms in [`EvalOptions::lang`]: build
+/// them once per document and language, [`DocumentTerms::new`]).
 pub fn sweep_cell(
     document: &Document,
     terms: &DocumentTerms,
     strategy: StrategyId,
-    chunk_size: usize,
-    overlap_percent: usize,
+    (chunk_size, overlap_percent): (usize, usize),
     unit: SizeUnit,
-    pairs: &[QaPair],
-    options: &EvalOptions,
+    check: &SweepCheck<'_>,
 ) -> SweepCell {
+    let SweepCheck {
+        pairs,
+        options,
+        limit,
+    } = *check;
     let chunk_overlap = overlap_for(chunk_size, overlap_percent);
     let settings = Settings {
         chunk_size,
@@ -188,9 +255,18 @@ pub fn sweep_cell(
     let outcome = match chunker(strategy, &settings).and_then(|c| run_prepared(&*c, document)) {
         Ok(chunks) => {
             let e = evaluate_prepared(document.text(), terms, &chunks, pairs, options);
+            let over_limit = if limit.max_input_tokens == usize::MAX {
+                0
+            } else {
+                model_tokens(document.text(), &chunks, limit)
+                    .into_iter()
+                    .filter(|&n| n > limit.max_input_tokens)
+                    .count()
+            };
             CellOutcome::Evaluated(CellFigures {
                 chunks: e.chunks,
                 tokens_embedded: e.tokens_embedded,
+                over_limit,
                 aggregate: e.aggregate,
             })
         }
@@ -204,19 +280,26 @@ pub fn sweep_cell(
     }
 }
 
-/// The index of the cheapest cell (fewest tokens embedded) in which every answer is whole in
-/// a chunk ranked in the top 3 ([`Aggregate::all_whole_in_top_3`]); ties go to the first in
-/// `cells` order (the smaller size, then the smaller overlap, in a grid given in ascending
-/// order). `None` when no evaluated cell qualifies; a cell evaluated on no pair never does.
-pub fn cheapest_whole_in_top_3(cells: &[SweepCell]) -> Option<usize> {
+/// The index of the best cell for `objective`. A cell qualifies when every answer is whole in
+/// a chunk ranked in the top k ([`Aggregate::all_whole_in_top_k`], the k the heat map shows)
+/// and no chunk is over the model's limit ([`CellFigures::over_limit`] = 0: nothing silently
+/// truncated). Among those, the fewest tokens embedded then the fewest vectors
+/// ([`SweepObjective::Tokens`]), or the fewest vectors then the fewest tokens
+/// ([`SweepObjective::Vectors`]); remaining ties go to the first in `cells` order (the smaller
+/// size, then the smaller overlap, in a grid given in ascending order). `None` when no cell
+/// qualifies; a cell evaluated on no pair never does.
+pub fn best_setting(cells: &[SweepCell], objective: SweepObjective) -> Option<usize> {
     cells
         .iter()
         .enumerate()
         .filter_map(|(i, c)| {
             let f = c.figures()?;
-            f.aggregate
-                .all_whole_in_top_3
-                .then_some((f.tokens_embedded, i))
+            let qualifies = f.aggregate.all_whole_in_top_k && f.over_limit == 0;
+            let key = match objective {
+                SweepObjective::Tokens => (f.tokens_embedded, f.chunks),
+                SweepObjective::Vectors => (f.chunks, f.tokens_embedded),
+            };
+            qualifies.then_some((key, i))
         })
         .min()
         .map(|(_, i)| i)
@@ -227,33 +310,31 @@ pub fn sweep(
     document: &Document,
     strategy: StrategyId,
     grid: &SweepGrid,
-    pairs: &[QaPair],
-    options: &EvalOptions,
+    check: &SweepCheck<'_>,
 ) -> Sweep {
-    sweep_with_progress(document, strategy, grid, pairs, options, |_, _| {})
+    sweep_with_progress(document, strategy, grid, check, |_, _| {})
 }
 
 /// Runs every setting of `grid` ([`sweep_cell`], the document's terms found once for all of
-/// them) and marks the best ([`Sweep::best`]), calling `progress(done, total)` after each
-/// setting (for the worker's progress messages).
+/// them), calling `progress(done, total)` after each setting (for the worker's progress
+/// messages).
 pub fn sweep_with_progress(
     document: &Document,
     strategy: StrategyId,
     grid: &SweepGrid,
-    pairs: &[QaPair],
-    options: &EvalOptions,
+    check: &SweepCheck<'_>,
     mut progress: impl FnMut(usize, usize),
 ) -> Sweep {
     let total = grid.len();
-    let terms = DocumentTerms::new(document.text(), options.lang);
+    let terms = DocumentTerms::new(document.text(), check.options.lang);
     let mut cells = Vec::with_capacity(total);
-    while let Some((size, percent)) = grid.setting(cells.len()) {
+    while let Some(setting) = grid.setting(cells.len()) {
         cells.push(sweep_cell(
-            document, &terms, strategy, size, percent, grid.unit, pairs, options,
+            document, &terms, strategy, setting, grid.unit, check,
         ));
         progress(cells.len(), total);
     }
-    Sweep::new(strategy, grid.clone(), options.k, cells)
+    Sweep::new(strategy, grid.clone(), check.options.k, cells, check.limit)
 }
 
 #[cfg(test)]
