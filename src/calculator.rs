@@ -307,16 +307,18 @@ impl Card {
 }
 
 /// The figures of SPEC §2 for the page's configuration (SPEC §10): without a text the formula
-/// for fixed token windows; with one, the chosen strategy's real chunks (fixed token windows
-/// in tokens: the formula over the exact count, which equals them). Hooks: the section's
-/// `data-source` = `formula` | `windows` | `strategy` | `waiting` | `refused`, `data-strategy`,
-/// and `results-badge` (`data-exact`).
+/// for fixed token windows; with one, the chosen strategy's real chunks, fixed token windows
+/// included (their tokens embedded are each window's text counted again, as the embedding API
+/// counts what it is sent: `results-tokens-rule` says so). Hooks: the section's `data-source`
+/// = `formula` | `strategy` | `waiting` | `refused`, `data-strategy`, and `results-badge`
+/// (`data-exact`).
 #[component]
 pub fn Results() -> impl IntoView {
     let lang = expect_context::<Language>();
     let source = expect_context::<SourceText>();
     let derived = expect_context::<Derived>();
     let compare = expect_context::<crate::compare::CompareResults>();
+    let compare_settings = expect_context::<crate::compare::CompareSettings>();
     let out = derived.output;
     let priced = move || {
         derived
@@ -327,7 +329,7 @@ pub fn Results() -> impl IntoView {
     let card = Memo::new(move |_| {
         let formula = out.get()?;
         match compare.shown.get() {
-            Shown::Formula | Shown::Windows { .. } => Some(Card::of_formula(&formula)),
+            Shown::Formula => Some(Card::of_formula(&formula)),
             Shown::Strategy { summary, .. } => summary.map(|s| Card::of_summary(&s, priced())),
             Shown::Refused { .. } => None,
         }
@@ -340,8 +342,15 @@ pub fn Results() -> impl IntoView {
     };
     let stride = Signal::derive(move || {
         let l = lang.get();
+        // The formula's stride is fixed windows' step: shown without a text, and for fixed
+        // windows in tokens.
+        let windows = compare_settings.unit.get() == SizeUnit::Tokens;
         match compare.shown.get() {
-            Shown::Formula | Shown::Windows { .. } => out.get().map(|o| int(o.stride.into(), l)),
+            Shown::Formula => out.get().map(|o| int(o.stride.into(), l)),
+            Shown::Strategy {
+                strategy: StrategyId::Fixed,
+                ..
+            } if windows => out.get().map(|o| int(o.stride.into(), l)),
             _ => None,
         }
     });
@@ -388,7 +397,6 @@ pub fn Results() -> impl IntoView {
     };
     let source_code = move || match compare.shown.get() {
         Shown::Formula => "formula",
-        Shown::Windows { .. } => "windows",
         Shown::Strategy {
             summary: Some(_), ..
         } => "strategy",
@@ -397,7 +405,6 @@ pub fn Results() -> impl IntoView {
     };
     let shown_strategy = move || match compare.shown.get() {
         Shown::Formula => None,
-        Shown::Windows { .. } => Some(StrategyId::Fixed),
         Shown::Strategy { strategy, .. } | Shown::Refused { strategy, .. } => Some(strategy),
     };
     // What the figures are exact (or an estimate) for: the library and version a strategy
@@ -459,6 +466,9 @@ pub fn Results() -> impl IntoView {
             }.into_any()),
             Shown::Formula if out.get().is_some() => Some(view! {
                 <p class="field-note" data-testid="results-formula-note">{lang.t(Key::ResultsFormulaNote)}</p>
+            }.into_any()),
+            Shown::Strategy { summary: Some(_), .. } => Some(view! {
+                <p class="field-note" data-testid="results-tokens-rule">{lang.t(Key::ResultsTokensRule)}</p>
             }.into_any()),
             _ => None,
         }

@@ -178,14 +178,9 @@ pub struct CompareResults {
 pub enum Shown {
     /// No text: the formula for fixed token windows (SPEC §2).
     Formula,
-    /// Fixed token windows on the text, sized in tokens: the formula over the exact count is
-    /// these windows' figures; `summary` is the worker's, once it has arrived (the model
-    /// limit's count).
-    Windows {
-        /// The worker's figures of the windows, `None` until they arrive.
-        summary: Option<Summary>,
-    },
-    /// The chosen strategy's real chunks of the text.
+    /// The chosen strategy's real chunks of the text (fixed token windows too: their tokens
+    /// embedded are each window's text counted again, as the embedding API counts what it is
+    /// sent, which differs from the formula's window sizes where a window cuts a character).
     Strategy {
         /// The strategy.
         strategy: StrategyId,
@@ -205,7 +200,7 @@ impl Shown {
     /// The worker's figures of the chosen strategy, when they have arrived.
     pub fn summary(&self) -> Option<&Summary> {
         match self {
-            Shown::Windows { summary } | Shown::Strategy { summary, .. } => summary.as_ref(),
+            Shown::Strategy { summary, .. } => summary.as_ref(),
             Shown::Formula | Shown::Refused { .. } => None,
         }
     }
@@ -321,7 +316,6 @@ pub fn spawn_compare(app: PageState) {
         open_count: RwSignal::new(None),
         shown: Memo::new(move |_| {
             let strategy = settings.strategy.get();
-            let unit = settings.unit.get();
             if app.source.text.with(|t| t.is_empty()) {
                 return Shown::Formula;
             }
@@ -335,11 +329,7 @@ pub fn spawn_compare(app: PageState) {
                 Some(Outcome::Refused { refusal }) => return Shown::Refused { strategy, refusal },
                 None => None,
             };
-            if strategy == StrategyId::Fixed && unit == SizeUnit::Tokens {
-                Shown::Windows { summary }
-            } else {
-                Shown::Strategy { strategy, summary }
-            }
+            Shown::Strategy { strategy, summary }
         }),
         requests: Requests {
             more_rows: StoredValue::new_local(None),

@@ -527,7 +527,7 @@ pub fn drive<S, T, X, J>(
             return;
         };
         let figures = Figures {
-            model: model.get_untracked(),
+            model: figures.with_untracked(|f| f.and_then(|(f, _)| f.model)),
             ..figures_of(cut)
         };
         let grid = SweepGrid::standard(unit.get_untracked());

@@ -11,7 +11,14 @@
 //      tokens embedded (tiktoken's count of each chunk), its badge names the library and the
 //      tokenizer, the labels name the unit; storage is chunks × 384 dimensions × 4 bytes;
 //      context fit uses the largest real chunk;
-//  (c) with no text the card is the formula again, and says so.
+//  (c) at 1440 px, in Russian and in Polish (the longest headers), every column of the
+//      comparison table is in view without scrolling, "over the model limit" included;
+//  (d) fixed token windows that cut characters (20 / 5 over emoji and CJK): the results card,
+//      the "Fixed token windows" row and the chosen strategy's figures give the same tokens
+//      embedded and repeated, each window's text counted again as the embedding API counts it;
+//      the total equals LangChain's TokenTextSplitter (the same windows, decoded by tiktoken)
+//      re-encoded by tiktoken;
+//  (e) with no text the card is the formula again, and says so.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -123,7 +130,54 @@ test('the strategy, unit and model chosen drive the results card and the model p
     assert.equal(await page.getAttribute(sel('out-context-fit'), 'data-used-tokens'), String(5 * largest + 1500));
     t.diagnostic(`langchain-recursive 1000/200 characters: ${chars.chunks.length} chunks, ${tokens} tokens embedded`);
 
-    // (c) No text: the formula, labelled as fixed windows.
+    // (c) A laptop screen in the languages with the longest headers: no column is hidden.
+    await page.setViewportSize({ width: 1440, height: 900 });
+    for (const lang of ['ru', 'pl']) {
+      await page.locator(sel('language')).selectOption(lang);
+      await tableDone(page);
+      const fit = await page.evaluate(() => {
+        const table = document.querySelector('[data-testid="compare-table"]');
+        const box = table.closest('.table-scroll');
+        const right = box.getBoundingClientRect().right;
+        return {
+          scroll: box.scrollWidth - box.clientWidth,
+          hidden: [...table.querySelectorAll('thead th')]
+            .filter((th) => th.getBoundingClientRect().right > right + 0.5)
+            .map((th) => th.textContent.trim()),
+        };
+      });
+      assert.deepEqual(fit, { scroll: 0, hidden: [] }, `${lang}: every column in view at 1440 px`);
+    }
+    await page.locator(sel('language')).selectOption('en');
+
+    // (d) Windows that cut characters: one definition of tokens embedded on the whole page.
+    const cut = 'Привет мир 👨‍👩‍👧‍👦 日本語テキスト。'.repeat(40);
+    await page.selectOption(sel('chunk-size-unit'), 'tokens');
+    await page.selectOption(sel('strategy'), 'fixed');
+    await page.fill(sel('chunk-size'), '20');
+    await page.fill(sel('chunk-overlap'), '5');
+    await typeText(page, cut);
+    const [windows] = libraryChunks(cut, [{ strategy: 'langchain-token', chunk_size: 20, chunk_overlap: 5, unit: 'tokens', encoding: 'cl100k_base' }]);
+    assert.equal(windows.error, undefined, `the library raised: ${windows.error}`);
+    const embedded = windows.chunks.reduce((sum, c) => sum + c.tokens, 0);
+    await page.waitForFunction(
+      ([n, total]) => {
+        const v = (id) => document.querySelector(`[data-testid="${id}"]`)?.getAttribute('data-value');
+        return document.querySelector('[data-testid="results"]')?.dataset.source === 'strategy'
+          && v('out-chunks') === n && v('out-total-tokens') === total;
+      },
+      [String(windows.chunks.length), String(embedded)],
+      { timeout: 60000 },
+    ).catch(async (err) => assert.equal(await value(page, 'out-total-tokens'), String(embedded), `results card: ${err.message}`));
+    await tableDone(page);
+    const fixedRow = await page.locator(`${sel('compare-row')}[data-strategy="fixed"]`).evaluate((e) => ({ ...e.dataset }));
+    assert.equal(Number(fixedRow.totalTokens), embedded, 'the Fixed token windows row');
+    assert.equal(await value(page, 'out-repeated-tokens'), fixedRow.repeatedTokens, 'repeated tokens: card and row');
+    assert.equal(await page.getAttribute(sel('results'), 'data-strategy'), 'fixed');
+    assert.ok(await page.locator(sel('results-tokens-rule')).count(), 'the card says how tokens embedded are counted');
+    t.diagnostic(`fixed 20/5 over emoji and CJK: ${windows.chunks.length} windows, ${embedded} tokens embedded (card = row = LangChain's windows re-encoded)`);
+
+    // (e) No text: the formula, labelled as fixed windows.
     await typeText(page, '');
     await page.waitForFunction(() => document.querySelector('[data-testid="results"]')?.dataset.source === 'formula', null, { timeout: 10000 });
     assert.equal(await page.getAttribute(sel('model-limit-basis'), 'data-basis'), 'formula');

@@ -193,17 +193,36 @@ pub fn to_jsonl(rows: &[Row]) -> String {
     out
 }
 
-/// CSV (RFC 4180: a header line, fields quoted where needed, `\r\n` line ends).
+/// CSV (RFC 4180: a header line, fields quoted where needed, `\r\n` line ends), each text
+/// cell made safe for a spreadsheet ([`csv_safe`]); the JSONL export ([`to_jsonl`]) keeps the
+/// text exact.
 pub fn to_csv(rows: &[Row]) -> String {
     let mut w = csv::WriterBuilder::new()
         .terminator(csv::Terminator::CRLF)
         .from_writer(Vec::new());
     for r in rows {
+        let safe = Row {
+            text: csv_safe(&r.text).into_owned(),
+            heading_path: csv_safe(&r.heading_path).into_owned(),
+            ..r.clone()
+        };
         // Writing to a Vec cannot fail.
-        let _ = w.serialize(r);
+        let _ = w.serialize(&safe);
     }
     let bytes = w.into_inner().unwrap_or_default();
     String::from_utf8(bytes).unwrap_or_default()
+}
+
+/// A text cell as the CSV export writes it: a cell that starts with `=`, `+`, `-`, `@`, a tab
+/// or a carriage return gets a leading `'`, so that a spreadsheet opening the file shows it as
+/// text instead of running it as a formula (CSV injection; OWASP's "CSV Injection" guidance).
+/// Any other cell is unchanged.
+pub fn csv_safe(cell: &str) -> std::borrow::Cow<'_, str> {
+    if cell.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        std::borrow::Cow::Owned(format!("'{cell}"))
+    } else {
+        std::borrow::Cow::Borrowed(cell)
+    }
 }
 
 #[cfg(test)]
@@ -225,6 +244,57 @@ mod tests {
             s.encoding,
         )
         .expect("ok")
+    }
+
+    #[test]
+    fn csv_cells_that_a_spreadsheet_would_run_get_a_quote_and_jsonl_stays_exact() {
+        for (cell, safe) in [
+            (
+                "=HYPERLINK(\"http://x\",\"click\")",
+                "'=HYPERLINK(\"http://x\",\"click\")",
+            ),
+            ("+cmd|\" /C calc\"!A0", "'+cmd|\" /C calc\"!A0"),
+            ("-2+3", "'-2+3"),
+            ("@SUM(A1)", "'@SUM(A1)"),
+            ("\t=1", "'\t=1"),
+            ("\r=1", "'\r=1"),
+            ("a=1", "a=1"),
+            (" =1", " =1"),
+            ("", ""),
+        ] {
+            assert_eq!(csv_safe(cell), safe, "{cell:?}");
+        }
+        // Whole exports: one chunk a line, each starting with a formula.
+        let text = "=1+2\n+cmd\n-x\n@y\nok";
+        let s = Settings {
+            chunk_size: 5,
+            chunk_overlap: 0,
+            unit: SizeUnit::Characters,
+            encoding: Encoding::Cl100kBase,
+        };
+        let chunks = run(
+            chunker(StrategyId::LangchainRecursive, &s)
+                .expect("valid")
+                .as_ref(),
+            text,
+            s.encoding,
+        )
+        .expect("ok");
+        let r = rows(text, &chunks, None);
+        let texts: Vec<&str> = r.iter().map(|r| r.text.as_str()).collect();
+        assert_eq!(texts, ["=1+2", "+cmd", "-x", "@y", "ok"]);
+        let written = to_csv(&r);
+        let mut reader = csv::Reader::from_reader(written.as_bytes());
+        let cells: Vec<String> = reader
+            .records()
+            .map(|rec| rec.expect("a record")[1].to_owned())
+            .collect();
+        assert_eq!(cells, ["'=1+2", "'+cmd", "'-x", "'@y", "ok"]);
+        let exact: Vec<String> = to_jsonl(&r)
+            .lines()
+            .map(|l| serde_json::from_str::<Row>(l).expect("a row").text)
+            .collect();
+        assert_eq!(exact, texts, "JSONL keeps the text exact");
     }
 
     #[test]

@@ -1,0 +1,21 @@
+import { launchBrowser, sel, typeText } from './page.mjs';
+import { startStaticServer } from './static-server.mjs';
+import fs from 'node:fs';
+const { server, url } = await startStaticServer({ root: '/work/main/dist-e2e' });
+const browser = await launchBrowser();
+const context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, bypassCSP: true });
+const page = await context.newPage();
+await page.goto(url + '#v=1&lang=' + (process.argv[2] ?? 'ru') + '&model=bge-small-en-v1-5');
+await page.waitForFunction(() => document.querySelector('[data-testid="compare"]')?.dataset.engine === 'ready', null, { timeout: 60000 });
+if (process.argv[3]) await page.addStyleTag({ path: process.argv[3] });
+await typeText(page, fs.readFileSync('/work/main/tests/fixtures/moonstone-short.txt', 'utf8'));
+await page.waitForFunction(() => document.querySelectorAll('[data-testid="compare-row"][data-chunks]').length >= 10, null, { timeout: 120000 });
+const r = await page.evaluate(() => {
+  const t = document.querySelector('[data-testid="compare-table"]');
+  const sc = t.closest('.table-scroll');
+  const ths = [...t.querySelectorAll('thead th')].map((th) => ({ text: th.textContent.trim(), right: Math.round(th.getBoundingClientRect().right), w: Math.round(th.getBoundingClientRect().width) }));
+  return { scrollW: sc.scrollWidth, clientW: sc.clientWidth, right: Math.round(sc.getBoundingClientRect().right), ths };
+});
+console.log(JSON.stringify(r, null, 1));
+await page.locator(sel('compare-table')).screenshot({ path: '/tmp/work/table-' + (process.argv[2] ?? 'ru') + '.png' });
+await browser.close(); server.close();
