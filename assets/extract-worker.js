@@ -53,6 +53,7 @@ async function readPdf(js, module, bytes) {
   }
   const total = file.pages;
   const title = file.title() ?? undefined;
+  const repeated = file.pages_repeated;
   const pages = [];
   let posted = performance.now();
   self.postMessage({ kind: 'progress', done: 0, total });
@@ -81,7 +82,7 @@ async function readPdf(js, module, bytes) {
       self.postMessage({ kind: 'progress', done: pages.length, total });
     }
   }
-  return { outcome: glue.pdf_document(pages, title), started };
+  return { outcome: glue.pdf_document(pages, title, repeated), started };
 }
 
 self.onmessage = async ({ data }) => {

@@ -167,6 +167,18 @@ pub fn download(name: &str, mime: &str, text: &str) {
     let _ = (name, mime, text);
 }
 
+/// True unless the browser says it is offline (`navigator.onLine`); always true natively.
+pub fn is_online() -> bool {
+    #[cfg(target_arch = "wasm32")]
+    {
+        leptos::prelude::window().navigator().on_line()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        true
+    }
+}
+
 /// Puts `text` on the clipboard (`navigator.clipboard.writeText`); silently nothing where the
 /// browser refuses (no permission, insecure context).
 pub fn copy_text(text: &str) {

@@ -112,19 +112,23 @@ pub fn text_box_selection() -> Option<(String, usize, usize)> {
 pub enum FileProblem {
     /// Larger than [`size_limit`] of its name.
     TooLarge,
-    /// Not UTF-8 text: invalid UTF-8, or a NUL byte (a binary file, or UTF-16 text).
+    /// Not UTF-8 text: invalid UTF-8.
     NotUtf8,
+    /// Valid UTF-8 holding a NUL byte, which no text file holds but binary files (a PDF with
+    /// another name, an image) and UTF-16 text do.
+    NulBytes,
     /// The browser could not read it.
     Unreadable,
 }
 
 impl FileProblem {
     /// A stable name for the problem, the message's `data-reason`: `too-large`, `not-utf8`,
-    /// `unreadable`.
+    /// `nul-bytes`, `unreadable`.
     pub fn reason(&self) -> &'static str {
         match self {
             FileProblem::TooLarge => "too-large",
             FileProblem::NotUtf8 => "not-utf8",
+            FileProblem::NulBytes => "nul-bytes",
             FileProblem::Unreadable => "unreadable",
         }
     }
@@ -173,13 +177,15 @@ pub fn precheck_file(name: &str, size_bytes: f64) -> Result<(), FileProblem> {
 }
 
 /// Decodes a file's bytes as UTF-8 text, refusing invalid bytes rather than replacing them
-/// (the page never shows invented U+FFFD characters) and refusing a NUL byte, which no text
-/// document holds but binary files (PDF, images) and UTF-16 text do.
+/// (the page never shows invented U+FFFD characters, [`FileProblem::NotUtf8`]) and refusing a
+/// NUL byte in valid UTF-8 with that reason ([`FileProblem::NulBytes`]): no text document
+/// holds one, but binary files (PDF, images) and UTF-16 text do.
 pub fn decode_file(bytes: Vec<u8>) -> Result<String, FileProblem> {
-    if bytes.contains(&0) {
-        return Err(FileProblem::NotUtf8);
+    let text = String::from_utf8(bytes).map_err(|_| FileProblem::NotUtf8)?;
+    if text.as_bytes().contains(&0) {
+        return Err(FileProblem::NulBytes);
     }
-    String::from_utf8(bytes).map_err(|_| FileProblem::NotUtf8)
+    Ok(text)
 }
 
 /// Reads a file the user chose as text, on this device ([`decode_file`]'s rules): the copy
@@ -232,6 +238,8 @@ struct ExtractSummary {
     pages: usize,
     pages_without_text: usize,
     pages_unreadable: usize,
+    /// A PDF's page-tree entries left out as repeats (a cycle).
+    pages_repeated: usize,
     /// Time the reader spent, in milliseconds.
     millis: f64,
 }
@@ -249,6 +257,7 @@ impl ExtractSummary {
             pages: found.pages(),
             pages_without_text: found.pages_without_text,
             pages_unreadable: found.pages_unreadable,
+            pages_repeated: found.pages_repeated,
             millis,
         }
     }
@@ -269,8 +278,21 @@ enum FileMessage {
     Cancelled(String),
     /// The reader worker failed without an answer.
     ReaderFailed(String),
+    /// The reader could not be loaded because the page is offline and the reader has never
+    /// been fetched (the service worker keeps it once a document was opened online).
+    ReaderOffline(String),
     /// A document read, but without any text: the box keeps its text.
     NoText(String),
+}
+
+/// Why the document reader gave no answer for file `name`: offline, the reader was never
+/// fetched (trying again cannot work until the page is online), else it stopped.
+fn reader_failed(name: String) -> FileMessage {
+    if browser::is_online() {
+        FileMessage::ReaderFailed(name)
+    } else {
+        FileMessage::ReaderOffline(name)
+    }
 }
 
 /// One line under the box about the last file (`file-message`), with a refusal's reason in
@@ -433,7 +455,7 @@ pub fn TextSource() -> impl IntoView {
             Finished::Failed(detail) => {
                 source.reading.set(false);
                 browser::warn(&detail);
-                set_message.set(Some(FileMessage::ReaderFailed(name)));
+                set_message.set(Some(reader_failed(name)));
             }
         }
     };
@@ -473,7 +495,7 @@ pub fn TextSource() -> impl IntoView {
                         }
                         Err(detail) => {
                             browser::warn(&detail);
-                            set_message.set(Some(FileMessage::ReaderFailed(name)));
+                            set_message.set(Some(reader_failed(name)));
                         }
                     }
                 }
@@ -541,6 +563,7 @@ pub fn TextSource() -> impl IntoView {
                         })
                     }
                     FileProblem::NotUtf8 => lang.tf(page_msg::FileNotUtf8 { name: &name }),
+                    FileProblem::NulBytes => lang.tf(page_msg::FileNulBytes { name: &name }),
                     FileProblem::Unreadable => lang.tf(page_msg::FileReadError { name: &name }),
                 };
                 file_note("file-msg error", Some(p.reason()), None, text)
@@ -612,6 +635,10 @@ pub fn TextSource() -> impl IntoView {
                         let n = int(x.pages_unreadable);
                         left_out.push(lang.tf(page_msg::FilePagesUnreadable { n: &n }));
                     }
+                    if x.pages_repeated > 0 {
+                        let n = int(x.pages_repeated);
+                        left_out.push(lang.tf(page_msg::FilePagesRepeated { n: &n }));
+                    }
                 } else if x.images + x.removed > 0 {
                     left_out.push(lang.tf(page_msg::FileLeftOut {
                         images: &int(x.images),
@@ -633,6 +660,7 @@ pub fn TextSource() -> impl IntoView {
                         data-pages=x.pages.to_string()
                         data-pages-without-text=x.pages_without_text.to_string()
                         data-pages-unreadable=x.pages_unreadable.to_string()
+                        data-pages-repeated=x.pages_repeated.to_string()
                         data-millis=format!("{:.1}", x.millis)
                     >
                         {read}
@@ -682,6 +710,10 @@ pub fn TextSource() -> impl IntoView {
             FileMessage::ReaderFailed(name) => {
                 let text = lang.tf(page_msg::FileReaderFailed { name: &name });
                 file_note("file-msg error", Some("reader-failed"), None, text)
+            }
+            FileMessage::ReaderOffline(name) => {
+                let text = lang.tf(page_msg::FileReaderOffline { name: &name });
+                file_note("file-msg error", Some("reader-offline"), None, text)
             }
             FileMessage::NoText(name) => {
                 let text = lang.tf(page_msg::FileNoText { name: &name });
@@ -910,16 +942,22 @@ mod tests {
             Ok("Plain text é".into())
         );
         assert_eq!(decode_file(Vec::new()), Ok(String::new()));
-        // Invalid UTF-8 (Latin-1 "é"), a PDF header, UTF-16 text.
+        // Invalid UTF-8 (Latin-1 "é"); then valid UTF-8 with NUL bytes, refused for them (a
+        // PDF header, UTF-16 text, text with NULs): never called "not UTF-8".
         assert_eq!(decode_file(b"caf\xe9".to_vec()), Err(FileProblem::NotUtf8));
         assert_eq!(
             decode_file(b"%PDF-1.7\n\x00\x01".to_vec()),
-            Err(FileProblem::NotUtf8)
+            Err(FileProblem::NulBytes)
         );
         assert_eq!(
             decode_file(b"h\x00i\x00".to_vec()),
-            Err(FileProblem::NotUtf8)
+            Err(FileProblem::NulBytes)
         );
+        assert_eq!(
+            decode_file(b"abc\x00def\x00".repeat(100)),
+            Err(FileProblem::NulBytes)
+        );
+        assert_eq!(FileProblem::NulBytes.reason(), "nul-bytes");
     }
 
     #[test]

@@ -50,9 +50,9 @@ use chunk_core::analysis::protocol::{
     deferred, superlinear, Bm25Setting, Figures, Reply, Request, RetrievalOutcome, RetrievalPair,
 };
 use chunk_core::retrieval::{
-    parse_qa_jsonl, write_qa_jsonl, Aggregate, AnswerError, Bm25Params, Bm25ParamsError,
-    CellOutcome, QaAnswer, QaJsonlError, QaLine, QaPair, Sweep, SweepCell, SweepGrid,
-    SweepObjective,
+    parse_qa_jsonl, question_too_long, write_qa_jsonl, Aggregate, AnswerError, Bm25Params,
+    Bm25ParamsError, CellOutcome, QaAnswer, QaJsonlError, QaLine, QaPair, Sweep, SweepCell,
+    SweepGrid, SweepObjective, MAX_QUESTION_CHARS,
 };
 use chunk_core::strategy::{SizeUnit, StrategyId};
 use leptos::prelude::*;
@@ -668,6 +668,16 @@ fn import_error_text(lang: Lang, e: &QaJsonlError) -> String {
             ret_msg::ImportAnswerAndSpan { line: &line(l) }.fill(lang)
         }
         QaJsonlError::HalfSpan { line: l } => ret_msg::ImportHalfSpan { line: &line(l) }.fill(lang),
+        QaJsonlError::QuestionTooLong {
+            line: l,
+            chars,
+            max,
+        } => ret_msg::ImportQuestionTooLong {
+            line: &line(l),
+            chars: &line(chars),
+            max: &line(max),
+        }
+        .fill(lang),
     }
 }
 
@@ -688,6 +698,8 @@ enum Missing {
     Question,
     Answer,
     Selection,
+    /// The question is longer than [`MAX_QUESTION_CHARS`]: it has this many characters.
+    ShorterQuestion(usize),
 }
 
 /// The whole retrieval section.
@@ -814,6 +826,11 @@ fn PairForm() -> impl IntoView {
             error.set(Some(Missing::Question));
             return;
         }
+        // Kept in the field (nothing is lost): the user shortens it.
+        if let Some(chars) = question_too_long(&q) {
+            error.set(Some(Missing::ShorterQuestion(chars)));
+            return;
+        }
         if a.trim().is_empty() {
             error.set(Some(Missing::Answer));
             return;
@@ -838,12 +855,18 @@ fn PairForm() -> impl IntoView {
     };
     let error_text = move || {
         error.get().map(|e| {
-            let msg = match e {
-                Missing::Question => Rm::FormNoQuestion,
-                Missing::Answer => Rm::FormNoAnswer,
-                Missing::Selection => Rm::FormNoSelection,
+            let l = app.language.lang.get();
+            let text = match e {
+                Missing::Question => m(Rm::FormNoQuestion).to_owned(),
+                Missing::Answer => m(Rm::FormNoAnswer).to_owned(),
+                Missing::Selection => m(Rm::FormNoSelection).to_owned(),
+                Missing::ShorterQuestion(chars) => ret_msg::FormQuestionTooLong {
+                    chars: &format::int(l, chars as u64),
+                    max: &format::int(l, MAX_QUESTION_CHARS as u64),
+                }
+                .fill(l),
             };
-            view! { <p class="field-error" data-testid="qa-error" role="alert">{m(msg)}</p> }
+            view! { <p class="field-error" data-testid="qa-error" role="alert">{text}</p> }
         })
     };
     let marked_note = move || {
@@ -1978,6 +2001,11 @@ mod tests {
             QaJsonlError::NoAnswer { line: 12 },
             QaJsonlError::AnswerAndSpan { line: 12 },
             QaJsonlError::HalfSpan { line: 12 },
+            QaJsonlError::QuestionTooLong {
+                line: 12,
+                chars: 5_000_000,
+                max: MAX_QUESTION_CHARS,
+            },
         ];
         for lang in Lang::ALL {
             for p in &problems {

@@ -33,6 +33,8 @@ crate::i18n::catalog!(
         ImportNoAnswer { line },
         ImportAnswerAndSpan { line },
         ImportHalfSpan { line },
+        ImportQuestionTooLong { line, chars, max },
+        FormQuestionTooLong { chars, max },
         FormNoQuestion,
         FormNoAnswer,
         FormNoSelection,
@@ -232,6 +234,8 @@ fn en(msg: Rm) -> &'static str {
         OverMark => "the model truncates some chunks",
         ColMrr => "MRR@{k}",
         ColNdcg => "nDCG@{k}",
+        ImportQuestionTooLong => "Line {line}: the question is too long ({chars} characters; at most {max}); the list is kept.",
+        FormQuestionTooLong => "The question is too long ({chars} characters; at most {max}): a retriever takes a short query. Shorten it to add the pair.",
     }
 }
 
@@ -346,6 +350,8 @@ fn vi(msg: Rm) -> &'static str {
         OverMark => "mô hình cắt bớt một số đoạn",
         ColMrr => "MRR@{k}",
         ColNdcg => "nDCG@{k}",
+        ImportQuestionTooLong => "Dòng {line}: câu hỏi quá dài ({chars} ký tự; tối đa {max}); danh sách được giữ nguyên.",
+        FormQuestionTooLong => "Câu hỏi quá dài ({chars} ký tự; tối đa {max}): bộ truy xuất chỉ nhận truy vấn ngắn. Hãy rút gọn để thêm cặp này.",
     }
 }
 
@@ -460,6 +466,8 @@ fn id(msg: Rm) -> &'static str {
         OverMark => "model memotong sebagian chunk",
         ColMrr => "MRR@{k}",
         ColNdcg => "nDCG@{k}",
+        ImportQuestionTooLong => "Baris {line}: pertanyaannya terlalu panjang ({chars} karakter; paling banyak {max}); daftar tetap seperti semula.",
+        FormQuestionTooLong => "Pertanyaannya terlalu panjang ({chars} karakter; paling banyak {max}): retriever menerima kueri yang pendek. Persingkat untuk menambahkan pasangan ini.",
     }
 }
 
@@ -574,6 +582,8 @@ fn ru(msg: Rm) -> &'static str {
         OverMark => "модель обрезает часть чанков",
         ColMrr => "MRR@{k}",
         ColNdcg => "nDCG@{k}",
+        ImportQuestionTooLong => "Строка {line}: вопрос слишком длинный (символов: {chars}; допустимо не больше {max}); список сохранён.",
+        FormQuestionTooLong => "Вопрос слишком длинный (символов: {chars}; допустимо не больше {max}): ретривер принимает короткий запрос. Сократите его, чтобы добавить пару.",
     }
 }
 
@@ -688,5 +698,7 @@ fn pl(msg: Rm) -> &'static str {
         OverMark => "model obcina część chunków",
         ColMrr => "MRR@{k}",
         ColNdcg => "nDCG@{k}",
+        ImportQuestionTooLong => "Wiersz {line}: pytanie jest za długie (liczba znaków: {chars}; dopuszczalnie najwyżej {max}); lista pozostaje bez zmian.",
+        FormQuestionTooLong => "Pytanie jest za długie (liczba znaków: {chars}; dopuszczalnie najwyżej {max}): retriever przyjmuje krótkie zapytanie. Skróć je, aby dodać parę.",
     }
 }

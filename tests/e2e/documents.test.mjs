@@ -221,9 +221,11 @@ test('files that are not what they say are refused with their reason, and the te
     ['latin1.html', Buffer.from('<p>caf\xe9</p>', 'latin1'), 'not-utf8'],
     ['empty.html', Buffer.from('<!doctype html><script>var x = 1;</script><img src="a.png">'), 'no-text'],
     ['broken.pdf', Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1'), 'not-pdf'],
-    ['binary.txt', Buffer.from([0x41, 0x00, 0x42]), 'not-utf8'],
+    ['binary.txt', Buffer.from([0x41, 0x00, 0x42]), 'nul-bytes'],
     ['locked.pdf', fs.readFileSync(path.join(FIXTURES, 'locked.pdf')), 'password'],
     ['scanned.pdf', fs.readFileSync(path.join(FIXTURES, 'scanned.pdf')), 'no-text-layer'],
+    // Valid UTF-8 with NUL bytes: refused for them, never called "not UTF-8".
+    ['nul.txt', Buffer.from('abc\0def\0'.repeat(100)), 'nul-bytes'],
   ];
   for (const [name, bytes, reason] of cases) {
     await choose(page, name, bytes);

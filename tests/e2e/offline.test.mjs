@@ -11,7 +11,9 @@
 //      exactly the same count as online, counted in the worker;
 //  (c) no request at all while a text is pasted and counted, online or offline, neither by the
 //      page and its workers nor by the service worker; none to another origin ever;
-//  (d) no uncaught error and no console error;
+//  (d) no uncaught error and no console error; then, offline, a document opened before the
+//      reader was ever fetched is refused with the true reason (the reader is not on this
+//      device yet, and how to get it), and the text is kept;
 //  (e) (root build) a new deployment replaces the kept copy: with new hashed file names and a
 //      changed worker script served at the same address, one visit online keeps the new files,
 //      drops the old hashed ones, and the page then opens offline as the new deployment.
@@ -184,6 +186,13 @@ for (const build of BUILDS) {
         assert.deepEqual(failed, [], 'failed requests');
         assert.deepEqual(pageErrors, [], 'uncaught errors');
         assert.deepEqual(consoleErrors, [], 'console errors');
+
+        // (d) A document opened offline before the reader was ever fetched: the page says the
+        // reader is not on this device yet and how to get it, not "try again".
+        await page.locator(sel('file-input')).setInputFiles({ name: 'page.html', mimeType: 'text/html', buffer: Buffer.from('<p>Hello offline.</p>') });
+        await page.waitForFunction(() => document.querySelector('[data-testid="file-message"]')?.dataset.reason === 'reader-offline', null, { timeout: 20000 });
+        assert.match(await page.textContent(sel('file-message')), /not on this device yet.*Connect and open the file again/);
+        assert.equal(await page.locator(sel('status')).getAttribute('data-bytes'), String(bytes), 'the text is kept');
       } finally {
         await context.close();
       }

@@ -17,7 +17,8 @@
 //      the list kept;
 //  (d) on a short text with a non-ASCII prefix: an answer marked by selecting it in the text box
 //      gets the right UTF-8 byte span; an ambiguous typed answer and an edit that moves a marked
-//      answer are reported on the pair; the form refuses an empty question;
+//      answer are reported on the pair; the form refuses an empty question, and a question
+//      longer than 2,000 characters (typed, or in an imported file: a 5 MB one) in words;
 //  (e) no request after the workers have started.
 
 import { test } from 'node:test';
@@ -260,6 +261,18 @@ test('the retrieval check equals the native core; the sweep marks its best; JSON
     assert.equal(await page.inputValue(sel('qa-answer')), answer);
     await page.click(sel('qa-add'));
     assert.equal(await page.locator(sel('qa-error')).count(), 1, 'no question: the form says so');
+    // A question no retriever takes is refused in words, and kept in the field to shorten.
+    const long = 'x'.repeat(2001);
+    await page.fill(sel('qa-question'), long);
+    await page.click(sel('qa-add'));
+    assert.match(await page.textContent(sel('qa-error')), /too long \(2,001 characters; at most 2,000\)/);
+    assert.equal(await page.inputValue(sel('qa-question')), long, 'the question is kept');
+    assert.equal(await page.locator(sel('qa-pair')).count(), 0);
+    // An imported file with such a question is refused with its line, and the list kept.
+    await importJsonl(page, `{"question": "ok", "answer": "The valve"}\n{"question": "${'y'.repeat(5000000)}", "answer": "The valve"}\n`);
+    await page.waitForFunction(() => /Line 2/.test(document.querySelector('[data-testid="qa-import-message"]')?.textContent ?? ''), null, { timeout: 10000 });
+    assert.match(await page.textContent(sel('qa-import-message')), /Line 2: the question is too long \(5,000,000 characters; at most 2,000\)/);
+    assert.equal(await page.locator(sel('qa-pair')).count(), 0, 'nothing imported');
     await page.fill(sel('qa-question'), 'At what pressure does the valve open?');
     await page.click(sel('qa-add'));
     await page.fill(sel('qa-question'), 'Which part?');

@@ -123,6 +123,10 @@ pub struct Extracted {
     /// are not counted in `pages_without_text`.
     #[serde(default)]
     pub pages_unreadable: usize,
+    /// A PDF's page-tree entries that named a page already listed (a tree whose `/Kids` loop
+    /// back to an ancestor): each page is read once, and these repeats are left out.
+    #[serde(default)]
+    pub pages_repeated: usize,
 }
 
 impl Extracted {

@@ -31,8 +31,11 @@ use crate::{ExtractError, Extracted};
 /// [`assemble`] makes the document of the pages read, [`extract`] does it all at once.
 pub struct PdfReader {
     doc: Document,
-    /// The pages' numbers and object ids, in page order.
+    /// The pages' numbers and object ids, in page order, each page object once.
     pages: Vec<(u32, ObjectId)>,
+    /// Entries of the page tree that named a page object already listed (a tree whose `/Kids`
+    /// loop back to an ancestor lists its pages again; each is read once).
+    repeated: usize,
 }
 
 /// What one page gave.
@@ -62,12 +65,30 @@ impl PdfReader {
             doc.decrypt("")
                 .map_err(|_| ExtractError::PasswordRequired)?;
         }
-        let pages: Vec<(u32, ObjectId)> = doc.get_pages().into_iter().collect();
+        let listed: Vec<(u32, ObjectId)> = doc.get_pages().into_iter().collect();
+        // A page tree with a cycle (`/Kids` naming an ancestor) makes lopdf list the same page
+        // objects again: each is read once, and the repeats are reported.
+        let mut seen = std::collections::HashSet::new();
+        let pages: Vec<(u32, ObjectId)> = listed
+            .iter()
+            .copied()
+            .filter(|&(_, id)| seen.insert(id))
+            .collect();
         if pages.is_empty() {
             return Err(ExtractError::NoPages);
         }
         empty_images(&mut doc);
-        Ok(PdfReader { doc, pages })
+        Ok(PdfReader {
+            doc,
+            repeated: listed.len() - pages.len(),
+            pages,
+        })
+    }
+
+    /// Entries of the page tree that named a page already listed, left out (a page tree with a
+    /// cycle); 0 for a well-formed file.
+    pub fn pages_repeated(&self) -> usize {
+        self.repeated
     }
 
     /// Number of pages in the document.
@@ -115,12 +136,17 @@ impl PdfReader {
     }
 }
 
-/// The document made of its pages' reads, in page order, and its title.
+/// The document made of its pages' reads, in page order, its title and the page-tree entries
+/// left out as repeats ([`PdfReader::pages_repeated`]).
 ///
 /// # Errors
 /// When no page has text: [`ExtractError::PagesUnreadable`] if no page could be read at all,
 /// else [`ExtractError::NoTextLayer`] (a scan).
-pub fn assemble(pages: &[Page], title: Option<String>) -> Result<Extracted, ExtractError> {
+pub fn assemble(
+    pages: &[Page],
+    title: Option<String>,
+    pages_repeated: usize,
+) -> Result<Extracted, ExtractError> {
     let unreadable = pages.iter().filter(|p| !p.readable).count();
     if pages.iter().all(|p| p.text.is_empty()) {
         return Err(if unreadable == pages.len() {
@@ -140,6 +166,7 @@ pub fn assemble(pages: &[Page], title: Option<String>) -> Result<Extracted, Extr
             .filter(|p| p.readable && p.text.is_empty())
             .count(),
         pages_unreadable: unreadable,
+        pages_repeated,
         ..Extracted::default()
     })
 }
@@ -153,7 +180,7 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, ExtractError> {
     let pages: Vec<Page> = (0..reader.page_count())
         .map(|i| reader.read_page(i))
         .collect();
-    assemble(&pages, reader.title())
+    assemble(&pages, reader.title(), reader.pages_repeated())
 }
 
 /// One page's extracted text by the module's rules: spaces inside a line folded, lines
@@ -289,14 +316,14 @@ mod tests {
             readable,
         };
         assert_eq!(
-            assemble(&[page("", true), page("", false)], None),
+            assemble(&[page("", true), page("", false)], None, 0),
             Err(ExtractError::NoTextLayer { pages: 2 })
         );
         assert_eq!(
-            assemble(&[page("", false), page("", false)], None),
+            assemble(&[page("", false), page("", false)], None, 0),
             Err(ExtractError::PagesUnreadable { pages: 2 })
         );
-        let read = assemble(&[page("", true), page("x", true), page("", false)], None);
+        let read = assemble(&[page("", true), page("x", true), page("", false)], None, 0);
         let read = read.expect("one page has text");
         assert_eq!(
             (read.pages_without_text, read.pages_unreadable, read.images),
@@ -331,6 +358,12 @@ mod tests {
             )
             .into_bytes(),
         );
+        pdf_of(&objects)
+    }
+
+    /// A PDF of `objects` (numbered from 1, the first the catalog) with its cross-reference
+    /// table.
+    fn pdf_of(objects: &[Vec<u8>]) -> Vec<u8> {
         let mut out = b"%PDF-1.4\n".to_vec();
         let mut offsets = Vec::new();
         for (i, body) in objects.iter().enumerate() {
@@ -363,6 +396,55 @@ mod tests {
         let read = extract(&pdf_with_image("Beside the picture", b"w")).expect("a PDF");
         assert_eq!(read.text, "Beside the picture");
         assert_eq!((read.images, read.pages_unreadable), (1, 0));
+    }
+
+    /// One page showing `text` under a page tree whose root's `/Kids` are `kids` (object 2 is
+    /// the root, 3 the page, 4 an inner node whose `/Kids` are `inner`).
+    fn pdf_with_tree(kids: &str, inner: &str, text: &str) -> Vec<u8> {
+        let content = format!("BT /F1 12 Tf 72 720 Td ({text}) Tj ET");
+        pdf_of(&[
+            b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+            format!("<< /Type /Pages /Kids {kids} /Count 2 >>").into_bytes(),
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 5 0 R >> >> /Contents 6 0 R >>".to_vec(),
+            format!("<< /Type /Pages /Parent 2 0 R /Kids {inner} /Count 1 >>").into_bytes(),
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_vec(),
+            format!(
+                "<< /Length {} >>\nstream\n{content}\nendstream",
+                content.len()
+            )
+            .into_bytes(),
+        ])
+    }
+
+    #[test]
+    fn a_page_tree_with_a_cycle_reads_each_page_once_and_says_so() {
+        let sentence = "The only sentence of the file.";
+        // The root lists the page, then itself; then the page and an inner node that lists
+        // the root again; then the page twice.
+        for (kids, inner) in [
+            ("[3 0 R 2 0 R]", "[]"),
+            ("[3 0 R 4 0 R]", "[2 0 R]"),
+            ("[3 0 R 3 0 R]", "[]"),
+        ] {
+            let read = extract(&pdf_with_tree(kids, inner, sentence)).expect("one page");
+            assert_eq!(read.text, sentence, "{kids} {inner}");
+            assert_eq!(read.pages(), 1, "{kids} {inner}");
+            assert!(
+                read.pages_repeated > 0,
+                "{kids} {inner}: the repeat is reported"
+            );
+        }
+        // A tree that names no page, only itself or an inner node naming the root: no pages.
+        for (kids, inner) in [("[2 0 R]", "[]"), ("[4 0 R]", "[2 0 R]")] {
+            assert_eq!(
+                extract(&pdf_with_tree(kids, inner, sentence)),
+                Err(ExtractError::NoPages),
+                "{kids} {inner}"
+            );
+        }
+        // A well-formed tree repeats nothing.
+        let plain = extract(&pdf_with_tree("[3 0 R]", "[]", sentence)).expect("one page");
+        assert_eq!((plain.pages(), plain.pages_repeated), (1, 0));
     }
 
     #[test]

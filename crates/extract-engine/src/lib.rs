@@ -66,6 +66,12 @@ impl PdfFile {
         self.reader.page_count()
     }
 
+    /// Page-tree entries left out as repeats of a page already listed (a tree with a cycle).
+    #[wasm_bindgen(getter)]
+    pub fn pages_repeated(&self) -> usize {
+        self.reader.pages_repeated()
+    }
+
     /// The document's title, if its information names one.
     pub fn title(&self) -> Option<String> {
         self.reader.title()
@@ -83,16 +89,21 @@ impl PdfFile {
 }
 
 /// The document made of `pages` (an array of `{text, images, readable}`, in page order, as
-/// [`PdfFile::read_page`] gave them) and `title`, as the [`Outcome`] `extract` answers
-/// ([`pdf::assemble`]: refused as `no-text-layer` when no page has text).
+/// [`PdfFile::read_page`] gave them), `title` and the page-tree repeats left out
+/// ([`PdfFile::pages_repeated`]), as the [`Outcome`] `extract` answers ([`pdf::assemble`]:
+/// refused as `no-text-layer` when no page has text).
 ///
 /// # Errors
 /// A string when `pages` is not such an array.
 #[wasm_bindgen]
-pub fn pdf_document(pages: JsValue, title: Option<String>) -> Result<JsValue, JsValue> {
+pub fn pdf_document(
+    pages: JsValue,
+    title: Option<String>,
+    pages_repeated: usize,
+) -> Result<JsValue, JsValue> {
     let pages: Vec<Page> = serde_wasm_bindgen::from_value(pages)
         .map_err(|e| JsValue::from_str(&format!("pdf_document: {e}")))?;
-    let outcome = match pdf::assemble(&pages, title) {
+    let outcome = match pdf::assemble(&pages, title, pages_repeated) {
         Ok(found) => Outcome::Read(found),
         Err(e) => Outcome::Refused(e),
     };

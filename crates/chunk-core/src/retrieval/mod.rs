@@ -39,7 +39,10 @@ pub use evaluate::{
     evaluate, evaluate_prepared, ndcg_at_k, reciprocal_rank, Aggregate, EvalOptions, Evaluation,
     PairEvaluation, QaPair,
 };
-pub use qa_jsonl::{parse_qa_jsonl, write_qa_jsonl, QaAnswer, QaJsonlError, QaLine};
+pub use qa_jsonl::{
+    parse_qa_jsonl, question_too_long, write_qa_jsonl, QaAnswer, QaJsonlError, QaLine,
+    MAX_QUESTION_CHARS,
+};
 pub use span::{char_len, span_metrics, SpanMetrics};
 pub use sweep::{
     best_setting, overlap_for, sweep, sweep_cell, sweep_with_progress, CellFigures, CellOutcome,

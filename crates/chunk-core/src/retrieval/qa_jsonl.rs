@@ -104,6 +104,30 @@ pub enum QaJsonlError {
         /// 1-based line number.
         line: usize,
     },
+    /// A question longer than [`MAX_QUESTION_CHARS`] characters: no retriever takes such a
+    /// query, and the page would have to show it whole.
+    #[error("line {line}: the question has {chars} characters, more than {max}")]
+    QuestionTooLong {
+        /// 1-based line number.
+        line: usize,
+        /// Its length in characters (Unicode scalar values).
+        chars: usize,
+        /// [`MAX_QUESTION_CHARS`].
+        max: usize,
+    },
+}
+
+/// The longest question the retrieval check takes, in characters (Unicode scalar values):
+/// about 500 tokens of English, what a BERT-sized embedding model reads of a query (512
+/// tokens) and far beyond a keyword query. Longer ones are refused with their line, never
+/// truncated silently.
+pub const MAX_QUESTION_CHARS: usize = 2_000;
+
+/// The question's length in characters when it is longer than [`MAX_QUESTION_CHARS`] (counted
+/// only up to one past the limit, so that a huge question costs no more than a short one).
+pub fn question_too_long(question: &str) -> Option<usize> {
+    let over = question.chars().take(MAX_QUESTION_CHARS + 1).count() > MAX_QUESTION_CHARS;
+    over.then(|| question.chars().count())
 }
 
 #[derive(serde::Deserialize)]
@@ -155,6 +179,13 @@ pub fn parse_qa_jsonl(input: &str) -> Result<Vec<QaLine>, QaJsonlError> {
             (Some(_), _, _) => return Err(QaJsonlError::AnswerAndSpan { line }),
             (None, _, _) => return Err(QaJsonlError::HalfSpan { line }),
         };
+        if let Some(chars) = question_too_long(parsed.question.trim()) {
+            return Err(QaJsonlError::QuestionTooLong {
+                line,
+                chars,
+                max: MAX_QUESTION_CHARS,
+            });
+        }
         out.push(QaLine {
             question: parsed.question,
             answer,
@@ -212,6 +243,33 @@ mod tests {
         );
         assert_eq!(parse_qa_jsonl(&text), Ok(lines()));
         assert_eq!(write_qa_jsonl(&[]), "");
+    }
+
+    #[test]
+    fn a_question_longer_than_the_limit_is_refused_with_its_line_and_length() {
+        let line = |q: &str| format!("{{\"question\": \"{q}\", \"answer\": \"x\"}}\n");
+        let at_limit = "é".repeat(MAX_QUESTION_CHARS);
+        assert_eq!(
+            parse_qa_jsonl(&line(&at_limit)).map(|l| l.len()),
+            Ok(1),
+            "2,000 characters (4,000 bytes) are taken"
+        );
+        let huge = "x".repeat(5_000_000);
+        assert_eq!(
+            parse_qa_jsonl(&(line("ok") + &line(&huge))),
+            Err(QaJsonlError::QuestionTooLong {
+                line: 2,
+                chars: 5_000_000,
+                max: MAX_QUESTION_CHARS
+            })
+        );
+        let over = "é".repeat(MAX_QUESTION_CHARS + 1);
+        assert_eq!(question_too_long(&over), Some(2_001));
+        assert_eq!(question_too_long(&at_limit), None);
+        // Spaces around it do not count, as the page trims them.
+        assert_eq!(question_too_long(at_limit.trim()), None);
+        let padded = format!("  {at_limit}  ");
+        assert!(parse_qa_jsonl(&line(&padded)).is_ok());
     }
 
     #[test]
