@@ -6,8 +6,9 @@
 // and .wasm, the format ("html", "docx" or "pdf") and the file's content (a transferred
 // ArrayBuffer). It answers `{kind: "done", outcome, millis}` (the reader's Outcome and the time
 // spent reading, in milliseconds, compiling the module excluded) or `{kind: "failed",
-// message}`; while a PDF is read, `{kind: "progress", done, total}` (pages read, pages) at most
-// every PROGRESS_MS.
+// message}` (with `stage: "load"` when the reader's own files could not be fetched or compiled:
+// offline before they were ever kept, say); while a PDF is read, `{kind: "progress", done,
+// total}` (pages read, pages) at most every PROGRESS_MS.
 const PROGRESS_MS = 100;
 // A PDF page on which the parser panics traps the module; the worker then reads on in a fresh
 // instance (see readPdf). Each instance keeps its memory (a copy of the file and its parsed
@@ -86,10 +87,17 @@ async function readPdf(js, module, bytes) {
 }
 
 self.onmessage = async ({ data }) => {
+  let module;
   try {
     const response = await fetch(data.wasm);
     if (!response.ok) throw new Error(`${data.wasm}: HTTP ${response.status}`);
-    const module = await WebAssembly.compile(await response.arrayBuffer());
+    module = await WebAssembly.compile(await response.arrayBuffer());
+    await import(data.js);
+  } catch (err) {
+    self.postMessage({ kind: 'failed', stage: 'load', message: `extract worker: ${err}` });
+    return;
+  }
+  try {
     const bytes = new Uint8Array(data.bytes);
     if (data.format === 'pdf') {
       const { outcome, started } = await readPdf(data.js, module, bytes);

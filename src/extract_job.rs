@@ -32,9 +32,13 @@ pub enum Finished {
     /// wasm over several tasks: `browser::read_js_string`), and the time it spent reading, in
     /// milliseconds (the worker's `performance.now()`, compiling the module excluded).
     Read(Outcome, js_sys::JsString, f64),
-    /// The worker failed (did not load, trapped, or sent what the page cannot read). English,
-    /// for the console; the page shows its own message.
+    /// The worker failed (trapped, or sent what the page cannot read). English, for the
+    /// console; the page shows its own message.
     Failed(String),
+    /// The reader's own files (the worker script, its glue or its module) could not be
+    /// loaded, before any answer: offline before they were ever kept, or a server error.
+    /// English, for the console.
+    NotLoaded(String),
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -91,7 +95,12 @@ mod imp {
                 .map_err(|_| format!("the browser refused to start {WORKER_SCRIPT}"))?;
             let on_done: OnDone = Rc::new(RefCell::new(Some(Box::new(on_done))));
             let done = on_done.clone();
+            // Whether the worker has said anything yet: an error before that is its script
+            // failing to load.
+            let heard = Rc::new(std::cell::Cell::new(false));
+            let heard_here = heard.clone();
             let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
+                heard_here.set(true);
                 match read_progress(&ev.data()) {
                     // Only while the job is alive (dropping it takes `on_done`).
                     Some(p) if done.borrow().is_some() => on_progress(p),
@@ -101,8 +110,16 @@ mod imp {
             });
             let done = on_done.clone();
             let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
-                let detail = crate::browser::worker_error(&ev, WORKER_SCRIPT);
-                finish(&done, Finished::Failed(format!("extract worker: {detail}")));
+                let detail = format!(
+                    "extract worker: {}",
+                    crate::browser::worker_error(&ev, WORKER_SCRIPT)
+                );
+                let finished = if heard.get() {
+                    Finished::Failed(detail)
+                } else {
+                    Finished::NotLoaded(detail)
+                };
+                finish(&done, finished);
             });
             worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
             worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
@@ -191,11 +208,15 @@ mod imp {
                     None => Finished::Failed("the extract worker sent no outcome".to_owned()),
                 }
             }
-            Some("failed") => Finished::Failed(
-                field("message")
+            Some("failed") => {
+                let message = field("message")
                     .and_then(|m| m.as_string())
-                    .unwrap_or_else(|| "the extract worker failed".to_owned()),
-            ),
+                    .unwrap_or_else(|| "the extract worker failed".to_owned());
+                match field("stage").and_then(|s| s.as_string()).as_deref() {
+                    Some("load") => Finished::NotLoaded(message),
+                    _ => Finished::Failed(message),
+                }
+            }
             other => Finished::Failed(format!(
                 "unexpected message from the extract worker: {other:?}"
             )),

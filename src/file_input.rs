@@ -285,9 +285,10 @@ enum FileMessage {
     NoText(String),
 }
 
-/// Why the document reader gave no answer for file `name`: offline, the reader was never
-/// fetched (trying again cannot work until the page is online), else it stopped.
-fn reader_failed(name: String) -> FileMessage {
+/// Why the document reader's files could not be loaded for file `name`: offline, they were
+/// never kept on this device (trying again cannot work until the page is online); online, the
+/// reader failed like any other stop.
+fn not_loaded(name: String) -> FileMessage {
     if browser::is_online() {
         FileMessage::ReaderFailed(name)
     } else {
@@ -455,7 +456,12 @@ pub fn TextSource() -> impl IntoView {
             Finished::Failed(detail) => {
                 source.reading.set(false);
                 browser::warn(&detail);
-                set_message.set(Some(reader_failed(name)));
+                set_message.set(Some(FileMessage::ReaderFailed(name)));
+            }
+            Finished::NotLoaded(detail) => {
+                source.reading.set(false);
+                browser::warn(&detail);
+                set_message.set(Some(not_loaded(name)));
             }
         }
     };
@@ -495,7 +501,7 @@ pub fn TextSource() -> impl IntoView {
                         }
                         Err(detail) => {
                             browser::warn(&detail);
-                            set_message.set(Some(reader_failed(name)));
+                            set_message.set(Some(FileMessage::ReaderFailed(name)));
                         }
                     }
                 }

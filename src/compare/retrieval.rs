@@ -764,6 +764,7 @@ pub fn RetrievalCheck() -> impl IntoView {
                 </pre>
                 <p>{move || m(Rm::RuleWhole)}</p>
                 <p>{move || m(Rm::RuleSpans)}</p>
+                <p data-testid="retrieval-rule-ranks">{move || m(Rm::RuleRanks)}</p>
                 <pre class="formula" tabindex="0" role="region" aria-label="recall, precision, IoU">
                     "recall = I / |A|    precision = I / Σ|R_i|    IoU = I / (Σ|R_i| + |A| − I)"
                 </pre>
@@ -1358,9 +1359,16 @@ fn retrieval_row(lang: Lang, r: &RetrievalRowState, shown: Shown, k: usize) -> i
         Some(RetrievalOutcome::Refused { refusal }) => Some(refusal),
         _ => None,
     };
+    // The figure columns after the strategy's: 11 for every pair (12 with a top-k column of
+    // its own), 12 for one pair.
+    let figure_columns = match shown {
+        Shown::All if !extra_k_column(k) => "11",
+        _ => "12",
+    };
     let cells = match (refused, sizes, all, pair) {
         (Some(refusal), ..) => {
-            view! { <td colspan="10" class="refused">{refusal_text(lang, refusal)}</td> }.into_any()
+            view! { <td colspan=figure_columns class="refused">{refusal_text(lang, refusal)}</td> }
+                .into_any()
         }
         (None, Some((chunks, tokens)), Some(a), _) => view! {
             <td>{n(chunks)}</td>
@@ -1401,7 +1409,8 @@ fn retrieval_row(lang: Lang, r: &RetrievalRowState, shown: Shown, k: usize) -> i
             .into_any()
         }
         _ => {
-            view! { <td colspan="12" class="pending">{rm::text(lang, Rm::Pending)}</td> }.into_any()
+            view! { <td colspan=figure_columns class="pending">{rm::text(lang, Rm::Pending)}</td> }
+                .into_any()
         }
     };
     let of_pair = |f: fn(&RetrievalPair) -> String| pair.as_ref().map(f);
@@ -1544,11 +1553,17 @@ fn SweepView() -> impl IntoView {
             SweepObjective::Tokens => ret_msg::SweepRuleTokens { k: &k }.fill(l),
             SweepObjective::Vectors => ret_msg::SweepRuleVectors { k: &k }.fill(l),
         };
-        let over = sweep
-            .cells
-            .iter()
-            .filter(|c| c.figures().is_some_and(|f| f.over_limit > 0))
-            .count();
+        let over = sweep.settings_over_limit();
+        // The model's limit, where one was checked: a setting must fit it to be best.
+        let rule = if sweep.has_limit() {
+            rule + " "
+                + &ret_msg::SweepRuleLimit {
+                    limit: &format::int(l, sweep.max_input_tokens as u64),
+                }
+                .fill(l)
+        } else {
+            rule
+        };
         let limit = (over > 0).then(|| {
             ret_msg::SweepOverLimit {
                 settings: &format::int(l, over as u64),
@@ -1702,6 +1717,10 @@ fn SweepView() -> impl IntoView {
             aria-labelledby="sweep-heading"
             data-state=sweep_state
             data-strategy=move || results.sweep.with(|s| s.sweep.as_ref().map(|w| w.strategy.as_str()))
+            // The model's limit the settings were checked against (absent: none) and what
+            // counted the chunks against it.
+            data-max-input-tokens=move || results.sweep.with(|s| s.sweep.as_ref().filter(|w| w.has_limit()).map(|w| w.max_input_tokens))
+            data-limit-basis=move || results.sweep.with(|s| s.sweep.as_ref().map(|w| crate::model::limit_basis_code(w.limit_basis)))
         >
             {maps}
         </div>

@@ -23,9 +23,9 @@
 //! Shared: the language; document length and its unit; chunk_size, chunk_overlap, price,
 //! tokenizer; the embedding model and the model panel's fields; the comparison's strategy and
 //! size unit; the retrieval check's k, BM25's k1 and b, the sweep's strategy and objective (not
-//! the questions, which are text); the simulator's controls (chunk size and overlap sliders, mode, document,
-//! tokenizer, sentence rule; not its query, which is text). Not yet: the A/B view's second
-//! setting.
+//! the questions, which are text); the simulator's controls (chunk size and overlap sliders,
+//! mode, document, tokenizer, sentence rule; not its query, which is text). Not yet: the A/B
+//! view's second setting.
 
 pub mod messages;
 

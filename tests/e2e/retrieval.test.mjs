@@ -193,6 +193,8 @@ test('the retrieval check equals the native core; the sweep marks its best; JSON
       }
     });
     assert.ok(truncated > 0, 'the larger settings make chunks all-MiniLM-L6-v2 truncates');
+    assert.equal(await page.getAttribute(sel('sweep-heatmap'), 'data-max-input-tokens'), '256', "the model's limit");
+    assert.equal(await page.getAttribute(sel('sweep-heatmap'), 'data-limit-basis'), 'own', 'counted with the WordPiece vocabulary');
     assert.equal(Number(await page.getAttribute(sel('sweep-over-limit'), 'data-value')), truncated);
     const bestFor = async (objective) => {
       await page.selectOption(sel('sweep-objective'), objective);

@@ -340,9 +340,10 @@ impl Engine {
     /// The vocabulary file a request needs and the engine does not hold yet (the worker
     /// script fetches it and calls [`Engine::load_vocab`]); `None` otherwise. An
     /// [`Request::OpenCount`] needs its vocabulary; a [`Request::Compare`],
-    /// [`Request::Select`] or [`Request::Sweep`] needs the chosen model's, to check each chunk against the model's
-    /// limit with the model's own tokenizer (without it, the sizing encoding stands in and the
-    /// figures say so: [`chunk_core::analysis::LimitBasis::StandIn`]).
+    /// [`Request::Select`] or [`Request::Sweep`] needs the chosen model's, to check each chunk
+    /// against the model's limit with the model's own tokenizer (without it, the sizing
+    /// encoding stands in and the figures say so:
+    /// [`chunk_core::analysis::LimitBasis::StandIn`]).
     pub fn vocab_needed(&self, request: &Request) -> Option<OpenVocab> {
         let vocab = vocab_of(request)?;
         (!self.open.iter().any(|t| t.vocab() == vocab)).then_some(vocab)

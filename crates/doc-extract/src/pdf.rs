@@ -65,22 +65,24 @@ impl PdfReader {
             doc.decrypt("")
                 .map_err(|_| ExtractError::PasswordRequired)?;
         }
-        let listed: Vec<(u32, ObjectId)> = doc.get_pages().into_iter().collect();
-        // A page tree with a cycle (`/Kids` naming an ancestor) makes lopdf list the same page
-        // objects again: each is read once, and the repeats are reported.
-        let mut seen = std::collections::HashSet::new();
-        let pages: Vec<(u32, ObjectId)> = listed
-            .iter()
-            .copied()
-            .filter(|&(_, id)| seen.insert(id))
-            .collect();
+        // A page tree whose `/Kids` loop back to an ancestor, or name a node twice, makes
+        // lopdf's walk list pages again or give up before the real pages: such a tree is made
+        // flat first (each page once, in order), and the repeats are reported.
+        let repeated = match walk_page_tree(&doc) {
+            Some(tree) if tree.repeated > 0 => {
+                flatten_page_tree(&mut doc, &tree);
+                tree.repeated
+            }
+            _ => 0,
+        };
+        let pages: Vec<(u32, ObjectId)> = doc.get_pages().into_iter().collect();
         if pages.is_empty() {
             return Err(ExtractError::NoPages);
         }
         empty_images(&mut doc);
         Ok(PdfReader {
             doc,
-            repeated: listed.len() - pages.len(),
+            repeated,
             pages,
         })
     }
@@ -133,6 +135,95 @@ impl PdfReader {
             text: text.unwrap_or_default(),
             images: page_images(&self.doc, id),
         }
+    }
+}
+
+/// Attributes a page inherits, by key ([`INHERITED`]).
+type Inherited = Vec<(Vec<u8>, Object)>;
+
+/// A page tree as read by [`walk_page_tree`]: its root, each page once in order with the
+/// attributes it inherits, and the entries that named a node already visited.
+struct PageTree {
+    root: ObjectId,
+    pages: Vec<(ObjectId, Inherited)>,
+    repeated: usize,
+}
+
+/// The attributes a page inherits from the page-tree nodes above it (ISO 32000-1, 7.7.3.4).
+const INHERITED: [&[u8]; 4] = [b"Resources", b"MediaBox", b"CropBox", b"Rotate"];
+
+/// Walks the catalog's page tree depth first, each node at most once (a node named again, by a
+/// cycle or twice in `/Kids`, is counted in [`PageTree::repeated`] and not entered); `None`
+/// when the catalog names no page tree.
+fn walk_page_tree(doc: &Document) -> Option<PageTree> {
+    let root = doc
+        .catalog()
+        .ok()?
+        .get(b"Pages")
+        .ok()?
+        .as_reference()
+        .ok()?;
+    let mut tree = PageTree {
+        root,
+        pages: Vec::new(),
+        repeated: 0,
+    };
+    let mut seen = std::collections::HashSet::new();
+    // (node, the attributes inherited so far), last in first out; kids pushed in reverse.
+    let mut stack = vec![(root, Inherited::new())];
+    while let Some((id, inherited)) = stack.pop() {
+        if !seen.insert(id) {
+            tree.repeated += 1;
+            continue;
+        }
+        let Some(node) = doc.get_object(id).ok().and_then(|o| o.as_dict().ok()) else {
+            continue;
+        };
+        let mut own = inherited;
+        for key in INHERITED {
+            if let Ok(value) = node.get(key) {
+                own.retain(|(k, _)| k.as_slice() != key);
+                own.push((key.to_vec(), value.clone()));
+            }
+        }
+        match node.get(b"Kids").and_then(|k| k.as_array()) {
+            Ok(kids) => {
+                for kid in kids.iter().rev() {
+                    if let Ok(kid) = kid.as_reference() {
+                        stack.push((kid, own.clone()));
+                    }
+                }
+            }
+            // A leaf: a page.
+            Err(_) if id != root => tree.pages.push((id, own)),
+            Err(_) => {}
+        }
+    }
+    Some(tree)
+}
+
+/// Rewrites the page tree as one root listing `tree`'s pages in order, each page given the
+/// attributes it inherited and the root as its parent, so that every reader of the document
+/// sees each page once.
+fn flatten_page_tree(doc: &mut Document, tree: &PageTree) {
+    for (id, inherited) in &tree.pages {
+        if let Ok(Object::Dictionary(page)) = doc.get_object_mut(*id) {
+            for (key, value) in inherited {
+                if page.get(key).is_err() {
+                    page.set(key.clone(), value.clone());
+                }
+            }
+            page.set("Parent", Object::Reference(tree.root));
+        }
+    }
+    if let Ok(Object::Dictionary(root)) = doc.get_object_mut(tree.root) {
+        let kids = tree
+            .pages
+            .iter()
+            .map(|(id, _)| Object::Reference(*id))
+            .collect();
+        root.set("Kids", Object::Array(kids));
+        root.set("Count", Object::Integer(tree.pages.len() as i64));
     }
 }
 
@@ -398,37 +489,40 @@ mod tests {
         assert_eq!((read.images, read.pages_unreadable), (1, 0));
     }
 
-    /// One page showing `text` under a page tree whose root's `/Kids` are `kids` (object 2 is
-    /// the root, 3 the page, 4 an inner node whose `/Kids` are `inner`).
-    fn pdf_with_tree(kids: &str, inner: &str, text: &str) -> Vec<u8> {
-        let content = format!("BT /F1 12 Tf 72 720 Td ({text}) Tj ET");
+    /// A page tree of two pages: object 2 is the root, whose `/Kids` are `kids`; 3 is page A
+    /// (its own resources); 4 an inner node whose `/Kids` are `inner`, holding the font
+    /// resources that page B (7, no resources of its own) inherits.
+    fn pdf_with_tree(kids: &str, inner: &str) -> Vec<u8> {
+        let content = |text: &str| {
+            let c = format!("BT /F1 12 Tf 72 720 Td ({text}) Tj ET");
+            format!("<< /Length {} >>\nstream\n{c}\nendstream", c.len()).into_bytes()
+        };
         pdf_of(&[
             b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
             format!("<< /Type /Pages /Kids {kids} /Count 2 >>").into_bytes(),
             b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 5 0 R >> >> /Contents 6 0 R >>".to_vec(),
-            format!("<< /Type /Pages /Parent 2 0 R /Kids {inner} /Count 1 >>").into_bytes(),
+            format!("<< /Type /Pages /Parent 2 0 R /Kids {inner} /Count 1 /Resources << /Font << /F1 5 0 R >> >> /MediaBox [0 0 595 842] >>").into_bytes(),
             b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_vec(),
-            format!(
-                "<< /Length {} >>\nstream\n{content}\nendstream",
-                content.len()
-            )
-            .into_bytes(),
+            content("Page A."),
+            b"<< /Type /Page /Parent 4 0 R /Contents 8 0 R >>".to_vec(),
+            content("Page B."),
         ])
     }
 
     #[test]
     fn a_page_tree_with_a_cycle_reads_each_page_once_and_says_so() {
-        let sentence = "The only sentence of the file.";
-        // The root lists the page, then itself; then the page and an inner node that lists
-        // the root again; then the page twice.
-        for (kids, inner) in [
-            ("[3 0 R 2 0 R]", "[]"),
-            ("[3 0 R 4 0 R]", "[2 0 R]"),
-            ("[3 0 R 3 0 R]", "[]"),
+        // Loops before, between and after the pages, a node listed twice, a page listed twice:
+        // each page read once, in order, page B with the resources it inherits.
+        for (kids, inner, text) in [
+            ("[2 0 R 3 0 R 4 0 R]", "[7 0 R]", "Page A.\n\nPage B."),
+            ("[3 0 R 4 0 R]", "[2 0 R 7 0 R]", "Page A.\n\nPage B."),
+            ("[3 0 R 4 0 R 2 0 R]", "[7 0 R 4 0 R]", "Page A.\n\nPage B."),
+            ("[4 0 R 3 0 R 4 0 R]", "[7 0 R]", "Page B.\n\nPage A."),
+            ("[3 0 R 3 0 R]", "[]", "Page A."),
         ] {
-            let read = extract(&pdf_with_tree(kids, inner, sentence)).expect("one page");
-            assert_eq!(read.text, sentence, "{kids} {inner}");
-            assert_eq!(read.pages(), 1, "{kids} {inner}");
+            let read = extract(&pdf_with_tree(kids, inner)).expect("pages");
+            assert_eq!(read.text, text, "{kids} {inner}");
+            assert_eq!(read.pages(), text.matches("Page").count(), "{kids} {inner}");
             assert!(
                 read.pages_repeated > 0,
                 "{kids} {inner}: the repeat is reported"
@@ -437,14 +531,17 @@ mod tests {
         // A tree that names no page, only itself or an inner node naming the root: no pages.
         for (kids, inner) in [("[2 0 R]", "[]"), ("[4 0 R]", "[2 0 R]")] {
             assert_eq!(
-                extract(&pdf_with_tree(kids, inner, sentence)),
+                extract(&pdf_with_tree(kids, inner)),
                 Err(ExtractError::NoPages),
                 "{kids} {inner}"
             );
         }
-        // A well-formed tree repeats nothing.
-        let plain = extract(&pdf_with_tree("[3 0 R]", "[]", sentence)).expect("one page");
-        assert_eq!((plain.pages(), plain.pages_repeated), (1, 0));
+        // A well-formed tree is read as lopdf reads it, and repeats nothing.
+        let plain = extract(&pdf_with_tree("[3 0 R 4 0 R]", "[7 0 R]")).expect("pages");
+        assert_eq!(
+            (plain.text.as_str(), plain.pages(), plain.pages_repeated),
+            ("Page A.\n\nPage B.", 2, 0)
+        );
     }
 
     #[test]

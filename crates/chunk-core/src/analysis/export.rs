@@ -290,6 +290,21 @@ mod tests {
             .map(|rec| rec.expect("a record")[1].to_owned())
             .collect();
         assert_eq!(cells, ["'=1+2", "'+cmd", "'-x", "'@y", "ok"]);
+        // A heading path is a text cell too.
+        let headed = Row {
+            heading_path: "=cmd > -x".into(),
+            ..r[0].clone()
+        };
+        let written = to_csv(&[headed]);
+        let mut reader = csv::Reader::from_reader(written.as_bytes());
+        let at = reader
+            .headers()
+            .expect("a header")
+            .iter()
+            .position(|h| h == "heading_path")
+            .expect("a heading_path column");
+        let record = reader.records().next().expect("a row").expect("a record");
+        assert_eq!(&record[at], "'=cmd > -x");
         let exact: Vec<String> = to_jsonl(&r)
             .lines()
             .map(|l| serde_json::from_str::<Row>(l).expect("a row").text)

@@ -301,6 +301,8 @@ pub fn reciprocal_rank(rank: Option<usize>, k: usize) -> f64 {
 /// answer). DCG = Σ 1 / log2(i + 1) over the positions `i` (1-based) of relevant items in the top
 /// k; it is divided by the ideal DCG, that of `min(|relevant|, k)` relevant items in the first
 /// places (Järvelin & Kekäläinen 2002; trec_eval's `ndcg_cut`). 0 without a relevant item.
+/// With overlap, several chunks can hold the whole answer: each is relevant, so a ranking that
+/// puts only one of them in the top k scores below 1.
 /// Equal to LlamaIndex's `NDCG` (linear mode) whenever `|relevant| ≤ k`; LlamaIndex takes the
 /// ideal over every relevant item even past k, which would keep a perfect ranking below 1.
 pub fn ndcg_at_k(top: &[usize], relevant: &[usize], k: usize) -> f64 {

@@ -209,6 +209,21 @@ impl Sweep {
             .get(size * self.grid.overlap_percents.len() + overlap)
     }
 
+    /// How many settings make a chunk the model would truncate ([`CellFigures::over_limit`]
+    /// above 0): none of them is ever best.
+    pub fn settings_over_limit(&self) -> usize {
+        self.cells
+            .iter()
+            .filter(|c| c.figures().is_some_and(|f| f.over_limit > 0))
+            .count()
+    }
+
+    /// True when the cells were checked against a model's input limit (one was chosen, with a
+    /// stated limit).
+    pub fn has_limit(&self) -> bool {
+        self.max_input_tokens != usize::MAX
+    }
+
     /// The best cell for `objective` ([`Sweep::best`]).
     pub fn best_cell(&self, objective: SweepObjective) -> Option<&SweepCell> {
         self.best(objective).and_then(|i| self.cells.get(i))
@@ -340,6 +355,75 @@ pub fn sweep_with_progress(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A cell of size `size` with `tokens` embedded in `chunks` vectors, every answer whole in
+    /// the top k or not, `over` chunks over the model's limit.
+    fn cell(size: usize, tokens: usize, chunks: usize, whole: bool, over: usize) -> SweepCell {
+        let aggregate = Aggregate {
+            pairs: 1,
+            whole: 1,
+            hits_at_1: usize::from(whole),
+            hits_at_3: usize::from(whole),
+            hits_at_5: usize::from(whole),
+            hits_at_k: usize::from(whole),
+            all_whole_in_top_1: whole,
+            all_whole_in_top_3: whole,
+            all_whole_in_top_5: whole,
+            all_whole_in_top_k: whole,
+            mean_recall: 1.0,
+            mean_precision: 0.5,
+            mean_iou: 0.5,
+            mrr: 1.0,
+            mean_ndcg: 1.0,
+        };
+        SweepCell {
+            chunk_size: size,
+            overlap_percent: 0,
+            chunk_overlap: 0,
+            outcome: CellOutcome::Evaluated(CellFigures {
+                chunks,
+                tokens_embedded: tokens,
+                over_limit: over,
+                aggregate,
+            }),
+        }
+    }
+
+    #[test]
+    fn each_objective_picks_its_own_setting_and_never_a_truncated_or_missed_one() {
+        let cells = vec![
+            cell(64, 100, 10, true, 0),  // fewest tokens (tied with 96), more vectors
+            cell(96, 100, 8, true, 0),   // fewest tokens, fewer vectors: the tokens pick
+            cell(128, 120, 5, true, 0),  // fewest vectors: the vectors pick
+            cell(256, 120, 5, true, 0),  // the same figures, later in the grid
+            cell(512, 50, 1, true, 2),   // cheapest of all, but the model truncates it
+            cell(1024, 10, 1, false, 0), // cheapest, but an answer is not in the top k
+        ];
+        assert_eq!(best_setting(&cells, SweepObjective::Tokens), Some(1));
+        assert_eq!(best_setting(&cells, SweepObjective::Vectors), Some(2));
+        assert_eq!(best_setting(&cells[4..], SweepObjective::Tokens), None);
+        assert_eq!(best_setting(&[], SweepObjective::Vectors), None);
+        let sweep = Sweep::new(
+            StrategyId::Fixed,
+            SweepGrid::default(),
+            5,
+            cells,
+            &LimitCheck::within(256),
+        );
+        assert_eq!(sweep.settings_over_limit(), 1);
+        assert!(sweep.has_limit());
+        assert_eq!(
+            sweep
+                .best_cell(SweepObjective::Vectors)
+                .map(|c| c.chunk_size),
+            Some(128)
+        );
+        assert_eq!(
+            "vectors".parse::<SweepObjective>(),
+            Ok(SweepObjective::Vectors)
+        );
+        assert_eq!(SweepObjective::Tokens.as_str(), "tokens");
+    }
 
     #[test]
     fn the_standard_grid_has_sixty_settings_from_64_to_2048_tokens() {
