@@ -309,9 +309,10 @@ impl Card {
 /// The figures of SPEC §2 for the page's configuration (SPEC §10): without a text the formula
 /// for fixed token windows; with one, the chosen strategy's real chunks, fixed token windows
 /// included (their tokens embedded are each window's text counted again, as the embedding API
-/// counts what it is sent: `results-tokens-rule` says so). Hooks: the section's `data-source`
-/// = `formula` | `strategy` | `waiting` | `refused`, `data-strategy`, and `results-badge`
-/// (`data-exact`).
+/// counts what it is sent: `results-tokens-rule` says so; until the worker's figures arrive,
+/// the formula over the exact count, `windows`). Hooks: the section's `data-source` =
+/// `formula` | `windows` | `strategy` | `waiting` | `refused`, `data-strategy`, and
+/// `results-badge` (`data-exact`).
 #[component]
 pub fn Results() -> impl IntoView {
     let lang = expect_context::<Language>();
@@ -325,9 +326,25 @@ pub fn Results() -> impl IntoView {
             .checked
             .with(|c| c.input.is_some_and(|i| i.price_per_million.is_some()))
     };
+    // Fixed token windows in tokens, before the worker's figures arrive (or where it cannot
+    // run): the formula over the exact count, which gives the same windows; their tokens
+    // embedded differ only where a window cuts a character, and the worker's replace them.
+    let provisional = move || {
+        compare_settings.unit.get() == SizeUnit::Tokens
+            && matches!(
+                compare.shown.get(),
+                Shown::Strategy {
+                    strategy: StrategyId::Fixed,
+                    summary: None
+                }
+            )
+    };
     // `None`: no figure yet (a field to fix, or the strategy's chunks on their way).
     let card = Memo::new(move |_| {
         let formula = out.get()?;
+        if provisional() {
+            return Some(Card::of_formula(&formula));
+        }
         match compare.shown.get() {
             Shown::Formula => Some(Card::of_formula(&formula)),
             Shown::Strategy { summary, .. } => summary.map(|s| Card::of_summary(&s, priced())),
@@ -396,6 +413,7 @@ pub fn Results() -> impl IntoView {
                 .is_some_and(|m| !m.counts_exactly_with(fields.encoding.get()))
     };
     let source_code = move || match compare.shown.get() {
+        _ if provisional() => "windows",
         Shown::Formula => "formula",
         Shown::Strategy {
             summary: Some(_), ..
@@ -454,7 +472,7 @@ pub fn Results() -> impl IntoView {
     let waiting = move || {
         let l = lang.get();
         match compare.shown.get() {
-            Shown::Strategy { strategy, summary: None } if out.get().is_some() => Some(view! {
+            Shown::Strategy { strategy, summary: None } if out.get().is_some() && !provisional() => Some(view! {
                 <p class="notice info" data-testid="results-waiting">
                     {lang.tf(page_msg::ResultsWaiting { what: &crate::compare::strategy_name(l, strategy) })}
                 </p>
