@@ -1600,6 +1600,14 @@ fn SweepView() -> impl IntoView {
                 )
             })
             .unwrap_or_default();
+        // No setting was evaluated: the strategy's own refusal, not "no setting qualifies".
+        if let Some(refusal) = sweep.refused_throughout() {
+            return Some(view! {
+                <p class="sweep-best" data-testid="sweep-best" data-value="" data-refused=refusal.kind.clone()>
+                    {refusal_text(l, refusal)}
+                </p>
+            }.into_any());
+        }
         let text = match &cell {
             Some(c) => ret_msg::SweepBest {
                 strategy: &strategy_name(l, sweep.strategy),
@@ -1641,7 +1649,7 @@ fn SweepView() -> impl IntoView {
                 " "
                 {apply}
             </p>
-        })
+        }.into_any())
     };
     view! {
         <h3 id="sweep-heading">{move || m(Rm::SweepHeading)}</h3>
@@ -1834,7 +1842,9 @@ fn heat_cell(lang: Lang, c: &SweepCell, shown: HeatShown) -> impl IntoView {
         CellOutcome::Evaluated(f) => {
             let a = f.aggregate;
             let mut title = ret_msg::HeatCellTitle {
+                chunk_size: &n(c.chunk_size),
                 chunk_overlap: &n(c.chunk_overlap),
+                hits: &n(a.hits_at_k),
                 unit: unit_words(lang, unit),
                 chunks: &n(f.chunks),
                 tokens: &n(f.tokens_embedded),

@@ -218,6 +218,19 @@ impl Sweep {
             .count()
     }
 
+    /// The refusal of the first setting when no setting was evaluated (the strategy refuses
+    /// every setting, or raises on the text itself, as a library does on a special-token
+    /// string): the sweep has no figure, and this says why.
+    pub fn refused_throughout(&self) -> Option<&Refusal> {
+        if self.cells.iter().any(|c| c.figures().is_some()) {
+            return None;
+        }
+        self.cells.iter().find_map(|c| match &c.outcome {
+            CellOutcome::Refused(r) => Some(r),
+            CellOutcome::Evaluated(_) => None,
+        })
+    }
+
     /// True when the cells were checked against a model's input limit (one was chosen, with a
     /// stated limit).
     pub fn has_limit(&self) -> bool {
@@ -411,6 +424,11 @@ mod tests {
             &LimitCheck::within(256),
         );
         assert_eq!(sweep.settings_over_limit(), 1);
+        assert_eq!(
+            sweep.refused_throughout(),
+            None,
+            "some settings were evaluated"
+        );
         assert!(sweep.has_limit());
         assert_eq!(
             sweep
@@ -423,6 +441,33 @@ mod tests {
             Ok(SweepObjective::Vectors)
         );
         assert_eq!(SweepObjective::Tokens.as_str(), "tokens");
+    }
+
+    #[test]
+    fn a_strategy_that_raises_on_the_text_refuses_every_setting_and_says_why() {
+        // LangChain's token-sized splitters raise on a special-token string in the text.
+        let text = "Before <|endoftext|> after, and more words to cut.";
+        let document = Document::new(text, crate::tokenizer::Encoding::Cl100kBase);
+        let pairs = [QaPair {
+            question: "after".into(),
+            answer: 21..26,
+        }];
+        let grid = SweepGrid {
+            sizes: vec![4, 8],
+            overlap_percents: vec![0, 25],
+            unit: SizeUnit::Tokens,
+        };
+        let options = EvalOptions::default();
+        let check = SweepCheck {
+            pairs: &pairs,
+            options: &options,
+            limit: &LimitCheck::within(usize::MAX),
+        };
+        let s = sweep(&document, StrategyId::LangchainRecursive, &grid, &check);
+        let refusal = s.refused_throughout().expect("every setting refused");
+        assert_eq!(refusal.kind, "text-refused");
+        assert_eq!(s.best(SweepObjective::Tokens), None);
+        assert!(!s.has_limit());
     }
 
     #[test]
