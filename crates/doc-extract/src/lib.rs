@@ -8,8 +8,12 @@
 //! html5lib, python-docx) by `tests/reference.rs`:
 //! - **HTML** ([`html`]): the document as browsers parse it (html5ever); out go `head`,
 //!   `script`, `style`, `noscript`, `template`, `iframe`, `object`, `svg`, `canvas`, `select`
-//!   and every element with the `hidden` attribute or an inline `display:none` /
-//!   `visibility:hidden` style, with everything inside them; whitespace collapses outside `pre`.
+//!   and every element with the `hidden` attribute, an inline `display:none` /
+//!   `visibility:hidden` style, or a simple selector (`nav`, `.skip`, `div#menu`) that the
+//!   page's own style sheets hide outside at-rules, with everything inside them (the head's
+//!   scripts and styles are counted as left out); whitespace collapses outside `pre`; a `pre`
+//!   holding `code` is a fenced code block (` ``` `, with the language its `language-*` class
+//!   names), so markdown-aware strategies see code as code.
 //! - **DOCX** ([`docx`]): the body of `word/document.xml` in order; paragraphs, their text runs
 //!   (`w:t`, a tab as a tab, `w:br`/`w:cr` as a line break), headings by their style's name
 //!   ("heading N", "Title"), list items by numbering (`w:numPr`, on the paragraph or its style),
