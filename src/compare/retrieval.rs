@@ -501,9 +501,10 @@ pub fn drive<S, T, X, J>(
         app.fields.encoding.track();
         app.language.lang.track();
         unit.track();
-        model.track();
-        results.resolved.track();
-        results.params.track();
+        // Read, not only tracked: a memo that nobody has read yet has no sources to follow.
+        model.with(|_| ());
+        results.resolved.with(|_| ());
+        results.params.with(|_| ());
         settings.sweep_strategy.track();
         // A running sweep would keep the second worker busy to its end (a minute on 10 MB):
         // it is stopped, not only forgotten.
@@ -1504,8 +1505,14 @@ fn SweepView() -> impl IntoView {
             settings.sweep_strategy.set(id);
         }
     };
-    // The table's state says whether the text, the pairs, the fields and the engine allow it.
-    let can_run = move || matches!(section_state(app, compare, results), "running" | "done");
+    // The table's state says whether the text, the pairs, the fields and the engine allow it;
+    // a strategy left out on a text this long (chosen by a settings link, say) is not swept.
+    let left_out = move || {
+        let bytes = app.source.text.with(|t| t.len());
+        deferred(settings.sweep_strategy.get(), bytes)
+    };
+    let can_run =
+        move || matches!(section_state(app, compare, results), "running" | "done") && !left_out();
     let intro = move || {
         let grid = SweepGrid::standard(compare_settings.unit.get());
         let l = lang();
@@ -1703,6 +1710,9 @@ fn SweepView() -> impl IntoView {
                 {move || m(Rm::SweepRun)}
             </button>
         </div>
+        <p class="hint" data-testid="sweep-left-out" class:hidden=move || !left_out()>
+            {move || m(Rm::SweepLeftOut)}
+        </p>
         <p class="compare-status" role="status" aria-live="polite" class:hidden=move || sweep_state() != "running">
             {progress_text}
         </p>
@@ -1931,6 +1941,7 @@ mod tests {
         assert_eq!(parse_params("2.5", "1.2", "0.75"), Err(ParamError::K));
         assert_eq!(parse_params("5", "-1", "0.75"), Err(ParamError::K1));
         assert_eq!(parse_params("5", "x", "0.75"), Err(ParamError::K1));
+        assert_eq!(parse_params("5", "1e300", "0.75"), Err(ParamError::K1));
         assert_eq!(parse_params("5", "1.2", "1.5"), Err(ParamError::B));
         assert_eq!(parse_params("5", "1.2", ""), Err(ParamError::B));
         assert_eq!(parse_params("5", "0", "0").map(|p| p.bm25.k1), Ok(0.0));

@@ -105,6 +105,7 @@ crate::i18n::catalog!(
         SweepBest { strategy, chunk_size, chunk_overlap, unit, percent, vectors, tokens },
         SweepNoBest { k },
         SweepNoBestLimit { k },
+        SweepLeftOut,
         SweepRuleLimit { limit },
         SweepObjectiveLabel,
         ObjectiveTokens,
@@ -171,7 +172,7 @@ fn en(msg: Rm) -> &'static str {
         Clear => "Remove all",
         ImportNote => "One pair per line: {\"question\": …, \"answer\": …} or {\"question\": …, \"start\": …, \"end\": …} with UTF-8 byte offsets. An import replaces the list. A pair marked by selection is exported as its byte span, which points at other text once the text is edited.",
         ErrK => "k must be a whole number from 1 to {max}.",
-        ErrK1 => "k1 must be a number at least 0.",
+        ErrK1 => "k1 must be a number from 0 to 1,000 (usually 1.2 to 2).",
         ErrB => "b must be a number from 0 to 1.",
         KLabel => "Chunks retrieved (k)",
         K1Label => "BM25 k1",
@@ -242,6 +243,7 @@ fn en(msg: Rm) -> &'static str {
         FormQuestionTooLong => "The question is too long ({chars} characters; at most {max}): a retriever takes a short query. Shorten it to add the pair.",
         SweepRuleLimit => "A setting counts only if the model reads all its chunks whole (at most {limit} tokens each, special tokens included).",
         SweepNoBestLimit => "No setting of the grid keeps every answer whole in the top {k} with chunks the model reads whole.",
+        SweepLeftOut => "On a text this long the chosen strategy is left out of the sweep (60 runs of it would take minutes); choose another strategy to sweep.",
     }
 }
 
@@ -290,7 +292,7 @@ fn vi(msg: Rm) -> &'static str {
         Clear => "Xóa tất cả",
         ImportNote => "Mỗi dòng một cặp: {\"question\": …, \"answer\": …} hoặc {\"question\": …, \"start\": …, \"end\": …} với vị trí byte UTF-8. Khi nhập, danh sách cũ được thay thế. Cặp được đánh dấu bằng cách chọn sẽ được xuất dưới dạng khoảng byte, và khoảng này sẽ trỏ sang chỗ khác khi văn bản bị sửa.",
         ErrK => "k phải là số nguyên từ 1 đến {max}.",
-        ErrK1 => "k1 phải là một số không nhỏ hơn 0.",
+        ErrK1 => "k1 phải là một số từ 0 đến 1.000 (thường từ 1,2 đến 2).",
         ErrB => "b phải là một số từ 0 đến 1.",
         KLabel => "Số đoạn truy xuất (k)",
         K1Label => "BM25 k1",
@@ -361,6 +363,7 @@ fn vi(msg: Rm) -> &'static str {
         FormQuestionTooLong => "Câu hỏi quá dài ({chars} ký tự; tối đa {max}): bộ truy xuất chỉ nhận truy vấn ngắn. Hãy rút gọn để thêm cặp này.",
         SweepRuleLimit => "Một thiết lập chỉ được tính nếu mô hình đọc trọn mọi đoạn của nó (tối đa {limit} token mỗi đoạn, tính cả token đặc biệt).",
         SweepNoBestLimit => "Không thiết lập nào trong lưới giữ trọn mọi câu trả lời trong top {k} với các đoạn mà mô hình đọc được trọn vẹn.",
+        SweepLeftOut => "Với văn bản dài như thế này, chiến lược đã chọn bị loại khỏi việc quét (60 lần chạy sẽ mất vài phút); hãy chọn chiến lược khác để quét.",
     }
 }
 
@@ -409,7 +412,7 @@ fn id(msg: Rm) -> &'static str {
         Clear => "Hapus semua",
         ImportNote => "Satu pasangan per baris: {\"question\": …, \"answer\": …} atau {\"question\": …, \"start\": …, \"end\": …} dengan offset byte UTF-8. Impor menggantikan daftar. Pasangan yang ditandai dengan memilih teks diekspor sebagai rentang byte, yang akan menunjuk teks lain begitu teksnya diubah.",
         ErrK => "k harus bilangan bulat dari 1 sampai {max}.",
-        ErrK1 => "k1 harus berupa bilangan, minimal 0.",
+        ErrK1 => "k1 harus berupa bilangan dari 0 sampai 1.000 (biasanya 1,2 sampai 2).",
         ErrB => "b harus bilangan dari 0 sampai 1.",
         KLabel => "Chunk yang diambil (k)",
         K1Label => "BM25 k1",
@@ -480,6 +483,7 @@ fn id(msg: Rm) -> &'static str {
         FormQuestionTooLong => "Pertanyaannya terlalu panjang ({chars} karakter; paling banyak {max}): retriever menerima kueri yang pendek. Persingkat untuk menambahkan pasangan ini.",
         SweepRuleLimit => "Sebuah pengaturan hanya dihitung jika model membaca semua chunk-nya secara utuh (paling banyak {limit} token per chunk, termasuk token khusus).",
         SweepNoBestLimit => "Tidak ada pengaturan di kisi ini yang menjaga setiap jawaban utuh di top {k} dengan chunk yang dibaca model secara utuh.",
+        SweepLeftOut => "Pada teks sepanjang ini, strategi yang dipilih tidak ikut disapu (60 kali menjalankannya akan memakan waktu beberapa menit); pilih strategi lain untuk disapu.",
     }
 }
 
@@ -528,7 +532,7 @@ fn ru(msg: Rm) -> &'static str {
         Clear => "Удалить все",
         ImportNote => "Одна пара на строку: {\"question\": …, \"answer\": …} или {\"question\": …, \"start\": …, \"end\": …} со смещениями в байтах UTF-8. Импорт заменяет список. Пара, отмеченная выделением, экспортируется как фрагмент в байтах, который после правки текста указывает на другой текст.",
         ErrK => "Значение k должно быть целым числом от 1 до {max}.",
-        ErrK1 => "Значение k1 должно быть числом не меньше 0.",
+        ErrK1 => "Значение k1 должно быть числом от 0 до 1000 (обычно от 1,2 до 2).",
         ErrB => "Значение b должно быть числом от 0 до 1.",
         KLabel => "Сколько чанков извлекать (k)",
         K1Label => "BM25 k1",
@@ -599,6 +603,7 @@ fn ru(msg: Rm) -> &'static str {
         FormQuestionTooLong => "Вопрос слишком длинный (символов: {chars}; допустимо не больше {max}): ретривер принимает короткий запрос. Сократите его, чтобы добавить пару.",
         SweepRuleLimit => "Настройка учитывается, только если модель читает все её чанки целиком (не больше {limit, plural, one {# токена} few {# токенов} many {# токенов} other {# токена}} на чанк, считая служебные токены).",
         SweepNoBestLimit => "Нет такой настройки сетки, при которой каждый ответ целиком попадает в топ-{k}, а модель читает все чанки целиком.",
+        SweepLeftOut => "На таком длинном тексте выбранная стратегия в перебор не входит (60 её запусков заняли бы минуты); выберите для перебора другую стратегию.",
     }
 }
 
@@ -647,7 +652,7 @@ fn pl(msg: Rm) -> &'static str {
         Clear => "Usuń wszystkie",
         ImportNote => "Jedna para w wierszu: {\"question\": …, \"answer\": …} lub {\"question\": …, \"start\": …, \"end\": …} z przesunięciami w bajtach UTF-8. Import zastępuje listę. Para zaznaczona w tekście jest eksportowana jako zakres bajtów, który po edycji tekstu wskazuje inny tekst.",
         ErrK => "k musi być liczbą całkowitą od 1 do {max}.",
-        ErrK1 => "k1 musi być liczbą nie mniejszą niż 0.",
+        ErrK1 => "k1 musi być liczbą od 0 do 1000 (zwykle od 1,2 do 2).",
         ErrB => "b musi być liczbą od 0 do 1.",
         KLabel => "Liczba pobieranych chunków (k)",
         K1Label => "BM25 k1",
@@ -718,5 +723,6 @@ fn pl(msg: Rm) -> &'static str {
         FormQuestionTooLong => "Pytanie jest za długie (liczba znaków: {chars}; maksymalnie {max}): retriever przyjmuje krótkie zapytanie. Skróć je, aby dodać parę.",
         SweepRuleLimit => "Ustawienie liczy się tylko wtedy, gdy model czyta wszystkie jego chunki w całości (najwyżej {limit, plural, one {# token} few {# tokeny} many {# tokenów} other {# tokena}} na chunk, licząc tokeny specjalne).",
         SweepNoBestLimit => "Żadne ustawienie siatki nie zachowuje każdej odpowiedzi w całości w top {k} przy chunkach, które model czyta w całości.",
+        SweepLeftOut => "Przy tak długim tekście wybrana strategia nie jest sprawdzana w przeglądzie (60 jej uruchomień trwałoby minuty); wybierz do przeglądu inną strategię.",
     }
 }

@@ -66,11 +66,16 @@ impl PdfReader {
                 .map_err(|_| ExtractError::PasswordRequired)?;
         }
         // A page tree whose `/Kids` loop back to an ancestor, or name a node twice, makes
-        // lopdf's walk list pages again or give up before the real pages: such a tree is made
-        // flat first (each page once, in order), and the repeats are reported.
+        // lopdf's walk list pages again or give up before the real pages: where its list is
+        // not the tree's own (each node visited once), the tree is made flat first (each page
+        // once, in order), and the repeats are reported.
         let repeated = match walk_page_tree(&doc) {
-            Some(tree) if tree.repeated > 0 => {
-                flatten_page_tree(&mut doc, &tree);
+            Some(tree) if !tree.pages.is_empty() => {
+                let listed: Vec<ObjectId> = doc.get_pages().into_values().collect();
+                let walked: Vec<ObjectId> = tree.pages.iter().map(|(id, _)| *id).collect();
+                if listed != walked {
+                    flatten_page_tree(&mut doc, &tree);
+                }
                 tree.repeated
             }
             _ => 0,
@@ -186,17 +191,25 @@ fn walk_page_tree(doc: &Document) -> Option<PageTree> {
                 own.push((key.to_vec(), value.clone()));
             }
         }
-        match node.get(b"Kids").and_then(|k| k.as_array()) {
-            Ok(kids) => {
+        // A page is a leaf, whatever stray `/Kids` it carries; an intermediate node's `/Kids`
+        // may be an array or a reference to one.
+        let kind = node.get(b"Type").and_then(|t| t.as_name()).ok();
+        let is_page = kind == Some(b"Page".as_slice());
+        let kids = node.get(b"Kids").ok().and_then(|k| match k {
+            Object::Reference(r) => doc.get_object(*r).ok()?.as_array().ok(),
+            other => other.as_array().ok(),
+        });
+        match kids {
+            Some(kids) if !is_page => {
                 for kid in kids.iter().rev() {
                     if let Ok(kid) = kid.as_reference() {
                         stack.push((kid, own.clone()));
                     }
                 }
             }
-            // A leaf: a page.
-            Err(_) if id != root => tree.pages.push((id, own)),
-            Err(_) => {}
+            // A node named `/Pages` without kids holds no page.
+            _ if id != root && kind != Some(b"Pages".as_slice()) => tree.pages.push((id, own)),
+            _ => {}
         }
     }
     Some(tree)
@@ -452,6 +465,30 @@ mod tests {
         pdf_of(&objects)
     }
 
+    /// `pdf` with object `number` (`body`) appended as an incremental update: a new section
+    /// whose cross-reference table names it, its trailer pointing at the first one.
+    fn append_object(pdf: &[u8], number: usize, body: &str) -> Vec<u8> {
+        let text = String::from_utf8_lossy(pdf);
+        let prev: usize = text
+            .rsplit("startxref\n")
+            .next()
+            .and_then(|t| t.lines().next())
+            .and_then(|n| n.trim().parse().ok())
+            .expect("a startxref");
+        let mut out = pdf.to_vec();
+        let at = out.len();
+        out.extend_from_slice(format!("{number} 0 obj\n{body}\nendobj\n").as_bytes());
+        let xref = out.len();
+        out.extend_from_slice(
+            format!(
+                "xref\n{number} 1\n{at:010} 00000 n \ntrailer\n<< /Size {} /Root 1 0 R /Prev {prev} >>\nstartxref\n{xref}\n%%EOF\n",
+                number + 1
+            )
+            .as_bytes(),
+        );
+        out
+    }
+
     /// A PDF of `objects` (numbered from 1, the first the catalog) with its cross-reference
     /// table.
     fn pdf_of(objects: &[Vec<u8>]) -> Vec<u8> {
@@ -528,6 +565,21 @@ mod tests {
                 "{kids} {inner}: the repeat is reported"
             );
         }
+        // `/Kids` as a reference to an array, looping (object 9 holds the root's kids).
+        let mut indirect = pdf_with_tree("9 0 R", "[7 0 R 2 0 R]");
+        indirect = append_object(&indirect, 9, "[3 0 R 2 0 R 4 0 R]");
+        let read = extract(&indirect).expect("pages");
+        assert_eq!(read.text, "Page A.\n\nPage B.");
+        assert!(read.pages_repeated > 0);
+        // A page carrying stray `/Kids` that point back to the root is a page all the same.
+        let stray = pdf_of(&[
+            b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
+            b"<< /Type /Page /Parent 2 0 R /Kids [2 0 R] /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>".to_vec(),
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_vec(),
+            b"<< /Length 38 >>\nstream\nBT /F1 12 Tf 72 720 Td (Stray.) Tj ET\nendstream".to_vec(),
+        ]);
+        assert_eq!(extract(&stray).expect("one page").text, "Stray.");
         // A tree that names no page, only itself or an inner node naming the root: no pages.
         for (kids, inner) in [("[2 0 R]", "[]"), ("[4 0 R]", "[2 0 R]")] {
             assert_eq!(

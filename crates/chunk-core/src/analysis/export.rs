@@ -216,9 +216,17 @@ pub fn to_csv(rows: &[Row]) -> String {
 /// A text cell as the CSV export writes it: a cell that starts with `=`, `+`, `-`, `@`, a tab
 /// or a carriage return gets a leading `'`, so that a spreadsheet opening the file shows it as
 /// text instead of running it as a formula (CSV injection; OWASP's "CSV Injection" guidance).
-/// Any other cell is unchanged.
+/// So does one whose first visible character is one of those or its full-width form (`＝`,
+/// `＋`, `－`, `＠`) after spaces, line breaks or invisible characters (a spreadsheet may trim
+/// them). Any other cell is unchanged.
 pub fn csv_safe(cell: &str) -> std::borrow::Cow<'_, str> {
-    if cell.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+    let invisible = |c: char| {
+        c.is_whitespace() || matches!(c, '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}')
+    };
+    let first = cell.chars().find(|&c| !invisible(c));
+    let risky = cell.starts_with(['\t', '\r'])
+        || first.is_some_and(|c| matches!(c, '=' | '+' | '-' | '@' | '＝' | '＋' | '－' | '＠'));
+    if risky {
         std::borrow::Cow::Owned(format!("'{cell}"))
     } else {
         std::borrow::Cow::Borrowed(cell)
@@ -259,7 +267,15 @@ mod tests {
             ("\t=1", "'\t=1"),
             ("\r=1", "'\r=1"),
             ("a=1", "a=1"),
-            (" =1", " =1"),
+            (" =1", "' =1"),
+            ("\n\n-3", "'\n\n-3"),
+            (
+                "\u{A0}\u{3000}\u{200B}\u{FEFF}=1",
+                "'\u{A0}\u{3000}\u{200B}\u{FEFF}=1",
+            ),
+            ("＝1+1", "'＝1+1"),
+            ("   ", "   "),
+            ("x-1", "x-1"),
             ("", ""),
         ] {
             assert_eq!(csv_safe(cell), safe, "{cell:?}");

@@ -56,22 +56,27 @@ impl Default for Bm25Params {
 /// A BM25 parameter out of its range.
 #[derive(Clone, Copy, Debug, PartialEq, Error)]
 pub enum Bm25ParamsError {
-    /// `k1` is negative, infinite or NaN.
-    #[error("k1 must be a finite number at least 0, not {0}")]
+    /// `k1` is negative, above [`MAX_K1`] or NaN.
+    #[error("k1 must be a number from 0 to 1000, not {0}")]
     K1(f64),
     /// `b` is outside `[0, 1]` or NaN.
     #[error("b must be between 0 and 1, not {0}")]
     B(f64),
 }
 
+/// The largest `k1` taken. Past a few units the term-frequency saturation is already gone (the
+/// literature's values lie between 0.5 and 3); far larger values only lose precision, and near
+/// `f64::MAX` the score's `k1 + 1` and `k1 · (…)` overflow and reorder the chunks.
+pub const MAX_K1: f64 = 1_000.0;
+
 impl Bm25Params {
     /// `k1` and `b`, checked.
     ///
     /// # Errors
-    /// [`Bm25ParamsError::K1`] unless `k1` is finite and ≥ 0; [`Bm25ParamsError::B`] unless
+    /// [`Bm25ParamsError::K1`] unless `0 ≤ k1 ≤` [`MAX_K1`]; [`Bm25ParamsError::B`] unless
     /// `0 ≤ b ≤ 1`.
     pub fn new(k1: f64, b: f64) -> Result<Self, Bm25ParamsError> {
-        if !(k1.is_finite() && k1 >= 0.0) {
+        if !(0.0..=MAX_K1).contains(&k1) {
             return Err(Bm25ParamsError::K1(k1));
         }
         if !(0.0..=1.0).contains(&b) {
@@ -512,6 +517,10 @@ mod tests {
     fn params_are_checked_and_change_the_score() {
         assert!(Bm25Params::new(-0.1, 0.5).is_err());
         assert!(Bm25Params::new(f64::NAN, 0.5).is_err());
+        // Huge values overflowed the score and reordered the chunks.
+        assert!(Bm25Params::new(1e300, 0.5).is_err());
+        assert!(Bm25Params::new(MAX_K1, 0.5).is_ok());
+        assert!(Bm25Params::new(MAX_K1 + 1.0, 0.5).is_err());
         assert!(Bm25Params::new(1.0, 1.5).is_err());
         assert!(Bm25Params::new(1.0, f64::NAN).is_err());
         let p = Bm25Params::new(2.0, 0.0).expect("valid");
