@@ -114,6 +114,8 @@ pub enum FileProblem {
     TooLarge,
     /// Not UTF-8 text: invalid UTF-8.
     NotUtf8,
+    /// UTF-16 text: it starts with a UTF-16 byte order mark (`FF FE` or `FE FF`).
+    Utf16,
     /// Valid UTF-8 holding a NUL byte, which no text file holds but binary files (a PDF with
     /// another name, an image) and UTF-16 text do.
     NulBytes,
@@ -123,12 +125,13 @@ pub enum FileProblem {
 
 impl FileProblem {
     /// A stable name for the problem, the message's `data-reason`: `too-large`, `not-utf8`,
-    /// `nul-bytes`, `unreadable`.
+    /// `nul-bytes`, `utf-16`, `unreadable`.
     pub fn reason(&self) -> &'static str {
         match self {
             FileProblem::TooLarge => "too-large",
             FileProblem::NotUtf8 => "not-utf8",
             FileProblem::NulBytes => "nul-bytes",
+            FileProblem::Utf16 => "utf-16",
             FileProblem::Unreadable => "unreadable",
         }
     }
@@ -179,8 +182,12 @@ pub fn precheck_file(name: &str, size_bytes: f64) -> Result<(), FileProblem> {
 /// Decodes a file's bytes as UTF-8 text, refusing invalid bytes rather than replacing them
 /// (the page never shows invented U+FFFD characters, [`FileProblem::NotUtf8`]) and refusing a
 /// NUL byte in valid UTF-8 with that reason ([`FileProblem::NulBytes`]): no text document
-/// holds one, but binary files (PDF, images) and UTF-16 text do.
+/// holds one, but binary files (PDF, images) and UTF-16 text do; UTF-16 text that starts with
+/// its byte order mark is named as such ([`FileProblem::Utf16`]).
 pub fn decode_file(bytes: Vec<u8>) -> Result<String, FileProblem> {
+    if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
+        return Err(FileProblem::Utf16);
+    }
     let text = String::from_utf8(bytes).map_err(|_| FileProblem::NotUtf8)?;
     if text.as_bytes().contains(&0) {
         return Err(FileProblem::NulBytes);
@@ -570,6 +577,7 @@ pub fn TextSource() -> impl IntoView {
                     }
                     FileProblem::NotUtf8 => lang.tf(page_msg::FileNotUtf8 { name: &name }),
                     FileProblem::NulBytes => lang.tf(page_msg::FileNulBytes { name: &name }),
+                    FileProblem::Utf16 => lang.tf(page_msg::FileUtf16 { name: &name }),
                     FileProblem::Unreadable => lang.tf(page_msg::FileReadError { name: &name }),
                 };
                 file_note("file-msg error", Some(p.reason()), None, text)
@@ -964,6 +972,16 @@ mod tests {
             Err(FileProblem::NulBytes)
         );
         assert_eq!(FileProblem::NulBytes.reason(), "nul-bytes");
+        // UTF-16 with its byte order mark, little- and big-endian, is named as UTF-16.
+        assert_eq!(
+            decode_file(b"\xff\xfeh\x00i\x00".to_vec()),
+            Err(FileProblem::Utf16)
+        );
+        assert_eq!(
+            decode_file(b"\xfe\xff\x00h\x00i".to_vec()),
+            Err(FileProblem::Utf16)
+        );
+        assert_eq!(FileProblem::Utf16.reason(), "utf-16");
     }
 
     #[test]

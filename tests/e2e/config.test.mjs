@@ -118,7 +118,7 @@ test('the strategy, unit and model chosen drive the results card and the model p
     assert.equal(await page.getAttribute(sel('results'), 'data-strategy'), 'langchain-recursive');
     assert.equal(await value(page, 'out-total-tokens'), String(tokens));
     assert.equal(await value(page, 'out-last-chunk'), String(chars.chunks.at(-1).tokens));
-    assert.match(await page.textContent(sel('results-badge')), /langchain-text-splitters 1\.1\.3, counted with cl100k_base/);
+    assert.match(await page.textContent(sel('results-badge')), /langchain-text-splitters 1\.1\.3; tokens counted with cl100k_base/);
     assert.match(await page.textContent('label[for="chunk-size"]'), /characters/);
     assert.match(await page.textContent('label[for="chunk-overlap"]'), /characters/);
     await waitValue(page, 'out-storage-bytes', chars.chunks.length * 384 * 4);

@@ -226,6 +226,8 @@ test('files that are not what they say are refused with their reason, and the te
     ['scanned.pdf', fs.readFileSync(path.join(FIXTURES, 'scanned.pdf')), 'no-text-layer'],
     // Valid UTF-8 with NUL bytes: refused for them, never called "not UTF-8".
     ['nul.txt', Buffer.from('abc\0def\0'.repeat(100)), 'nul-bytes'],
+    // UTF-16 with its byte order mark: named as UTF-16.
+    ['utf16.txt', Buffer.from('\ufeffПривет, hi', 'utf16le'), 'utf-16'],
   ];
   for (const [name, bytes, reason] of cases) {
     await choose(page, name, bytes);
