@@ -528,7 +528,7 @@ pub fn drive<S, T, X, J>(
             return;
         };
         let figures = Figures {
-            model: figures.with_untracked(|f| f.and_then(|(f, _)| f.model)),
+            model: model.get_untracked(),
             ..figures_of(cut)
         };
         let grid = SweepGrid::standard(unit.get_untracked());

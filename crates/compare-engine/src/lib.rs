@@ -282,7 +282,6 @@ impl Engine {
         let done = cells.len();
         if done == total {
             let (_, cells) = self.sweeping.take().expect("checked above");
-            let limit = limit_check(&self.open, figures);
             return Some(Reply::Swept {
                 job,
                 sweep: Box::new(Sweep::new(
@@ -768,16 +767,25 @@ mod tests {
     use chunk_core::strategy::{run, Settings, SizeUnit};
     use chunk_core::tokenizer::Encoding;
 
+    /// The BERT uncased vocabulary file the page serves (`crates/chunk-core/vocab/`).
+    fn bert_vocabulary() -> Vec<u8> {
+        std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../chunk-core/vocab/bert-base-uncased.txt"
+        ))
+        .expect("the vocabulary")
+    }
+
+    /// Words WordPiece cuts finer than cl100k_base: 500 cl100k tokens of them are over 510
+    /// word pieces.
+    const WORDY: &str = "Antidisestablishmentarianism characterises unprecedented tokenisation. ";
+
     /// An open-count: the vocabulary is asked for once, a bad file is refused in words, and
     /// the count is the core tokenizer's on the held text.
     #[test]
     fn open_count_loads_the_vocabulary_once_and_counts_the_held_text() {
         use chunk_core::tokenizer::open::{OpenTokenizer, OpenVocab};
-        let bytes = std::fs::read(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../chunk-core/vocab/bert-base-uncased.txt"
-        ))
-        .expect("the vocabulary");
+        let bytes = bert_vocabulary();
         let mut engine = Engine::default();
         let request = Request::OpenCount {
             job: 3,
@@ -824,16 +832,9 @@ mod tests {
     fn the_model_limit_is_checked_with_the_models_own_tokenizer() {
         use chunk_core::models::model;
         use chunk_core::tokenizer::open::{OpenTokenizer, OpenVocab};
-        let bytes = std::fs::read(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../chunk-core/vocab/bert-base-uncased.txt"
-        ))
-        .expect("the vocabulary");
+        let bytes = bert_vocabulary();
         let bge = model("bge-small-en-v1-5").expect("in the table");
-        // Words WordPiece cuts finer than cl100k_base: chunks of 500 cl100k tokens are over
-        // 510 word pieces.
-        let text =
-            "Antidisestablishmentarianism characterises unprecedented tokenisation. ".repeat(200);
+        let text = WORDY.repeat(200);
         let mut e = Engine::default();
         e.set_text(1, text.clone(), None);
         let f = Figures {
@@ -1249,14 +1250,9 @@ mod tests {
     fn a_sweep_checks_every_setting_against_the_models_own_limit() {
         use chunk_core::models::model;
         use chunk_core::retrieval::{sweep, SweepObjective};
-        let bytes = std::fs::read(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../chunk-core/vocab/bert-base-uncased.txt"
-        ))
-        .expect("the vocabulary");
+        let bytes = bert_vocabulary();
         let bge = model("bge-small-en-v1-5").expect("in the table");
-        let text =
-            "Antidisestablishmentarianism characterises unprecedented tokenisation. ".repeat(200);
+        let text = WORDY.repeat(200);
         let mut e = Engine::default();
         e.set_text(5, text.clone(), None);
         let pairs = vec![QaPair {

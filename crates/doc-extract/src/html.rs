@@ -221,8 +221,9 @@ pub fn extract(html: &str) -> Extracted {
     let mut found = Extracted::default();
     // The fences of the open code blocks (`pre` holding `code`), innermost last.
     let mut fences: Vec<Option<String>> = Vec::new();
-    // The element being skipped, with everything inside it, until it closes.
-    let mut skipping: Option<ego_tree::NodeId> = None;
+    // The element being skipped, with everything inside it, until it closes, and whether it
+    // is the head.
+    let mut skipping: Option<(ego_tree::NodeId, bool)> = None;
     let mut pre_depth = 0usize;
     // Open lists, innermost last: (ordered, next number).
     let mut lists: Vec<(bool, u64)> = Vec::new();
@@ -245,11 +246,7 @@ pub fn extract(html: &str) -> Extracted {
                         }
                         // What the head holds of the elements left out (its scripts and
                         // styles) is counted; the head itself is not content either way.
-                        let in_head = skipping.is_some_and(|id| {
-                            doc.tree.get(id).is_some_and(
-                                |n| matches!(n.value(), Node::Element(h) if h.name() == "head"),
-                            )
-                        });
+                        let in_head = skipping.is_some_and(|(_, head)| head);
                         if in_head && REMOVED.contains(&e.name()) {
                             found.removed += 1;
                         }
@@ -262,7 +259,7 @@ pub fn extract(html: &str) -> Extracted {
                     Node::Element(e) => {
                         let name = e.name();
                         if REMOVED.contains(&name) || hidden(e, &sheets) {
-                            skipping = Some(node.id());
+                            skipping = Some((node.id(), name == "head"));
                             if name != "head" {
                                 found.removed += 1;
                             }
@@ -336,7 +333,7 @@ pub fn extract(html: &str) -> Extracted {
                 }
             }
             Edge::Close(node) => {
-                if let Some(id) = skipping {
+                if let Some((id, _)) = skipping {
                     if let Node::Element(e) = node.value() {
                         if e.name() == "title" && in_title {
                             in_title = false;

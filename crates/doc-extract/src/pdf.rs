@@ -69,18 +69,18 @@ impl PdfReader {
         // lopdf's walk list pages again or give up before the real pages: where its list is
         // not the tree's own (each node visited once), the tree is made flat first (each page
         // once, in order), and the repeats are reported.
+        let mut pages: Vec<(u32, ObjectId)> = doc.get_pages().into_iter().collect();
         let repeated = match walk_page_tree(&doc) {
             Some(tree) if !tree.pages.is_empty() => {
-                let listed: Vec<ObjectId> = doc.get_pages().into_values().collect();
-                let walked: Vec<ObjectId> = tree.pages.iter().map(|(id, _)| *id).collect();
-                if listed != walked {
+                let listed = pages.iter().map(|&(_, id)| id);
+                if !listed.eq(tree.pages.iter().map(|&(id, _)| id)) {
                     flatten_page_tree(&mut doc, &tree);
+                    pages = doc.get_pages().into_iter().collect();
                 }
                 tree.repeated
             }
             _ => 0,
         };
-        let pages: Vec<(u32, ObjectId)> = doc.get_pages().into_iter().collect();
         if pages.is_empty() {
             return Err(ExtractError::NoPages);
         }

@@ -269,6 +269,12 @@ pub fn summary_prepared_reading(
     )
 }
 
+/// How many of the chunks, read as `read` tokens each ([`model_tokens`]), exceed
+/// `max_input_tokens`: the chunks the model truncates.
+pub fn chunks_over_limit(read: &[usize], max_input_tokens: usize) -> usize {
+    read.iter().filter(|&&t| t > max_input_tokens).count()
+}
+
 /// Tokens the model drops of a chunk it reads as `read` tokens under a limit of
 /// `max_input_tokens`: the excess, 0 when the chunk fits.
 pub fn dropped_tokens(read: usize, max_input_tokens: usize) -> usize {
@@ -326,7 +332,7 @@ fn summarize(
         max_tokens: sorted.last().copied().unwrap_or(0),
         min_chunk,
         last_tokens: sizes.last().copied().unwrap_or(0),
-        over_limit: read.iter().filter(|&&t| t > max_input_tokens).count(),
+        over_limit: chunks_over_limit(&read, max_input_tokens),
         max_input_tokens,
         limit_basis: limit.basis,
         model_max_tokens: read_sorted.last().copied().unwrap_or(0),

@@ -6,6 +6,7 @@
 use crate::strategy::Boundary;
 use crate::strategy::{Chunk, Chunks};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 
 /// One exported chunk. Offsets are half-open: bytes are UTF-8 bytes of the document,
 /// characters are Unicode scalar values (Python's `str` indices, LangChain's `start_index`).
@@ -201,11 +202,13 @@ pub fn to_csv(rows: &[Row]) -> String {
         .terminator(csv::Terminator::CRLF)
         .from_writer(Vec::new());
     for r in rows {
-        let safe = Row {
-            text: csv_safe(&r.text).into_owned(),
-            heading_path: csv_safe(&r.heading_path).into_owned(),
-            ..r.clone()
-        };
+        let mut safe = r.clone();
+        if let Cow::Owned(text) = csv_safe(&r.text) {
+            safe.text = text;
+        }
+        if let Cow::Owned(path) = csv_safe(&r.heading_path) {
+            safe.heading_path = path;
+        }
         // Writing to a Vec cannot fail.
         let _ = w.serialize(&safe);
     }
@@ -219,7 +222,7 @@ pub fn to_csv(rows: &[Row]) -> String {
 /// So does one whose first visible character is one of those or its full-width form (`＝`,
 /// `＋`, `－`, `＠`) after spaces, line breaks or invisible characters (a spreadsheet may trim
 /// them). Any other cell is unchanged.
-pub fn csv_safe(cell: &str) -> std::borrow::Cow<'_, str> {
+pub fn csv_safe(cell: &str) -> Cow<'_, str> {
     let invisible = |c: char| {
         c.is_whitespace() || matches!(c, '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}')
     };
@@ -227,9 +230,9 @@ pub fn csv_safe(cell: &str) -> std::borrow::Cow<'_, str> {
     let risky = cell.starts_with(['\t', '\r'])
         || first.is_some_and(|c| matches!(c, '=' | '+' | '-' | '@' | '＝' | '＋' | '－' | '＠'));
     if risky {
-        std::borrow::Cow::Owned(format!("'{cell}"))
+        Cow::Owned(format!("'{cell}"))
     } else {
-        std::borrow::Cow::Borrowed(cell)
+        Cow::Borrowed(cell)
     }
 }
 

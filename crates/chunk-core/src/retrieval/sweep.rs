@@ -6,7 +6,7 @@
 
 use super::document_terms::DocumentTerms;
 use super::evaluate::{evaluate_prepared, Aggregate, EvalOptions, QaPair};
-use crate::analysis::compare::{model_tokens, LimitBasis, LimitCheck};
+use crate::analysis::compare::{chunks_over_limit, model_tokens, LimitBasis, LimitCheck};
 use crate::analysis::refusal::Refusal;
 use crate::strategy::{chunker, run_prepared, Document, Settings, SizeUnit, StrategyId};
 
@@ -286,10 +286,8 @@ pub fn sweep_cell(
             let over_limit = if limit.max_input_tokens == usize::MAX {
                 0
             } else {
-                model_tokens(document.text(), &chunks, limit)
-                    .into_iter()
-                    .filter(|&n| n > limit.max_input_tokens)
-                    .count()
+                let read = model_tokens(document.text(), &chunks, limit);
+                chunks_over_limit(&read, limit.max_input_tokens)
             };
             CellOutcome::Evaluated(CellFigures {
                 chunks: e.chunks,
