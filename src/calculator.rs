@@ -128,11 +128,11 @@ pub fn Inputs() -> impl IntoView {
     // The labels name the unit the strategies size chunks in (`chunk-size-unit`).
     let unit = expect_context::<crate::compare::CompareSettings>().unit;
     let size_label = Signal::derive(move || match unit.get() {
-        SizeUnit::Tokens => Key::ChunkSizeLabel,
+        SizeUnit::Tokens | SizeUnit::Model(_) => Key::ChunkSizeLabel,
         SizeUnit::Characters => Key::ChunkSizeLabelChars,
     });
     let overlap_label = Signal::derive(move || match unit.get() {
-        SizeUnit::Tokens => Key::OverlapLabel,
+        SizeUnit::Tokens | SizeUnit::Model(_) => Key::OverlapLabel,
         SizeUnit::Characters => Key::OverlapLabelChars,
     });
     let on_unit = move |ev| {
@@ -194,6 +194,7 @@ pub fn Inputs() -> impl IntoView {
             <crate::compare::SizeUnitSelect/>
             // The model first: choosing it sets the price and the tokenizer below.
             <crate::model::ModelSelect/>
+            <crate::compare::SizeTokenizerSelect/>
             <NumberField id="price" label=Key::PriceLabel value=fields.price error=price_err inputmode="decimal"/>
             <p class="field-note">{move || lang.t(Key::PriceHint)}</p>
             <div class="field">
@@ -320,7 +321,12 @@ pub fn Results() -> impl IntoView {
     let derived = expect_context::<Derived>();
     let compare = expect_context::<crate::compare::CompareResults>();
     let compare_settings = expect_context::<crate::compare::CompareSettings>();
-    let out = derived.output;
+    // Without a text in characters, the formula counts windows of characters (tokens then
+    // estimated); otherwise fixed token windows over the document's tokens.
+    let chars_formula = move || {
+        compare_settings.unit.get() == SizeUnit::Characters && source.text.with(|t| t.is_empty())
+    };
+    let out = compare.formula;
     let priced = move || {
         derived
             .checked
@@ -363,6 +369,8 @@ pub fn Results() -> impl IntoView {
         // windows in tokens.
         let windows = compare_settings.unit.get() == SizeUnit::Tokens;
         match compare.shown.get() {
+            // Characters: the stride is not in tokens, which its label says.
+            Shown::Formula if chars_formula() => None,
             Shown::Formula => out.get().map(|o| int(o.stride.into(), l)),
             Shown::Strategy {
                 strategy: StrategyId::Fixed,
@@ -483,7 +491,13 @@ pub fn Results() -> impl IntoView {
                 </p>
             }.into_any()),
             Shown::Formula if out.get().is_some() => Some(view! {
-                <p class="field-note" data-testid="results-formula-note">{lang.t(Key::ResultsFormulaNote)}</p>
+                <p
+                    class="field-note"
+                    data-testid="results-formula-note"
+                    data-unit=if chars_formula() { "characters" } else { "tokens" }
+                >
+                    {lang.t(if chars_formula() { Key::ResultsFormulaNoteChars } else { Key::ResultsFormulaNote })}
+                </p>
             }.into_any()),
             Shown::Strategy { summary: Some(_), .. } => Some(view! {
                 <p class="field-note" data-testid="results-tokens-rule">{lang.t(Key::ResultsTokensRule)}</p>

@@ -284,7 +284,7 @@ fn ChunkView(span: WindowSpan, tok: Arc<Tokenized>) -> impl IntoView {
 
 /// Renders bytes `[start, end)` of `text`: whole characters as text, a character cut by the
 /// range's edge as its bytes in hex with a tooltip naming the whole character.
-fn render_segments(lang: Lang, text: &str, start: usize, end: usize) -> AnyView {
+pub(crate) fn render_segments(lang: Lang, text: &str, start: usize, end: usize) -> AnyView {
     if start >= end {
         return ().into_any();
     }

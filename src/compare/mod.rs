@@ -29,6 +29,7 @@ use chunk_core::analysis::refusal::Refusal;
 use chunk_core::analysis::Summary;
 use chunk_core::strategy::{Settings, SizeUnit, StrategyId};
 use chunk_core::tokenizer::open::OpenVocab;
+use chunk_core::tokenizer::Encoding;
 use leptos::prelude::*;
 use wasm_bindgen::JsValue;
 
@@ -51,8 +52,13 @@ pub const DEBOUNCE_MS: u64 = 50;
 /// The settings the comparison reads besides the calculator's fields.
 #[derive(Clone, Copy)]
 pub struct CompareSettings {
-    /// Unit of chunk_size and chunk_overlap for the strategies (`chunk-size-unit`).
+    /// Unit of chunk_size and chunk_overlap for the strategies (`chunk-size-unit`): tokens or
+    /// characters.
     pub unit: RwSignal<SizeUnit>,
+    /// Tokens are the chosen open model's own (`size-tokenizer` = `model`), not the
+    /// encoding's; no effect for a model without an open tokenizer or in characters
+    /// ([`SizeUnit::sized_by`]).
+    pub size_by_model: RwSignal<bool>,
     /// The strategy whose chunks are shown (`strategy`).
     pub strategy: RwSignal<StrategyId>,
     /// The B side of the A/B view: strategy, chunk_size, chunk_overlap as typed.
@@ -144,6 +150,9 @@ pub struct ChunkPage {
     /// tokens and prefix: `chunk_core::analysis::compare::model_tokens`); empty without a
     /// model. Over the selection's `Summary::max_input_tokens`, the model drops the excess.
     pub model_tokens: Vec<usize>,
+    /// Each row's byte range shared with the chunk before it, measured
+    /// (`chunk_core::analysis::layout::shared_with_previous`).
+    pub shared: Vec<std::ops::Range<usize>>,
 }
 
 /// The worker's replies, written only by [`spawn_compare`].
@@ -165,6 +174,11 @@ pub struct CompareResults {
     /// The chosen open model's count of the text with its own tokenizer (`None`: no such
     /// model, no text, or the worker not ready).
     pub open_count: RwSignal<Option<crate::model::OpenCount>>,
+    /// The formula the results card and the model panel show without a text: fixed windows
+    /// of tokens, or of characters when that is the unit
+    /// ([`chunk_core::formula::compute_in_characters`]); with a text, the token formula over
+    /// its exact count (the fixed windows' provisional figures). A `Memo`: both read it.
+    pub formula: Memo<Option<chunk_core::formula::FormulaOutput>>,
     /// What the results card and the model panel show (a `Memo` over the text, the chosen
     /// strategy, the unit and the selection: both read it, and it changes with them only).
     pub shown: Memo<Shown>,
@@ -243,8 +257,10 @@ impl Requests {
 fn figures_of(
     app: &PageState,
     unit: SizeUnit,
+    by_model: bool,
     model: Option<&'static chunk_core::models::EmbeddingModel>,
 ) -> Option<(Figures, bool)> {
+    let unit = unit.sized_by(model.and_then(|m| m.tokenizer.open_vocab()), by_model);
     let checked = app.derived.checked.get();
     let size = checked.size_value?;
     let overlap = checked.requested_overlap?;
@@ -285,6 +301,7 @@ fn b_figures(a: &Figures, side: &AbSide) -> Option<Figures> {
 pub fn spawn_compare(app: PageState) {
     let settings = CompareSettings {
         unit: RwSignal::new(SizeUnit::Tokens),
+        size_by_model: RwSignal::new(false),
         strategy: RwSignal::new(StrategyId::Fixed),
         ab: RwSignal::new(AbSide {
             strategy: StrategyId::LangchainRecursive,
@@ -296,7 +313,14 @@ pub fn spawn_compare(app: PageState) {
     // tokenizer's exact count arrives (the document length), which no strategy depends on;
     // without it every finished count would restart the comparison.
     let models = expect_context::<crate::model::ModelSettings>();
-    let figures = Memo::new(move |_| figures_of(&app, settings.unit.get(), models.model.get()));
+    let figures = Memo::new(move |_| {
+        figures_of(
+            &app,
+            settings.unit.get(),
+            settings.size_by_model.get(),
+            models.model.get(),
+        )
+    });
 
     let selection = RwSignal::new(None::<Selection>);
     let results = CompareResults {
@@ -314,6 +338,17 @@ pub fn spawn_compare(app: PageState) {
                 .is_some_and(|b| b.is_none())
         }),
         open_count: RwSignal::new(None),
+        formula: Memo::new(move |_| {
+            let chars = settings.unit.get() == SizeUnit::Characters;
+            if chars && app.source.text.with(|t| t.is_empty()) {
+                app.derived
+                    .checked
+                    .with(|c| c.input)
+                    .and_then(|i| chunk_core::formula::compute_in_characters(i).ok())
+            } else {
+                app.derived.output.get()
+            }
+        }),
         shown: Memo::new(move |_| {
             let strategy = settings.strategy.get();
             if app.source.text.with(|t| t.is_empty()) {
@@ -797,11 +832,13 @@ fn receive(
             total,
             rows,
             model_tokens,
+            shared,
         } => results.chunks.update(|c| {
             if c.job == job && from == c.rows.len() {
                 c.total = total;
                 c.rows.extend(rows);
                 c.model_tokens.extend(model_tokens);
+                c.shared.extend(shared);
             }
         }),
         Reply::Exported { job, format, text } => {
@@ -919,6 +956,72 @@ pub fn SizeUnitSelect() -> impl IntoView {
     }
 }
 
+/// The `size-tokenizer` select: whose tokens chunk_size and chunk_overlap count — the chosen
+/// model's own tokenizer (`model`, offered for a model with an open one) or an encoding
+/// (`cl100k_base`, `o200k_base`, which is also the calculator's tokenizer). Shown when the
+/// unit is tokens; `data-value` is what sizes the chunks now.
+#[component]
+pub fn SizeTokenizerSelect() -> impl IntoView {
+    let app = PageState::from_context();
+    let settings = expect_context::<CompareSettings>();
+    let models = expect_context::<crate::model::ModelSettings>();
+    let lang = move || app.language.lang.get();
+    let m = move |msg: Msg| messages::text(lang(), msg);
+    let open = move || models.model.get().and_then(|x| x.tokenizer.open_vocab());
+    let value = move || match (open(), settings.size_by_model.get()) {
+        (Some(_), true) => "model",
+        _ => app.fields.encoding.get().name(),
+    };
+    let on_change = move |ev| {
+        let v = event_target_value(&ev);
+        if v == "model" {
+            settings.size_by_model.set(true);
+        } else if let Some(e) = Encoding::from_name(&v) {
+            settings.size_by_model.set(false);
+            app.fields.encoding.set(e);
+        }
+    };
+    view! {
+        <div class="field" class:hidden=move || settings.unit.get() == SizeUnit::Characters>
+            <label for="size-tokenizer">{move || m(Msg::SizeTokenizerLabel)}</label>
+            <select
+                id="size-tokenizer"
+                data-testid="size-tokenizer"
+                data-value=value
+                prop:value=value
+                on:change=on_change
+            >
+                {move || {
+                    open()
+                        .map(|v| {
+                            view! {
+                                <option value="model" selected=move || value() == "model">
+                                    {move || {
+                                        cmp_msg::SizeTokenizerModel {
+                                            tokenizer: v.label(),
+                                        }
+                                        .fill(lang())
+                                    }}
+                                </option>
+                            }
+                        })
+                }}
+                {Encoding::ALL
+                    .into_iter()
+                    .map(|e| {
+                        view! {
+                            <option value=e.name() selected=move || value() == e.name()>
+                                {e.name()}
+                            </option>
+                        }
+                    })
+                    .collect_view()}
+            </select>
+            <p class="field-note">{move || m(Msg::SizeTokenizerNote)}</p>
+        </div>
+    }
+}
+
 /// The strategy's display name: the library's class for library strategies, else the
 /// product's own name in `lang`.
 pub fn strategy_name(lang: Lang, id: StrategyId) -> String {
@@ -979,10 +1082,16 @@ pub fn refusal_text(lang: Lang, r: &Refusal) -> String {
         "unit-unsupported" => {
             let unit_name = match r.field("unit") {
                 Some("characters") => messages::text(lang, Msg::UnitCharacters),
+                Some("model") => return messages::text(lang, Msg::RefusedModelUnit).to_owned(),
                 _ => messages::text(lang, Msg::UnitTokens),
             };
             cmp_msg::RefusedUnit { unit_name }.fill(lang)
         }
+        "tokenizer-not-loaded" => messages::text(lang, Msg::RefusedNotLoaded).to_owned(),
+        "model-decode" => cmp_msg::RefusedModelDecode {
+            byte_offset: &byte_offset,
+        }
+        .fill(lang),
         "text-refused" => cmp_msg::RefusedText {
             library: &library,
             found: &found,

@@ -125,6 +125,87 @@ pub fn StrategyPanel() -> impl IntoView {
                 view! { <StrategyChunks/> }.into_any()
             }
         }}
+        <DocumentView/>
+    }
+}
+
+/// The whole document with each of the chosen strategy's chunks coloured in place (four
+/// colours in turn), the text two chunks share marked as shared, and the text no chunk holds
+/// struck through: the selection's layout (`chunk_core::analysis::layout::document_spans`),
+/// the first `LAYOUT_BYTES` of the document. Hooks: `document-view` (`data-strategy`,
+/// `data-shown-bytes`, `data-total-bytes`), one `doc-span` per span (`data-start`,
+/// `data-end`, `data-chunk`, `data-covers`).
+#[component]
+fn DocumentView() -> impl IntoView {
+    let app = PageState::from_context();
+    let results = expect_context::<CompareResults>();
+    let lang = move || app.language.lang.get();
+    let m = move |msg: Msg| messages::text(lang(), msg);
+    let layout = move || {
+        results.selection.with(|s| {
+            s.as_ref()
+                .map(|s| (s.strategy, s.layout.clone()))
+                .filter(|(_, l)| !l.is_empty())
+        })
+    };
+    move || {
+        let (strategy, spans) = layout()?;
+        let text = app.source.text.get();
+        let shown = spans.last().map_or(0, |s| s.end);
+        // A layout of another text (the selection of the text before) is not shown.
+        if shown > text.len() {
+            return None;
+        }
+        let l = lang();
+        let cut = (shown < text.len()).then(|| {
+            let n = |x: usize| format::int(l, x as u64);
+            view! {
+                <p class="hint" data-testid="document-view-cut">
+                    {cmp_msg::DocumentViewCut { shown: &n(shown), total: &n(text.len()) }.fill(l)}
+                </p>
+            }
+        });
+        let body = spans
+            .into_iter()
+            .map(|s| {
+                let colour = match s.chunk {
+                    Some(c) => ["doc-span c0", "doc-span c1", "doc-span c2", "doc-span c3"][c % 4],
+                    None => "doc-span",
+                };
+                let (shared, uncovered) = (s.covers >= 2, s.covers == 0);
+                view! {
+                    <span
+                        class=colour
+                        class:shared=shared
+                        class:uncovered=uncovered
+                        data-testid="doc-span"
+                        data-start=s.start
+                        data-end=s.end
+                        data-chunk=s.chunk
+                        data-covers=s.covers
+                    >
+                        {crate::preview::render_segments(l, &text, s.start, s.end)}
+                    </span>
+                }
+            })
+            .collect_view();
+        Some(view! {
+            <section
+                class="panel document-view"
+                data-testid="document-view"
+                data-strategy=strategy.as_str()
+                data-shown-bytes=shown
+                data-total-bytes=text.len()
+                aria-labelledby="document-view-heading"
+            >
+                <h2 id="document-view-heading">{m(Msg::DocumentViewHeading)}</h2>
+                <p class="hint">{m(Msg::DocumentViewNote)}</p>
+                {cut}
+                <div class="doc-view" tabindex="0" role="region" aria-labelledby="document-view-heading">
+                    {body}
+                </div>
+            </section>
+        })
     }
 }
 
@@ -132,7 +213,7 @@ fn unit_name(lang: Lang, unit: SizeUnit) -> &'static str {
     messages::text(
         lang,
         match unit {
-            SizeUnit::Tokens => Msg::UnitTokens,
+            SizeUnit::Tokens | SizeUnit::Model(_) => Msg::UnitTokens,
             SizeUnit::Characters => Msg::UnitCharacters,
         },
     )
@@ -430,12 +511,20 @@ fn StrategyChunks() -> impl IntoView {
                             .enumerate()
                             .map(move |(i, r)| {
                                 let read = limit.zip(page.model_tokens.get(i).copied());
-                                (lang, read, r)
+                                // Marked only where it is the chunk's start (chunks in
+                                // document order; a chunk starting before the one before it
+                                // shares a middle part).
+                                let shared = page
+                                    .shared
+                                    .get(i)
+                                    .filter(|s| s.start == r.byte_start)
+                                    .map_or(0, |s| s.len());
+                                (lang, read, shared, r)
                             })
                             .collect::<Vec<_>>()
                     }
-                    key=|(lang, read, r): &(Lang, Option<(usize, usize)>, Row)| (*lang, *read, r.index, r.byte_start, r.byte_end, r.tokens)
-                    children=move |(lang, read, r): (Lang, Option<(usize, usize)>, Row)| chunk_view(lang, read, r)
+                    key=|(lang, read, shared, r): &(Lang, Option<(usize, usize)>, usize, Row)| (*lang, *read, *shared, r.index, r.byte_start, r.byte_end, r.tokens)
+                    children=move |(lang, read, shared, r): (Lang, Option<(usize, usize)>, usize, Row)| chunk_view(lang, read, shared, r)
                 />
             </ol>
             <p class="hint">
@@ -458,8 +547,10 @@ fn StrategyChunks() -> impl IntoView {
 
 /// One `chunk`: its positions, tokens, heading path, why it ended, and its text; with a model,
 /// `read` = (the model's limit, the chunk's tokens as the model reads it): how many it drops
-/// (`chunk-model`, `data-model-tokens`, `data-dropped`).
-fn chunk_view(lang: Lang, read: Option<(usize, usize)>, r: Row) -> impl IntoView {
+/// (`chunk-model`, `data-model-tokens`, `data-dropped`). `shared`: bytes at its start that the
+/// chunk before it holds too (measured; `data-overlap-bytes`), marked in its text
+/// (`chunk-overlap`) when the text is the document's.
+fn chunk_view(lang: Lang, read: Option<(usize, usize)>, shared: usize, r: Row) -> impl IntoView {
     let m = |msg: Msg| messages::text(lang, msg);
     let n = |x: usize| format::int(lang, x as u64);
     let head = cmp_msg::ChunkHead {
@@ -521,6 +612,20 @@ fn chunk_view(lang: Lang, read: Option<(usize, usize)>, r: Row) -> impl IntoView
         .then(|| view! { <span class="badge" data-testid="chunk-text-changed">{m(Msg::TextChanged)}</span> });
     // A chunk's text is shown whole up to the preview's display limits (8 KiB, 200 lines).
     let end = shown_end(&r.text, 0, r.text.len(), 0);
+    // The shared start, marked where the text is the document's (a rewritten text's bytes do
+    // not line up with the range), cut to what is shown and to a character boundary.
+    let marked = if r.text_changed {
+        0
+    } else {
+        let mut k = shared.min(end);
+        while !r.text.is_char_boundary(k) {
+            k -= 1;
+        }
+        k
+    };
+    let overlap = (marked > 0).then(|| {
+        view! { <mark class="overlap" data-testid="chunk-overlap">{r.text[..marked].to_owned()}</mark> }
+    });
     let hidden = r.text.len() - end;
     let more = (hidden > 0)
         .then(|| view! { <p class="hint">{cmp_msg::TextCut { n: &n(hidden) }.fill(lang)}</p> });
@@ -538,6 +643,7 @@ fn chunk_view(lang: Lang, read: Option<(usize, usize)>, r: Row) -> impl IntoView
             data-tokens=r.tokens
             data-reason=r.reason.as_str()
             data-shown-bytes=end
+            data-overlap-bytes=shared
             data-page-start=r.page_start
             data-page-end=r.page_end
         >
@@ -555,7 +661,8 @@ fn chunk_view(lang: Lang, read: Option<(usize, usize)>, r: Row) -> impl IntoView
             // The text scrolls inside its card, so the card is focusable (a keyboard scrolls
             // it) and named; `SkipChunks` goes past them all.
             <pre class="chunk-text" data-testid="chunk-text" tabindex="0" role="region" aria-label=label>
-                {r.text[..end].to_owned()}
+                {overlap}
+                {r.text[marked..end].to_owned()}
             </pre>
             {more}
         </li>

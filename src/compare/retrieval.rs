@@ -531,7 +531,8 @@ pub fn drive<S, T, X, J>(
             model: model.get_untracked(),
             ..figures_of(cut)
         };
-        let grid = SweepGrid::standard(unit.get_untracked());
+        // In the unit the chunks are cut in (the model's own tokens when it sizes them).
+        let grid = SweepGrid::standard(cut.unit);
         let text_id = with_text(text);
         let job = next_job();
         results.sweep.set(SweepState {
@@ -1458,7 +1459,7 @@ fn unit_words(lang: Lang, unit: SizeUnit) -> &'static str {
     rm::text(
         lang,
         match unit {
-            SizeUnit::Tokens => Rm::UnitTokens,
+            SizeUnit::Tokens | SizeUnit::Model(_) => Rm::UnitTokens,
             SizeUnit::Characters => Rm::UnitCharacters,
         },
     )

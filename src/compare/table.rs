@@ -12,7 +12,8 @@
 //! `data-cost` (absent while pending; `data-refused` when the strategy refused),
 //! `data-library` / `data-library-version` on library rows, `data-deferred` on a row left for
 //! the user on a long text (its button: `compare-run-deferred`). The section's `data-engine` is
-//! `loading` | `ready` | `failed`.
+//! `loading` | `ready` | `failed`. `compare-unit-note` says what the sizes count, with
+//! `data-unit` = `tokens` | `characters` | `model` (the chosen model's own tokens).
 
 use crate::compare::messages::args as cmp_msg;
 use chunk_core::analysis::protocol::Outcome;
@@ -215,12 +216,24 @@ pub fn CompareTable() -> impl IntoView {
             .fill(lang),
         }
     };
+    let sized_in = move || {
+        let model = models.model.get();
+        settings.unit.get().sized_by(
+            model.and_then(|m| m.tokenizer.open_vocab()),
+            settings.size_by_model.get(),
+        )
+    };
     let unit_note = move || {
-        let unit = settings.unit.get();
+        let unit = sized_in();
         let enc = app.fields.encoding.get().name();
         let lang = app.language.lang.get();
         let note = match unit {
             SizeUnit::Tokens => cmp_msg::TableNoteTokens { encoding: enc }.fill(lang),
+            SizeUnit::Model(v) => cmp_msg::TableNoteModel {
+                tokenizer: v.label(),
+                encoding: enc,
+            }
+            .fill(lang),
             SizeUnit::Characters => cmp_msg::TableNoteCharacters { encoding: enc }.fill(lang),
         };
         note + " " + &crate::model::limit_note(app.language.lang.get(), models.model.get())
@@ -246,7 +259,17 @@ pub fn CompareTable() -> impl IntoView {
                 total=Signal::derive(total)
                 running=Signal::derive(move || state() == "running")
             />
-            <p class="hint">{unit_note}</p>
+            <p
+                class="hint"
+                data-testid="compare-unit-note"
+                data-unit=move || match sized_in() {
+                    SizeUnit::Tokens => "tokens",
+                    SizeUnit::Characters => "characters",
+                    SizeUnit::Model(_) => "model",
+                }
+            >
+                {unit_note}
+            </p>
             <p class="hint" data-testid="compare-legend">{move || m(Msg::TableLegend)}</p>
             // Focusable, so that a keyboard can scroll a table wider than the screen.
             <div class="table-scroll" tabindex="0" role="region" aria-labelledby="compare-heading">

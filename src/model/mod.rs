@@ -200,6 +200,17 @@ pub fn ModelSelect() -> impl IntoView {
         let Some(chosen) = chosen else {
             return;
         };
+        // An open model sizes the chunks with its own tokenizer when the chosen strategy can
+        // (`size-tokenizer`); otherwise the encoding keeps sizing them.
+        if let (Some(v), Some(compare)) = (
+            chosen.tokenizer.open_vocab(),
+            use_context::<crate::compare::CompareSettings>(),
+        ) {
+            let strategy = compare.strategy.get_untracked();
+            compare
+                .size_by_model
+                .set(strategy.supports(chunk_core::strategy::SizeUnit::Model(v)));
+        }
         // The user's own request: the calculator's tokenizer and price follow the model (the
         // price box is set too, since the boxes never follow their signals otherwise).
         if let Some(e) = chosen.tokenizer.bpe_encoding() {
@@ -419,7 +430,9 @@ pub fn ModelPanel() -> impl IntoView {
     let settings = expect_context::<ModelSettings>();
     let lang = move || app.language.lang.get();
     let m = move |msg: Mm| messages::text(lang(), msg);
-    let out = app.derived.output;
+    let results = expect_context::<crate::compare::CompareResults>();
+    // Fixed windows of tokens, or of characters in that unit (tokens then estimated).
+    let out = results.formula;
     let int = move |n: u128| (n.to_string(), format::int(lang(), n));
 
     let limit = move || {
@@ -437,7 +450,6 @@ pub fn ModelPanel() -> impl IntoView {
     let limit_fig = move || limit().map(|l| int(l as u128));
     // The page's configuration (SPEC §10): with a text, the chosen strategy's real chunks as
     // the worker measured them; without one, the formula's fixed windows.
-    let results = expect_context::<crate::compare::CompareResults>();
     let shown = results.shown;
     let real = move || shown.with(|s| s.summary().cloned());
     let formula = move || matches!(shown.get(), crate::compare::Shown::Formula);
@@ -503,7 +515,7 @@ pub fn ModelPanel() -> impl IntoView {
     // A `Memo`: the figure, its two attributes and the sentence all read it.
     let fit = Memo::new(move |_| {
         let (chunk, p95) = if formula() {
-            (out.get()?.chunk_size, None)
+            (out.get()?.window_tokens, None)
         } else {
             let s = real()?;
             (s.max_tokens as u64, Some(s.p95_tokens as u64))

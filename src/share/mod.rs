@@ -81,6 +81,9 @@ pub enum Key {
     Strategy,
     /// The comparison's size unit (`tokens`, `characters`).
     SizeUnit,
+    /// Whose tokens size the chunks (`model`: an open model's own; `cl100k_base`,
+    /// `o200k_base`: that encoding, which is also the [`Key::Encoding`]).
+    SizeTokenizer,
     /// Top-k, as typed.
     TopK,
     /// The LLM context window in tokens, as typed.
@@ -223,8 +226,13 @@ impl Targets {
             Key::Model => m.model.get().map_or("custom", |x| x.id).to_owned(),
             Key::Strategy => self.compare.strategy.get().to_string(),
             Key::SizeUnit => match self.compare.unit.get() {
-                SizeUnit::Tokens => "tokens",
+                SizeUnit::Tokens | SizeUnit::Model(_) => "tokens",
                 SizeUnit::Characters => "characters",
+            }
+            .to_owned(),
+            Key::SizeTokenizer => match self.compare.size_by_model.get() {
+                true => "model",
+                false => f.encoding.get().name(),
             }
             .to_owned(),
             Key::TopK => m.top_k.get(),
@@ -305,6 +313,18 @@ impl Targets {
                     .parse::<SweepObjective>()
                     .map(|o| set(self.retrieval.sweep_objective, o))
                     .is_ok()
+            }
+            Key::SizeTokenizer => {
+                if value == "model" {
+                    set(self.compare.size_by_model, true);
+                    return true;
+                }
+                return chunk_core::tokenizer::Encoding::from_name(value)
+                    .map(|e| {
+                        set(self.compare.size_by_model, false);
+                        set(self.app.fields.encoding, e);
+                    })
+                    .is_some();
             }
             Key::SizeUnit => {
                 let unit = match value {
@@ -589,6 +609,7 @@ mod tests {
         crate::model::provide();
         let compare = CompareSettings {
             unit: RwSignal::new(SizeUnit::Tokens),
+            size_by_model: RwSignal::new(false),
             strategy: RwSignal::new(StrategyId::Fixed),
             ab: RwSignal::new(crate::compare::AbSide {
                 strategy: StrategyId::LangchainRecursive,
@@ -606,7 +627,7 @@ mod tests {
         };
         let long = "9".repeat(41);
         let left = t.apply_fragment(
-            &format!("#v=1&lang=pl&chunk_size=256&chunk_overlap=abc&encoding=o200k_base&model=nope&strategy=semchunk&size_unit=characters&vector_format=int8&price=&top_k=7&colour=red&dimensions={long}&context_window=1%0A2&sim_size=85&sim_overlap=7&sim_mode=sentence&sim_document=own-text&sim_tokenizer=cl100k_base&sim_rule=nope&retrieval_k=3&bm25_b=0,5&sweep_strategy=semchunk&sweep_objective=vectors&bm25_k1=x"),
+            &format!("#v=1&lang=pl&chunk_size=256&chunk_overlap=abc&encoding=o200k_base&model=nope&strategy=semchunk&size_unit=characters&vector_format=int8&price=&top_k=7&colour=red&dimensions={long}&context_window=1%0A2&sim_size=85&sim_overlap=7&sim_mode=sentence&sim_document=own-text&sim_tokenizer=cl100k_base&sim_rule=nope&retrieval_k=3&bm25_b=0,5&sweep_strategy=semchunk&sweep_objective=vectors&bm25_k1=x&size_tokenizer=model"),
             false,
         );
         assert_eq!(
@@ -655,6 +676,14 @@ mod tests {
         );
         assert_eq!(compare.strategy.get_untracked(), StrategyId::Semchunk);
         assert_eq!(compare.unit.get_untracked(), SizeUnit::Characters);
+        assert!(compare.size_by_model.get_untracked());
+        // An encoding sizes the chunks and is the tokenizer; anything else is refused.
+        assert!(t.apply(Key::SizeTokenizer, "cl100k_base"));
+        assert!(!compare.size_by_model.get_untracked());
+        assert_eq!(app.fields.encoding.get_untracked(), Encoding::Cl100kBase);
+        assert!(!t.apply(Key::SizeTokenizer, "wordpiece"));
+        assert!(t.apply(Key::SizeTokenizer, "model"));
+        assert!(t.apply(Key::Encoding, "o200k_base"));
         assert_eq!(t.models.format.get_untracked(), VectorFormat::Int8);
         assert_eq!(t.models.top_k.get_untracked(), "7");
         assert_eq!(retrieval.k.get_untracked(), "3");

@@ -189,3 +189,123 @@ test('the strategy, unit and model chosen drive the results card and the model p
     server.close();
   }
 });
+
+// (f) Chunks sized by the model's own tokenizer: with LangChain's recursive splitter chosen,
+// picking bge-small-en-v1.5 sizes every strategy that takes a length function in its WordPiece
+// tokens (`size-tokenizer` = model). Each such row equals the library given that Hugging Face
+// tokenizer (the differential oracle, unit "model"), chunk count and tokens embedded; its
+// over-limit count is the library's chunks whose WordPiece tokens plus [CLS] and [SEP] exceed
+// 512. Strategies that cut token windows say they cannot. The snippet loads the model's own
+// tokenizer; the settings link carries the choice; cl100k_base sizes again when chosen.
+test('chunks sized by the model tokenizer equal the libraries given its Hugging Face tokenizer', async (t) => {
+  const { server, url } = await startStaticServer({ root: DIST });
+  const browser = await launchBrowser();
+  try {
+    const { page, errors } = await openReadyPage(browser, url);
+    await page.selectOption(sel('strategy'), 'langchain-recursive');
+    await page.selectOption(sel('embedding-model'), 'bge-small-en-v1-5');
+    assert.equal(await page.getAttribute(sel('size-tokenizer'), 'data-value'), 'model');
+    await page.fill(sel('chunk-size'), '256');
+    await page.fill(sel('chunk-overlap'), '32');
+    await typeText(page, fixture);
+    const strategies = ['langchain-recursive', 'langchain-markdown', 'text-splitter', 'text-splitter-markdown', 'semchunk', 'llamaindex-token', 'llamaindex-sentence'];
+    const libs = libraryChunks(fixture, strategies.map((strategy) => (
+      { strategy, chunk_size: 256, chunk_overlap: 32, unit: 'model', vocab: 'bert-uncased', encoding: 'cl100k_base' })));
+    await tableDone(page);
+    await page.waitForFunction(() => document.querySelector('[data-testid="compare-row"][data-strategy="langchain-recursive"]')?.dataset.limitBasis === 'own', null, { timeout: 60000 });
+    for (const lib of libs) {
+      assert.equal(lib.error, undefined, `${lib.strategy}: the library raised ${lib.error}`);
+      const row = await page.locator(`${sel('compare-row')}[data-strategy="${lib.strategy}"]`).evaluate((e) => ({ ...e.dataset }));
+      assert.equal(Number(row.chunks), lib.chunks.length, `${lib.strategy}: chunks`);
+      assert.equal(Number(row.totalTokens), lib.chunks.reduce((sum, c) => sum + c.tokens, 0), `${lib.strategy}: tokens embedded`);
+      const read = huggingFaceCounts('bert-uncased', lib.chunks.map((c) => c.text)).map((n) => n + 2);
+      assert.ok(Math.max(...read) <= 256 + 2, `${lib.strategy}: sized in the model's tokens`);
+      assert.equal(Number(row.overLimit), read.filter((n) => n > 512).length, `${lib.strategy}: over the limit`);
+      t.diagnostic(`${lib.strategy} 256/32 in bge-small's tokens: ${lib.chunks.length} chunks (= the library with the Hugging Face tokenizer), largest ${Math.max(...read)} tokens as the model reads it`);
+    }
+    for (const id of ['fixed', 'langchain-token', 'chonkie-token', 'recursive']) {
+      const refused = await page.getAttribute(`${sel('compare-row')}[data-strategy="${id}"]`, 'data-refused');
+      assert.equal(refused, 'unit-unsupported', `${id} cannot size in the model's tokens`);
+    }
+    // The results card is the chosen strategy's real chunks.
+    await waitValue(page, 'out-chunks', libs[0].chunks.length);
+    assert.equal(await page.getAttribute(sel('compare-unit-note'), 'data-unit'), 'model');
+    assert.match(await page.textContent(sel('compare-unit-note')), /WordPiece \(BERT uncased\)/);
+    await page.waitForFunction(() => document.querySelector('[data-testid="snippet"]')?.textContent.includes('Tokenizer.from_pretrained("BAAI/bge-small-en-v1.5")'), null, { timeout: 30000 });
+    const snippet = await page.textContent(sel('snippet'));
+    assert.match(snippet, /tokenizer\.no_truncation\(\)/);
+    assert.match(snippet, /# pip install langchain-text-splitters==1\.1\.3 tokenizers==/);
+    await page.waitForFunction(() => location.hash.includes('size_tokenizer=model'), null, { timeout: 10000 });
+
+    // cl100k_base again: the row is the library sized in cl100k_base.
+    await page.selectOption(sel('size-tokenizer'), 'cl100k_base');
+    assert.equal(await page.getAttribute(sel('size-tokenizer'), 'data-value'), 'cl100k_base');
+    const [cl] = libraryChunks(fixture, [{ strategy: 'langchain-recursive', chunk_size: 256, chunk_overlap: 32, unit: 'tokens', encoding: 'cl100k_base' }]);
+    await waitValue(page, 'out-chunks', cl.chunks.length);
+    await tableDone(page);
+    const fixedRow = await page.getAttribute(`${sel('compare-row')}[data-strategy="fixed"]`, 'data-refused');
+    assert.equal(fixedRow, null, 'fixed windows size in cl100k_base again');
+    await page.waitForFunction(() => location.hash.includes('size_tokenizer=cl100k_base'), null, { timeout: 10000 });
+
+    // The measured overlap, for any strategy: each chunk card marks the start it shares with
+    // the chunk before it (a suffix of that chunk's text), and the whole-document view tiles
+    // the document with the chunks in place, the shared text striped.
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="chunk-overlap"]').length > 3, null, { timeout: 30000 });
+    const cardsNow = await page.locator(sel('chunk')).evaluateAll((els) => els.map((e) => ({
+      start: Number(e.dataset.byteStart),
+      end: Number(e.dataset.byteEnd),
+      overlap: Number(e.dataset.overlapBytes),
+      text: e.querySelector('[data-testid="chunk-text"]').textContent,
+      marked: e.querySelector('[data-testid="chunk-overlap"]')?.textContent ?? '',
+    })));
+    const bytes = Buffer.from(fixture, 'utf8');
+    cardsNow.forEach((c, i) => {
+      const prev = cardsNow[i - 1];
+      const want = prev ? Math.max(0, Math.min(prev.end, c.end) - Math.max(prev.start, c.start)) : 0;
+      assert.equal(c.overlap, want, `chunk ${i}: bytes shared with chunk ${i - 1}`);
+      assert.equal(c.marked, bytes.subarray(c.start, c.start + c.overlap).toString('utf8'), `chunk ${i}: the marked text is the shared bytes`);
+      if (c.marked) {
+        assert.ok(c.text.startsWith(c.marked) && prev.text.endsWith(c.marked), `chunk ${i}: shared text ends the previous chunk`);
+      }
+    });
+    const view = await page.locator(sel('document-view')).evaluate((e) => ({
+      shown: Number(e.dataset.shownBytes),
+      total: Number(e.dataset.totalBytes),
+      strategy: e.dataset.strategy,
+      spans: [...e.querySelectorAll('[data-testid="doc-span"]')].map((s) => ({
+        start: Number(s.dataset.start), end: Number(s.dataset.end), covers: Number(s.dataset.covers), text: s.textContent,
+      })),
+    }));
+    assert.equal(view.strategy, 'langchain-recursive');
+    assert.equal(view.total, bytes.length);
+    assert.equal(view.shown, Math.min(bytes.length, 64 * 1024));
+    assert.equal(view.spans.map((s) => s.text).join(''), bytes.subarray(0, view.shown).toString('utf8'), 'the spans tile the document');
+    const firstShared = view.spans.find((sp) => sp.covers >= 2);
+    const firstMarked = cardsNow.find((c) => c.overlap > 0);
+    assert.deepEqual([firstShared.start, firstShared.end], [firstMarked.start, firstMarked.start + firstMarked.overlap], 'the first striped span is the first shared text');
+    assert.ok(await page.locator(`${sel('document-view-cut')}`).count(), 'a document over 64 KiB says how much is shown');
+    // In characters the choice does not apply and is not shown.
+    await page.selectOption(sel('chunk-size-unit'), 'characters');
+    assert.equal(await page.locator(sel('size-tokenizer')).isVisible(), false);
+
+    // (g) No text, in characters: the formula counts windows of characters (LangChain's
+    // 1000 / 200 over 40,000 characters: 50 windows, 49,800 characters embedded, ÷ 4 tokens)
+    // and says so; storage and the model limit follow its windows.
+    await typeText(page, '');
+    await page.selectOption(sel('length-unit'), 'chars');
+    await page.fill(sel('doc-length'), '40000');
+    await page.fill(sel('chunk-size'), '1000');
+    await page.fill(sel('chunk-overlap'), '200');
+    await page.waitForFunction(() => document.querySelector('[data-testid="results-formula-note"]')?.dataset.unit === 'characters', null, { timeout: 10000 });
+    await waitValue(page, 'out-chunks', 50);
+    assert.equal(await value(page, 'out-total-tokens'), '12450');
+    assert.equal(await value(page, 'out-repeated-tokens'), '2450');
+    assert.equal(await value(page, 'out-stride'), '', 'the stride is not in tokens here');
+    await waitValue(page, 'out-storage-bytes', 50 * 384 * 4);
+    assert.equal(await value(page, 'out-over-limit'), '0', '250 tokens a window, under 512');
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    server.close();
+  }
+});

@@ -233,7 +233,7 @@ fn answer(input: &Input) -> Result<Value, String> {
 /// proxy model).
 fn open_tokenizers(
     model: Option<&'static chunk_core::models::EmbeddingModel>,
-) -> Result<Vec<OpenTokenizer>, String> {
+) -> Result<Vec<&'static OpenTokenizer>, String> {
     let Some(vocab) = model.and_then(|m| m.tokenizer.open_vocab()) else {
         return Ok(Vec::new());
     };
@@ -241,5 +241,5 @@ fn open_tokenizers(
     let path = format!("{}/vocab/{name}", env!("CARGO_MANIFEST_DIR"));
     let bytes = std::fs::read(&path).map_err(|e| format!("{path}: {e}"))?;
     let tokenizer = OpenTokenizer::load(vocab, &bytes).map_err(|e| format!("{path}: {e}"))?;
-    Ok(vec![tokenizer])
+    Ok(vec![tokenizer.install()])
 }

@@ -94,6 +94,10 @@ pub struct FormulaOutput {
     pub extra_over_document: f64,
     /// Length of the last chunk in tokens (the remainder; 0 for an empty document).
     pub last_chunk_tokens: u64,
+    /// Tokens of one full window: `chunk_size` for token windows; for windows of characters
+    /// ([`compute_in_characters`]) ⌈chunk_size ÷ [`CHARS_PER_TOKEN`]⌉, an estimate. What the
+    /// model limit and the context fit compare.
+    pub window_tokens: u64,
     /// total ÷ 1,000,000 × price, in the price's currency; `None` without a price.
     pub cost: Option<f64>,
 }
@@ -203,13 +207,100 @@ pub fn compute(input: FormulaInput) -> Result<FormulaOutput, FormulaError> {
         repeated_share,
         extra_over_document,
         last_chunk_tokens,
+        window_tokens: input.chunk_size,
         cost,
+    })
+}
+
+/// [`compute`] for windows of characters (the page's unit `characters`, without a text):
+/// `chunk_size` and `chunk_overlap` are in characters, the windows are counted over the
+/// document's characters (its character count when typed in characters, else its tokens ×
+/// [`CHARS_PER_TOKEN`]), and every token figure is the characters it covers ÷
+/// [`CHARS_PER_TOKEN`], rounded up: an estimate (`is_estimate`), since no text says how many
+/// tokens those characters are. `chunks`, `chunk_size`, `chunk_overlap`, `stride` and
+/// `document_tokens` keep their meaning; `last_chunk_tokens`, `total_tokens` and
+/// `repeated_tokens` are estimated tokens; the cost follows `total_tokens`.
+///
+/// # Errors
+/// As [`compute`].
+pub fn compute_in_characters(input: FormulaInput) -> Result<FormulaOutput, FormulaError> {
+    let (chars, document_tokens) = match input.document {
+        DocLength::EstimatedFromChars { chars, tokens } => (chars, tokens),
+        DocLength::Tokens(t) => (t.saturating_mul(CHARS_PER_TOKEN), t),
+    };
+    let windows = compute(FormulaInput {
+        document: DocLength::Tokens(chars),
+        price_per_million: None,
+        ..input
+    })?;
+    let tokens = |c: u128| c.div_ceil(u128::from(CHARS_PER_TOKEN));
+    let total_tokens = tokens(windows.total_tokens);
+    let cost = input
+        .price_per_million
+        .map(|p| total_tokens as f64 / 1_000_000.0 * p);
+    if cost.is_some_and(|c| !c.is_finite()) {
+        return Err(FormulaError::CostOverflow);
+    }
+    Ok(FormulaOutput {
+        is_estimate: true,
+        document_tokens,
+        total_tokens,
+        repeated_tokens: tokens(windows.repeated_tokens),
+        last_chunk_tokens: tokens(windows.last_chunk_tokens.into()) as u64,
+        window_tokens: input.chunk_size.div_ceil(CHARS_PER_TOKEN),
+        cost,
+        ..windows
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Character windows: LangChain's default 1000 / 200 over 40,000 characters is 50 windows
+    /// of characters (the same count as tokens at the same numbers), each figure in tokens
+    /// the characters ÷ 4.
+    #[test]
+    fn character_windows_count_characters_and_estimate_tokens() {
+        let out = compute_in_characters(FormulaInput {
+            document: DocLength::from_chars(40_000),
+            chunk_size: 1000,
+            chunk_overlap: 200,
+            price_per_million: Some(0.02),
+        })
+        .expect("valid");
+        assert_eq!((out.chunks, out.stride, out.chunk_size), (50, 800, 1000));
+        assert!(out.is_estimate);
+        assert_eq!(out.document_tokens, 10_000);
+        // 40,000 + 49 × 200 = 49,800 characters embedded.
+        assert_eq!(out.total_tokens, 12_450);
+        assert_eq!(out.repeated_tokens, 2_450);
+        assert_eq!(out.last_chunk_tokens, 200, "800 characters");
+        assert_eq!(out.window_tokens, 250, "1000 characters");
+        assert!((out.cost.unwrap() - 12_450.0 / 1e6 * 0.02).abs() < 1e-12);
+        // Typed in tokens: 10,000 tokens are taken as 40,000 characters, the count kept.
+        let typed = compute_in_characters(FormulaInput {
+            document: DocLength::Tokens(10_000),
+            chunk_size: 1000,
+            chunk_overlap: 200,
+            price_per_million: None,
+        })
+        .expect("valid");
+        assert_eq!((typed.chunks, typed.document_tokens), (50, 10_000));
+        assert!(typed.is_estimate && typed.cost.is_none());
+        // 7 characters: one window, 2 tokens.
+        let tiny = compute_in_characters(FormulaInput {
+            document: DocLength::from_chars(7),
+            chunk_size: 1000,
+            chunk_overlap: 0,
+            price_per_million: None,
+        })
+        .expect("valid");
+        assert_eq!(
+            (tiny.chunks, tiny.total_tokens, tiny.last_chunk_tokens),
+            (1, 2, 2)
+        );
+    }
 
     fn run(doc: u64, size: u64, overlap: u64) -> FormulaOutput {
         compute(FormulaInput {

@@ -236,7 +236,7 @@ pub fn windows_over_limit(out: &FormulaOutput, limit_tokens: u64) -> u64 {
     if out.chunks == 0 {
         return 0;
     }
-    let full = if out.chunk_size > limit_tokens {
+    let full = if out.window_tokens > limit_tokens {
         out.chunks - 1
     } else {
         0

@@ -3,6 +3,7 @@
 //! measures each chunk it shows with the chosen tokenizer.
 
 use crate::sim::tokens::simple_spans;
+use crate::tokenizer::open::{OpenTokenizer, OpenVocab};
 use crate::tokenizer::{Bpe, Encoding};
 
 /// Counts the units (tokens or characters) of any text. The extension point for tokenizers:
@@ -31,7 +32,8 @@ impl TokenCounter for SimpleTokens {
     }
 }
 
-/// A splitter's length function: characters or the tokens of a BPE encoding.
+/// A splitter's length function: characters, the tokens of a BPE encoding, or the tokens of an
+/// open embedding model's own tokenizer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Length {
     /// Unicode scalar values, i.e. Python's `len(str)` (LangChain's, text-splitter's and
@@ -40,15 +42,25 @@ pub enum Length {
     /// Tokens of a BPE encoding, special-token strings counted as ordinary text (tiktoken's
     /// `encode_ordinary`).
     Tokens(Encoding),
+    /// Tokens of an open model's tokenizer (WordPiece or XLM-R Unigram), without the model's
+    /// special tokens: `len(tokenizer.encode(text, add_special_tokens=False).ids)` in Hugging
+    /// Face `tokenizers`, which is what LangChain's `from_huggingface_tokenizer`,
+    /// text-splitter's `ChunkSizer` for a `Tokenizer`, chonkie's `tokenizer=` and semchunk's
+    /// counter measure. The tokenizer must be installed ([`OpenTokenizer::install`]);
+    /// [`crate::strategy::chunker`] refuses this length otherwise, and until then it counts 0.
+    Model(OpenVocab),
 }
 
 impl Length {
     /// Byte offsets of every unit boundary of `text`: `0`, the start of each unit after the
     /// first, and `text.len()`; `[0]` for empty text. For [`Length::Characters`] these are the
     /// char boundaries; for tokens, the token boundaries (a token may end inside a character).
+    /// [`Length::Model`] has no byte offsets here (its tokens are read from a normalized,
+    /// lower-cased text): its boundaries are the char boundaries, the finest cut a strategy
+    /// sizing with it may make.
     pub fn boundaries(self, text: &str) -> Vec<usize> {
         match self {
-            Length::Characters => text
+            Length::Characters | Length::Model(_) => text
                 .char_indices()
                 .map(|(i, _)| i)
                 .chain(std::iter::once(text.len()))
@@ -57,11 +69,21 @@ impl Length {
         }
     }
 
-    /// A short stable name: `"characters"` or the encoding's name.
+    /// A short stable name: `"characters"`, the encoding's name or the vocabulary's code.
     pub fn name(self) -> &'static str {
         match self {
             Length::Characters => "characters",
             Length::Tokens(e) => e.name(),
+            Length::Model(v) => v.code(),
+        }
+    }
+
+    /// The installed tokenizer of [`Length::Model`]; `None` for the others or before it is
+    /// installed.
+    pub fn open(self) -> Option<&'static OpenTokenizer> {
+        match self {
+            Length::Model(v) => v.loaded(),
+            _ => None,
         }
     }
 }
@@ -71,6 +93,7 @@ impl TokenCounter for Length {
         match self {
             Length::Characters => text.chars().count(),
             Length::Tokens(e) => e.tokenizer().count(text),
+            Length::Model(v) => v.loaded().map_or(0, |t| t.count(text)),
         }
     }
 }

@@ -423,7 +423,7 @@ fn grid(units: &[SizeUnit]) -> Vec<Settings> {
     for &unit in units {
         let encodings: &[Encoding] = match unit {
             SizeUnit::Tokens => &Encoding::ALL,
-            SizeUnit::Characters => &[Encoding::Cl100kBase],
+            SizeUnit::Characters | SizeUnit::Model(_) => &[Encoding::Cl100kBase],
         };
         for &encoding in encodings {
             for size in SIZES {

@@ -28,12 +28,13 @@ use std::sync::Arc;
 
 use chunk_core::analysis::export::{rows, rows_of, to_csv, to_jsonl, PageMap};
 use chunk_core::analysis::histogram::histogram;
+use chunk_core::analysis::layout::{document_spans, shared_with_previous, LAYOUT_BYTES};
 use chunk_core::analysis::protocol::{
     Bm25Setting, ExportFormat, Figures, Outcome, Reply, Request, RetrievalOutcome, RetrievalPair,
     Selection, SWEEP_PROGRESS_EVERY,
 };
 use chunk_core::analysis::refusal::Refusal;
-use chunk_core::analysis::snippet::snippet;
+use chunk_core::analysis::snippet::snippet_for;
 use chunk_core::analysis::{summary_prepared, summary_prepared_reading, LimitCheck};
 use chunk_core::models::ModelRef;
 use chunk_core::retrieval::{
@@ -76,8 +77,10 @@ pub struct Engine {
     terms: Option<DocumentTerms>,
     /// The sweep in progress: its job and the settings evaluated so far, in grid order.
     sweeping: Option<(u32, Vec<SweepCell>)>,
-    /// The open tokenizers loaded so far (each file is fetched once per worker).
-    open: Vec<OpenTokenizer>,
+    /// The open vocabularies this engine has loaded (each file is fetched once per worker);
+    /// their tokenizers are installed for the process ([`OpenTokenizer::install`]), where
+    /// chunks sized in a model's tokens find them.
+    open: Vec<OpenVocab>,
 }
 
 impl Engine {
@@ -345,20 +348,21 @@ impl Engine {
     /// [`chunk_core::analysis::LimitBasis::StandIn`]).
     pub fn vocab_needed(&self, request: &Request) -> Option<OpenVocab> {
         let vocab = vocab_of(request)?;
-        (!self.open.iter().any(|t| t.vocab() == vocab)).then_some(vocab)
+        (!self.open.contains(&vocab)).then_some(vocab)
     }
 
-    /// Reads the bytes of `vocab`'s file and keeps the tokenizer.
+    /// Reads the bytes of `vocab`'s file and installs the tokenizer for the process.
     ///
     /// # Errors
     /// The file's [`LoadError`], in words.
     pub fn load_vocab(&mut self, vocab: OpenVocab, bytes: &[u8]) -> Result<(), String> {
-        if self.open.iter().any(|t| t.vocab() == vocab) {
+        if self.open.contains(&vocab) {
             return Ok(());
         }
-        let tokenizer =
-            OpenTokenizer::load(vocab, bytes).map_err(|e| format!("{}: {e}", vocab.file()))?;
-        self.open.push(tokenizer);
+        OpenTokenizer::load(vocab, bytes)
+            .map_err(|e| format!("{}: {e}", vocab.file()))?
+            .install();
+        self.open.push(vocab);
         Ok(())
     }
 
@@ -381,7 +385,7 @@ impl Engine {
             Some((id, t)) if *id == text_id => t.clone(),
             _ => return Reply::NeedText { job },
         };
-        let Some(tokenizer) = self.open.iter().find(|t| t.vocab() == vocab) else {
+        let Some(tokenizer) = self.open.contains(&vocab).then(|| vocab.loaded()).flatten() else {
             return failed(Some(job), &format!("{} is not loaded", vocab.file()));
         };
         let started = clock();
@@ -459,12 +463,15 @@ impl Engine {
                             // The histogram is of the chunks' sizes in the sizing tokens: its
                             // limit line only where the limit is in those tokens.
                             Some(histogram(&chunks, bins, histogram_limit(&limit))),
-                            snippet(strategy, &figures.settings),
+                            snippet_for(strategy, &figures.settings, figures.model.map(|m| m.0)),
                             Some((chunks, read)),
                         )
                     }
                     Err(refusal) => (Outcome::Refused { refusal }, None, None, None),
                 };
+                let layout = chunks.as_ref().map_or_else(Vec::new, |(c, _)| {
+                    document_spans(&c.chunks, document.text().len(), LAYOUT_BYTES)
+                });
                 self.selected = Some((job, chunks));
                 Reply::Selected(Box::new(Selection {
                     job,
@@ -473,6 +480,7 @@ impl Engine {
                     histogram,
                     snippet,
                     parameters,
+                    layout,
                 }))
             }
             Request::Rows { job, from, count } => match self.selection(job) {
@@ -489,6 +497,11 @@ impl Engine {
                             .get(from..end)
                             .map(<[usize]>::to_vec)
                             .unwrap_or_default(),
+                        // From the chunk before the page, so that its first row has one too.
+                        shared: shared_with_previous(&chunks.chunks[from.saturating_sub(1)..end])
+                            .into_iter()
+                            .skip(usize::from(from > 0))
+                            .collect(),
                     }
                 }
                 // A refused selection has no chunk: an empty page, not an error.
@@ -498,6 +511,7 @@ impl Engine {
                     total: 0,
                     rows: Vec::new(),
                     model_tokens: Vec::new(),
+                    shared: Vec::new(),
                 },
                 None => failed(Some(job), "no chunks are selected for this job"),
             },
@@ -544,22 +558,28 @@ fn outcome_of(
     }
 }
 
-/// The open vocabulary a request's model or count is about, loaded or not.
+/// The open vocabulary a request's sizing, model or count is about, loaded or not: the one
+/// chunks are sized in ([`SizeUnit::Model`]), else the chosen model's.
 fn vocab_of(request: &Request) -> Option<OpenVocab> {
     match request {
         Request::OpenCount { vocab, .. } => Some(*vocab),
         Request::Compare { figures, .. }
         | Request::Select { figures, .. }
-        | Request::Sweep { figures, .. } => figures.model?.0.tokenizer.open_vocab(),
+        | Request::Retrieval { figures, .. }
+        | Request::Sweep { figures, .. } => match figures.settings.unit {
+            chunk_core::strategy::SizeUnit::Model(v) => Some(v),
+            _ => figures.model?.0.tokenizer.open_vocab(),
+        },
         _ => None,
     }
 }
 
 /// The limit check of the request's model ([`LimitCheck::for_model`]), its open tokenizer
-/// taken from those loaded so far.
-fn limit_check<'a>(open: &'a [OpenTokenizer], figures: &Figures) -> LimitCheck<'a> {
+/// taken from those this engine has loaded.
+fn limit_check(open: &[OpenVocab], figures: &Figures) -> LimitCheck<'static> {
+    let loaded: Vec<&'static OpenTokenizer> = open.iter().filter_map(|v| v.loaded()).collect();
     match figures.model {
-        Some(ModelRef(model)) => LimitCheck::for_model(model, figures.settings.encoding, open),
+        Some(ModelRef(model)) => LimitCheck::for_model(model, figures.settings.encoding, &loaded),
         None => LimitCheck::within(usize::MAX),
     }
 }
@@ -823,6 +843,87 @@ mod tests {
             } => assert_eq!(tokens, expected),
             other => panic!("{other:?}"),
         }
+    }
+
+    /// Chunks sized in a model's own tokens: a comparison or retrieval request asks for that
+    /// vocabulary even without a model chosen; once loaded, the row is the strategy sized in
+    /// it, and the selection's snippet loads the chosen model's tokenizer.
+    #[test]
+    fn requests_sized_in_model_tokens_ask_for_the_vocabulary_and_size_with_it() {
+        use chunk_core::models::model;
+        use chunk_core::strategy::{chunker, run};
+        use chunk_core::tokenizer::open::OpenVocab;
+        let bert = SizeUnit::Model(OpenVocab::BertUncased);
+        let text = WORDY.repeat(40);
+        let mut e = Engine::default();
+        e.set_text(1, text.clone(), None);
+        let request = Request::Compare {
+            job: 1,
+            lane: 0,
+            text_id: 1,
+            strategies: vec![StrategyId::LangchainRecursive, StrategyId::Fixed],
+            figures: figures(64, 8, bert),
+        };
+        assert_eq!(e.vocab_needed(&request), Some(OpenVocab::BertUncased));
+        e.load_vocab(OpenVocab::BertUncased, &bert_vocabulary())
+            .expect("loads");
+        assert_eq!(e.vocab_needed(&request), None);
+        let expected = chunker(
+            StrategyId::LangchainRecursive,
+            &figures(64, 8, bert).settings,
+        )
+        .and_then(|c| run(c.as_ref(), &text, Encoding::Cl100kBase))
+        .expect("chunks");
+        match e.compare_row(&request, 0, || 0.0) {
+            Reply::Row {
+                outcome: Outcome::Figures { summary, .. },
+                ..
+            } => {
+                assert_eq!(summary.chunks, expected.chunks.len());
+                assert_eq!(summary.total_tokens, expected.total_tokens());
+            }
+            other => panic!("{other:?}"),
+        }
+        match e.compare_row(&request, 1, || 0.0) {
+            Reply::Row {
+                outcome: Outcome::Refused { refusal },
+                ..
+            } => assert_eq!(refusal.kind, "unit-unsupported"),
+            other => panic!("{other:?}"),
+        }
+        let bge = model("bge-small-en-v1-5").expect("in the table");
+        let retrieval = Request::Retrieval {
+            job: 2,
+            text_id: 1,
+            pairs: Vec::new(),
+            strategies: vec![StrategyId::LangchainRecursive],
+            figures: figures(64, 8, bert),
+            bm25: Bm25Setting::default(),
+            lang: Lang::En,
+            k: 3,
+        };
+        assert_eq!(vocab_of(&retrieval), Some(OpenVocab::BertUncased));
+        let select = Request::Select {
+            job: 3,
+            text_id: 1,
+            strategy: StrategyId::LangchainRecursive,
+            figures: Figures {
+                model: Some(ModelRef(bge)),
+                ..figures(64, 8, bert)
+            },
+            bins: 8,
+        };
+        let snippet = match e.handle(select) {
+            Reply::Selected(selected) => selected.snippet.expect("a snippet"),
+            other => panic!("{other:?}"),
+        };
+        assert!(
+            snippet
+                .code
+                .contains("Tokenizer.from_pretrained(\"BAAI/bge-small-en-v1.5\")"),
+            "{}",
+            snippet.code
+        );
     }
 
     /// With an open model chosen, every row counts each chunk as the model reads it: its own
@@ -1299,7 +1400,9 @@ mod tests {
             assert!(best < 2, "{objective:?}: {best}");
         }
         // The core's sweep with the same limit, the tokenizer loaded afresh.
-        let wordpiece = [OpenTokenizer::load(OpenVocab::BertUncased, &bytes).unwrap()];
+        let wordpiece = [OpenTokenizer::load(OpenVocab::BertUncased, &bytes)
+            .unwrap()
+            .install()];
         let document = Document::new(&text, Encoding::Cl100kBase);
         let Request::Sweep { grid, .. } = &request else {
             unreachable!()

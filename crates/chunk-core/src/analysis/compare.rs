@@ -81,7 +81,7 @@ impl<'a> LimitCheck<'a> {
     pub fn for_model(
         model: &'static EmbeddingModel,
         sizing: Encoding,
-        open: &'a [OpenTokenizer],
+        open: &[&'a OpenTokenizer],
     ) -> LimitCheck<'a> {
         let Some(max_input_tokens) = model.max_input_tokens else {
             return LimitCheck::within(usize::MAX);
@@ -96,7 +96,7 @@ impl<'a> LimitCheck<'a> {
             ModelTokenizer::Proxy(e) => (bpe(e), LimitBasis::Proxy(e)),
             other => match other
                 .open_vocab()
-                .and_then(|v| open.iter().find(|t| t.vocab() == v))
+                .and_then(|v| open.iter().copied().find(|t| t.vocab() == v))
             {
                 Some(t) => (Some(t as &dyn TokenCounter), LimitBasis::Own),
                 None => (bpe(sizing), LimitBasis::StandIn(sizing)),

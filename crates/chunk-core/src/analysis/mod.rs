@@ -1,6 +1,7 @@
 //! Figures computed from a strategy's measured chunks ([`crate::strategy::Chunks`]): the
 //! comparison table's row ([`summary`]), the chunk-size histogram ([`histogram`]), the A/B
-//! difference of two rows ([`ab`]), the rows of an export ([`export`]), a refusal as data the
+//! difference of two rows ([`ab`]), the rows of an export ([`export`]), where the chunks lie
+//! in the document and what neighbours share, measured ([`layout`]), a refusal as data the
 //! page can word ([`refusal`]), and the code that reproduces a library strategy with the
 //! library ([`snippet`]).
 
@@ -8,6 +9,7 @@ pub mod ab;
 pub mod compare;
 pub mod export;
 pub mod histogram;
+pub mod layout;
 pub mod protocol;
 pub mod refusal;
 pub mod snippet;

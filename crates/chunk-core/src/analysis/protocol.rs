@@ -275,6 +275,11 @@ pub struct Selection {
     /// The library's own parameters as the strategy ran (`Chunker::parameters`): name and
     /// literal value.
     pub parameters: Vec<(String, String)>,
+    /// The first [`crate::analysis::layout::LAYOUT_BYTES`] of the document cut into spans by
+    /// the chunks covering them ([`crate::analysis::layout::document_spans`]); empty when
+    /// refused.
+    #[serde(default)]
+    pub layout: Vec<crate::analysis::layout::DocSpan>,
 }
 
 /// One question/answer pair's figures in a [`Reply::RetrievalRow`] (the page's
@@ -392,6 +397,9 @@ pub enum Reply {
         /// prefix: [`crate::analysis::compare::model_tokens`]), in the same order; empty
         /// without a model. Over [`Summary::max_input_tokens`] the model drops the excess.
         model_tokens: Vec<usize>,
+        /// Each row's byte range shared with the chunk before it, measured
+        /// ([`crate::analysis::layout::shared_with_previous`]; empty at its start when none).
+        shared: Vec<std::ops::Range<usize>>,
     },
     /// An export file.
     Exported {

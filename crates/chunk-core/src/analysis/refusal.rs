@@ -67,9 +67,24 @@ impl From<&StrategyError> for Refusal {
                         match unit {
                             crate::strategy::SizeUnit::Tokens => "tokens",
                             crate::strategy::SizeUnit::Characters => "characters",
+                            crate::strategy::SizeUnit::Model(_) => "model",
                         }
                         .to_owned(),
                     ),
+                ]),
+            ),
+            E::TokenizerNotLoaded { vocab } => (
+                "tokenizer-not-loaded",
+                f(&[("vocab", vocab.code().to_owned())]),
+            ),
+            E::ModelDecode {
+                strategy,
+                byte_offset,
+            } => (
+                "model-decode",
+                f(&[
+                    ("strategy", strategy.to_string()),
+                    ("byte_offset", byte_offset.to_string()),
                 ]),
             ),
             E::TextRefused {

@@ -9,16 +9,31 @@
 //!   JSON array. text-splitter also has its Python binding `semantic-text-splitter`, whose
 //!   snippet [`snippets`] returns after the Rust one.
 //!
+//! Sized in an open model's own tokens ([`SizeUnit::Model`]), the Python snippet loads the
+//! chosen model's tokenizer with Hugging Face `tokenizers` ([`TOKENIZERS_VERSION`]), turns off
+//! the truncation and padding its `tokenizer.json` may carry (all-MiniLM-L6-v2's pads and
+//! truncates to 128 tokens, which would cap every count), and gives each library what it takes:
+//! LangChain a `length_function` (the count `from_huggingface_tokenizer` makes, without
+//! needing transformers), text-splitter `from_huggingface_tokenizer`, semchunk a token counter,
+//! chonkie the tokenizer, LlamaIndex a `tokenizer` returning the ids; no special tokens are
+//! counted. There is no Rust snippet then (the crate's `tokenizers` feature would fetch the
+//! file at run time too; the binding gives the same chunks).
+//!
 //! [`snippet`] is the one the page shows (Rust for text-splitter, Python otherwise). The
 //! differential tests run every snippet (the Python ones in the pinned venv, the Rust ones
 //! built offline against the workspace's `Cargo.lock`) and compare its chunks with the
 //! strategy's own, chunk for chunk.
 
+use crate::models::EmbeddingModel;
 use crate::strategy::{Settings, SizeUnit, StrategyId};
 
 /// The tiktoken version the snippets install: the one pinned in the differential tests'
 /// `requirements.txt` (a test checks they agree).
 pub const TIKTOKEN_VERSION: &str = "0.14.0";
+
+/// The Hugging Face `tokenizers` version the model-sized snippets install: the one pinned in
+/// the differential tests' `requirements.txt` (a test checks they agree).
+pub const TOKENIZERS_VERSION: &str = "0.23.3";
 
 /// The tiktoken-rs version the Rust snippets add: the one in the workspace's `Cargo.lock`,
 /// which text-splitter's `tiktoken-rs` feature uses (a test checks they agree).
@@ -67,16 +82,36 @@ impl Snippet {
 /// strategies and for a setting the strategy refuses (a unit it cannot size in, an overlap
 /// its library lacks).
 pub fn snippet(id: StrategyId, settings: &Settings) -> Option<Snippet> {
-    rust(id, settings).or_else(|| python(id, settings))
+    snippet_for(id, settings, None)
+}
+
+/// [`snippet`] with the chosen embedding model, whose own tokenizer a setting sized in its
+/// tokens ([`SizeUnit::Model`]) loads by the model's Hugging Face name; `None` for such a
+/// setting without a model of that vocabulary.
+pub fn snippet_for(
+    id: StrategyId,
+    settings: &Settings,
+    model: Option<&EmbeddingModel>,
+) -> Option<Snippet> {
+    rust(id, settings).or_else(|| python_for(id, settings, model))
 }
 
 /// Every snippet for `id` with `settings`, the one [`snippet`] shows first: for text-splitter
 /// the Rust crate then its Python binding, for the other libraries the Python one; empty where
 /// [`snippet`] is `None`.
 pub fn snippets(id: StrategyId, settings: &Settings) -> Vec<Snippet> {
+    snippets_for(id, settings, None)
+}
+
+/// [`snippets`] with the chosen embedding model (see [`snippet_for`]).
+pub fn snippets_for(
+    id: StrategyId,
+    settings: &Settings,
+    model: Option<&EmbeddingModel>,
+) -> Vec<Snippet> {
     rust(id, settings)
         .into_iter()
-        .chain(python(id, settings))
+        .chain(python_for(id, settings, model))
         .collect()
 }
 
@@ -99,7 +134,7 @@ pub fn rust(id: StrategyId, settings: &Settings) -> Option<Snippet> {
         StrategyId::TextSplitterMarkdown => "MarkdownSplitter",
         _ => return None,
     };
-    if !reproducible(id, settings) {
+    if !reproducible(id, settings) || matches!(settings.unit, SizeUnit::Model(_)) {
         return None;
     }
     let lib = id.library()?;
@@ -150,9 +185,22 @@ pub fn rust(id: StrategyId, settings: &Settings) -> Option<Snippet> {
 /// The Python snippet: the library for every library strategy (for text-splitter, its Python
 /// binding `semantic-text-splitter`); `None` where [`snippet`] is `None`.
 pub fn python(id: StrategyId, settings: &Settings) -> Option<Snippet> {
+    python_for(id, settings, None)
+}
+
+/// [`python`] with the chosen embedding model (see [`snippet_for`]).
+pub fn python_for(
+    id: StrategyId,
+    settings: &Settings,
+    model: Option<&EmbeddingModel>,
+) -> Option<Snippet> {
     let lib = id.library()?;
     if !reproducible(id, settings) {
         return None;
+    }
+    if let SizeUnit::Model(vocab) = settings.unit {
+        let model = model.filter(|m| m.tokenizer.open_vocab() == Some(vocab))?;
+        return python_model(id, settings, model);
     }
     let (size, overlap) = (settings.chunk_size, settings.chunk_overlap);
     let enc = settings.encoding.name();
@@ -278,6 +326,91 @@ pub fn python(id: StrategyId, settings: &Settings) -> Option<Snippet> {
     })
 }
 
+/// The Python snippet of a setting sized in `model`'s own tokens (module docs).
+fn python_model(id: StrategyId, settings: &Settings, model: &EmbeddingModel) -> Option<Snippet> {
+    let lib = id.library()?;
+    let (size, overlap) = (settings.chunk_size, settings.chunk_overlap);
+    let mut package = lib.package.to_owned();
+    let mut imports = vec!["from tokenizers import Tokenizer".to_string()];
+    let count = "def count(text):\n    return len(tokenizer.encode(text, add_special_tokens=False).ids)\n\n\n";
+    let body = match id {
+        StrategyId::LangchainRecursive | StrategyId::LangchainMarkdown => {
+            imports.push(if id == StrategyId::LangchainMarkdown {
+                "from langchain_text_splitters import (\n    MarkdownHeaderTextSplitter,\n    RecursiveCharacterTextSplitter,\n)".to_string()
+            } else {
+                "from langchain_text_splitters import RecursiveCharacterTextSplitter".to_string()
+            });
+            let splitter = format!(
+                "{count}# The count RecursiveCharacterTextSplitter.from_huggingface_tokenizer makes (it\n# needs transformers; this needs only tokenizers).\nsplitter = RecursiveCharacterTextSplitter(\n    chunk_size={size}, chunk_overlap={overlap}, length_function=count\n)\n"
+            );
+            if id == StrategyId::LangchainMarkdown {
+                format!(
+                    "headers = MarkdownHeaderTextSplitter(\n    headers_to_split_on=[(\"#\", \"Header 1\"), (\"##\", \"Header 2\"), (\"###\", \"Header 3\")]\n)\n{splitter}sections = headers.split_text(text)\nchunks = [doc.page_content for doc in splitter.split_documents(sections)]\n"
+                )
+            } else {
+                format!("{splitter}chunks = splitter.split_text(text)\n")
+            }
+        }
+        StrategyId::TextSplitter | StrategyId::TextSplitterMarkdown => {
+            package = "semantic-text-splitter".to_owned();
+            let class = if id == StrategyId::TextSplitter {
+                "TextSplitter"
+            } else {
+                "MarkdownSplitter"
+            };
+            imports.push(format!("from semantic_text_splitter import {class}"));
+            format!(
+                "splitter = {class}.from_huggingface_tokenizer(tokenizer, {size}, overlap={overlap})\nchunks = splitter.chunks(text)\n"
+            )
+        }
+        StrategyId::Semchunk => {
+            imports.push("import semchunk".to_string());
+            let call = if overlap == 0 {
+                "chunker(text)".to_string()
+            } else {
+                format!("chunker(text, overlap={overlap})")
+            };
+            format!(
+                "{count}# A token counter: no special tokens, and no shortcut on long texts.\nchunker = semchunk.chunkerify(count, {size})\nchunks = {call}\n"
+            )
+        }
+        StrategyId::ChonkieRecursive => {
+            imports.push("from chonkie import RecursiveChunker".to_string());
+            format!(
+                "chunker = RecursiveChunker(tokenizer=tokenizer, chunk_size={size})\nchunks = [chunk.text for chunk in chunker.chunk(text)]\n"
+            )
+        }
+        StrategyId::LlamaindexToken | StrategyId::LlamaindexSentence => {
+            let class = if id == StrategyId::LlamaindexToken {
+                "TokenTextSplitter"
+            } else {
+                "SentenceSplitter"
+            };
+            imports.push(format!("from llama_index.core.node_parser import {class}"));
+            format!(
+                "def ids(text):\n    return tokenizer.encode(text, add_special_tokens=False).ids\n\n\nsplitter = {class}(chunk_size={size}, chunk_overlap={overlap}, tokenizer=ids)\nchunks = splitter.split_text(text)\n"
+            )
+        }
+        _ => return None,
+    };
+    imports.sort_by_key(|i| !i.starts_with("import "));
+    let code = format!(
+        "# {api} from {package}=={version}, sized in {name}'s own tokens, as the RAG Chunk\n# Calculator set it.\n{imports}\n\n# newline=\"\" keeps Windows line endings as they are, as the page does.\nwith open(\"document.txt\", encoding=\"utf-8\", newline=\"\") as f:\n    text = f.read()\n\n# The model's own tokenizer, counting every token: its tokenizer.json may truncate and pad.\ntokenizer = Tokenizer.from_pretrained(\"{name}\")\ntokenizer.no_truncation()\ntokenizer.no_padding()\n\n{body}print(len(chunks), \"chunks\")\n",
+        api = lib.api,
+        version = lib.version,
+        name = model.name,
+        imports = imports.join("\n"),
+    );
+    Some(Snippet {
+        language: PYTHON.to_owned(),
+        install: format!(
+            "pip install {package}=={} tokenizers=={TOKENIZERS_VERSION}",
+            lib.version
+        ),
+        code,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -385,5 +518,56 @@ mod tests {
         assert_eq!(lc.len(), 1);
         assert_eq!(lc[0].language, PYTHON);
         assert!(rust(StrategyId::LangchainToken, &tokens).is_none());
+    }
+
+    /// Sized in a model's own tokens: the Python snippet loads that model's tokenizer by its
+    /// Hugging Face name, turns off truncation and padding, and pins `tokenizers`; without the
+    /// model (or with a model of another vocabulary) there is none, and never a Rust one.
+    #[test]
+    fn model_sized_snippets_load_the_models_own_tokenizer() {
+        use crate::models::model;
+        use crate::tokenizer::open::OpenVocab;
+        let bge = model("bge-small-en-v1-5").expect("in the table");
+        let e5 = model("multilingual-e5-large").expect("in the table");
+        let s = settings(256, 32, SizeUnit::Model(OpenVocab::BertUncased));
+        // `reproducible` builds the chunker, which needs the tokenizer installed.
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/vocab/bert-base-uncased.txt");
+        crate::tokenizer::open::OpenTokenizer::load(
+            OpenVocab::BertUncased,
+            &std::fs::read(path).expect("the vocabulary"),
+        )
+        .expect("loads")
+        .install();
+        let lc = snippet_for(StrategyId::LangchainRecursive, &s, Some(bge)).expect("a snippet");
+        assert_eq!(lc.language, PYTHON);
+        assert_eq!(
+            lc.install,
+            format!("pip install langchain-text-splitters==1.1.3 tokenizers=={TOKENIZERS_VERSION}")
+        );
+        for line in [
+            "tokenizer = Tokenizer.from_pretrained(\"BAAI/bge-small-en-v1.5\")",
+            "tokenizer.no_truncation()",
+            "tokenizer.no_padding()",
+            "length_function=count",
+            "add_special_tokens=False",
+        ] {
+            assert!(lc.code.contains(line), "{line}\n{}", lc.code);
+        }
+        let ts = snippets_for(StrategyId::TextSplitter, &s, Some(bge));
+        assert_eq!(ts.len(), 1, "no Rust snippet in a model's tokens");
+        assert!(ts[0]
+            .code
+            .contains("TextSplitter.from_huggingface_tokenizer(tokenizer, 256"));
+        assert!(ts[0]
+            .install
+            .starts_with("pip install semantic-text-splitter==0.33.1"));
+        let sc = snippet_for(StrategyId::Semchunk, &s, Some(bge)).expect("a snippet");
+        assert!(sc.code.contains("semchunk.chunkerify(count, 256)"));
+        assert!(
+            snippet(StrategyId::LangchainRecursive, &s).is_none(),
+            "no model"
+        );
+        assert!(snippet_for(StrategyId::LangchainRecursive, &s, Some(e5)).is_none());
+        assert!(snippet_for(StrategyId::LangchainToken, &s, Some(bge)).is_none());
     }
 }

@@ -38,7 +38,7 @@ impl SweepGrid {
     /// English prose) × overlaps 0, 3, 5, 8, 10, 13, 15, 18, 20, 25 % of the size.
     pub fn standard(unit: SizeUnit) -> Self {
         let per_token = match unit {
-            SizeUnit::Tokens => 1,
+            SizeUnit::Tokens | SizeUnit::Model(_) => 1,
             SizeUnit::Characters => 4,
         };
         SweepGrid {

@@ -122,6 +122,10 @@ impl ChonkieRecursiveChunker {
 
     /// Cuts `text[range]` at `level` and below, appending chunks to `out`; `end` is why the
     /// piece itself ends.
+    ///
+    /// # Errors
+    /// [`StrategyError::ModelDecode`] when an open model's tokenizer sizes the chunks and a
+    /// piece reaches the token level, where chonkie decodes the model's ids.
     fn chunk(
         &self,
         text: &str,
@@ -129,18 +133,30 @@ impl ChonkieRecursiveChunker {
         level: usize,
         end: Boundary,
         out: &mut Vec<Piece>,
-    ) {
+    ) -> Result<(), StrategyError> {
         if range.is_empty() {
-            return;
+            return Ok(());
         }
         let rule = match RECURSIVE_RULES.get(level) {
             Some(rule) => *rule,
-            None => return out.push(Piece::slice(range, end)),
+            None => {
+                out.push(Piece::slice(range, end));
+                return Ok(());
+            }
         };
         let delimiters: &[&str] = match rule {
             RecursiveLevel::Delimiters(d) => d,
             RecursiveLevel::Whitespace => &[" "],
-            RecursiveLevel::Tokens => return self.windows(text, range, end, out),
+            RecursiveLevel::Tokens if matches!(self.tokenizer, Length::Model(_)) => {
+                return Err(StrategyError::ModelDecode {
+                    strategy: StrategyId::ChonkieRecursive,
+                    byte_offset: range.start,
+                });
+            }
+            RecursiveLevel::Tokens => {
+                self.windows(text, range, end, out);
+                return Ok(());
+            }
         };
         let segments = split_after(text, range, delimiters, self.min_characters_per_chunk);
         let counts: Vec<usize> = segments
@@ -158,11 +174,12 @@ impl ChonkieRecursiveChunker {
                 level_reason(level, &text[piece.clone()])
             };
             if sum > self.chunk_size {
-                self.chunk(text, piece, level + 1, reason, out);
+                self.chunk(text, piece, level + 1, reason, out)?;
             } else {
                 out.push(Piece::slice(piece, reason));
             }
         }
+        Ok(())
     }
 
     /// The last level: windows of `chunk_size` units of the piece's own encoding.
@@ -172,7 +189,7 @@ impl ChonkieRecursiveChunker {
         let n = bounds.len() - 1;
         let cut = match self.tokenizer {
             Length::Characters => Boundary::Character,
-            Length::Tokens(_) => Boundary::SizeLimit,
+            Length::Tokens(_) | Length::Model(_) => Boundary::SizeLimit,
         };
         let mut start = 0;
         while start < n {
@@ -217,7 +234,7 @@ impl Chunker for ChonkieRecursiveChunker {
         self.validate()?;
         refuse_special_tokens(StrategyId::ChonkieRecursive, self.tokenizer, text)?;
         let mut out = Vec::new();
-        self.chunk(text, 0..text.len(), 0, Boundary::EndOfText, &mut out);
+        self.chunk(text, 0..text.len(), 0, Boundary::EndOfText, &mut out)?;
         Ok(out)
     }
 }
@@ -359,6 +376,7 @@ impl ChonkieTokenChunker {
     /// positive")`); [`StrategyError::OverlapRefused`] when `chunk_overlap >= chunk_size`
     /// (`ValueError("chunk_overlap must be less than chunk_size")`).
     pub fn new(settings: &Settings) -> Result<Self, StrategyError> {
+        super::check_unit(StrategyId::ChonkieToken, settings.unit)?;
         let c = ChonkieTokenChunker {
             tokenizer: settings.length(),
             chunk_size: settings.chunk_size,
@@ -426,6 +444,7 @@ fn tokenizer_literal(length: Length) -> String {
     match length {
         Length::Characters => py_str("character"),
         Length::Tokens(e) => py_tiktoken(e),
+        Length::Model(v) => super::py_hf_tokenizer(v),
     }
 }
 

@@ -22,6 +22,7 @@ impl FixedWindows {
     /// # Errors
     /// [`StrategyError::ZeroChunkSize`] when `chunk_size == 0`.
     pub fn new(settings: &Settings) -> Result<Self, StrategyError> {
+        super::check_unit(StrategyId::Fixed, settings.unit)?;
         Ok(FixedWindows {
             params: ChunkParams::new(settings.chunk_size, settings.chunk_overlap)?,
             length: settings.length(),

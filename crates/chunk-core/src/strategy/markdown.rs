@@ -61,6 +61,7 @@ impl MarkdownStructure {
     /// # Errors
     /// [`StrategyError::ZeroChunkSize`] when `chunk_size == 0`.
     pub fn new(settings: &Settings) -> Result<Self, StrategyError> {
+        super::check_unit(StrategyId::Markdown, settings.unit)?;
         Ok(MarkdownStructure {
             params: ChunkParams::new(settings.chunk_size, settings.chunk_overlap)?,
             unit: settings.unit,
@@ -73,6 +74,7 @@ impl MarkdownStructure {
         match self.unit {
             SizeUnit::Tokens => Length::Tokens(self.encoding),
             SizeUnit::Characters => Length::Characters,
+            SizeUnit::Model(v) => Length::Model(v),
         }
     }
 

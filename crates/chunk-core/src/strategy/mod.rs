@@ -203,10 +203,24 @@ impl StrategyId {
     }
 
     /// True when the strategy can size chunks in `unit` (every one can in tokens; characters
-    /// only where the library or rule has a character length function).
+    /// only where the library or rule has a character length function; an open model's
+    /// tokens only where the library takes any length function or tokenizer and never decodes
+    /// token ids back to text: the model's tokenizer gives no byte offsets, and token windows
+    /// decoded from WordPiece ids are lower-cased text, not the document's).
     pub fn supports(self, unit: SizeUnit) -> bool {
         match unit {
             SizeUnit::Tokens => true,
+            SizeUnit::Model(_) => matches!(
+                self,
+                StrategyId::LangchainRecursive
+                    | StrategyId::LangchainMarkdown
+                    | StrategyId::TextSplitter
+                    | StrategyId::TextSplitterMarkdown
+                    | StrategyId::Semchunk
+                    | StrategyId::ChonkieRecursive
+                    | StrategyId::LlamaindexToken
+                    | StrategyId::LlamaindexSentence
+            ),
             SizeUnit::Characters => !matches!(
                 self,
                 StrategyId::LangchainToken
@@ -261,8 +275,9 @@ pub enum Keeps {
     EverythingAfterPrefix,
 }
 
-/// The unit `chunk_size` and `chunk_overlap` are given in (`"tokens"` / `"characters"` in
-/// serde and in the page's `chunk-size-unit` select).
+/// The unit `chunk_size` and `chunk_overlap` are given in (`"tokens"` / `"characters"` /
+/// `{"model": "bert-uncased"}` in serde; the page's `chunk-size-unit` select chooses tokens or
+/// characters, and its `size-tokenizer` select whose tokens).
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
 )]
@@ -274,6 +289,32 @@ pub enum SizeUnit {
     /// Unicode scalar values (Python's `len`): LangChain's, text-splitter's and chonkie's
     /// default length function.
     Characters,
+    /// Tokens of an open embedding model's own tokenizer, without its special tokens
+    /// ([`Length::Model`]): the libraries given a Hugging Face tokenizer
+    /// ([`StrategyId::supports`] says which). Every chunk's `tokens` are still counted with
+    /// [`Settings::encoding`].
+    Model(crate::tokenizer::open::OpenVocab),
+}
+
+impl SizeUnit {
+    /// True for the units that are tokens of some tokenizer (not characters).
+    pub fn is_tokens(self) -> bool {
+        !matches!(self, SizeUnit::Characters)
+    }
+
+    /// The unit the page's configuration sizes in: tokens become `model`'s own tokens when
+    /// the user sizes with the model's tokenizer (`by_model`, the `size-tokenizer` select)
+    /// and the model has an open one; characters and BPE tokens otherwise stay as they are.
+    pub fn sized_by(
+        self,
+        model: Option<crate::tokenizer::open::OpenVocab>,
+        by_model: bool,
+    ) -> Self {
+        match (self, model) {
+            (SizeUnit::Tokens, Some(v)) if by_model => SizeUnit::Model(v),
+            _ => self,
+        }
+    }
 }
 
 /// The common setting every strategy starts from; library-specific options take the
@@ -308,8 +349,26 @@ impl Settings {
         match self.unit {
             SizeUnit::Tokens => Length::Tokens(self.encoding),
             SizeUnit::Characters => Length::Characters,
+            SizeUnit::Model(v) => Length::Model(v),
         }
     }
+}
+
+/// [`StrategyError::UnitUnsupported`] unless `id` can size chunks in `unit`
+/// ([`StrategyId::supports`]); every constructor checks it, so that no strategy runs with a
+/// unit it was not made for.
+pub(crate) fn check_unit(id: StrategyId, unit: SizeUnit) -> Result<(), StrategyError> {
+    if id.supports(unit) {
+        Ok(())
+    } else {
+        Err(StrategyError::UnitUnsupported { strategy: id, unit })
+    }
+}
+
+/// A Hugging Face tokenizer as a parameter value: `tokenizers.Tokenizer "bert-uncased"`
+/// (the vocabulary's code; several models share one).
+pub(crate) fn py_hf_tokenizer(vocab: crate::tokenizer::open::OpenVocab) -> String {
+    format!("tokenizers.Tokenizer {}", py_str(vocab.code()))
 }
 
 /// Why a strategy refused a setting or a text. Each variant carries what the page needs to word
@@ -388,6 +447,25 @@ pub enum StrategyError {
         /// The library's package name.
         library: &'static str,
         /// Byte offset of the piece being split when the limit was passed.
+        byte_offset: usize,
+    },
+    /// Chunks are to be sized with an open model's tokenizer whose vocabulary file is not
+    /// loaded yet ([`crate::tokenizer::open::OpenTokenizer::install`]).
+    #[error("the tokenizer {vocab:?} is not loaded")]
+    TokenizerNotLoaded {
+        /// The vocabulary needed.
+        vocab: crate::tokenizer::open::OpenVocab,
+    },
+    /// The library would decode the model's token ids back to text here (chonkie's
+    /// `RecursiveChunker` cuts a piece longer than `chunk_size` into token windows at its last
+    /// level and decodes them), which for an open model's tokenizer is not the document's
+    /// text (WordPiece lower-cases it and joins its pieces with spaces); that decoding is not
+    /// reproduced.
+    #[error("{strategy} decodes the model's tokens back to text at byte {byte_offset}")]
+    ModelDecode {
+        /// The strategy.
+        strategy: StrategyId,
+        /// Byte offset of the piece the library would decode.
         byte_offset: usize,
     },
     /// A library-specific parameter is out of the range the library accepts.
@@ -842,6 +920,11 @@ pub fn chunker(id: StrategyId, settings: &Settings) -> Result<Box<dyn Chunker>, 
             unit: settings.unit,
         });
     }
+    if let SizeUnit::Model(vocab) = settings.unit {
+        if vocab.loaded().is_none() {
+            return Err(StrategyError::TokenizerNotLoaded { vocab });
+        }
+    }
     Ok(match id {
         StrategyId::Fixed => Box::new(FixedWindows::new(settings)?),
         StrategyId::Sentence => Box::new(SentencePacking::new(settings)?),
@@ -896,5 +979,115 @@ mod tests {
             assert_eq!(id.as_str().parse::<StrategyId>(), Ok(id));
         }
         assert!("nope".parse::<StrategyId>().is_err());
+    }
+
+    /// The BERT uncased tokenizer installed for this test process. The lib's unit tests
+    /// install only this vocabulary, so that XLM-RoBERTa stays not loaded for the refusal test.
+    fn install_bert() -> &'static crate::tokenizer::open::OpenTokenizer {
+        use crate::tokenizer::open::{OpenTokenizer, OpenVocab};
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/vocab/bert-base-uncased.txt");
+        let bytes = std::fs::read(path).expect("the vocabulary file");
+        OpenTokenizer::load(OpenVocab::BertUncased, &bytes)
+            .expect("loads")
+            .install()
+    }
+
+    /// Sized in a model's own tokens: which strategies can, the unit the page's choice
+    /// gives, the refusals, and a chunk list measured in the model's tokens.
+    #[test]
+    fn model_tokens_size_the_strategies_that_take_a_length_function() {
+        use crate::tokenizer::open::OpenVocab;
+        let bert = SizeUnit::Model(OpenVocab::BertUncased);
+        let sizers: Vec<StrategyId> = StrategyId::all().filter(|s| s.supports(bert)).collect();
+        assert_eq!(
+            sizers.iter().map(|s| s.as_str()).collect::<Vec<_>>(),
+            [
+                "langchain-recursive",
+                "langchain-markdown",
+                "text-splitter",
+                "text-splitter-markdown",
+                "semchunk",
+                "chonkie-recursive",
+                "llamaindex-token",
+                "llamaindex-sentence"
+            ]
+        );
+        // The page's choice: tokens of an open model only when it sizes by the model.
+        let v = Some(OpenVocab::BertUncased);
+        assert_eq!(SizeUnit::Tokens.sized_by(v, true), bert);
+        assert_eq!(SizeUnit::Tokens.sized_by(v, false), SizeUnit::Tokens);
+        assert_eq!(SizeUnit::Tokens.sized_by(None, true), SizeUnit::Tokens);
+        assert_eq!(SizeUnit::Characters.sized_by(v, true), SizeUnit::Characters);
+        assert_eq!(
+            serde_json::to_string(&bert).unwrap(),
+            r#"{"model":"bert-uncased"}"#
+        );
+        let s = |unit| test_settings(24, 0, unit);
+        // Every constructor refuses a unit its strategy cannot size in, not only `chunker`.
+        assert_eq!(
+            FixedWindows::new(&s(bert)).unwrap_err(),
+            StrategyError::UnitUnsupported {
+                strategy: StrategyId::Fixed,
+                unit: bert
+            }
+        );
+        assert!(Recursive::new(&s(bert)).is_err());
+        assert!(ChonkieTokenChunker::new(&s(bert)).is_err());
+        // A vocabulary not installed is refused before anything is cut.
+        let xlm = SizeUnit::Model(OpenVocab::XlmRoberta);
+        assert_eq!(
+            chunker(StrategyId::Semchunk, &s(xlm)).err(),
+            Some(StrategyError::TokenizerNotLoaded {
+                vocab: OpenVocab::XlmRoberta
+            })
+        );
+        // Installed, each chunk is at most 24 of the model's tokens, while its `tokens` stay
+        // cl100k_base's.
+        let t = install_bert();
+        let text = "Unaffable CAFÉ owners, naïvely: [CLS] tokens stay whole. ".repeat(10);
+        for id in sizers {
+            let c = chunker(id, &s(bert)).unwrap_or_else(|e| panic!("{id}: {e}"));
+            assert_eq!(
+                c.budget(),
+                (24, Length::Model(OpenVocab::BertUncased)),
+                "{id}"
+            );
+            let chunks = run(c.as_ref(), &text, Encoding::Cl100kBase)
+                .unwrap_or_else(|e| panic!("{id}: {e}"));
+            assert!(chunks.chunks.len() >= 5, "{id}: {}", chunks.chunks.len());
+            for ch in &chunks.chunks {
+                let own = ch.text(&text);
+                assert_eq!(ch.length, t.count(&own), "{id}: {own:?}");
+                assert!(ch.length <= 24 && !ch.flags.oversize, "{id}: {own:?}");
+                let cl100k = Encoding::Cl100kBase.tokenizer().count(&own);
+                assert_eq!(ch.tokens, cl100k, "{id}: tokens are still cl100k_base's");
+            }
+        }
+        assert_eq!(
+            t.count("[CLS]"),
+            1,
+            "a special token in the text is one token"
+        );
+    }
+
+    /// chonkie's RecursiveChunker decodes token windows at its last level: sized in a model's
+    /// tokens, a sentence longer than the size is refused there, in words, not cut otherwise.
+    #[test]
+    fn chonkie_recursive_in_model_tokens_refuses_where_it_would_decode() {
+        use crate::tokenizer::open::OpenVocab;
+        install_bert();
+        let s = test_settings(6, 0, SizeUnit::Model(OpenVocab::BertUncased));
+        let c = chunker(StrategyId::ChonkieRecursive, &s).expect("accepted");
+        let short = "One two.\n\nThree four.";
+        assert!(run(c.as_ref(), short, Encoding::Cl100kBase).is_ok());
+        // chonkie joins pieces under 24 bytes to the next: the introduction is 28 bytes.
+        let long = "An introduction line here.\n\nThis one sentence runs on well past six tokens.";
+        assert_eq!(
+            run(c.as_ref(), long, Encoding::Cl100kBase).unwrap_err(),
+            StrategyError::ModelDecode {
+                strategy: StrategyId::ChonkieRecursive,
+                byte_offset: 28
+            }
+        );
     }
 }

@@ -99,6 +99,7 @@ impl Recursive {
     /// # Errors
     /// [`StrategyError::ZeroChunkSize`] when `chunk_size == 0`.
     pub fn new(settings: &Settings) -> Result<Self, StrategyError> {
+        super::check_unit(StrategyId::Recursive, settings.unit)?;
         Ok(Recursive {
             params: ChunkParams::new(settings.chunk_size, settings.chunk_overlap)?,
             length: settings.length(),
@@ -211,7 +212,9 @@ impl<'t> Plan<'t> {
                 levels.push(union(&levels[2], &safe));
                 (units, longest_token(e))
             }
-            Length::Characters => (Vec::new(), 4),
+            // Not a unit of this strategy (its constructor refuses it): counted as characters
+            // are, by the true count at every char boundary.
+            Length::Characters | Length::Model(_) => (Vec::new(), 4),
         };
         Plan {
             text,
@@ -232,7 +235,9 @@ impl<'t> Plan<'t> {
                 Level::Unit,
                 Level::Character,
             ],
-            Length::Characters => &[Level::Paragraph, Level::Sentence, Level::Word, Level::Unit],
+            Length::Characters | Length::Model(_) => {
+                &[Level::Paragraph, Level::Sentence, Level::Word, Level::Unit]
+            }
         }
     }
 
@@ -245,7 +250,9 @@ impl<'t> Plan<'t> {
             (Level::Sentence, _) => Boundary::Sentence,
             (Level::Word, _) => Boundary::Word,
             (Level::Unit, Length::Tokens(_)) => Boundary::SizeLimit,
-            (Level::Unit, Length::Characters) | (Level::Character, _) => Boundary::Character,
+            (Level::Unit, Length::Characters | Length::Model(_)) | (Level::Character, _) => {
+                Boundary::Character
+            }
         }
     }
 
@@ -275,7 +282,7 @@ impl<'t> Plan<'t> {
                 let before = |x: usize| self.units.partition_point(|&o| o < x);
                 before(e) - before(a)
             }
-            Length::Characters => self.text[a..e].chars().count(),
+            Length::Characters | Length::Model(_) => self.text[a..e].chars().count(),
         }
     }
 
@@ -437,7 +444,7 @@ enum Counter<'t> {
 impl<'t> Counter<'t> {
     fn new(length: Length) -> Self {
         match length {
-            Length::Characters => Counter::Characters,
+            Length::Characters | Length::Model(_) => Counter::Characters,
             Length::Tokens(e) => Counter::Tokens {
                 counter: e.tokenizer().counter(),
                 longest: longest_token(e),

@@ -357,6 +357,8 @@ impl<'t> Units<'t> {
 pub(super) fn additive_at(text: &str, length: Length, at: usize) -> bool {
     match length {
         Length::Characters => true,
+        // Not additive in general (and not a unit of this strategy).
+        Length::Model(_) => false,
         Length::Tokens(_) => {
             matches!(text.as_bytes()[..at].last(), Some(b'\n' | b'\r')) && clean_start(&text[at..])
         }

@@ -22,6 +22,9 @@
 //!   `6 × chunk_size` characters whose first `6 × chunk_size + max_token_chars - 1` characters
 //!   already exceed `chunk_size` tokens (`faster_token_counter`); that shortcut steers probes
 //!   too, so it is reproduced. The counter's memoization (`lru_cache`) never changes a result.
+//! - `chunkerify` on a token counter (a plain callable, as for an open model's tokenizer:
+//!   `lambda text: len(tokenizer.encode(text, add_special_tokens=False).ids)`): no vocabulary
+//!   to read, so `max_token_chars` stays `None` and there is no shortcut; every count is true.
 //! - Whitespace-only and empty chunks are dropped at the end of the first call.
 //! - `overlap` (an int ≥ 1: tokens; semchunk would read a float < 1 as a ratio) is clamped to
 //!   `chunk_size - 1`; the text is then chunked at `min(overlap, chunk_size - overlap)` tokens,
@@ -49,6 +52,7 @@ use super::python::python_isspace;
 use super::{py_tiktoken, Parameter};
 use super::{Boundary, Chunker, Piece, Settings, SizeUnit, StrategyError, StrategyId};
 use crate::sizer::Length;
+use crate::tokenizer::open::{OpenTokenizer, OpenVocab};
 use crate::tokenizer::{Bpe, Encoded, Encoding};
 use std::ops::Range;
 use std::sync::OnceLock;
@@ -62,8 +66,12 @@ pub struct Semchunk {
     pub chunk_size: usize,
     /// The chunker's `overlap` argument, in tokens; 0 is semchunk's `None` (no overlap).
     pub overlap: usize,
-    /// The tiktoken encoding passed to `chunkerify`.
+    /// The tiktoken encoding passed to `chunkerify` (unless `model` is set).
     pub encoding: Encoding,
+    /// An open model's tokenizer given to `chunkerify` as a token counter instead of the
+    /// encoding (`len(tokenizer.encode(text, add_special_tokens=False).ids)`): then no
+    /// `max_token_chars` shortcut applies (module docs).
+    pub model: Option<OpenVocab>,
     /// `chunkerify`'s `max_token_chars`; `None` (the default) takes the length in bytes of the
     /// vocabulary's longest token, as semchunk does through `token_byte_values()`.
     pub max_token_chars: Option<usize>,
@@ -80,16 +88,15 @@ impl Semchunk {
         if settings.chunk_size == 0 {
             return Err(StrategyError::ZeroChunkSize);
         }
-        if settings.unit != SizeUnit::Tokens {
-            return Err(StrategyError::UnitUnsupported {
-                strategy: StrategyId::Semchunk,
-                unit: settings.unit,
-            });
-        }
+        super::check_unit(StrategyId::Semchunk, settings.unit)?;
         Ok(Semchunk {
             chunk_size: settings.chunk_size,
             overlap: settings.chunk_overlap,
             encoding: settings.encoding,
+            model: match settings.unit {
+                SizeUnit::Model(v) => Some(v),
+                _ => None,
+            },
             max_token_chars: None,
         })
     }
@@ -110,7 +117,13 @@ impl Semchunk {
 impl Chunker for Semchunk {
     fn parameters(&self) -> Vec<Parameter> {
         vec![
-            ("tokenizer_or_token_counter", py_tiktoken(self.encoding)),
+            (
+                "tokenizer_or_token_counter",
+                match self.model {
+                    Some(v) => super::py_hf_tokenizer(v),
+                    None => py_tiktoken(self.encoding),
+                },
+            ),
             ("chunk_size", self.chunk_size.to_string()),
             ("overlap", self.overlap.to_string()),
             (
@@ -127,7 +140,10 @@ impl Chunker for Semchunk {
     }
 
     fn budget(&self) -> (usize, Length) {
-        (self.chunk_size, Length::Tokens(self.encoding))
+        match self.model {
+            Some(v) => (self.chunk_size, Length::Model(v)),
+            None => (self.chunk_size, Length::Tokens(self.encoding)),
+        }
     }
 
     fn split(&self, text: &str) -> Result<Vec<Piece>, StrategyError> {
@@ -135,14 +151,25 @@ impl Chunker for Semchunk {
             return Err(StrategyError::ZeroChunkSize);
         }
         let bpe = self.encoding.tokenizer();
-        let max_token_chars = self
-            .max_token_chars
-            .unwrap_or_else(|| default_max_token_chars(self.encoding));
+        let model = match self.model {
+            Some(vocab) => Some(
+                vocab
+                    .loaded()
+                    .ok_or(StrategyError::TokenizerNotLoaded { vocab })?,
+            ),
+            None => None,
+        };
+        let max_token_chars = match (self.max_token_chars, model) {
+            (Some(n), _) => Some(n),
+            (None, None) => Some(default_max_token_chars(self.encoding)),
+            (None, Some(_)) => None,
+        };
         let counter = Counter {
             bpe,
+            model,
             chunk_size: self.chunk_size,
             // `text[: heuristic + max_token_chars - 1]`
-            prefix_extra: max_token_chars as isize - 1,
+            prefix_extra: max_token_chars.map(|n| n as isize - 1),
         };
         let (overlap, local_size) = self.effective_sizes();
         let subchunks: Vec<(Range<usize>, Boundary)> = chunk(text, local_size, &counter)?
@@ -192,16 +219,20 @@ fn longest_token_bytes(bpe: &Bpe) -> usize {
 /// `chunkerify`'s `faster_token_counter` shortcut.
 struct Counter<'a> {
     bpe: &'a Bpe,
+    /// The open model's tokenizer counting instead of `bpe`, when one was given.
+    model: Option<&'a OpenTokenizer>,
     /// `chunkerify`'s `chunk_size` (not the reduced size of an overlapping run).
     chunk_size: usize,
-    /// `max_token_chars - 1`, the characters read past `6 × chunk_size` by the shortcut.
-    prefix_extra: isize,
+    /// `max_token_chars - 1`, the characters read past `6 × chunk_size` by the shortcut;
+    /// `None`: no shortcut (`max_token_chars` unknown).
+    prefix_extra: Option<isize>,
 }
 
 impl Counter<'_> {
     /// `text[: heuristic + max_token_chars - 1]` when `len(text) > heuristic` (`heuristic = 6 ×
     /// chunk_size`), else `None`.
     fn shortcut_prefix<'t>(&self, t: &'t str) -> Option<&'t str> {
+        let prefix_extra = self.prefix_extra?;
         let heuristic = self.chunk_size.saturating_mul(6);
         // A text of at most `heuristic` bytes has at most as many chars; an ASCII prefix of
         // `heuristic + 1` bytes is as many chars.
@@ -210,7 +241,7 @@ impl Counter<'_> {
         {
             return None;
         }
-        let prefix_chars = (heuristic as isize).saturating_add(self.prefix_extra);
+        let prefix_chars = (heuristic as isize).saturating_add(prefix_extra);
         let end = if prefix_chars < 0 {
             // Python's negative slice end: all but the last |n| characters.
             let back = prefix_chars.unsigned_abs();
@@ -230,6 +261,9 @@ impl Counter<'_> {
     /// `faster_token_counter(t)`: `chunk_size + 1` when the shortcut prefix is already over
     /// `chunk_size` tokens, else the true count.
     fn count(&self, t: &str) -> usize {
+        if let Some(m) = self.model {
+            return m.count(t);
+        }
         if let Some(p) = self.shortcut_prefix(t) {
             if exceeds(self.bpe, p, self.chunk_size) {
                 return self.chunk_size.saturating_add(1);
@@ -240,6 +274,9 @@ impl Counter<'_> {
 
     /// `faster_token_counter(t) > limit`, tokenizing only as far as that takes.
     fn exceeds(&self, t: &str, limit: usize) -> bool {
+        if let Some(m) = self.model {
+            return m.count(t) > limit;
+        }
         if let Some(p) = self.shortcut_prefix(t) {
             if exceeds(self.bpe, p, self.chunk_size) {
                 return self.chunk_size.saturating_add(1) > limit;
@@ -893,8 +930,9 @@ mod tests {
         let bpe = Encoding::Cl100kBase.tokenizer();
         let c = Counter {
             bpe,
+            model: None,
             chunk_size: 2,
-            prefix_extra: 127,
+            prefix_extra: Some(127),
         };
         let long = "word ".repeat(10); // 50 chars > 6 × 2
         assert_eq!(bpe.count(&long), 11);

@@ -27,6 +27,7 @@ impl SentencePacking {
     /// # Errors
     /// [`StrategyError::ZeroChunkSize`] when `chunk_size == 0`.
     pub fn new(settings: &Settings) -> Result<Self, StrategyError> {
+        super::check_unit(StrategyId::Sentence, settings.unit)?;
         Ok(SentencePacking {
             params: ChunkParams::new(settings.chunk_size, settings.chunk_overlap)?,
             length: settings.length(),

@@ -14,6 +14,7 @@
 use super::Parameter;
 use super::{Boundary, Chunker, Piece, Settings, SizeUnit, StrategyError, StrategyId};
 use crate::sizer::Length;
+use crate::tokenizer::open::OpenTokenizer;
 use crate::tokenizer::Bpe;
 use std::ops::Range;
 use text_splitter::{ChunkConfig, ChunkSizer, MarkdownSplitter, TextSplitter};
@@ -24,6 +25,16 @@ const PACKAGE: &str = "text-splitter";
 struct BpeSizer(&'static Bpe);
 
 impl ChunkSizer for BpeSizer {
+    fn size(&self, chunk: &str) -> usize {
+        self.0.count(chunk)
+    }
+}
+
+/// The crate's `ChunkSizer` for a Hugging Face `Tokenizer`: `encode(chunk, false)` ids (no
+/// special tokens), padding aside (the models' tokenizers pad nothing here).
+struct ModelSizer(&'static OpenTokenizer);
+
+impl ChunkSizer for ModelSizer {
     fn size(&self, chunk: &str) -> usize {
         self.0.count(chunk)
     }
@@ -73,6 +84,7 @@ impl<const MARKDOWN: bool> TextSplitterChunker<MARKDOWN> {
             sizer: match settings.unit {
                 SizeUnit::Tokens => Length::Tokens(settings.encoding),
                 SizeUnit::Characters => Length::Characters,
+                SizeUnit::Model(v) => Length::Model(v),
             },
         };
         c.check()?;
@@ -135,6 +147,18 @@ impl<const MARKDOWN: bool> TextSplitterChunker<MARKDOWN> {
                 markdown,
                 text,
             ),
+            Length::Model(vocab) => {
+                let tokenizer = vocab
+                    .loaded()
+                    .ok_or(StrategyError::TokenizerNotLoaded { vocab })?;
+                run(
+                    base.with_sizer(ModelSizer(tokenizer))
+                        .with_overlap(self.overlap)
+                        .map_err(refused)?,
+                    markdown,
+                    text,
+                )
+            }
         })
     }
 }
@@ -218,6 +242,7 @@ impl<const MARKDOWN: bool> Chunker for TextSplitterChunker<MARKDOWN> {
         let sizer = match self.sizer {
             Length::Characters => "Characters".to_owned(),
             Length::Tokens(e) => format!("tiktoken_rs::{}()", e.name()),
+            Length::Model(v) => format!("tokenizers::Tokenizer {:?}", v.code()),
         };
         vec![
             ("capacity", self.capacity.to_string()),

@@ -3,6 +3,8 @@
 //! fetches the file (same origin, `vocab/` next to the page) only when such a model is chosen,
 //! so the default page does not carry it.
 
+use std::sync::OnceLock;
+
 use serde::{Deserialize, Serialize};
 
 use super::unigram::{Unigram, VocabError as UnigramError};
@@ -46,6 +48,21 @@ impl OpenVocab {
         }
     }
 
+    /// The tokenizer of this vocabulary once [`OpenTokenizer::install`]ed in this process (the
+    /// page's worker installs it when it loads the file); `None` before.
+    pub fn loaded(self) -> Option<&'static OpenTokenizer> {
+        INSTALLED[self as usize].get()
+    }
+
+    /// The tokenizer's name as the page shows it: `WordPiece (BERT uncased)`,
+    /// `Unigram (XLM-RoBERTa)` (the same in every language).
+    pub const fn label(self) -> &'static str {
+        match self {
+            OpenVocab::BertUncased => "WordPiece (BERT uncased)",
+            OpenVocab::XlmRoberta => "Unigram (XLM-RoBERTa)",
+        }
+    }
+
     /// A stable name for messages and hooks: `bert-uncased`, `xlm-roberta`.
     pub const fn code(self) -> &'static str {
         match self {
@@ -54,6 +71,10 @@ impl OpenVocab {
         }
     }
 }
+
+/// The tokenizers installed in this process, by [`OpenVocab`] (declaration order). A
+/// vocabulary file never changes, so the first one installed stays.
+static INSTALLED: [OnceLock<OpenTokenizer>; 2] = [OnceLock::new(), OnceLock::new()];
 
 /// A loaded open tokenizer.
 #[derive(Debug, Clone)]
@@ -94,6 +115,13 @@ impl OpenTokenizer {
                 bytes,
             )?))),
         }
+    }
+
+    /// Keeps this tokenizer for the rest of the process, where
+    /// [`crate::sizer::Length::Model`] finds it ([`OpenVocab::loaded`]), and returns the one
+    /// kept: this one, or the one installed before for the same vocabulary.
+    pub fn install(self) -> &'static OpenTokenizer {
+        INSTALLED[self.vocab() as usize].get_or_init(|| self)
     }
 
     /// Which vocabulary this is.

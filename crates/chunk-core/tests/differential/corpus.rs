@@ -49,6 +49,16 @@ pub fn documents() -> Vec<(&'static str, String)> {
              mentions <|fim_prefix|> too.\n\nThen a last paragraph."
                 .to_string(),
         ),
+        // The open models' special tokens written in the text (each one token, not split),
+        // accents, case and a word over WordPiece's 100 characters (one [UNK]).
+        (
+            "model-specials.txt",
+            format!(
+                "[CLS] Ünïcödé Café, naïve CAFÉ. The <mask> and <s> tokens [SEP] stay whole.\n\n\
+                 汉字混合 text with {} then more words.\n\nÀ la fin: [MASK][PAD] done.",
+                "x".repeat(140)
+            ),
+        ),
         // Python's str.isspace counts U+001C..U+001F as whitespace, Rust's does not: strip()
         // removes them at chunk edges (a fuzz find against the keeps statement).
         (

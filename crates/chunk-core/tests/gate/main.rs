@@ -19,6 +19,9 @@
 #[path = "../common/figures.rs"]
 mod figures;
 
+#[path = "../common/open_tokenizers.rs"]
+mod open_tokenizers;
+
 /// The `keeps()` check of the differential test, shared.
 #[path = "../differential/keeps.rs"]
 mod keeps;

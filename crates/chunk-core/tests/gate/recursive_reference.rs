@@ -131,7 +131,7 @@ impl<'t> Doc<'t> {
                     .collect();
                 (starts, cuts, longest_token())
             }
-            Length::Characters => (Vec::new(), all_chars.clone(), 4),
+            Length::Characters | Length::Model(_) => (Vec::new(), all_chars.clone(), 4),
         };
         let mut levels: Vec<BTreeSet<usize>> = Vec::new();
         let mut acc: BTreeSet<usize> = [text.len()].into();
@@ -151,7 +151,7 @@ impl<'t> Doc<'t> {
     fn levels(&self) -> &'static [Level] {
         match self.unit {
             Length::Tokens(_) => &LEVELS,
-            Length::Characters => &LEVELS[..4],
+            Length::Characters | Length::Model(_) => &LEVELS[..4],
         }
     }
 
@@ -167,7 +167,7 @@ impl<'t> Doc<'t> {
                 .iter()
                 .filter(|&&o| a <= o && o < e)
                 .count(),
-            Length::Characters => self.text[a..e].chars().count(),
+            Length::Characters | Length::Model(_) => self.text[a..e].chars().count(),
         }
     }
 

@@ -19,6 +19,7 @@ use crate::sweep::reference_fixed;
 use chunk_core::reconstruct::check_reconstruction;
 use chunk_core::sim::sweep::{OVERLAP_SLIDER, SIZE_SLIDER};
 use chunk_core::strategy::{chunker, run, Boundary, Chunks, Settings, SizeUnit, StrategyId};
+use chunk_core::tokenizer::open::OpenVocab;
 use chunk_core::tokenizer::Encoding;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -72,7 +73,7 @@ pub const UNITS: [SizeUnit; 2] = [SizeUnit::Tokens, SizeUnit::Characters];
 /// characters four times every other value (about four characters per token).
 pub fn grid(unit: SizeUnit) -> Vec<(usize, usize)> {
     let (k, step) = match unit {
-        SizeUnit::Tokens => (1, 1),
+        SizeUnit::Tokens | SizeUnit::Model(_) => (1, 1),
         SizeUnit::Characters => (4, 2),
     };
     let mut out = Vec::new();
@@ -110,6 +111,10 @@ pub fn fresh_length(text: &str, unit: SizeUnit) -> usize {
     match unit {
         SizeUnit::Tokens => fresh_tokens(text),
         SizeUnit::Characters => text.chars().count(),
+        SizeUnit::Model(v) => v
+            .loaded()
+            .expect("the gate installs the tokenizer")
+            .count(text),
     }
 }
 
@@ -361,10 +366,14 @@ const LIBRARY_SIZES: [(usize, usize); 4] = [(10, 0), (24, 6), (64, 8), (160, 50)
 #[test]
 fn library_strategies_never_panic_and_measure_true() {
     no_hang::ensure();
+    crate::open_tokenizers::install_open_tokenizers();
     let docs = documents();
     let (mut failures, mut configs) = (Vec::new(), 0);
+    // Tokens, characters, and each open model's own tokens where the strategy sizes in them
+    // (elsewhere the typed refusal is the outcome).
+    let units = UNITS.into_iter().chain(OpenVocab::ALL.map(SizeUnit::Model));
     for id in libraries() {
-        for unit in UNITS {
+        for unit in units.clone() {
             let k = if unit == SizeUnit::Characters { 4 } else { 1 };
             for (size, overlap) in LIBRARY_SIZES {
                 let s = settings(size * k, overlap * k, unit);
@@ -401,7 +410,9 @@ pub fn non_progress_cases() {
     let short_runs = ["x".repeat(2 * 1024), " ".repeat(2 * 1024)];
     let docs = documents();
     let mut cases: Vec<(String, &str, Settings)> = Vec::new();
-    for unit in UNITS {
+    crate::open_tokenizers::install_open_tokenizers();
+    // In an open model's tokens a 20 KB word is one [UNK] and 20 KB of spaces no token at all.
+    for unit in UNITS.into_iter().chain(OpenVocab::ALL.map(SizeUnit::Model)) {
         let k = if unit == SizeUnit::Characters { 4 } else { 1 };
         for (size, overlap) in [(2, 2), (5, 5)] {
             cases.push(("E01".into(), e01, settings(size * k, overlap * k, unit)));

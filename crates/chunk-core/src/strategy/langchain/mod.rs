@@ -266,6 +266,15 @@ impl LangchainRecursiveCharacterTextSplitter {
         let special;
         let mut measure = match self.length_function {
             Length::Characters => Measure::Characters,
+            // `chunker` refuses a tokenizer that is not installed; as a fallback it counts as
+            // characters would.
+            Length::Model(vocab) => match vocab.loaded() {
+                Some(tokenizer) => Measure::Model {
+                    tokenizer,
+                    chars: Default::default(),
+                },
+                None => Measure::Characters,
+            },
             Length::Tokens(encoding) => {
                 special = find_special_tokens_of(text, encoding);
                 Measure::Tokens {
@@ -293,6 +302,10 @@ impl Chunker for LangchainRecursiveCharacterTextSplitter {
     fn parameters(&self) -> Vec<Parameter> {
         let length = match self.length_function {
             Length::Characters => "len".to_owned(),
+            Length::Model(v) => format!(
+                "from_huggingface_tokenizer({})",
+                crate::strategy::py_hf_tokenizer(v)
+            ),
             Length::Tokens(e) => {
                 format!("from_tiktoken_encoder(encoding_name={})", py_str(e.name()))
             }

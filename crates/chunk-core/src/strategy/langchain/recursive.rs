@@ -11,6 +11,7 @@
 use super::KeepSeparator;
 use crate::strategy::python::{python_isspace, strip};
 use crate::strategy::Boundary;
+use crate::tokenizer::open::OpenTokenizer;
 use crate::tokenizer::Bpe;
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
@@ -30,6 +31,14 @@ pub(super) enum Measure<'t> {
         /// `(byte offset, string)` of each of them in the text, in order.
         special: &'t [(usize, &'static str)],
         /// Token counts of single characters (the `""` separator measures every character).
+        chars: FxHashMap<char, usize>,
+    },
+    /// `len(tokenizer.tokenize(s))`, the length function of `from_huggingface_tokenizer`:
+    /// the model's tokens without its special tokens. Never raises.
+    Model {
+        /// The installed tokenizer.
+        tokenizer: &'static OpenTokenizer,
+        /// Counts of single characters, as for tokens.
         chars: FxHashMap<char, usize>,
     },
 }
@@ -68,6 +77,13 @@ impl Measure<'_> {
                     _ => Ok(bpe.count(s)),
                 }
             }
+            Measure::Model { tokenizer, chars } => {
+                let mut it = s.chars();
+                match (it.next(), it.next()) {
+                    (Some(c), None) => Ok(*chars.entry(c).or_insert_with(|| tokenizer.count(s))),
+                    _ => Ok(tokenizer.count(s)),
+                }
+            }
         }
     }
 
@@ -85,6 +101,7 @@ impl Measure<'_> {
                     None => Ok(bpe.count(s)),
                 }
             }
+            Measure::Model { tokenizer, .. } => Ok(tokenizer.count(s)),
         }
     }
 }

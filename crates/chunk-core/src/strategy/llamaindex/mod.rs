@@ -30,6 +30,7 @@ pub use punkt::sentence_starts as punkt_sentence_starts;
 use super::{Boundary, Chunker, Piece, Settings, SizeUnit, StrategyError, StrategyId};
 use crate::sizer::Length;
 use crate::strategy::{py_bool, py_list, py_str, py_tiktoken, Parameter};
+use crate::tokenizer::open::{OpenTokenizer, OpenVocab};
 use crate::tokenizer::{Bpe, Encoding};
 use punkt::py_space;
 use std::collections::VecDeque;
@@ -40,9 +41,13 @@ const LIBRARY: &str = "llama-index-core";
 /// The longest token of either encoding, in bytes (checked in the tests).
 const MAX_TOKEN_BYTES: usize = 128;
 
-/// Token counts of pieces of one document, as `len(enc.encode(piece, allowed_special="all"))`.
+/// Token counts of pieces of one document, as `len(enc.encode(piece, allowed_special="all"))`,
+/// or as an open model's tokenizer counts them (`tokenizer=lambda text:
+/// tokenizer.encode(text, add_special_tokens=False).ids`).
 struct Counter<'a> {
     bpe: &'static Bpe,
+    /// The open model's tokenizer, counting instead of `bpe` when set.
+    model: Option<&'static OpenTokenizer>,
     text: &'a str,
     /// Byte ranges of the special-token strings of the document, in order (they cannot
     /// overlap: each starts with `<` and contains no other).
@@ -50,7 +55,7 @@ struct Counter<'a> {
 }
 
 impl<'a> Counter<'a> {
-    fn new(text: &'a str, encoding: Encoding) -> Self {
+    fn new(text: &'a str, encoding: Encoding, model: Option<&'static OpenTokenizer>) -> Self {
         // tiktoken's `allowed_special="all"`: each special token of the encoding is one token.
         let specials = crate::tokenizer::find_special_tokens_of(text, encoding)
             .into_iter()
@@ -58,6 +63,7 @@ impl<'a> Counter<'a> {
             .collect();
         Counter {
             bpe: encoding.tokenizer(),
+            model,
             text,
             specials,
         }
@@ -66,6 +72,9 @@ impl<'a> Counter<'a> {
     /// Tokens of `text[range]`: tiktoken splits it at the special tokens wholly inside it and
     /// encodes the ordinary pieces between them separately.
     fn count(&self, range: Range<usize>) -> usize {
+        if let Some(m) = self.model {
+            return m.count(&self.text[range]);
+        }
         let first = self.specials.partition_point(|&(s, _)| s < range.start);
         let mut at = range.start;
         let mut n = 0;
@@ -83,7 +92,9 @@ impl<'a> Counter<'a> {
     /// prefix of a long piece is encoded (in whole pre-tokenizer pieces, so the prefix's
     /// tokens are exactly the first tokens of the piece).
     fn count_capped(&self, range: Range<usize>, cap: usize) -> usize {
-        if range.len() <= cap {
+        if range.len() <= cap || self.model.is_some() {
+            // An open model's token may span any number of bytes (a long word is one
+            // `[UNK]`): no bound on its count from the length, so it is counted whole.
             // At most one token per byte: the count is within the cap.
             return self.count(range);
         }
@@ -366,13 +377,40 @@ impl Walk {
     }
 }
 
-fn check_settings(settings: &Settings, strategy: StrategyId) -> Result<(), StrategyError> {
-    if settings.unit != SizeUnit::Tokens {
-        return Err(StrategyError::UnitUnsupported {
-            strategy,
-            unit: settings.unit,
-        });
+/// The open model sizing `settings`, if any.
+fn model_of(settings: &Settings) -> Option<OpenVocab> {
+    match settings.unit {
+        SizeUnit::Model(v) => Some(v),
+        _ => None,
     }
+}
+
+/// The length function: the model's tokens when set, else the encoding's.
+fn length_of(encoding: Encoding, model: Option<OpenVocab>) -> Length {
+    model.map_or(Length::Tokens(encoding), Length::Model)
+}
+
+/// The `tokenizer` parameter as the page lists it.
+fn tokenizer_literal(encoding: Encoding, model: Option<OpenVocab>) -> String {
+    match model {
+        Some(v) => super::py_hf_tokenizer(v),
+        None => py_tiktoken(encoding),
+    }
+}
+
+/// The installed tokenizer of `model`; [`StrategyError::TokenizerNotLoaded`] when it is not.
+fn installed(model: Option<OpenVocab>) -> Result<Option<&'static OpenTokenizer>, StrategyError> {
+    match model {
+        Some(vocab) => vocab
+            .loaded()
+            .map(Some)
+            .ok_or(StrategyError::TokenizerNotLoaded { vocab }),
+        None => Ok(None),
+    }
+}
+
+fn check_settings(settings: &Settings, strategy: StrategyId) -> Result<(), StrategyError> {
+    super::check_unit(strategy, settings.unit)?;
     if settings.chunk_size == 0 {
         // pydantic: chunk_size is Field(gt=0).
         return Err(StrategyError::ZeroChunkSize);
@@ -427,8 +465,12 @@ pub struct LlamaindexTokenTextSplitter {
     pub backup_separators: Vec<String>,
     /// Keep leading and trailing whitespace of chunks (default `false`: `str.strip()`).
     pub keep_whitespaces: bool,
-    /// The tiktoken encoding of the tokenizer (`encode(…, allowed_special="all")`).
+    /// The tiktoken encoding of the tokenizer (`encode(…, allowed_special="all")`), unless
+    /// `model` is set.
     pub encoding: Encoding,
+    /// An open model's tokenizer as the `tokenizer` callable (`lambda text:
+    /// tokenizer.encode(text, add_special_tokens=False).ids`), instead of the encoding.
+    pub model: Option<OpenVocab>,
 }
 
 impl LlamaindexTokenTextSplitter {
@@ -449,6 +491,7 @@ impl LlamaindexTokenTextSplitter {
             backup_separators: vec!["\n".to_string()],
             keep_whitespaces: false,
             encoding: settings.encoding,
+            model: model_of(settings),
         })
     }
 
@@ -474,7 +517,7 @@ impl Chunker for LlamaindexTokenTextSplitter {
             ("separator", py_str(&self.separator)),
             ("backup_separators", py_list(&self.backup_separators)),
             ("keep_whitespaces", py_bool(self.keep_whitespaces)),
-            ("tokenizer", py_tiktoken(self.encoding)),
+            ("tokenizer", tokenizer_literal(self.encoding, self.model)),
         ]
     }
 
@@ -483,14 +526,14 @@ impl Chunker for LlamaindexTokenTextSplitter {
     }
 
     fn budget(&self) -> (usize, Length) {
-        (self.chunk_size, Length::Tokens(self.encoding))
+        (self.chunk_size, length_of(self.encoding, self.model))
     }
 
     fn split(&self, text: &str) -> Result<Vec<Piece>, StrategyError> {
         if text.is_empty() {
             return Ok(vec![Piece::slice(0..0, Boundary::EndOfText)]);
         }
-        let counter = Counter::new(text, self.encoding);
+        let counter = Counter::new(text, self.encoding, installed(self.model)?);
         let keep = self.keep_whitespaces;
         let mut pieces = Vec::new();
         // _merge: the current chunk's splits and the sum of their counts.
@@ -561,8 +604,12 @@ pub struct LlamaindexSentenceSplitter {
     /// `true` (the default) for the library's `CHUNKING_REGEX`,
     /// `"[^,.;。？！]+[,.;。？！]?|[,.;。？！]"`; `false` for `secondary_chunking_regex=None`.
     pub secondary_chunking_regex: bool,
-    /// The tiktoken encoding of the tokenizer (`encode(…, allowed_special="all")`).
+    /// The tiktoken encoding of the tokenizer (`encode(…, allowed_special="all")`), unless
+    /// `model` is set.
     pub encoding: Encoding,
+    /// An open model's tokenizer as the `tokenizer` callable (`lambda text:
+    /// tokenizer.encode(text, add_special_tokens=False).ids`), instead of the encoding.
+    pub model: Option<OpenVocab>,
 }
 
 impl LlamaindexSentenceSplitter {
@@ -583,6 +630,7 @@ impl LlamaindexSentenceSplitter {
             paragraph_separator: "\n\n\n".to_string(),
             secondary_chunking_regex: true,
             encoding: settings.encoding,
+            model: model_of(settings),
         })
     }
 
@@ -613,7 +661,7 @@ impl Chunker for LlamaindexSentenceSplitter {
             ("separator", py_str(&self.separator)),
             ("paragraph_separator", py_str(&self.paragraph_separator)),
             ("secondary_chunking_regex", regex),
-            ("tokenizer", py_tiktoken(self.encoding)),
+            ("tokenizer", tokenizer_literal(self.encoding, self.model)),
         ]
     }
 
@@ -622,14 +670,14 @@ impl Chunker for LlamaindexSentenceSplitter {
     }
 
     fn budget(&self) -> (usize, Length) {
-        (self.chunk_size, Length::Tokens(self.encoding))
+        (self.chunk_size, length_of(self.encoding, self.model))
     }
 
     fn split(&self, text: &str) -> Result<Vec<Piece>, StrategyError> {
         if text.is_empty() {
             return Ok(vec![Piece::slice(0..0, Boundary::EndOfText)]);
         }
-        let counter = Counter::new(text, self.encoding);
+        let counter = Counter::new(text, self.encoding, installed(self.model)?);
         let mut pieces = Vec::new();
         let mut oversize = false;
         // _merge: the current chunk's splits, the sum of their counts, and `new_chunk`
@@ -727,7 +775,7 @@ mod tests {
     #[test]
     fn special_tokens_count_as_one_token() {
         let text = "a <|endoftext|> b <|fim_prefix|>";
-        let cl = Counter::new(text, Encoding::Cl100kBase);
+        let cl = Counter::new(text, Encoding::Cl100kBase, None);
         // tiktoken cl100k_base encode(allowed_special="all"): 6 tokens; o200k_base: the
         // fim token is ordinary text.
         assert_eq!(cl.count(0..text.len()), 6);
@@ -735,7 +783,7 @@ mod tests {
             cl.count(1..8),
             Encoding::Cl100kBase.tokenizer().count(" <|endo")
         );
-        let o = Counter::new(text, Encoding::O200kBase);
+        let o = Counter::new(text, Encoding::O200kBase, None);
         assert_eq!(
             o.count(0..text.len()),
             4 + Encoding::O200kBase.tokenizer().count(" <|fim_prefix|>")

@@ -18,10 +18,8 @@ from tokenizers.normalizers import BertNormalizer
 from tokenizers.pre_tokenizers import BertPreTokenizer
 
 
-def main():
-    path = sys.argv[1]
-    with open(path, "rb") as f:
-        digest = hashlib.sha256(f.read()).hexdigest()
+def build(path):
+    """The pipeline over the vocab.txt at `path` (also used by hf_models.py)."""
     tok = Tokenizer(WordPiece.from_file(path, unk_token="[UNK]", max_input_chars_per_word=100))
     tok.normalizer = BertNormalizer(
         clean_text=True, handle_chinese_chars=True, strip_accents=None, lowercase=True
@@ -31,6 +29,14 @@ def main():
         [AddedToken(t, special=True, normalized=False) for t in
          ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]]
     )
+    return tok
+
+
+def main():
+    path = sys.argv[1]
+    with open(path, "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()
+    tok = build(path)
     if sys.argv[2:3] == ["--save"]:
         tok.save(sys.argv[3])
         return

@@ -6,6 +6,7 @@ would go through `tokie.Tokenizer.from_pretrained`, which downloads. Characters:
 default tokenizer, "character".
 """
 
+import hf_models
 import tiktoken
 from chonkie import RecursiveChunker, TokenChunker
 
@@ -18,6 +19,9 @@ class NoOverlap(Exception):
 def _tokenizer(case):
     if case["unit"] == "characters":
         return "character"
+    if case["unit"] == "model":
+        # chonkie wraps a `tokenizers.Tokenizer` in its TokenizersAutoTokenizer.
+        return hf_models.tokenizer(case["vocab"])
     return tiktoken.get_encoding(case["encoding"])
 
 

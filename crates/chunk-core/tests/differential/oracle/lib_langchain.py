@@ -1,5 +1,6 @@
 """Oracles for LangChain's splitters (langchain-text-splitters 1.1.3)."""
 
+import hf_models
 from langchain_text_splitters import (
     MarkdownHeaderTextSplitter,
     RecursiveCharacterTextSplitter,
@@ -19,7 +20,9 @@ def token(text, case):
 
 
 def recursive_splitter(case, add_start_index):
-    """The recursive splitter of a case: `len` for characters, tiktoken for tokens."""
+    """The recursive splitter of a case: `len` for characters, tiktoken for tokens, the model's
+    tokenizer as the length function for model tokens (what `from_huggingface_tokenizer`
+    builds from a transformers tokenizer over the same pipeline; hf_models.py)."""
     sizes = {
         "chunk_size": case["chunk_size"],
         "chunk_overlap": case["chunk_overlap"],
@@ -27,6 +30,8 @@ def recursive_splitter(case, add_start_index):
     }
     if case["unit"] == "characters":
         return RecursiveCharacterTextSplitter(**sizes)
+    if case["unit"] == "model":
+        return RecursiveCharacterTextSplitter(length_function=hf_models.count(case["vocab"]), **sizes)
     return RecursiveCharacterTextSplitter.from_tiktoken_encoder(
         encoding_name=case["encoding"], **sizes
     )

@@ -9,6 +9,7 @@ only finds them by ``str.find`` of the chunk text from the previous chunk's star
 
 import functools
 
+import hf_models
 import tiktoken
 from llama_index.core.node_parser import SentenceSplitter, TokenTextSplitter
 
@@ -16,6 +17,12 @@ from llama_index.core.node_parser import SentenceSplitter, TokenTextSplitter
 @functools.lru_cache(maxsize=None)
 def _tokenizer(encoding):
     return functools.partial(tiktoken.get_encoding(encoding).encode, allowed_special="all")
+
+
+def _tokenizer_of(case):
+    if case["unit"] == "model":
+        return hf_models.ids(case["vocab"])
+    return _tokenizer(case["encoding"])
 
 
 def _chunks(texts):
@@ -26,7 +33,7 @@ def token(text, case):
     splitter = TokenTextSplitter(
         chunk_size=case["chunk_size"],
         chunk_overlap=case["chunk_overlap"],
-        tokenizer=_tokenizer(case["encoding"]),
+        tokenizer=_tokenizer_of(case),
     )
     return _chunks(splitter.split_text(text))
 
@@ -35,7 +42,7 @@ def sentence(text, case):
     splitter = SentenceSplitter(
         chunk_size=case["chunk_size"],
         chunk_overlap=case["chunk_overlap"],
-        tokenizer=_tokenizer(case["encoding"]),
+        tokenizer=_tokenizer_of(case),
     )
     return _chunks(splitter.split_text(text))
 

@@ -7,6 +7,7 @@ maps to the encoding ("gpt-4" -> cl100k_base, "gpt-4o" -> o200k_base). `chunk_in
 character offset of every (trimmed) chunk, so offsets are compared.
 """
 
+import hf_models
 from semantic_text_splitter import MarkdownSplitter, TextSplitter
 
 MODEL_FOR_ENCODING = {"cl100k_base": "gpt-4", "o200k_base": "gpt-4o"}
@@ -15,6 +16,10 @@ MODEL_FOR_ENCODING = {"cl100k_base": "gpt-4", "o200k_base": "gpt-4o"}
 def _make(cls, case):
     if case["unit"] == "characters":
         return cls(case["chunk_size"], overlap=case["chunk_overlap"])
+    if case["unit"] == "model":
+        return cls.from_huggingface_tokenizer(
+            hf_models.tokenizer(case["vocab"]), case["chunk_size"], overlap=case["chunk_overlap"]
+        )
     return cls.from_tiktoken_model(
         MODEL_FOR_ENCODING[case["encoding"]], case["chunk_size"], overlap=case["chunk_overlap"]
     )
