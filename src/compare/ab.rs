@@ -146,6 +146,7 @@ fn ab_table(lang: Lang, a: Option<Outcome>, b: Option<Outcome>) -> impl IntoView
         Some(Outcome::Figures {
             summary: b,
             overlap_clamped: b_clamped,
+            ..
         }),
     ) = (a, b)
     else {

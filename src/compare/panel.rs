@@ -10,7 +10,10 @@
 //! `data-char-start`, `data-char-end`, `data-line-start`, `data-line-end`, `data-tokens`,
 //! `data-reason`, and for a PDF's text `data-page-start`, `data-page-end`) holding `chunk-pages`
 //! (a PDF's text only) and `chunk-text` (exactly the chunk's text), `show-more`, `export-jsonl`,
-//! `export-csv`, `snippet`, `snippet-copy`, `strategy-refused`.
+//! `export-csv`, `snippet`, `snippet-copy`, `strategy-refused`, `overlap-ignored` (the library
+//! has no overlap: its chunks without one), `document-view` / `doc-span` (the whole document,
+//! each chunk in place: [`DocumentView`]); each `chunk` also has `data-overlap-bytes` and marks
+//! its shared start (`chunk-overlap`).
 //!
 //! With the fixed strategy in tokens the page's classic preview (overlaps highlighted, cut
 //! characters as bytes) shows the chunks instead (`crate::preview`).
@@ -266,10 +269,14 @@ fn Figures() -> impl IntoView {
             Outcome::Figures {
                 summary: s,
                 overlap_clamped,
+                overlap_ignored,
             } => {
                 let n = |x: usize| format::int(lang, x as u64);
                 let clamped = overlap_clamped
                     .then(|| view! { <p class="notice">{m(Msg::OverlapClampedHere)}</p> });
+                let ignored = overlap_ignored.then(|| {
+                    view! { <p class="notice" data-testid="overlap-ignored">{m(Msg::OverlapIgnored)}</p> }
+                });
                 view! {
                     <dl class="figures" data-testid="strategy-figures" data-chunks=s.chunks data-total-tokens=s.total_tokens>
                         <div><dt>{m(Msg::ColChunks)}</dt><dd>{n(s.chunks)}</dd></div>
@@ -280,6 +287,7 @@ fn Figures() -> impl IntoView {
                         <div><dt>{m(Msg::ColSplit)}</dt><dd>{n(s.split_sentences)}</dd></div>
                     </dl>
                     {clamped}
+                    {ignored}
                 }
                 .into_any()
             }

@@ -9,7 +9,9 @@
 //! more than its input limit, counted with its own tokenizer), `data-model-max-tokens`,
 //! `data-truncated-tokens`, `data-limit-basis` (`own` | `proxy` | `stand-in` |
 //! `chunk-tokens`), `data-split-sentences`,
-//! `data-cost` (absent while pending; `data-refused` when the strategy refused),
+//! `data-cost` (absent while pending; `data-refused` when the strategy refused;
+//! `data-overlap-ignored` and the badge `compare-no-overlap` when the library has no overlap
+//! and its chunks are shown without one),
 //! `data-library` / `data-library-version` on library rows, `data-deferred` on a row left for
 //! the user on a long text (its button: `compare-run-deferred`). The section's `data-engine` is
 //! `loading` | `ready` | `failed`. `compare-unit-note` says what the sizes count, with
@@ -345,20 +347,33 @@ fn row_view(
     let name = strategy_name(lang, id);
     let badge = badge(lang, id);
     let pick = move |_| settings.strategy.set(id);
+    // One shape for every state (pending, figures, refused): attributes that do not apply are
+    // absent (`None`), so a row that changes state never keeps a stale hook.
+    let (figures, refused, ignored) = match r.outcome {
+        Some(Outcome::Figures {
+            summary,
+            overlap_ignored,
+            ..
+        }) => (Some(summary), None, overlap_ignored),
+        Some(Outcome::Refused { refusal }) => (None, Some(refusal), false),
+        None => (None, None, false),
+    };
+    // The library has no overlap: its chunks are shown as its users get them, and said so.
+    let no_overlap = ignored.then(|| {
+        view! {
+            <span class="badge" data-testid="compare-no-overlap" title=m(Msg::OverlapIgnored)>
+                {m(Msg::NoOverlapBadge)}
+            </span>
+        }
+    });
     let name_cell = view! {
         <th scope="row" class="strategy-cell">
             <button type="button" class="link" data-testid="compare-pick" on:click=pick>
                 {name}
             </button>
             <span class="badge" class:approx=badge.1 data-testid="compare-badge">{badge.0}</span>
+            {no_overlap}
         </th>
-    };
-    // One shape for every state (pending, figures, refused): attributes that do not apply are
-    // absent (`None`), so a row that changes state never keeps a stale hook.
-    let (figures, refused) = match r.outcome {
-        Some(Outcome::Figures { summary, .. }) => (Some(summary), None),
-        Some(Outcome::Refused { refusal }) => (None, Some(refusal)),
-        None => (None, None),
     };
     let pending = (figures.is_none() && refused.is_none()).then_some("true");
     let mean_attr = figures
@@ -426,6 +441,7 @@ fn row_view(
             data-pending=pending
             data-deferred=r.deferred.then_some("true")
             data-refused=refused.as_ref().map(|r| r.kind.clone())
+            data-overlap-ignored=ignored.then_some("true")
             data-chunks=attr(|s| s.chunks.to_string())
             data-total-tokens=attr(|s| s.total_tokens.to_string())
             data-repeated-tokens=attr(|s| s.repeated_tokens.to_string())
@@ -504,6 +520,7 @@ mod tests {
             outcome: chunks.map(|c| Outcome::Figures {
                 summary: summary(c),
                 overlap_clamped: false,
+                overlap_ignored: false,
             }),
             millis: 0.0,
             deferred: false,

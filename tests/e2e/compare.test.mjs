@@ -126,6 +126,10 @@ test('every library row and chunk equals the library itself; JSONL slices the te
       .map((r) => ({ strategy: r.strategy, chunk_size: 512, chunk_overlap: 64, unit: 'tokens', encoding: 'cl100k_base' }));
     const tokenResults = libraryChunks(tokenCases);
     const n = checkRows(rows, tokenResults, '512/64 tokens');
+    // chonkie's RecursiveChunker has no overlap: its row is its real chunks, and says so.
+    const chonkie = rows.find((r) => r.strategy === 'chonkie-recursive');
+    assert.equal(chonkie.refused, undefined, 'chonkie-recursive is shown at overlap 64');
+    assert.equal(chonkie.overlapIgnored, 'true', 'chonkie-recursive says it does not overlap');
     t.diagnostic(`512/64 tokens: ${n} library rows equal the libraries' chunk counts and tokens`);
 
     // (b) and (c): every library strategy's chunks, shown and exported.

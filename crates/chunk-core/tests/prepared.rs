@@ -60,6 +60,7 @@ fn reference(c: &dyn Chunker, text: &str, encoding: Encoding) -> Result<Chunks, 
         budget,
         keeps: c.keeps(),
         overlap_clamped: c.overlap_clamped(),
+        overlap_ignored: c.overlap_ignored(),
     })
 }
 

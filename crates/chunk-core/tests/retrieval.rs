@@ -846,20 +846,18 @@ fn a_refused_setting_is_data_and_never_best() {
     }];
     let grid = SweepGrid {
         sizes: vec![64],
-        overlap_percents: vec![0, 25],
+        overlap_percents: vec![0, 150],
         unit: SizeUnit::Tokens,
     };
-    // chonkie's RecursiveChunker has no chunk_overlap: 25 % is refused.
+    // LangChain refuses an overlap over the size: 150 % is refused.
     let options = EvalOptions::default();
     let s = sweep(
         &document,
-        StrategyId::ChonkieRecursive,
+        StrategyId::LangchainRecursive,
         &grid,
         &check(&pairs, &options, &NO_LIMIT),
     );
-    assert!(
-        matches!(&s.cells[1].outcome, CellOutcome::Refused(r) if r.kind == "overlap-unsupported")
-    );
+    assert!(matches!(&s.cells[1].outcome, CellOutcome::Refused(r) if r.kind == "overlap-refused"));
     assert!(
         s.cells[0]
             .figures()
@@ -1017,6 +1015,7 @@ fn edge_case() -> impl Strategy<Value = (String, Chunks, Vec<QaPair>)> {
                 budget: (8, Length::Characters),
                 keeps: Keeps::Everything,
                 overlap_clamped: false,
+                overlap_ignored: false,
             };
             (doc, chunks, pairs)
         })

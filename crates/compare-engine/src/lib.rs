@@ -459,6 +459,7 @@ impl Engine {
                             Outcome::Figures {
                                 summary,
                                 overlap_clamped: chunks.overlap_clamped,
+                                overlap_ignored: chunks.overlap_ignored,
                             },
                             // The histogram is of the chunks' sizes in the sizing tokens: its
                             // limit line only where the limit is in those tokens.
@@ -555,6 +556,7 @@ fn outcome_of(
     Outcome::Figures {
         summary: summary_prepared(document, chunks, limit, figures.price_per_million),
         overlap_clamped: chunks.overlap_clamped,
+        overlap_ignored: chunks.overlap_ignored,
     }
 }
 
@@ -1262,8 +1264,8 @@ mod tests {
         let refused = e.handle(Request::Select {
             job: 6,
             text_id: 7,
-            strategy: StrategyId::ChonkieRecursive,
-            figures: figures(40, 5, SizeUnit::Characters),
+            strategy: StrategyId::LangchainRecursive,
+            figures: figures(40, 50, SizeUnit::Characters),
             bins: 10,
         });
         let Reply::Selected(refused) = refused else {

@@ -250,6 +250,10 @@ pub enum Outcome {
         summary: Summary,
         /// The requested overlap was lowered below the size (the product's strategies).
         overlap_clamped: bool,
+        /// The requested overlap was ignored: the library has no overlap parameter (chonkie's
+        /// `RecursiveChunker`), so these chunks do not overlap.
+        #[serde(default)]
+        overlap_ignored: bool,
     },
     /// The strategy (or its library) refused.
     Refused {

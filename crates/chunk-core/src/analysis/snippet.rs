@@ -278,7 +278,10 @@ pub fn python_for(
             };
             let make = if id == StrategyId::ChonkieRecursive {
                 imports.push("from chonkie import RecursiveChunker".to_string());
-                format!("chunker = RecursiveChunker(tokenizer={tokenizer}, chunk_size={size})\n")
+                format!(
+                    "{}chunker = RecursiveChunker(tokenizer={tokenizer}, chunk_size={size})\n",
+                    no_overlap_comment(overlap)
+                )
             } else {
                 imports.push("from chonkie import TokenChunker".to_string());
                 format!(
@@ -324,6 +327,16 @@ pub fn python_for(
         install: format!("pip install {}", packages.join(" ")),
         code,
     })
+}
+
+/// The comment before chonkie's `RecursiveChunker` when an overlap was asked for: it has no
+/// `chunk_overlap`, so its chunks do not overlap.
+fn no_overlap_comment(overlap: usize) -> &'static str {
+    if overlap > 0 {
+        "# RecursiveChunker has no chunk_overlap: its chunks do not overlap.\n"
+    } else {
+        ""
+    }
 }
 
 /// The Python snippet of a setting sized in `model`'s own tokens (module docs).
@@ -377,7 +390,8 @@ fn python_model(id: StrategyId, settings: &Settings, model: &EmbeddingModel) -> 
         StrategyId::ChonkieRecursive => {
             imports.push("from chonkie import RecursiveChunker".to_string());
             format!(
-                "chunker = RecursiveChunker(tokenizer=tokenizer, chunk_size={size})\nchunks = [chunk.text for chunk in chunker.chunk(text)]\n"
+                "{}chunker = RecursiveChunker(tokenizer=tokenizer, chunk_size={size})\nchunks = [chunk.text for chunk in chunker.chunk(text)]\n",
+                no_overlap_comment(overlap)
             )
         }
         StrategyId::LlamaindexToken | StrategyId::LlamaindexSentence => {

@@ -351,6 +351,7 @@ mod tests {
             budget: (30, Length::Characters),
             keeps: Keeps::Everything,
             overlap_clamped: false,
+            overlap_ignored: false,
         }
     }
 

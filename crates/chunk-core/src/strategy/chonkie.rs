@@ -81,6 +81,10 @@ pub struct ChonkieRecursiveChunker {
     /// `min_characters_per_chunk` (default 24): segments shorter than this many UTF-8 bytes are
     /// joined to a neighbour before measuring.
     pub min_characters_per_chunk: usize,
+    /// The overlap the page asked for, which `RecursiveChunker` has no parameter for: a chonkie
+    /// user runs it without one, so its chunks never overlap, and [`Chunker::overlap_ignored`]
+    /// says so when this is above 0. Not a parameter of the library.
+    pub ignored_overlap: usize,
 }
 
 impl ChonkieRecursiveChunker {
@@ -88,18 +92,15 @@ impl ChonkieRecursiveChunker {
     ///
     /// # Errors
     /// [`StrategyError::ZeroChunkSize`] (chonkie: `ValueError("chunk_size must be greater than
-    /// 0")`); [`StrategyError::OverlapUnsupported`] for an overlap above 0, since
-    /// `RecursiveChunker` has no `chunk_overlap` parameter.
+    /// 0")`). An overlap above 0 is not refused: `RecursiveChunker` has no `chunk_overlap`
+    /// parameter, so the chunks are the library's without one, and
+    /// [`ChonkieRecursiveChunker::ignored_overlap`] keeps what was asked.
     pub fn new(settings: &Settings) -> Result<Self, StrategyError> {
-        if settings.chunk_overlap > 0 {
-            return Err(StrategyError::OverlapUnsupported {
-                strategy: StrategyId::ChonkieRecursive,
-            });
-        }
         let c = ChonkieRecursiveChunker {
             tokenizer: settings.length(),
             chunk_size: settings.chunk_size,
             min_characters_per_chunk: 24,
+            ignored_overlap: settings.chunk_overlap,
         };
         c.validate()?;
         Ok(c)
@@ -224,6 +225,10 @@ impl Chunker for ChonkieRecursiveChunker {
 
     fn budget(&self) -> (usize, Length) {
         (self.chunk_size, self.tokenizer)
+    }
+
+    fn overlap_ignored(&self) -> bool {
+        self.ignored_overlap > 0
     }
 
     /// # Errors
@@ -639,13 +644,18 @@ mod tests {
 
     #[test]
     fn recursive_refusals() {
-        let err = ChonkieRecursiveChunker::new(&settings(64, 7, SizeUnit::Tokens));
-        assert_eq!(
-            err,
-            Err(StrategyError::OverlapUnsupported {
-                strategy: StrategyId::ChonkieRecursive
-            })
-        );
+        // No chunk_overlap in the library: an overlap asked for is ignored, and said to be.
+        let text = "One sentence here. Another one there.\n\nA second paragraph follows it.";
+        let with = ChonkieRecursiveChunker::new(&settings(8, 7, SizeUnit::Tokens)).expect("ok");
+        let without = ChonkieRecursiveChunker::new(&settings(8, 0, SizeUnit::Tokens)).expect("ok");
+        assert_eq!(with.split(text), without.split(text));
+        assert!(with.overlap_ignored() && !without.overlap_ignored());
+        let chunks = run(&with, text, crate::tokenizer::Encoding::Cl100kBase).expect("chunks");
+        assert!(chunks.overlap_ignored);
+        assert!(chunks
+            .chunks
+            .windows(2)
+            .all(|w| w[0].bytes.end <= w[1].bytes.start));
         assert_eq!(
             ChonkieRecursiveChunker::new(&settings(0, 0, SizeUnit::Tokens)),
             Err(StrategyError::ZeroChunkSize)

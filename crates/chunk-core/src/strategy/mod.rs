@@ -598,6 +598,13 @@ pub trait Chunker {
     fn overlap_clamped(&self) -> bool {
         false
     }
+
+    /// True when an overlap above 0 was asked for and the library has no overlap parameter, so
+    /// the chunks are the library's without one (chonkie's `RecursiveChunker`); the page must
+    /// say so beside them.
+    fn overlap_ignored(&self) -> bool {
+        false
+    }
 }
 
 /// One library parameter: its name in the library and its value as a literal of the library's
@@ -706,6 +713,8 @@ pub struct Chunks {
     pub keeps: Keeps,
     /// The requested overlap was lowered below the size ([`Chunker::overlap_clamped`]).
     pub overlap_clamped: bool,
+    /// The requested overlap was ignored: the library has none ([`Chunker::overlap_ignored`]).
+    pub overlap_ignored: bool,
 }
 
 impl Chunks {
@@ -901,6 +910,7 @@ pub fn run_prepared(chunker: &dyn Chunker, document: &Document) -> Result<Chunks
         budget,
         keeps: chunker.keeps(),
         overlap_clamped: chunker.overlap_clamped(),
+        overlap_ignored: chunker.overlap_ignored(),
     })
 }
 

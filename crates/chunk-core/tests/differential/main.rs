@@ -216,8 +216,6 @@ fn same_refusal(library: &str, ours: &StrategyError) -> bool {
     use StrategyError as E;
     let (kind, message) = library.split_once(": ").unwrap_or((library, ""));
     match kind {
-        // The oracle's own marker: chonkie's RecursiveChunker has no chunk_overlap.
-        "NoOverlap" => matches!(ours, E::OverlapUnsupported { .. }),
         "RecursionError" => matches!(
             ours,
             E::CharacterOverChunkSize { .. } | E::RecursionLimit { .. }
