@@ -86,11 +86,12 @@ async function stepped(request) {
 // relative to this script (the page's own folder), so the page's origin and subpath hold.
 const vocabLoads = new Map();
 
-// The vocabulary file a request needs (an `open-count`'s, or the chosen open model's for a
-// `compare`, `select` or `sweep`, whose chunks are checked against the model's limit with its own
-// tokenizer), fetched and loaded when the engine does not hold it yet. True when the engine
-// holds it afterwards (or none is needed); false after a failure, which an `open-count`
-// reports (a `compare`, `select` or `sweep` goes on, and its figures say that a stand-in counted).
+// The vocabulary file a request needs (an `open-count`'s; for a `compare`, `select`,
+// `retrieval` or `sweep`, the one its chunks are sized in, or else the chosen open model's,
+// whose limit is checked with its own tokenizer), fetched and loaded when the engine does not
+// hold it yet. True when the engine holds it afterwards (or none is needed); false after a
+// failure, which an `open-count` reports (the others go on: chunks sized in the model's tokens
+// are refused as `tokenizer-not-loaded`, and a limit check says that a stand-in counted).
 async function ensureVocab(request, report) {
   const file = engine.vocab_needed(request);
   if (!file) return true;

@@ -308,7 +308,9 @@ impl Card {
 }
 
 /// The figures of SPEC §2 for the page's configuration (SPEC §10): without a text the formula
-/// for fixed token windows; with one, the chosen strategy's real chunks, fixed token windows
+/// for fixed token windows (of characters when that is the unit; in the model's own tokens,
+/// the encoding's stand in: `results-formula-note` has `data-unit` = `tokens` | `characters` |
+/// `model`); with one, the chosen strategy's real chunks, fixed token windows
 /// included (their tokens embedded are each window's text counted again, as the embedding API
 /// counts what it is sent: `results-tokens-rule` says so; until the worker's figures arrive,
 /// the formula over the exact count, `windows`). Hooks: the section's `data-source` =
@@ -324,7 +326,8 @@ pub fn Results() -> impl IntoView {
     // Without a text in characters, the formula counts windows of characters (tokens then
     // estimated); otherwise fixed token windows over the document's tokens.
     let chars_formula = move || {
-        compare_settings.unit.get() == SizeUnit::Characters && source.text.with(|t| t.is_empty())
+        compare_settings.sized_in.get() == SizeUnit::Characters
+            && source.text.with(|t| t.is_empty())
     };
     let out = compare.formula;
     let priced = move || {
@@ -336,7 +339,7 @@ pub fn Results() -> impl IntoView {
     // run): the formula over the exact count, which gives the same windows; their tokens
     // embedded differ only where a window cuts a character, and the worker's replace them.
     let provisional = move || {
-        compare_settings.unit.get() == SizeUnit::Tokens
+        compare_settings.sized_in.get() == SizeUnit::Tokens
             && matches!(
                 compare.shown.get(),
                 Shown::Strategy {
@@ -367,7 +370,7 @@ pub fn Results() -> impl IntoView {
         let l = lang.get();
         // The formula's stride is fixed windows' step: shown without a text, and for fixed
         // windows in tokens.
-        let windows = compare_settings.unit.get() == SizeUnit::Tokens;
+        let windows = compare_settings.sized_in.get() == SizeUnit::Tokens;
         match compare.shown.get() {
             // Characters: the stride is not in tokens, which its label says.
             Shown::Formula if chars_formula() => None,
@@ -494,9 +497,19 @@ pub fn Results() -> impl IntoView {
                 <p
                     class="field-note"
                     data-testid="results-formula-note"
-                    data-unit=if chars_formula() { "characters" } else { "tokens" }
+                    data-unit=match compare_settings.sized_in.get() {
+                        SizeUnit::Characters => "characters",
+                        SizeUnit::Model(_) => "model",
+                        SizeUnit::Tokens => "tokens",
+                    }
                 >
-                    {lang.t(if chars_formula() { Key::ResultsFormulaNoteChars } else { Key::ResultsFormulaNote })}
+                    {match compare_settings.sized_in.get() {
+                        SizeUnit::Characters => lang.t(Key::ResultsFormulaNoteChars).to_owned(),
+                        SizeUnit::Model(_) => lang.tf(page_msg::ResultsFormulaNoteModel {
+                            encoding: fields.encoding.get().name(),
+                        }),
+                        SizeUnit::Tokens => lang.t(Key::ResultsFormulaNote).to_owned(),
+                    }}
                 </p>
             }.into_any()),
             Shown::Strategy { summary: Some(_), .. } => Some(view! {
@@ -546,6 +559,7 @@ fn Notices() -> impl IntoView {
     let fields = expect_context::<CalculatorFields>();
     let source = expect_context::<SourceText>();
     let derived = expect_context::<Derived>();
+    let compare_settings = expect_context::<crate::compare::CompareSettings>();
     let out = derived.output;
     let clamped = move || {
         let (requested, used) = derived.checked.with(|c| c.clamped_overlap())?;
@@ -595,11 +609,14 @@ fn Notices() -> impl IntoView {
             Some(
                 view! { <p class="notice info" data-testid="notice-estimate">{msg}</p> }.into_any(),
             )
-        } else if let Some(msg) = models
-            .model
-            .get()
-            .and_then(|m| crate::model::estimate_hint(lang.get(), m, fields.encoding.get()))
-        {
+        } else if let Some(msg) = models.model.get().and_then(|m| {
+            crate::model::estimate_hint(
+                lang.get(),
+                m,
+                fields.encoding.get(),
+                compare_settings.sized_in.get(),
+            )
+        }) {
             // Exact for the encoding, an estimate for the model: the model is what counts.
             Some(
                 view! { <p class="notice info" data-testid="notice-model-estimate">{msg}</p> }

@@ -529,6 +529,7 @@ catalog!(
         ResultsWaiting { what },
         ResultsFormulaNote,
         ResultsFormulaNoteChars,
+        ResultsFormulaNoteModel { encoding },
         ResultsTokensRule,
         ResultsHeading,
         OutDocTokens,
@@ -630,6 +631,7 @@ fn en(key: Key) -> &'static str {
     match key {
         ResultsFormulaNote => "No text yet: these figures are the formula for fixed token windows, the same for every strategy. Paste or open a text to see the chosen strategy's real chunks.",
         ResultsFormulaNoteChars => "No text yet: these figures are the formula for fixed windows of characters, the same for every strategy; tokens are estimated at 4 characters per token. Paste or open a text to see the chosen strategy's real chunks.",
+        ResultsFormulaNoteModel => "No text yet: these figures are the formula for fixed token windows, with chunk_size, which counts the model's own tokens, taken as tokens of {encoding}: an estimate. Paste or open a text to see the chosen strategy's real chunks.",
         ResultsTokensRule => "Tokens embedded: each chunk's own text counted again, as the embedding API counts what it is sent (a token window that cuts a character is sent with U+FFFD in its place).",
         ResultsWaiting => "Cutting the text with {what}…",
         BadgeFormula => "formula: fixed token windows",
@@ -765,6 +767,7 @@ fn vi(key: Key) -> &'static str {
     match key {
         ResultsFormulaNote => "Chưa có văn bản: các số này theo công thức cho cửa sổ token cố định, giống nhau với mọi chiến lược. Hãy dán hoặc mở một văn bản để xem các đoạn thật của chiến lược đã chọn.",
         ResultsFormulaNoteChars => "Chưa có văn bản: các số này theo công thức cho cửa sổ ký tự cố định, giống nhau với mọi chiến lược; số token được ước tính 4 ký tự một token. Hãy dán hoặc mở một văn bản để xem các đoạn thật của chiến lược đã chọn.",
+        ResultsFormulaNoteModel => "Chưa có văn bản: các số này theo công thức cho cửa sổ token cố định, với chunk_size (vốn đếm token riêng của mô hình) được coi là token của {encoding}: một ước tính. Hãy dán hoặc mở một văn bản để xem các đoạn thật của chiến lược đã chọn.",
         ResultsTokensRule => "Token được nhúng: văn bản của từng đoạn được đếm lại, đúng như API embedding đếm những gì nó nhận (một cửa sổ token cắt ngang một ký tự sẽ được gửi với U+FFFD ở chỗ đó).",
         ResultsWaiting => "Đang chia văn bản bằng {what}…",
         BadgeFormula => "công thức: cửa sổ token cố định",
@@ -900,6 +903,7 @@ fn id(key: Key) -> &'static str {
     match key {
         ResultsFormulaNote => "Belum ada teks: angka-angka ini dari rumus jendela token tetap, sama untuk setiap strategi. Tempel atau buka teks untuk melihat chunk asli dari strategi yang dipilih.",
         ResultsFormulaNoteChars => "Belum ada teks: angka-angka ini dari rumus jendela karakter tetap, sama untuk setiap strategi; token diperkirakan 4 karakter per token. Tempel atau buka teks untuk melihat chunk asli dari strategi yang dipilih.",
+        ResultsFormulaNoteModel => "Belum ada teks: angka-angka ini dari rumus jendela token tetap, dengan chunk_size, yang menghitung token milik model, dianggap sebagai token {encoding}: sebuah perkiraan. Tempel atau buka teks untuk melihat chunk asli dari strategi yang dipilih.",
         ResultsTokensRule => "Token di-embed: teks setiap chunk dihitung ulang, sebagaimana API embedding menghitung apa yang dikirim kepadanya (jendela token yang memotong sebuah karakter dikirim dengan U+FFFD sebagai gantinya).",
         ResultsWaiting => "Memotong teks dengan {what}…",
         BadgeFormula => "rumus: jendela token tetap",
@@ -1035,6 +1039,7 @@ fn ru(key: Key) -> &'static str {
     match key {
         ResultsFormulaNote => "Текста пока нет: это расчёт по формуле для окон фиксированной длины, одинаковый для любой стратегии. Вставьте или откройте текст, чтобы увидеть настоящие чанки выбранной стратегии.",
         ResultsFormulaNoteChars => "Текста пока нет: это расчёт по формуле для окон фиксированной длины в символах, одинаковый для любой стратегии; токены оценены как 4 символа на токен. Вставьте или откройте текст, чтобы увидеть настоящие чанки выбранной стратегии.",
+        ResultsFormulaNoteModel => "Текста пока нет: это расчёт по формуле для окон фиксированной длины, где chunk_size, который считает токены самой модели, принят за токены {encoding}: это оценка. Вставьте или откройте текст, чтобы увидеть настоящие чанки выбранной стратегии.",
         ResultsTokensRule => "Токены на эмбеддинг: собственный текст каждого чанка, посчитанный заново, как API эмбеддингов считает то, что ему отправили (окно токенов, разрезающее символ, отправляется с U+FFFD на его месте).",
         ResultsWaiting => "Текст режется стратегией {what}…",
         BadgeFormula => "формула: окна фиксированной длины в токенах",
@@ -1170,6 +1175,7 @@ fn pl(key: Key) -> &'static str {
     match key {
         ResultsFormulaNote => "Nie ma jeszcze tekstu: te liczby pochodzą ze wzoru dla stałych okien tokenów i są takie same dla każdej strategii. Wklej lub otwórz tekst, aby zobaczyć prawdziwe chunki wybranej strategii.",
         ResultsFormulaNoteChars => "Nie ma jeszcze tekstu: te liczby pochodzą ze wzoru dla stałych okien znaków i są takie same dla każdej strategii; tokeny oszacowano jako 4 znaki na token. Wklej lub otwórz tekst, aby zobaczyć prawdziwe chunki wybranej strategii.",
+        ResultsFormulaNoteModel => "Nie ma jeszcze tekstu: te liczby pochodzą ze wzoru dla stałych okien tokenów, w którym chunk_size, liczący tokeny samego modelu, przyjęto jako tokeny {encoding}: to oszacowanie. Wklej lub otwórz tekst, aby zobaczyć prawdziwe chunki wybranej strategii.",
         ResultsTokensRule => "Tokeny do embeddingu: własny tekst każdego chunka policzony od nowa, tak jak API embeddingów liczy to, co otrzymuje (okno tokenów przecinające znak jest wysyłane z U+FFFD w jego miejscu).",
         ResultsWaiting => "Tekst jest dzielony strategią {what}…",
         BadgeFormula => "wzór: stałe okna tokenów",

@@ -4,8 +4,10 @@
 //! `crates/compare-engine`); this module only schedules requests and keeps the replies.
 //!
 //! Contexts, each written by one part of the page (Leptos todomvc style):
-//! - [`CompareSettings`]: the size unit and the chosen strategy, written by their selects (the
-//!   unit also by the buttons that fill the form: a library's defaults, the sweep's best);
+//! - [`CompareSettings`]: the size unit, the size tokenizer and the chosen strategy, written by
+//!   their selects (the unit also by the buttons that fill the form: a library's defaults, the
+//!   sweep's best, which also sets the size tokenizer; all three by a settings link), and the
+//!   unit the chunks are sized in, a `Memo` of them and the chosen model;
 //! - [`CompareResults`]: the worker's replies, written only by the driver ([`spawn_compare`]);
 //! - the retrieval check's own two ([`retrieval::RetrievalSettings`],
 //!   [`retrieval::RetrievalResults`]), whose requests go through the same workers.
@@ -55,14 +57,45 @@ pub struct CompareSettings {
     /// Unit of chunk_size and chunk_overlap for the strategies (`chunk-size-unit`): tokens or
     /// characters.
     pub unit: RwSignal<SizeUnit>,
-    /// Tokens are the chosen open model's own (`size-tokenizer` = `model`), not the
-    /// encoding's; no effect for a model without an open tokenizer or in characters
-    /// ([`SizeUnit::sized_by`]).
-    pub size_by_model: RwSignal<bool>,
+    /// The user's choice in `size-tokenizer` (also set by a settings link): `Some(true)` the
+    /// chosen open model's own tokens, `Some(false)` the encoding's, `None` the default
+    /// ([`SizeUnit::sized_for`]).
+    pub size_tokenizer: RwSignal<Option<bool>>,
     /// The strategy whose chunks are shown (`strategy`).
     pub strategy: RwSignal<StrategyId>,
     /// The B side of the A/B view: strategy, chunk_size, chunk_overlap as typed.
     pub ab: RwSignal<AbSide>,
+    /// The unit every chunk is sized in: [`CompareSettings::unit`] made the chosen model's
+    /// own tokens where [`SizeUnit::sized_for`] says (a `Memo` over the unit, the choice, the
+    /// model and the strategy; everything that cuts or labels chunks reads it).
+    pub sized_in: Memo<SizeUnit>,
+}
+
+impl CompareSettings {
+    /// The page's initial settings (tokens, fixed windows, the default sizing), with
+    /// [`CompareSettings::sized_in`] following `models`' chosen model.
+    pub fn new(models: crate::model::ModelSettings) -> Self {
+        let unit = RwSignal::new(SizeUnit::Tokens);
+        let size_tokenizer = RwSignal::new(None);
+        let strategy = RwSignal::new(StrategyId::Fixed);
+        CompareSettings {
+            unit,
+            size_tokenizer,
+            strategy,
+            ab: RwSignal::new(AbSide {
+                strategy: StrategyId::LangchainRecursive,
+                chunk_size: "1024".into(),
+                chunk_overlap: "128".into(),
+            }),
+            sized_in: Memo::new(move |_| {
+                unit.get().sized_for(
+                    models.model.get().and_then(|m| m.tokenizer.open_vocab()),
+                    size_tokenizer.get(),
+                    strategy.get(),
+                )
+            }),
+        }
+    }
 }
 
 /// The B side of the A/B view.
@@ -150,9 +183,9 @@ pub struct ChunkPage {
     /// tokens and prefix: `chunk_core::analysis::compare::model_tokens`); empty without a
     /// model. Over the selection's `Summary::max_input_tokens`, the model drops the excess.
     pub model_tokens: Vec<usize>,
-    /// Each row's byte range shared with the chunk before it, measured
-    /// (`chunk_core::analysis::layout::shared_with_previous`).
-    pub shared: Vec<std::ops::Range<usize>>,
+    /// Bytes at each row's start that the chunk before it covers too, measured
+    /// (`chunk_core::analysis::layout::shared_prefix_bytes`).
+    pub shared: Vec<usize>,
 }
 
 /// The worker's replies, written only by [`spawn_compare`].
@@ -177,7 +210,8 @@ pub struct CompareResults {
     /// The formula the results card and the model panel show without a text: fixed windows
     /// of tokens, or of characters when that is the unit
     /// ([`chunk_core::formula::compute_in_characters`]); with a text, the token formula over
-    /// its exact count (the fixed windows' provisional figures). A `Memo`: both read it.
+    /// its exact count (the fixed windows' provisional figures). A `Memo` of the calculator's
+    /// fields and the unit (not a reply of the worker): both read it.
     pub formula: Memo<Option<chunk_core::formula::FormulaOutput>>,
     /// What the results card and the model panel show (a `Memo` over the text, the chosen
     /// strategy, the unit and the selection: both read it, and it changes with them only).
@@ -257,10 +291,8 @@ impl Requests {
 fn figures_of(
     app: &PageState,
     unit: SizeUnit,
-    by_model: bool,
     model: Option<&'static chunk_core::models::EmbeddingModel>,
 ) -> Option<(Figures, bool)> {
-    let unit = unit.sized_by(model.and_then(|m| m.tokenizer.open_vocab()), by_model);
     let checked = app.derived.checked.get();
     let size = checked.size_value?;
     let overlap = checked.requested_overlap?;
@@ -299,28 +331,12 @@ fn b_figures(a: &Figures, side: &AbSide) -> Option<Figures> {
 /// page has painted, and every change of the text, the fields, the unit or the strategy
 /// (debounced by [`DEBOUNCE_MS`]) sends the requests.
 pub fn spawn_compare(app: PageState) {
-    let settings = CompareSettings {
-        unit: RwSignal::new(SizeUnit::Tokens),
-        size_by_model: RwSignal::new(false),
-        strategy: RwSignal::new(StrategyId::Fixed),
-        ab: RwSignal::new(AbSide {
-            strategy: StrategyId::LangchainRecursive,
-            chunk_size: "1024".into(),
-            chunk_overlap: "128".into(),
-        }),
-    };
+    let models = expect_context::<crate::model::ModelSettings>();
+    let settings = CompareSettings::new(models);
     // The settings every job is for. A `Memo`: the checked fields also change when the
     // tokenizer's exact count arrives (the document length), which no strategy depends on;
     // without it every finished count would restart the comparison.
-    let models = expect_context::<crate::model::ModelSettings>();
-    let figures = Memo::new(move |_| {
-        figures_of(
-            &app,
-            settings.unit.get(),
-            settings.size_by_model.get(),
-            models.model.get(),
-        )
-    });
+    let figures = Memo::new(move |_| figures_of(&app, settings.sized_in.get(), models.model.get()));
 
     let selection = RwSignal::new(None::<Selection>);
     let results = CompareResults {
@@ -339,7 +355,7 @@ pub fn spawn_compare(app: PageState) {
         }),
         open_count: RwSignal::new(None),
         formula: Memo::new(move |_| {
-            let chars = settings.unit.get() == SizeUnit::Characters;
+            let chars = settings.sized_in.get() == SizeUnit::Characters;
             if chars && app.source.text.with(|t| t.is_empty()) {
                 app.derived
                     .checked
@@ -682,7 +698,7 @@ pub fn spawn_compare(app: PageState) {
     retrieval::drive(
         app,
         results,
-        settings.unit,
+        settings.sized_in,
         figures,
         retrieval_settings,
         retrieval_results,
@@ -968,21 +984,21 @@ pub fn SizeTokenizerSelect() -> impl IntoView {
     let lang = move || app.language.lang.get();
     let m = move |msg: Msg| messages::text(lang(), msg);
     let open = move || models.model.get().and_then(|x| x.tokenizer.open_vocab());
-    let value = move || match (open(), settings.size_by_model.get()) {
-        (Some(_), true) => "model",
+    let value = move || match settings.sized_in.get() {
+        SizeUnit::Model(_) => "model",
         _ => app.fields.encoding.get().name(),
     };
     let on_change = move |ev| {
         let v = event_target_value(&ev);
         if v == "model" {
-            settings.size_by_model.set(true);
+            settings.size_tokenizer.set(Some(true));
         } else if let Some(e) = Encoding::from_name(&v) {
-            settings.size_by_model.set(false);
+            settings.size_tokenizer.set(Some(false));
             app.fields.encoding.set(e);
         }
     };
     view! {
-        <div class="field" class:hidden=move || settings.unit.get() == SizeUnit::Characters>
+        <div class="field" class:hidden=move || settings.sized_in.get() == SizeUnit::Characters>
             <label for="size-tokenizer">{move || m(Msg::SizeTokenizerLabel)}</label>
             <select
                 id="size-tokenizer"
@@ -1082,7 +1098,20 @@ pub fn refusal_text(lang: Lang, r: &Refusal) -> String {
         "unit-unsupported" => {
             let unit_name = match r.field("unit") {
                 Some("characters") => messages::text(lang, Msg::UnitCharacters),
-                Some("model") => return messages::text(lang, Msg::RefusedModelUnit).to_owned(),
+                Some("model") => {
+                    // Token windows decode ids; the page's own strategies cut at the encoding's
+                    // token boundaries.
+                    let own = r
+                        .field("strategy")
+                        .and_then(|s| s.parse::<StrategyId>().ok())
+                        .is_some_and(|s| s.library().is_none() && s != StrategyId::Fixed);
+                    let msg = if own {
+                        Msg::RefusedModelUnitOwn
+                    } else {
+                        Msg::RefusedModelUnit
+                    };
+                    return messages::text(lang, msg).to_owned();
+                }
                 _ => messages::text(lang, Msg::UnitTokens),
             };
             cmp_msg::RefusedUnit { unit_name }.fill(lang)
@@ -1231,14 +1260,39 @@ mod tests {
                 parameter: "chunk_size",
                 detail: "must be positive",
             },
+            StrategyError::TokenizerNotLoaded {
+                vocab: OpenVocab::XlmRoberta,
+            },
+            StrategyError::ModelDecode {
+                strategy: StrategyId::ChonkieRecursive,
+                byte_offset: 1234,
+            },
+            StrategyError::UnitUnsupported {
+                strategy: StrategyId::Fixed,
+                unit: SizeUnit::Model(OpenVocab::BertUncased),
+            },
+            StrategyError::UnitUnsupported {
+                strategy: StrategyId::Recursive,
+                unit: SizeUnit::Model(OpenVocab::BertUncased),
+            },
         ];
         for lang in Lang::ALL {
+            let mut seen = std::collections::HashSet::new();
             for e in &errors {
                 let text = refusal_text(lang, &Refusal::from(e));
                 assert!(!text.contains('{'), "{lang:?} {e}: {text}");
+                assert!(
+                    seen.insert(text.clone()),
+                    "{lang:?}: two refusals, one text: {text}"
+                );
             }
             let t = refusal_text(lang, &Refusal::from(&errors[1]));
             assert!(t.contains("150") && t.contains("100"), "{lang:?}: {t}");
+            let decode = refusal_text(lang, &Refusal::from(&errors[9]));
+            assert!(
+                decode.contains(&crate::format::int(lang, 1234u32)),
+                "{lang:?}: {decode}"
+            );
         }
     }
 }

@@ -21,6 +21,7 @@
 use crate::compare::messages::args as cmp_msg;
 use chunk_core::analysis::export::Row;
 use chunk_core::analysis::histogram::Histogram;
+use chunk_core::analysis::layout::DocSpan;
 use chunk_core::analysis::protocol::{ExportFormat, Outcome};
 use chunk_core::strategy::{SizeUnit, StrategyId};
 use leptos::prelude::*;
@@ -75,7 +76,7 @@ pub fn StrategyPanel() -> impl IntoView {
     };
     let unsupported = move || {
         let id = settings.strategy.get();
-        let unit = settings.unit.get();
+        let unit = settings.sized_in.get();
         (!id.supports(unit)).then(|| m(Msg::UnitNotSupported))
     };
     view! {
@@ -122,7 +123,7 @@ pub fn StrategyPanel() -> impl IntoView {
             <Snippet/>
         </section>
         {move || {
-            if classic_preview(settings.strategy.get(), settings.unit.get()) {
+            if classic_preview(settings.strategy.get(), settings.sized_in.get()) {
                 view! { <Preview/> }.into_any()
             } else {
                 view! { <StrategyChunks/> }.into_any()
@@ -144,71 +145,96 @@ fn DocumentView() -> impl IntoView {
     let results = expect_context::<CompareResults>();
     let lang = move || app.language.lang.get();
     let m = move |msg: Msg| messages::text(lang(), msg);
-    let layout = move || {
+    // The selection's layout, once per selection (a language change rebuilds no span).
+    let layout = Memo::new(move |_| {
         results.selection.with(|s| {
             s.as_ref()
+                .filter(|s| !s.layout.is_empty())
                 .map(|s| (s.strategy, s.layout.clone()))
-                .filter(|(_, l)| !l.is_empty())
         })
-    };
-    move || {
-        let (strategy, spans) = layout()?;
-        let text = app.source.text.get();
-        let shown = spans.last().map_or(0, |s| s.end);
-        // A layout of another text (the selection of the text before) is not shown.
-        if shown > text.len() {
-            return None;
-        }
-        let l = lang();
-        let cut = (shown < text.len()).then(|| {
+    });
+    let shown =
+        move || layout.with(|l| l.as_ref().and_then(|(_, s)| s.last()).map_or(0, |s| s.end));
+    let total = move || app.source.text.with(|t| t.len());
+    // A layout of another text (the selection of the text before) is not shown.
+    let visible = move || layout.with(Option::is_some) && shown() <= total();
+    let cut = move || {
+        let (shown, total) = (shown(), total());
+        (shown < total).then(|| {
+            let l = lang();
             let n = |x: usize| format::int(l, x as u64);
             view! {
                 <p class="hint" data-testid="document-view-cut">
-                    {cmp_msg::DocumentViewCut { shown: &n(shown), total: &n(text.len()) }.fill(l)}
+                    {cmp_msg::DocumentViewCut { shown: &n(shown), total: &n(total) }.fill(l)}
                 </p>
             }
-        });
-        let body = spans
-            .into_iter()
-            .map(|s| {
-                let colour = match s.chunk {
-                    Some(c) => ["doc-span c0", "doc-span c1", "doc-span c2", "doc-span c3"][c % 4],
-                    None => "doc-span",
-                };
-                let (shared, uncovered) = (s.covers >= 2, s.covers == 0);
-                view! {
-                    <span
-                        class=colour
-                        class:shared=shared
-                        class:uncovered=uncovered
-                        data-testid="doc-span"
-                        data-start=s.start
-                        data-end=s.end
-                        data-chunk=s.chunk
-                        data-covers=s.covers
-                    >
-                        {crate::preview::render_segments(l, &text, s.start, s.end)}
-                    </span>
-                }
-            })
-            .collect_view();
-        Some(view! {
-            <section
-                class="panel document-view"
-                data-testid="document-view"
-                data-strategy=strategy.as_str()
-                data-shown-bytes=shown
-                data-total-bytes=text.len()
-                aria-labelledby="document-view-heading"
-            >
-                <h2 id="document-view-heading">{m(Msg::DocumentViewHeading)}</h2>
-                <p class="hint">{m(Msg::DocumentViewNote)}</p>
-                {cut}
-                <div class="doc-view" tabindex="0" role="region" aria-labelledby="document-view-heading">
-                    {body}
-                </div>
-            </section>
         })
+    };
+    let span = move |s: DocSpan| {
+        let l = app.language.lang.get_untracked();
+        let colour = match s.chunk {
+            Some(c) => ["doc-span c0", "doc-span c1", "doc-span c2", "doc-span c3"][c % 4],
+            None => "doc-span",
+        };
+        let (shared, uncovered) = (s.covers >= 2, s.covers == 0);
+        let title = match s.chunk {
+            Some(c) if shared => cmp_msg::DocSpanShared {
+                index: &format::int(l, c as u64),
+            }
+            .fill(l),
+            Some(c) => cmp_msg::DocSpanChunk {
+                index: &format::int(l, c as u64),
+            }
+            .fill(l),
+            None => messages::text(l, Msg::DocSpanNone).to_owned(),
+        };
+        let body = app
+            .source
+            .text
+            .with_untracked(|t| crate::preview::render_segments(l, t, s.start, s.end));
+        view! {
+            <span
+                class=colour
+                class:shared=shared
+                class:uncovered=uncovered
+                title=title
+                data-testid="doc-span"
+                data-start=s.start
+                data-end=s.end
+                data-chunk=s.chunk
+                data-covers=s.covers
+            >
+                {body}
+            </span>
+        }
+    };
+    view! {
+        <section
+            class="panel document-view"
+            class:hidden=move || !visible()
+            data-testid="document-view"
+            data-strategy=move || layout.with(|l| l.as_ref().map(|(id, _)| id.as_str()))
+            data-shown-bytes=shown
+            data-total-bytes=total
+            aria-labelledby="document-view-heading"
+        >
+            <h2 id="document-view-heading">{move || m(Msg::DocumentViewHeading)}</h2>
+            <p class="hint">{move || m(Msg::DocumentViewNote)}</p>
+            {cut}
+            <div class="doc-view" tabindex="0" role="region" aria-labelledby="document-view-heading">
+                <For
+                    each=move || {
+                        if visible() {
+                            layout.with(|l| l.as_ref().map(|(_, s)| s.clone()).unwrap_or_default())
+                        } else {
+                            Vec::new()
+                        }
+                    }
+                    key=|s: &DocSpan| (s.start, s.end, s.chunk, s.covers)
+                    children=span
+                />
+            </div>
+        </section>
     }
 }
 
@@ -498,6 +524,9 @@ fn StrategyChunks() -> impl IntoView {
             data-total=total
         >
             <h2>{move || m(Msg::ChunksHeading)}</h2>
+            <p class="hint legend">
+                <mark class="overlap">{move || m(Msg::ChunkOverlapLegend)}</mark>
+            </p>
             <crate::preview::SkipChunks target="ab-heading"/>
             {move || {
                 app.source.text.with(|t| t.is_empty()).then(|| view! { <p class="hint">{m(Msg::CompareIdle)}</p> })
@@ -519,14 +548,7 @@ fn StrategyChunks() -> impl IntoView {
                             .enumerate()
                             .map(move |(i, r)| {
                                 let read = limit.zip(page.model_tokens.get(i).copied());
-                                // Marked only where it is the chunk's start (chunks in
-                                // document order; a chunk starting before the one before it
-                                // shares a middle part).
-                                let shared = page
-                                    .shared
-                                    .get(i)
-                                    .filter(|s| s.start == r.byte_start)
-                                    .map_or(0, |s| s.len());
+                                let shared = page.shared.get(i).copied().unwrap_or(0);
                                 (lang, read, shared, r)
                             })
                             .collect::<Vec<_>>()

@@ -406,7 +406,7 @@ pub struct Channels<S, T, X, J> {
 pub fn drive<S, T, X, J>(
     app: PageState,
     compare: CompareResults,
-    unit: RwSignal<SizeUnit>,
+    unit: Memo<SizeUnit>,
     figures: Memo<Option<(Figures, bool)>>,
     settings: RetrievalSettings,
     results: RetrievalResults,
@@ -500,7 +500,9 @@ pub fn drive<S, T, X, J>(
         app.source.text.track();
         app.fields.encoding.track();
         app.language.lang.track();
-        unit.track();
+        // The unit the chunks are cut in: a change of the size tokenizer makes it stale too
+        // (read, not only tracked, as the model memo below).
+        unit.with(|_| ());
         // Read, not only tracked: a memo that nobody has read yet has no sources to follow.
         model.with(|_| ());
         results.resolved.with(|_| ());
@@ -1515,7 +1517,7 @@ fn SweepView() -> impl IntoView {
     let can_run =
         move || matches!(section_state(app, compare, results), "running" | "done") && !left_out();
     let intro = move || {
-        let grid = SweepGrid::standard(compare_settings.unit.get());
+        let grid = SweepGrid::standard(compare_settings.sized_in.get());
         let l = lang();
         let unit = unit_words(l, grid.unit);
         let to = grid.sizes.last().copied().unwrap_or_default();
@@ -1630,7 +1632,12 @@ fn SweepView() -> impl IntoView {
             None => ret_msg::SweepNoBest { k: &n(sweep.k) }.fill(l),
         };
         let apply = cell.map(|c| {
-            let unit = sweep.grid.unit;
+            // The grid's unit is the unit the chunks were cut in: the model's own tokens are
+            // tokens with the model's tokenizer chosen.
+            let (unit, by_model) = match sweep.grid.unit {
+                SizeUnit::Model(_) => (SizeUnit::Tokens, Some(true)),
+                other => (other, None),
+            };
             let on_apply = move |_| {
                 // The user's own request: the calculator's boxes are set as "use the library's
                 // defaults" sets them (the fields never follow their signals otherwise).
@@ -1643,6 +1650,10 @@ fn SweepView() -> impl IntoView {
                 // the same, and the sweep is stale when the unit changes.
                 if compare_settings.unit.get_untracked() != unit {
                     compare_settings.unit.set(unit);
+                }
+                if by_model.is_some() && compare_settings.size_tokenizer.get_untracked() != by_model
+                {
+                    compare_settings.size_tokenizer.set(by_model);
                 }
             };
             view! {

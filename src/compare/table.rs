@@ -218,13 +218,7 @@ pub fn CompareTable() -> impl IntoView {
             .fill(lang),
         }
     };
-    let sized_in = move || {
-        let model = models.model.get();
-        settings.unit.get().sized_by(
-            model.and_then(|m| m.tokenizer.open_vocab()),
-            settings.size_by_model.get(),
-        )
-    };
+    let sized_in = move || settings.sized_in.get();
     let unit_note = move || {
         let unit = sized_in();
         let enc = app.fields.encoding.get().name();

@@ -148,17 +148,28 @@ fn field_word(field: &str) -> Mm {
 fn tokenizer_name(t: ModelTokenizer) -> &'static str {
     match t {
         ModelTokenizer::Bpe(e) | ModelTokenizer::Proxy(e) => e.name(),
-        ModelTokenizer::WordPieceBertUncased => "WordPiece (bert-base-uncased)",
-        ModelTokenizer::UnigramXlmRoberta => "SentencePiece Unigram (XLM-RoBERTa)",
+        other => other.open_vocab().map_or("", |v| v.label()),
     }
 }
 
 /// Why the counts are estimates for `model` when they are ([`EmbeddingModel::is_estimate`]),
 /// counted with `encoding`: the vendor publishes no tokenizer, or the page does not ship the
 /// model's own yet. `None` when the counts are the model's own.
-pub fn estimate_hint(lang: Lang, model: &EmbeddingModel, encoding: Encoding) -> Option<String> {
+pub fn estimate_hint(
+    lang: Lang,
+    model: &EmbeddingModel,
+    encoding: Encoding,
+    sized_in: chunk_core::strategy::SizeUnit,
+) -> Option<String> {
     match model.tokenizer {
         _ if model.counts_exactly_with(encoding) => None,
+        other if matches!(sized_in, chunk_core::strategy::SizeUnit::Model(_)) => Some(
+            model_msg::HintOpenSized {
+                tokenizer: tokenizer_name(other),
+                encoding: encoding.name(),
+            }
+            .fill(lang),
+        ),
         ModelTokenizer::Bpe(own) => Some(
             model_msg::HintMismatch {
                 own: own.name(),
@@ -200,17 +211,6 @@ pub fn ModelSelect() -> impl IntoView {
         let Some(chosen) = chosen else {
             return;
         };
-        // An open model sizes the chunks with its own tokenizer when the chosen strategy can
-        // (`size-tokenizer`); otherwise the encoding keeps sizing them.
-        if let (Some(v), Some(compare)) = (
-            chosen.tokenizer.open_vocab(),
-            use_context::<crate::compare::CompareSettings>(),
-        ) {
-            let strategy = compare.strategy.get_untracked();
-            compare
-                .size_by_model
-                .set(strategy.supports(chunk_core::strategy::SizeUnit::Model(v)));
-        }
         // The user's own request: the calculator's tokenizer and price follow the model (the
         // price box is set too, since the boxes never follow their signals otherwise).
         if let Some(e) = chosen.tokenizer.bpe_encoding() {
@@ -247,7 +247,9 @@ pub fn ModelSelect() -> impl IntoView {
         let chosen = settings.model.get()?;
         let encoding = app.fields.encoding.get().name();
         let n = |x: usize| format::int(l, x as u64);
-        let hint = estimate_hint(l, chosen, app.fields.encoding.get())
+        let sized_in = use_context::<crate::compare::CompareSettings>()
+            .map_or(chunk_core::strategy::SizeUnit::Tokens, |c| c.sized_in.get());
+        let hint = estimate_hint(l, chosen, app.fields.encoding.get(), sized_in)
             .unwrap_or_else(|| model_msg::HintExact { encoding }.fill(l));
         let dims = if chosen.dimensions.is_empty() {
             m(Mm::NotConfirmed).to_owned()
@@ -431,6 +433,8 @@ pub fn ModelPanel() -> impl IntoView {
     let lang = move || app.language.lang.get();
     let m = move |msg: Mm| messages::text(lang(), msg);
     let results = expect_context::<crate::compare::CompareResults>();
+    let compare_settings = expect_context::<crate::compare::CompareSettings>();
+    let results_sized_in = move || compare_settings.sized_in.get();
     // Fixed windows of tokens, or of characters in that unit (tokens then estimated).
     let out = results.formula;
     let int = move |n: u128| (n.to_string(), format::int(lang(), n));
@@ -445,7 +449,7 @@ pub fn ModelPanel() -> impl IntoView {
         settings
             .model
             .get()
-            .and_then(|m| estimate_hint(lang(), m, app.fields.encoding.get()))
+            .and_then(|m| estimate_hint(lang(), m, app.fields.encoding.get(), results_sized_in()))
     };
     let limit_fig = move || limit().map(|l| int(l as u128));
     // The page's configuration (SPEC §10): with a text, the chosen strategy's real chunks as
@@ -884,9 +888,26 @@ mod tests {
         assert_eq!(crate::parse::RawInputs::default().price, "0.02");
         assert_eq!(chunk_budget(Some(m), Encoding::Cl100kBase), 8_191);
         assert_eq!(chunk_budget(None, Encoding::Cl100kBase), usize::MAX);
-        assert_eq!(estimate_hint(Lang::En, m, Encoding::Cl100kBase), None);
-        let mismatch = estimate_hint(Lang::En, m, Encoding::O200kBase).expect("an estimate");
+        let tokens = chunk_core::strategy::SizeUnit::Tokens;
+        assert_eq!(
+            estimate_hint(Lang::En, m, Encoding::Cl100kBase, tokens),
+            None
+        );
+        let mismatch =
+            estimate_hint(Lang::En, m, Encoding::O200kBase, tokens).expect("an estimate");
         assert!(mismatch.contains("cl100k_base") && mismatch.contains("o200k_base"));
+        // An open model: the note says which tokenizer cuts the chunks.
+        let bge = model("bge-small-en-v1-5").expect("in the table");
+        let bert = chunk_core::strategy::SizeUnit::Model(
+            chunk_core::tokenizer::open::OpenVocab::BertUncased,
+        );
+        let sized = estimate_hint(Lang::En, bge, Encoding::Cl100kBase, bert).expect("a note");
+        assert!(sized.contains("cuts the chunks"), "{sized}");
+        let not = estimate_hint(Lang::En, bge, Encoding::Cl100kBase, tokens).expect("a note");
+        assert!(
+            not.contains("are cut and measured with cl100k_base"),
+            "{not}"
+        );
     }
 
     #[test]

@@ -21,8 +21,8 @@
 //!   refused.
 //!
 //! Shared: the language; document length and its unit; chunk_size, chunk_overlap, price,
-//! tokenizer; the embedding model and the model panel's fields; the comparison's strategy and
-//! size unit; the retrieval check's k, BM25's k1 and b, the sweep's strategy and objective (not
+//! tokenizer; the embedding model and the model panel's fields; the comparison's strategy,
+//! size unit and size tokenizer (`size_tokenizer`: `model`, an encoding, or `auto`); the retrieval check's k, BM25's k1 and b, the sweep's strategy and objective (not
 //! the questions, which are text); the simulator's controls (chunk size and overlap sliders,
 //! mode, document, tokenizer, sentence rule; not its query, which is text). Not yet: the A/B
 //! view's second setting.
@@ -230,9 +230,10 @@ impl Targets {
                 SizeUnit::Characters => "characters",
             }
             .to_owned(),
-            Key::SizeTokenizer => match self.compare.size_by_model.get() {
-                true => "model",
-                false => f.encoding.get().name(),
+            Key::SizeTokenizer => match self.compare.size_tokenizer.get() {
+                Some(true) => "model",
+                Some(false) => f.encoding.get().name(),
+                None => "auto",
             }
             .to_owned(),
             Key::TopK => m.top_k.get(),
@@ -315,16 +316,19 @@ impl Targets {
                     .is_ok()
             }
             Key::SizeTokenizer => {
-                if value == "model" {
-                    set(self.compare.size_by_model, true);
-                    return true;
-                }
-                return chunk_core::tokenizer::Encoding::from_name(value)
-                    .map(|e| {
-                        set(self.compare.size_by_model, false);
-                        set(self.app.fields.encoding, e);
-                    })
-                    .is_some();
+                let choice = match value {
+                    "model" => Some(true),
+                    "auto" => None,
+                    other => match chunk_core::tokenizer::Encoding::from_name(other) {
+                        Some(e) => {
+                            set(self.app.fields.encoding, e);
+                            Some(false)
+                        }
+                        None => return false,
+                    },
+                };
+                set(self.compare.size_tokenizer, choice);
+                return true;
             }
             Key::SizeUnit => {
                 let unit = match value {
@@ -607,16 +611,7 @@ mod tests {
         owner.set();
         let app = crate::state::provide_page_state(Lang::En);
         crate::model::provide();
-        let compare = CompareSettings {
-            unit: RwSignal::new(SizeUnit::Tokens),
-            size_by_model: RwSignal::new(false),
-            strategy: RwSignal::new(StrategyId::Fixed),
-            ab: RwSignal::new(crate::compare::AbSide {
-                strategy: StrategyId::LangchainRecursive,
-                chunk_size: "1024".into(),
-                chunk_overlap: "128".into(),
-            }),
-        };
+        let compare = CompareSettings::new(expect_context::<ModelSettings>());
         let (retrieval, _) = crate::compare::retrieval::provide(app);
         let t = Targets {
             app,
@@ -676,13 +671,29 @@ mod tests {
         );
         assert_eq!(compare.strategy.get_untracked(), StrategyId::Semchunk);
         assert_eq!(compare.unit.get_untracked(), SizeUnit::Characters);
-        assert!(compare.size_by_model.get_untracked());
-        // An encoding sizes the chunks and is the tokenizer; anything else is refused.
+        assert_eq!(compare.size_tokenizer.get_untracked(), Some(true));
+        // An encoding sizes the chunks and is the tokenizer; `auto` is the default; anything
+        // else is refused and changes nothing.
         assert!(t.apply(Key::SizeTokenizer, "cl100k_base"));
-        assert!(!compare.size_by_model.get_untracked());
+        assert_eq!(compare.size_tokenizer.get_untracked(), Some(false));
         assert_eq!(app.fields.encoding.get_untracked(), Encoding::Cl100kBase);
         assert!(!t.apply(Key::SizeTokenizer, "wordpiece"));
+        assert_eq!(compare.size_tokenizer.get_untracked(), Some(false));
+        assert!(t.apply(Key::SizeTokenizer, "auto"));
+        assert_eq!(compare.size_tokenizer.get_untracked(), None);
+        // With an open model and a strategy that sizes in its tokens, the default sizes in
+        // them; with fixed windows, in the encoding.
+        assert!(t.apply(Key::Model, "bge-small-en-v1-5"));
+        assert!(t.apply(Key::SizeUnit, "tokens"));
+        let bert = SizeUnit::Model(chunk_core::tokenizer::open::OpenVocab::BertUncased);
+        assert_eq!(compare.sized_in.get_untracked(), bert);
+        assert!(t.apply(Key::Strategy, "fixed"));
+        assert_eq!(compare.sized_in.get_untracked(), SizeUnit::Tokens);
         assert!(t.apply(Key::SizeTokenizer, "model"));
+        assert_eq!(compare.sized_in.get_untracked(), bert);
+        assert!(t.apply(Key::Strategy, "semchunk"));
+        assert!(t.apply(Key::SizeUnit, "characters"));
+        assert!(t.apply(Key::Model, "custom"));
         assert!(t.apply(Key::Encoding, "o200k_base"));
         assert_eq!(t.models.format.get_untracked(), VectorFormat::Int8);
         assert_eq!(t.models.top_k.get_untracked(), "7");

@@ -60,8 +60,10 @@ test('a link restores the settings; the address follows them; Back and Forward s
     assert.equal(await page.inputValue(sel('sim-tokenizer')), 'cl100k_base');
     assert.equal(await page.inputValue(sel('sim-rule')), 'contextual');
     assert.equal(await page.evaluate(() => document.documentElement.lang), 'pl');
-    // The figures follow: 20,000 tokens at 256 / 32 → 1 + ⌈(20,000 − 256) / 224⌉ = 90 chunks.
-    assert.equal(await page.getAttribute(sel('out-chunks'), 'data-value'), '90');
+    // The figures follow, in the link's unit (characters): 20,000 tokens are taken as 80,000
+    // characters, at 256 / 32 characters → 1 + ⌈(80,000 − 256) / 224⌉ = 357 windows.
+    assert.equal(await page.getAttribute(sel('out-chunks'), 'data-value'), '357');
+    assert.equal(await page.getAttribute(sel('results-formula-note'), 'data-unit'), 'characters');
     assert.equal(await page.getAttribute(sel('share-notice'), 'data-keys'), 'colour, dimensions');
     assert.match(await page.textContent(sel('share-notice')), /colour, dimensions/);
     // The field a refused value was meant for keeps the page's own (1,536: a link applies

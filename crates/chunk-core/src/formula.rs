@@ -74,13 +74,15 @@ pub struct FormulaOutput {
     pub is_estimate: bool,
     /// Document length in tokens.
     pub document_tokens: u64,
-    /// Chunk size in tokens, as given.
+    /// Chunk size as given, in tokens (in characters for [`compute_in_characters`], as are
+    /// `chunk_overlap` and `stride`).
     pub chunk_size: u64,
-    /// Overlap actually used, in tokens (the request, or `chunk_size − 1` if clamped).
+    /// Overlap actually used (the request, or `chunk_size − 1` if clamped), in the unit of
+    /// `chunk_size`.
     pub chunk_overlap: u64,
     /// True when the requested overlap was ≥ `chunk_size` and had to be lowered.
     pub overlap_clamped: bool,
-    /// stride = chunk_size − chunk_overlap, in tokens (≥ 1).
+    /// stride = chunk_size − chunk_overlap (≥ 1), in the unit of `chunk_size`.
     pub stride: u64,
     /// 0 for an empty document; 1 if document ≤ chunk_size; else 1 + ⌈(document − size) ÷ stride⌉.
     pub chunks: u64,
@@ -222,8 +224,14 @@ pub fn compute(input: FormulaInput) -> Result<FormulaOutput, FormulaError> {
 /// `repeated_tokens` are estimated tokens; the cost follows `total_tokens`.
 ///
 /// # Errors
-/// As [`compute`].
+/// As [`compute`]: a zero `chunk_size`, a price that is negative, NaN or infinite, a cost
+/// too large.
 pub fn compute_in_characters(input: FormulaInput) -> Result<FormulaOutput, FormulaError> {
+    if let Some(p) = input.price_per_million {
+        if !p.is_finite() || p < 0.0 {
+            return Err(FormulaError::InvalidPrice);
+        }
+    }
     let (chars, document_tokens) = match input.document {
         DocLength::EstimatedFromChars { chars, tokens } => (chars, tokens),
         DocLength::Tokens(t) => (t.saturating_mul(CHARS_PER_TOKEN), t),
@@ -300,6 +308,19 @@ mod tests {
             (tiny.chunks, tiny.total_tokens, tiny.last_chunk_tokens),
             (1, 2, 2)
         );
+        // The price is checked as `compute` checks it.
+        for price in [-1.0, f64::NAN, f64::INFINITY] {
+            let bad = FormulaInput {
+                document: DocLength::from_chars(7),
+                chunk_size: 10,
+                chunk_overlap: 0,
+                price_per_million: Some(price),
+            };
+            assert_eq!(compute_in_characters(bad), Err(FormulaError::InvalidPrice));
+        }
+        // The model limit compares a window's tokens: 1000 characters are 250, under 256.
+        assert_eq!(crate::models::windows_over_limit(&out, 256), 0);
+        assert_eq!(crate::models::windows_over_limit(&out, 249), 49);
     }
 
     fn run(doc: u64, size: u64, overlap: u64) -> FormulaOutput {

@@ -227,9 +227,10 @@ pub fn limit_counting(model: &EmbeddingModel) -> Option<usize> {
         .map(|max| max.saturating_sub(model.special_tokens))
 }
 
-/// How many of the formula's fixed windows ([`crate::formula::compute`]) are longer than
-/// `limit_tokens`: every window but the last holds `chunk_size` tokens and the last
-/// [`FormulaOutput::last_chunk_tokens`], so the count is `(chunks − 1)` when `chunk_size`
+/// How many of the formula's fixed windows ([`crate::formula::compute`] or
+/// [`crate::formula::compute_in_characters`]) are longer than `limit_tokens`: every window but
+/// the last holds [`FormulaOutput::window_tokens`] tokens and the last
+/// [`FormulaOutput::last_chunk_tokens`], so the count is `(chunks − 1)` when a full window
 /// exceeds the limit, plus 1 when the last window does. These are the chunks a model with that
 /// input limit would truncate (silently, for most models).
 pub fn windows_over_limit(out: &FormulaOutput, limit_tokens: u64) -> u64 {

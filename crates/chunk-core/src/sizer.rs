@@ -78,12 +78,20 @@ impl Length {
         }
     }
 
-    /// The installed tokenizer of [`Length::Model`]; `None` for the others or before it is
-    /// installed.
-    pub fn open(self) -> Option<&'static OpenTokenizer> {
+    /// The installed tokenizer of [`Length::Model`], `None` for the other lengths.
+    ///
+    /// # Errors
+    /// [`crate::strategy::StrategyError::TokenizerNotLoaded`] when the model's vocabulary is
+    /// not installed ([`OpenTokenizer::install`]): a strategy refuses rather than count 0.
+    pub fn model_tokenizer(
+        self,
+    ) -> Result<Option<&'static OpenTokenizer>, crate::strategy::StrategyError> {
         match self {
-            Length::Model(v) => v.loaded(),
-            _ => None,
+            Length::Model(vocab) => vocab
+                .loaded()
+                .map(Some)
+                .ok_or(crate::strategy::StrategyError::TokenizerNotLoaded { vocab }),
+            _ => Ok(None),
         }
     }
 }

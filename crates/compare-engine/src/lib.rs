@@ -28,7 +28,7 @@ use std::sync::Arc;
 
 use chunk_core::analysis::export::{rows, rows_of, to_csv, to_jsonl, PageMap};
 use chunk_core::analysis::histogram::histogram;
-use chunk_core::analysis::layout::{document_spans, shared_with_previous, LAYOUT_BYTES};
+use chunk_core::analysis::layout::{document_spans, shared_prefix_bytes, LAYOUT_BYTES};
 use chunk_core::analysis::protocol::{
     Bm25Setting, ExportFormat, Figures, Outcome, Reply, Request, RetrievalOutcome, RetrievalPair,
     Selection, SWEEP_PROGRESS_EVERY,
@@ -499,7 +499,7 @@ impl Engine {
                             .map(<[usize]>::to_vec)
                             .unwrap_or_default(),
                         // From the chunk before the page, so that its first row has one too.
-                        shared: shared_with_previous(&chunks.chunks[from.saturating_sub(1)..end])
+                        shared: shared_prefix_bytes(&chunks.chunks[from.saturating_sub(1)..end])
                             .into_iter()
                             .skip(usize::from(from > 0))
                             .collect(),

@@ -1,6 +1,6 @@
 //! Where a strategy's chunks lie in the document, measured from their byte ranges rather than
-//! from the nominal overlap (as ChunkViz shows them): the text each chunk shares with the one
-//! before it ([`shared_with_previous`]), and the document cut into spans by the chunks that
+//! from the nominal overlap (as ChunkViz shows them): the start each chunk shares with the one
+//! before it ([`shared_prefix_bytes`]), and the document cut into spans by the chunks that
 //! cover each byte ([`document_spans`]), for the page's whole-document view.
 //!
 //! A chunk's byte range is where its text comes from; for a strategy that rewrites its text
@@ -14,24 +14,23 @@ use serde::{Deserialize, Serialize};
 use crate::strategy::Chunk;
 
 /// The most document bytes [`document_spans`] lays out for the page: the whole-document view
-/// shows this much (64 KiB: a few dozen usual chunks; a longer document is shown from its
-/// start, and says so).
-pub const LAYOUT_BYTES: usize = 64 * 1024;
+/// shows this much (128 KiB: a long article or a book chapter, a few hundred usual chunks; a
+/// longer document is shown from its start, and says so).
+pub const LAYOUT_BYTES: usize = 128 * 1024;
 
-/// For each of `chunks` (in document order), the byte range it shares with the chunk before
-/// it: the intersection of their ranges, or an empty range at its start when they share
-/// nothing (always for the first). Measured, not nominal: a splitter that overlaps only whole
-/// paragraphs may share nothing at an overlap of 200.
-pub fn shared_with_previous(chunks: &[Chunk]) -> Vec<Range<usize>> {
+/// For each of `chunks` (in document order), how many bytes at its start the chunk before it
+/// also covers: `min(previous.end, end) − start` when the previous chunk starts at or before
+/// it and reaches into it, else 0 (always for the first; for a chunk starting before the one
+/// before it, what they share is not its start). Measured, not nominal: a splitter that
+/// overlaps only whole paragraphs may share nothing at an overlap of 200.
+pub fn shared_prefix_bytes(chunks: &[Chunk]) -> Vec<usize> {
     let mut out = Vec::with_capacity(chunks.len());
     let mut previous: Option<&Range<usize>> = None;
     for c in chunks {
         let b = &c.bytes;
         let shared = match previous {
-            Some(p) if p.end.min(b.end) > p.start.max(b.start) => {
-                p.start.max(b.start)..p.end.min(b.end)
-            }
-            _ => b.start..b.start,
+            Some(p) if p.start <= b.start => p.end.min(b.end).saturating_sub(b.start),
+            _ => 0,
         };
         out.push(shared);
         previous = Some(b);
@@ -118,13 +117,18 @@ mod tests {
     }
 
     #[test]
-    fn shared_text_is_the_intersection_with_the_previous_chunk() {
-        let chunks = [chunk(0..10), chunk(6..20), chunk(20..25), chunk(22..24)];
-        assert_eq!(
-            shared_with_previous(&chunks),
-            vec![0..0, 6..10, 20..20, 22..24]
-        );
-        assert!(shared_with_previous(&[]).is_empty());
+    fn a_chunk_shares_the_start_the_previous_one_covers() {
+        let chunks = [
+            chunk(0..10),
+            chunk(6..20),
+            chunk(20..25),
+            chunk(22..24),
+            chunk(21..30),
+        ];
+        // 6..10 shared; adjacent: none; inside the previous: all of it; starting before the
+        // previous one: not its start.
+        assert_eq!(shared_prefix_bytes(&chunks), vec![0, 4, 0, 2, 0]);
+        assert!(shared_prefix_bytes(&[]).is_empty());
     }
 
     #[test]

@@ -401,9 +401,9 @@ pub enum Reply {
         /// prefix: [`crate::analysis::compare::model_tokens`]), in the same order; empty
         /// without a model. Over [`Summary::max_input_tokens`] the model drops the excess.
         model_tokens: Vec<usize>,
-        /// Each row's byte range shared with the chunk before it, measured
-        /// ([`crate::analysis::layout::shared_with_previous`]; empty at its start when none).
-        shared: Vec<std::ops::Range<usize>>,
+        /// Bytes at each row's start that the chunk before it covers too, measured
+        /// ([`crate::analysis::layout::shared_prefix_bytes`]), in the same order.
+        shared: Vec<usize>,
     },
     /// An export file.
     Exported {

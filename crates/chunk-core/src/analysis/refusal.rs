@@ -9,7 +9,8 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Refusal {
     /// The variant, kebab-case: `"zero-chunk-size"`, `"overlap-refused"`,
-    /// `"overlap-unsupported"`, `"unit-unsupported"`, `"text-refused"`,
+    /// `"overlap-unsupported"`, `"unit-unsupported"` (`unit` = `"tokens"`, `"characters"` or
+    /// `"model"`), `"tokenizer-not-loaded"` (`vocab`), `"model-decode"`, `"text-refused"`,
     /// `"character-over-chunk-size"`, `"recursion-limit"`, `"parameter-refused"`.
     pub kind: String,
     /// The variant's values by field name (`"library"`, `"chunk_size"`, `"byte_offset"`, …),

@@ -545,13 +545,7 @@ mod tests {
         let e5 = model("multilingual-e5-large").expect("in the table");
         let s = settings(256, 32, SizeUnit::Model(OpenVocab::BertUncased));
         // `reproducible` builds the chunker, which needs the tokenizer installed.
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/vocab/bert-base-uncased.txt");
-        crate::tokenizer::open::OpenTokenizer::load(
-            OpenVocab::BertUncased,
-            &std::fs::read(path).expect("the vocabulary"),
-        )
-        .expect("loads")
-        .install();
+        crate::tokenizer::open::install_bert_for_tests();
         let lc = snippet_for(StrategyId::LangchainRecursive, &s, Some(bge)).expect("a snippet");
         assert_eq!(lc.language, PYTHON);
         assert_eq!(

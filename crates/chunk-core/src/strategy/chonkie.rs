@@ -237,6 +237,7 @@ impl Chunker for ChonkieRecursiveChunker {
     /// the encoding (tiktoken's `encode` raises on the first piece that is measured).
     fn split(&self, text: &str) -> Result<Vec<Piece>, StrategyError> {
         self.validate()?;
+        self.tokenizer.model_tokenizer()?;
         refuse_special_tokens(StrategyId::ChonkieRecursive, self.tokenizer, text)?;
         let mut out = Vec::new();
         self.chunk(text, 0..text.len(), 0, Boundary::EndOfText, &mut out)?;

@@ -151,14 +151,7 @@ impl Chunker for Semchunk {
             return Err(StrategyError::ZeroChunkSize);
         }
         let bpe = self.encoding.tokenizer();
-        let model = match self.model {
-            Some(vocab) => Some(
-                vocab
-                    .loaded()
-                    .ok_or(StrategyError::TokenizerNotLoaded { vocab })?,
-            ),
-            None => None,
-        };
+        let model = self.budget().1.model_tokenizer()?;
         let max_token_chars = match (self.max_token_chars, model) {
             (Some(n), _) => Some(n),
             (None, None) => Some(default_max_token_chars(self.encoding)),

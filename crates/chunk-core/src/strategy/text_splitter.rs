@@ -147,18 +147,16 @@ impl<const MARKDOWN: bool> TextSplitterChunker<MARKDOWN> {
                 markdown,
                 text,
             ),
-            Length::Model(vocab) => {
-                let tokenizer = vocab
-                    .loaded()
-                    .ok_or(StrategyError::TokenizerNotLoaded { vocab })?;
-                run(
+            Length::Model(vocab) => match self.sizer.model_tokenizer()? {
+                Some(tokenizer) => run(
                     base.with_sizer(ModelSizer(tokenizer))
                         .with_overlap(self.overlap)
                         .map_err(refused)?,
                     markdown,
                     text,
-                )
-            }
+                ),
+                None => return Err(StrategyError::TokenizerNotLoaded { vocab }),
+            },
         })
     }
 }

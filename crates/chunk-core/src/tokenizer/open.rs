@@ -54,12 +54,12 @@ impl OpenVocab {
         INSTALLED[self as usize].get()
     }
 
-    /// The tokenizer's name as the page shows it: `WordPiece (BERT uncased)`,
-    /// `Unigram (XLM-RoBERTa)` (the same in every language).
+    /// The tokenizer's name as the page shows it: `WordPiece (bert-base-uncased)`,
+    /// `SentencePiece Unigram (XLM-RoBERTa)` (the same in every language).
     pub const fn label(self) -> &'static str {
         match self {
-            OpenVocab::BertUncased => "WordPiece (BERT uncased)",
-            OpenVocab::XlmRoberta => "Unigram (XLM-RoBERTa)",
+            OpenVocab::BertUncased => "WordPiece (bert-base-uncased)",
+            OpenVocab::XlmRoberta => "SentencePiece Unigram (XLM-RoBERTa)",
         }
     }
 
@@ -74,7 +74,8 @@ impl OpenVocab {
 
 /// The tokenizers installed in this process, by [`OpenVocab`] (declaration order). A
 /// vocabulary file never changes, so the first one installed stays.
-static INSTALLED: [OnceLock<OpenTokenizer>; 2] = [OnceLock::new(), OnceLock::new()];
+static INSTALLED: [OnceLock<OpenTokenizer>; OpenVocab::ALL.len()] =
+    [const { OnceLock::new() }; OpenVocab::ALL.len()];
 
 /// A loaded open tokenizer.
 #[derive(Debug, Clone)]
@@ -145,6 +146,17 @@ impl TokenCounter for OpenTokenizer {
     fn count(&self, text: &str) -> usize {
         OpenTokenizer::count(self, text)
     }
+}
+
+/// Installs BERT uncased's tokenizer from `crates/chunk-core/vocab/` for this test process
+/// (the lib's unit tests that size chunks in a model's tokens share it).
+#[cfg(test)]
+pub(crate) fn install_bert_for_tests() -> &'static OpenTokenizer {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/vocab/bert-base-uncased.txt");
+    let bytes = std::fs::read(path).expect("the vocabulary file");
+    OpenTokenizer::load(OpenVocab::BertUncased, &bytes)
+        .expect("loads")
+        .install()
 }
 
 #[cfg(test)]

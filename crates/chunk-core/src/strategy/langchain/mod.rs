@@ -266,8 +266,7 @@ impl LangchainRecursiveCharacterTextSplitter {
         let special;
         let mut measure = match self.length_function {
             Length::Characters => Measure::Characters,
-            // `chunker` refuses a tokenizer that is not installed; as a fallback it counts as
-            // characters would.
+            // Never reached without the tokenizer: `split` refuses first.
             Length::Model(vocab) => match vocab.loaded() {
                 Some(tokenizer) => Measure::Model {
                     tokenizer,
@@ -302,8 +301,10 @@ impl Chunker for LangchainRecursiveCharacterTextSplitter {
     fn parameters(&self) -> Vec<Parameter> {
         let length = match self.length_function {
             Length::Characters => "len".to_owned(),
+            // What `from_huggingface_tokenizer` measures, given as the length function (the
+            // snippet's `count`): the model's tokens without its special tokens.
             Length::Model(v) => format!(
-                "from_huggingface_tokenizer({})",
+                "count: len({}.encode(text, add_special_tokens=False).ids)",
                 crate::strategy::py_hf_tokenizer(v)
             ),
             Length::Tokens(e) => {
@@ -336,6 +337,7 @@ impl Chunker for LangchainRecursiveCharacterTextSplitter {
 
     fn split(&self, text: &str) -> Result<Vec<Piece>, StrategyError> {
         check_sizes(self.id(), self.chunk_size, self.chunk_overlap)?;
+        self.length_function.model_tokenizer()?;
         let cuts = self
             .cuts(text, Boundary::EndOfText)
             .map_err(|r| refused(self.id(), r.at, r.found))?;
@@ -423,6 +425,7 @@ impl Chunker for LangchainMarkdownHeaderTextSplitter {
     fn split(&self, text: &str) -> Result<Vec<Piece>, StrategyError> {
         let splitter = &self.text_splitter;
         check_sizes(self.id(), splitter.chunk_size, splitter.chunk_overlap)?;
+        splitter.length_function.model_tokenizer()?;
         let mut pieces = Vec::new();
         for section in markdown::sections(text, &self.headers_to_split_on) {
             let content = section.content.as_str();

@@ -398,17 +398,6 @@ fn tokenizer_literal(encoding: Encoding, model: Option<OpenVocab>) -> String {
     }
 }
 
-/// The installed tokenizer of `model`; [`StrategyError::TokenizerNotLoaded`] when it is not.
-fn installed(model: Option<OpenVocab>) -> Result<Option<&'static OpenTokenizer>, StrategyError> {
-    match model {
-        Some(vocab) => vocab
-            .loaded()
-            .map(Some)
-            .ok_or(StrategyError::TokenizerNotLoaded { vocab }),
-        None => Ok(None),
-    }
-}
-
 fn check_settings(settings: &Settings, strategy: StrategyId) -> Result<(), StrategyError> {
     super::check_unit(strategy, settings.unit)?;
     if settings.chunk_size == 0 {
@@ -533,7 +522,8 @@ impl Chunker for LlamaindexTokenTextSplitter {
         if text.is_empty() {
             return Ok(vec![Piece::slice(0..0, Boundary::EndOfText)]);
         }
-        let counter = Counter::new(text, self.encoding, installed(self.model)?);
+        let model = length_of(self.encoding, self.model).model_tokenizer()?;
+        let counter = Counter::new(text, self.encoding, model);
         let keep = self.keep_whitespaces;
         let mut pieces = Vec::new();
         // _merge: the current chunk's splits and the sum of their counts.
@@ -677,7 +667,8 @@ impl Chunker for LlamaindexSentenceSplitter {
         if text.is_empty() {
             return Ok(vec![Piece::slice(0..0, Boundary::EndOfText)]);
         }
-        let counter = Counter::new(text, self.encoding, installed(self.model)?);
+        let model = length_of(self.encoding, self.model).model_tokenizer()?;
+        let counter = Counter::new(text, self.encoding, model);
         let mut pieces = Vec::new();
         let mut oversize = false;
         // _merge: the current chunk's splits, the sum of their counts, and `new_chunk`
