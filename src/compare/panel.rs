@@ -13,7 +13,7 @@
 //! `export-csv`, `snippet`, `snippet-copy`, `strategy-refused`, `overlap-ignored` (the library
 //! has no overlap: its chunks without one), `document-view` / `doc-span` (the whole document,
 //! each chunk in place: [`DocumentView`]); each `chunk` also has `data-overlap-bytes` and marks
-//! its shared start (`chunk-overlap`).
+//! its shared start (`chunk-shared`).
 //!
 //! With the fixed strategy in tokens the page's classic preview (overlaps highlighted, cut
 //! characters as bytes) shows the chunks instead (`crate::preview`).
@@ -579,7 +579,7 @@ fn StrategyChunks() -> impl IntoView {
 /// `read` = (the model's limit, the chunk's tokens as the model reads it): how many it drops
 /// (`chunk-model`, `data-model-tokens`, `data-dropped`). `shared`: bytes at its start that the
 /// chunk before it holds too (measured; `data-overlap-bytes`), marked in its text
-/// (`chunk-overlap`) when the text is the document's.
+/// (`chunk-shared`) when the text is the document's.
 fn chunk_view(lang: Lang, read: Option<(usize, usize)>, shared: usize, r: Row) -> impl IntoView {
     let m = |msg: Msg| messages::text(lang, msg);
     let n = |x: usize| format::int(lang, x as u64);
@@ -654,7 +654,7 @@ fn chunk_view(lang: Lang, read: Option<(usize, usize)>, shared: usize, r: Row) -
         k
     };
     let overlap = (marked > 0).then(|| {
-        view! { <mark class="overlap" data-testid="chunk-overlap">{r.text[..marked].to_owned()}</mark> }
+        view! { <mark class="overlap" data-testid="chunk-shared">{r.text[..marked].to_owned()}</mark> }
     });
     let hidden = r.text.len() - end;
     let more = (hidden > 0)

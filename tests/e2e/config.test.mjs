@@ -258,13 +258,13 @@ test('chunks sized by the model tokenizer equal the libraries given its Hugging 
     // The measured overlap, for any strategy: each chunk card marks the start it shares with
     // the chunk before it (a suffix of that chunk's text), and the whole-document view tiles
     // the document with the chunks in place, the shared text striped.
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid="chunk-overlap"]').length > 3, null, { timeout: 30000 });
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="chunk-shared"]').length > 3, null, { timeout: 30000 });
     const cardsNow = await page.locator(sel('chunk')).evaluateAll((els) => els.map((e) => ({
       start: Number(e.dataset.byteStart),
       end: Number(e.dataset.byteEnd),
       overlap: Number(e.dataset.overlapBytes),
       text: e.querySelector('[data-testid="chunk-text"]').textContent,
-      marked: e.querySelector('[data-testid="chunk-overlap"]')?.textContent ?? '',
+      marked: e.querySelector('[data-testid="chunk-shared"]')?.textContent ?? '',
     })));
     const bytes = Buffer.from(fixture, 'utf8');
     cardsNow.forEach((c, i) => {
