@@ -471,7 +471,7 @@ impl Engine {
                     Err(refusal) => (Outcome::Refused { refusal }, None, None, None),
                 };
                 let layout = chunks.as_ref().map_or_else(Vec::new, |(c, _)| {
-                    document_spans(&c.chunks, document.text().len(), LAYOUT_BYTES)
+                    document_spans(&c.chunks, document.text(), LAYOUT_BYTES)
                 });
                 self.selected = Some((job, chunks));
                 Reply::Selected(Box::new(Selection {

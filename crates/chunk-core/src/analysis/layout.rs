@@ -52,14 +52,19 @@ pub struct DocSpan {
     pub covers: usize,
 }
 
-/// The first `upto` bytes of a document of `len` bytes cut into maximal spans, each covered by
-/// the same set of `chunks` (byte ranges, in any order; ranges past `len` are cut at it).
-/// Spans are in order, non-empty, and tile `0..upto.min(len)` exactly; a span never starts
-/// inside a character when the chunks' ranges do not (a range may: a token window can cut a
+/// The first `upto` bytes of `text` (down to a character boundary) cut into maximal spans, each
+/// covered by the same set of `chunks` (byte ranges, in any order; ranges past the text are
+/// cut at its end). Spans are in order, non-empty, and tile `0..end` exactly, `end` being
+/// `upto.min(text.len())` moved back to a character boundary; a span never starts inside a
+/// character when the chunks' ranges do not (a range may: a token window can cut a
 /// character, and the page shows such a span's bytes as they are). Cost: O(n log n) in the
 /// number of chunks.
-pub fn document_spans(chunks: &[Chunk], len: usize, upto: usize) -> Vec<DocSpan> {
-    let end = upto.min(len);
+pub fn document_spans(chunks: &[Chunk], text: &str, upto: usize) -> Vec<DocSpan> {
+    let len = text.len();
+    let mut end = upto.min(len);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
     // (offset, +1 start of chunk i / -1 end of chunk i)
     let mut events: Vec<(usize, bool, usize)> = Vec::with_capacity(chunks.len() * 2);
     for (i, c) in chunks.iter().enumerate() {
@@ -136,7 +141,7 @@ mod tests {
         // "  " trimmed at 0..2, chunk 0 at 2..10, chunk 1 at 6..14, a gap 14..15, chunk 2 at
         // 15..30 of a 40-byte text laid out up to byte 20.
         let chunks = [chunk(2..10), chunk(6..14), chunk(15..30)];
-        let spans = document_spans(&chunks, 40, 20);
+        let spans = document_spans(&chunks, &"x".repeat(40), 20);
         let got: Vec<(usize, usize, Option<usize>, usize)> = spans
             .iter()
             .map(|s| (s.start, s.end, s.chunk, s.covers))
@@ -153,13 +158,16 @@ mod tests {
             ]
         );
         // Adjacent chunks share nothing; the whole text when `upto` is past it.
-        let adjacent = document_spans(&[chunk(0..5), chunk(5..9)], 9, LAYOUT_BYTES);
+        let adjacent = document_spans(&[chunk(0..5), chunk(5..9)], &"x".repeat(9), LAYOUT_BYTES);
         assert_eq!(adjacent.len(), 2);
         assert!(adjacent.iter().all(|s| s.covers == 1));
         assert_eq!(adjacent.last().map(|s| s.end), Some(9));
-        assert!(document_spans(&[], 0, 10).is_empty());
+        assert!(document_spans(&[], "", 10).is_empty());
+        // Laid out up to a character boundary: "é" is bytes 2..4, a cut at 3 moves back to 2.
+        let cut = document_spans(&[chunk(0..5)], "abéd", 3);
+        assert_eq!(cut.last().map(|s| s.end), Some(2));
         assert_eq!(
-            document_spans(&[], 3, 10),
+            document_spans(&[], "abc", 10),
             vec![DocSpan {
                 start: 0,
                 end: 3,
@@ -179,7 +187,7 @@ mod tests {
             upto in 0usize..90,
         ) {
             let chunks: Vec<Chunk> = ranges.iter().map(|&(s, l)| chunk(s..s + l)).collect();
-            let spans = document_spans(&chunks, len, upto);
+            let spans = document_spans(&chunks, &"x".repeat(len), upto);
             let mut at = 0;
             for s in &spans {
                 proptest::prop_assert_eq!(s.start, at);

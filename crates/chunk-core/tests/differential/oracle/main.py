@@ -55,7 +55,8 @@ def run_case(case):
 
 
 def main():
-    lines = sys.stdin.read().splitlines()
+    # split("\n"), not splitlines(): JSON leaves U+0085, U+2028 and U+2029 unescaped.
+    lines = sys.stdin.read().split("\n")
     docs = json.loads(lines[0])["docs"]
     cases = [json.loads(line) for line in lines[1:] if line.strip()]
     workers = int(os.environ.get("ORACLE_WORKERS", "2"))
