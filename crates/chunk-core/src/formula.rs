@@ -166,11 +166,7 @@ pub fn compute(input: FormulaInput) -> Result<FormulaOutput, FormulaError> {
     if input.chunk_size == 0 {
         return Err(FormulaError::ZeroChunkSize);
     }
-    if let Some(p) = input.price_per_million {
-        if !p.is_finite() || p < 0.0 {
-            return Err(FormulaError::InvalidPrice);
-        }
-    }
+    check_price(input.price_per_million)?;
     let document = input.document.tokens();
     let (overlap, overlap_clamped) = clamp_overlap(input.chunk_size, input.chunk_overlap);
     let stride = input.chunk_size - overlap;
@@ -190,12 +186,7 @@ pub fn compute(input: FormulaInput) -> Result<FormulaOutput, FormulaError> {
             repeated as f64 / document as f64,
         )
     };
-    let cost = input
-        .price_per_million
-        .map(|p| total as f64 / 1_000_000.0 * p);
-    if cost.is_some_and(|c| !c.is_finite()) {
-        return Err(FormulaError::CostOverflow);
-    }
+    let cost = cost_of(total, input.price_per_million)?;
     Ok(FormulaOutput {
         is_estimate: input.document.is_estimate(),
         document_tokens: document,
@@ -227,11 +218,7 @@ pub fn compute(input: FormulaInput) -> Result<FormulaOutput, FormulaError> {
 /// As [`compute`]: a zero `chunk_size`, a price that is negative, NaN or infinite, a cost
 /// too large.
 pub fn compute_in_characters(input: FormulaInput) -> Result<FormulaOutput, FormulaError> {
-    if let Some(p) = input.price_per_million {
-        if !p.is_finite() || p < 0.0 {
-            return Err(FormulaError::InvalidPrice);
-        }
-    }
+    check_price(input.price_per_million)?;
     let (chars, document_tokens) = match input.document {
         DocLength::EstimatedFromChars { chars, tokens } => (chars, tokens),
         DocLength::Tokens(t) => (t.saturating_mul(CHARS_PER_TOKEN), t),
@@ -243,12 +230,7 @@ pub fn compute_in_characters(input: FormulaInput) -> Result<FormulaOutput, Formu
     })?;
     let tokens = |c: u128| c.div_ceil(u128::from(CHARS_PER_TOKEN));
     let total_tokens = tokens(windows.total_tokens);
-    let cost = input
-        .price_per_million
-        .map(|p| total_tokens as f64 / 1_000_000.0 * p);
-    if cost.is_some_and(|c| !c.is_finite()) {
-        return Err(FormulaError::CostOverflow);
-    }
+    let cost = cost_of(total_tokens, input.price_per_million)?;
     Ok(FormulaOutput {
         is_estimate: true,
         document_tokens,
@@ -259,6 +241,24 @@ pub fn compute_in_characters(input: FormulaInput) -> Result<FormulaOutput, Formu
         cost,
         ..windows
     })
+}
+
+/// [`FormulaError::InvalidPrice`] for a price that is negative, NaN or infinite.
+fn check_price(price_per_million: Option<f64>) -> Result<(), FormulaError> {
+    match price_per_million {
+        Some(p) if !p.is_finite() || p < 0.0 => Err(FormulaError::InvalidPrice),
+        _ => Ok(()),
+    }
+}
+
+/// The cost of `total` tokens at `price_per_million` (`None` without a price);
+/// [`FormulaError::CostOverflow`] when it is not a finite number.
+fn cost_of(total: u128, price_per_million: Option<f64>) -> Result<Option<f64>, FormulaError> {
+    let cost = price_per_million.map(|p| total as f64 / 1_000_000.0 * p);
+    match cost {
+        Some(c) if !c.is_finite() => Err(FormulaError::CostOverflow),
+        _ => Ok(cost),
+    }
 }
 
 #[cfg(test)]
