@@ -1094,7 +1094,6 @@ pub fn refusal_text(lang: Lang, r: &Refusal) -> String {
             chunk_size: &chunk_size,
         }
         .fill(lang),
-        "overlap-unsupported" => messages::text(lang, Msg::RefusedNoOverlap).to_owned(),
         "unit-unsupported" => {
             let unit_name = match r.field("unit") {
                 Some("characters") => messages::text(lang, Msg::UnitCharacters),
@@ -1230,9 +1229,6 @@ mod tests {
                 chunk_size: 100,
                 chunk_overlap: 150,
             },
-            StrategyError::OverlapUnsupported {
-                strategy: StrategyId::ChonkieRecursive,
-            },
             StrategyError::UnitUnsupported {
                 strategy: StrategyId::Semchunk,
                 unit: SizeUnit::Characters,
@@ -1288,7 +1284,11 @@ mod tests {
             }
             let t = refusal_text(lang, &Refusal::from(&errors[1]));
             assert!(t.contains("150") && t.contains("100"), "{lang:?}: {t}");
-            let decode = refusal_text(lang, &Refusal::from(&errors[9]));
+            let model_decode = errors
+                .iter()
+                .find(|e| matches!(e, StrategyError::ModelDecode { .. }))
+                .expect("in the list");
+            let decode = refusal_text(lang, &Refusal::from(model_decode));
             assert!(
                 decode.contains(&crate::format::int(lang, 1234u32)),
                 "{lang:?}: {decode}"

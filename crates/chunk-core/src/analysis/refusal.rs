@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Refusal {
     /// The variant, kebab-case: `"zero-chunk-size"`, `"overlap-refused"`,
-    /// `"overlap-unsupported"`, `"unit-unsupported"` (`unit` = `"tokens"`, `"characters"` or
+    /// `"unit-unsupported"` (`unit` = `"tokens"`, `"characters"` or
     /// `"model"`), `"tokenizer-not-loaded"` (`vocab`), `"model-decode"`, `"text-refused"`,
     /// `"character-over-chunk-size"`, `"recursion-limit"`, `"parameter-refused"`.
     pub kind: String,
@@ -54,10 +54,6 @@ impl From<&StrategyError> for Refusal {
                     ("chunk_size", chunk_size.to_string()),
                     ("chunk_overlap", chunk_overlap.to_string()),
                 ]),
-            ),
-            E::OverlapUnsupported { strategy } => (
-                "overlap-unsupported",
-                f(&[("strategy", strategy.to_string())]),
             ),
             E::UnitUnsupported { strategy, unit } => (
                 "unit-unsupported",

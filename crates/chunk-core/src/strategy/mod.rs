@@ -403,13 +403,6 @@ pub enum StrategyError {
         /// The requested overlap.
         chunk_overlap: usize,
     },
-    /// The library has no overlap for this strategy (chonkie's `RecursiveChunker` has no
-    /// `chunk_overlap` parameter), so an overlap above 0 has no library result to reproduce.
-    #[error("{strategy} has no chunk_overlap")]
-    OverlapUnsupported {
-        /// The strategy.
-        strategy: StrategyId,
-    },
     /// The strategy cannot size in this unit.
     #[error("{strategy} cannot size chunks in {unit:?}")]
     UnitUnsupported {
