@@ -29,7 +29,7 @@ use chunk_core::analysis::export::Row;
 use chunk_core::analysis::protocol::{ExportFormat, Figures, Outcome, Reply, Request, Selection};
 use chunk_core::analysis::refusal::Refusal;
 use chunk_core::analysis::Summary;
-use chunk_core::strategy::{Settings, SizeUnit, StrategyId};
+use chunk_core::strategy::{Settings, SizeUnit, StrategyId, Structure};
 use chunk_core::tokenizer::open::OpenVocab;
 use chunk_core::tokenizer::Encoding;
 use leptos::prelude::*;
@@ -69,6 +69,9 @@ pub struct CompareSettings {
     /// own tokens where [`SizeUnit::sized_for`] says (a `Memo` over the unit, the choice, the
     /// model and the strategy; everything that cuts or labels chunks reads it).
     pub sized_in: Memo<SizeUnit>,
+    /// The product's structure options (`heading-prefix`, `fence-repair`), which only its
+    /// markdown strategy reads.
+    pub structure: RwSignal<Structure>,
 }
 
 impl CompareSettings {
@@ -87,6 +90,7 @@ impl CompareSettings {
                 chunk_size: "1024".into(),
                 chunk_overlap: "128".into(),
             }),
+            structure: RwSignal::new(Structure::default()),
             sized_in: Memo::new(move |_| {
                 unit.get().sized_for(
                     models.model.get().and_then(|m| m.tokenizer.open_vocab()),
@@ -308,6 +312,7 @@ fn figures_of(
             settings,
             model: model.map(chunk_core::models::ModelRef),
             price_per_million: price.unwrap_or(0.0),
+            structure: Default::default(),
         },
         price.is_some(),
     ))
@@ -336,7 +341,12 @@ pub fn spawn_compare(app: PageState) {
     // The settings every job is for. A `Memo`: the checked fields also change when the
     // tokenizer's exact count arrives (the document length), which no strategy depends on;
     // without it every finished count would restart the comparison.
-    let figures = Memo::new(move |_| figures_of(&app, settings.sized_in.get(), models.model.get()));
+    let figures = Memo::new(move |_| {
+        figures_of(&app, settings.sized_in.get(), models.model.get()).map(|(f, priced)| {
+            let structure = settings.structure.get();
+            (Figures { structure, ..f }, priced)
+        })
+    });
 
     let selection = RwSignal::new(None::<Selection>);
     let results = CompareResults {
@@ -1138,6 +1148,18 @@ pub fn refusal_text(lang: Lang, r: &Refusal) -> String {
             byte_offset: &byte_offset,
         }
         .fill(lang),
+        "metadata-over-chunk-size" => cmp_msg::RefusedMetadata {
+            library: &library,
+            byte_offset: &byte_offset,
+            metadata_length: &shown("metadata_length"),
+            chunk_size: &chunk_size,
+        }
+        .fill(lang),
+        "prefix-over-budget" => cmp_msg::RefusedPrefix {
+            prefix_length: &shown("prefix_length"),
+            chunk_size: &chunk_size,
+        }
+        .fill(lang),
         "parameter-refused" => cmp_msg::RefusedParameter {
             parameter: &shown("parameter"),
         }
@@ -1163,6 +1185,7 @@ mod tests {
             },
             model: None,
             price_per_million: 0.02,
+            structure: Default::default(),
         };
         let side = |s: &str, o: &str| AbSide {
             strategy: StrategyId::Fixed,
@@ -1209,13 +1232,13 @@ mod tests {
     #[test]
     fn text_splitter_runs_last_and_waits_on_long_texts() {
         let short = Table::run_order(1_000_000);
-        assert_eq!(short.len(), 15);
+        assert_eq!(short.len(), 17);
         assert_eq!(
-            &short[13..],
+            &short[15..],
             [StrategyId::TextSplitter, StrategyId::TextSplitterMarkdown]
         );
         let long = Table::run_order(10_000_000);
-        assert_eq!(long.len(), 13);
+        assert_eq!(long.len(), 15);
         assert!(!long.contains(&StrategyId::TextSplitter));
     }
 
@@ -1256,8 +1279,20 @@ mod tests {
                 parameter: "chunk_size",
                 detail: "must be positive",
             },
+            StrategyError::MetadataOverChunkSize {
+                strategy: StrategyId::LlamaindexMarkdown,
+                library: "llama-index-core",
+                metadata_length: 1250,
+                chunk_size: 1024,
+                byte_offset: 4096,
+            },
             StrategyError::TokenizerNotLoaded {
                 vocab: OpenVocab::XlmRoberta,
+            },
+            StrategyError::PrefixOverBudget {
+                prefix_length: 9,
+                chunk_size: 8,
+                byte_offset: 0,
             },
             StrategyError::ModelDecode {
                 strategy: StrategyId::ChonkieRecursive,
@@ -1293,6 +1328,17 @@ mod tests {
                 decode.contains(&crate::format::int(lang, 1234u32)),
                 "{lang:?}: {decode}"
             );
+            let metadata = errors
+                .iter()
+                .find(|e| matches!(e, StrategyError::MetadataOverChunkSize { .. }))
+                .expect("in the list");
+            let metadata = refusal_text(lang, &Refusal::from(metadata));
+            for n in [1250u32, 1024, 4096] {
+                assert!(
+                    metadata.contains(&crate::format::int(lang, n)),
+                    "{lang:?}: {metadata}"
+                );
+            }
         }
     }
 }

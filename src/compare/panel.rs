@@ -13,7 +13,10 @@
 //! `export-csv`, `snippet`, `snippet-copy`, `strategy-refused`, `overlap-ignored` (the library
 //! has no overlap: its chunks without one), `document-view` / `doc-span` (the whole document,
 //! each chunk in place: [`DocumentView`]); each `chunk` also has `data-overlap-bytes` and marks
-//! its shared start (`chunk-shared`).
+//! its shared start (`chunk-shared`), `data-code-info` and the badge `chunk-code-part` on a
+//! piece of a fenced code block, `data-prefix-over-budget` and `chunk-prefix-over-budget` where
+//! the heading prefix was left out; `structure-options` holds `heading-prefix` and
+//! `fence-repair` (the markdown strategy's options).
 //!
 //! With the fixed strategy in tokens the page's classic preview (overlaps highlighted, cut
 //! characters as bytes) shows the chunks instead (`crate::preview`).
@@ -23,7 +26,7 @@ use chunk_core::analysis::export::Row;
 use chunk_core::analysis::histogram::Histogram;
 use chunk_core::analysis::layout::DocSpan;
 use chunk_core::analysis::protocol::{ExportFormat, Outcome};
-use chunk_core::strategy::{SizeUnit, StrategyId};
+use chunk_core::strategy::{HeadingPrefix, SizeUnit, StrategyId};
 use leptos::prelude::*;
 
 use super::messages::{self, Msg};
@@ -117,6 +120,7 @@ pub fn StrategyPanel() -> impl IntoView {
                     })
             }}
             {move || unsupported().map(|t| view! { <p class="notice warn">{t}</p> })}
+            <StructureOptions/>
             <Parameters/>
             <Figures/>
             <HistogramView/>
@@ -542,6 +546,8 @@ fn StrategyChunks() -> impl IntoView {
                             Some(Outcome::Figures { summary, .. }) => Some(summary.max_input_tokens),
                             _ => None,
                         });
+                        // The product's own strategies change a text only by its options.
+                        let own = results.selection.with(|s| s.as_ref().is_some_and(|s| s.strategy.library().is_none()));
                         let page = results.chunks.get();
                         page.rows
                             .into_iter()
@@ -549,12 +555,12 @@ fn StrategyChunks() -> impl IntoView {
                             .map(move |(i, r)| {
                                 let read = limit.zip(page.model_tokens.get(i).copied());
                                 let shared = page.shared.get(i).copied().unwrap_or(0);
-                                (lang, read, shared, r)
+                                (lang, read, shared, own, r)
                             })
                             .collect::<Vec<_>>()
                     }
-                    key=|(lang, read, shared, r): &(Lang, Option<(usize, usize)>, usize, Row)| (*lang, *read, *shared, r.index, r.byte_start, r.byte_end, r.tokens)
-                    children=move |(lang, read, shared, r): (Lang, Option<(usize, usize)>, usize, Row)| chunk_view(lang, read, shared, r)
+                    key=|(lang, read, shared, own, r): &(Lang, Option<(usize, usize)>, usize, bool, Row)| (*lang, *read, *shared, *own, r.index, r.byte_start, r.byte_end, r.tokens, r.text_changed, r.prefix_over_budget)
+                    children=move |(lang, read, shared, own, r): (Lang, Option<(usize, usize)>, usize, bool, Row)| chunk_view(lang, read, shared, own, r)
                 />
             </ol>
             <p class="hint">
@@ -575,12 +581,85 @@ fn StrategyChunks() -> impl IntoView {
     }
 }
 
+/// The product's structure options, read by its markdown strategy only (and so shown with
+/// it): `heading-prefix` (select: `off` | `path` | `title`, `data-value`) and `fence-repair`
+/// (checkbox, `data-value` = `on` | `off`).
+#[component]
+fn StructureOptions() -> impl IntoView {
+    let app = crate::state::PageState::from_context();
+    let settings = expect_context::<CompareSettings>();
+    let m = move |msg: Msg| messages::text(app.language.lang.get(), msg);
+    let prefix = move || settings.structure.get().heading_prefix;
+    let repair = move || settings.structure.get().fence_repair;
+    let on_prefix = move |ev| {
+        if let Ok(p) = event_target_value(&ev).parse::<HeadingPrefix>() {
+            settings.structure.update(|s| s.heading_prefix = p);
+        }
+    };
+    let on_repair = move |ev| {
+        let on = event_target_checked(&ev);
+        settings.structure.update(|s| s.fence_repair = on);
+    };
+    let options = [
+        (HeadingPrefix::Off, Msg::HeadingPrefixOff),
+        (HeadingPrefix::Path, Msg::HeadingPrefixPath),
+        (HeadingPrefix::Title, Msg::HeadingPrefixTitle),
+    ];
+    view! {
+        <div
+            class="structure-options"
+            data-testid="structure-options"
+            class:hidden=move || settings.strategy.get() != StrategyId::Markdown
+        >
+            <div class="field-row">
+                <label for="heading-prefix">{move || m(Msg::HeadingPrefixLabel)}</label>
+                <select
+                    id="heading-prefix"
+                    data-testid="heading-prefix"
+                    data-value=move || prefix().as_str()
+                    prop:value=move || prefix().as_str()
+                    on:change=on_prefix
+                >
+                    {options
+                        .into_iter()
+                        .map(|(p, msg)| {
+                            view! {
+                                <option value=p.as_str() selected=move || prefix() == p>
+                                    {move || m(msg)}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
+                </select>
+            </div>
+            <label class="check">
+                <input
+                    type="checkbox"
+                    data-testid="fence-repair"
+                    data-value=move || if repair() { "on" } else { "off" }
+                    prop:checked=repair
+                    on:change=on_repair
+                />
+                " "
+                {move || m(Msg::FenceRepairLabel)}
+            </label>
+            <p class="field-note">{move || m(Msg::StructureOptionsNote)}</p>
+        </div>
+    }
+}
+
 /// One `chunk`: its positions, tokens, heading path, why it ended, and its text; with a model,
 /// `read` = (the model's limit, the chunk's tokens as the model reads it): how many it drops
 /// (`chunk-model`, `data-model-tokens`, `data-dropped`). `shared`: bytes at its start that the
 /// chunk before it holds too (measured; `data-overlap-bytes`), marked in its text
 /// (`chunk-shared`) when the text is the document's.
-fn chunk_view(lang: Lang, read: Option<(usize, usize)>, shared: usize, r: Row) -> impl IntoView {
+fn chunk_view(
+    lang: Lang,
+    read: Option<(usize, usize)>,
+    shared: usize,
+    own: bool,
+    r: Row,
+) -> impl IntoView {
     let m = |msg: Msg| messages::text(lang, msg);
     let n = |x: usize| format::int(lang, x as u64);
     let head = cmp_msg::ChunkHead {
@@ -637,9 +716,25 @@ fn chunk_view(lang: Lang, read: Option<(usize, usize)>, shared: usize, r: Row) -
                 </p>
             }
         });
-    let changed = r
-        .text_changed
-        .then(|| view! { <span class="badge" data-testid="chunk-text-changed">{m(Msg::TextChanged)}</span> });
+    let changed_msg = if own {
+        Msg::TextChangedOwn
+    } else {
+        Msg::TextChanged
+    };
+    let changed = r.text_changed.then(
+        || view! { <span class="badge" data-testid="chunk-text-changed">{m(changed_msg)}</span> },
+    );
+    // A piece of a fenced code block, with the fence's info string (its language first).
+    let code_part = r.code_info.as_deref().map(|info| {
+        let label = match info.split_whitespace().next() {
+            Some(info) => cmp_msg::CodePart { info }.fill(lang),
+            None => m(Msg::CodePartPlain).to_owned(),
+        };
+        view! { <span class="badge" data-testid="chunk-code-part">{label}</span> }
+    });
+    let prefix_left_out = r.prefix_over_budget.then(|| {
+        view! { <span class="badge warn" data-testid="chunk-prefix-over-budget">{m(Msg::PrefixLeftOut)}</span> }
+    });
     // A chunk's text is shown whole up to the preview's display limits (8 KiB, 200 lines).
     let end = shown_end(&r.text, 0, r.text.len(), 0);
     // The shared start, marked where the text is the document's (a rewritten text's bytes do
@@ -676,6 +771,8 @@ fn chunk_view(lang: Lang, read: Option<(usize, usize)>, shared: usize, r: Row) -
             data-overlap-bytes=shared
             data-page-start=r.page_start
             data-page-end=r.page_end
+            data-code-info=r.code_info.clone()
+            data-prefix-over-budget=r.prefix_over_budget.then_some("true")
         >
             <div class="chunk-head">
                 <span>{head}</span>
@@ -686,6 +783,8 @@ fn chunk_view(lang: Lang, read: Option<(usize, usize)>, shared: usize, r: Row) -
                 " "
                 <span class="reason">{reason}</span>
                 {changed}
+                {code_part}
+                {prefix_left_out}
             </div>
             {model}
             // The text scrolls inside its card, so the card is focusable (a keyboard scrolls
@@ -706,6 +805,7 @@ fn reason_msg(b: chunk_core::strategy::Boundary) -> Msg {
         B::Section => Msg::ReasonSection,
         B::Paragraph => Msg::ReasonParagraph,
         B::Line => Msg::ReasonLine,
+        B::CodeBlockPart => Msg::ReasonCodeBlockPart,
         B::Sentence => Msg::ReasonSentence,
         B::Clause => Msg::ReasonClause,
         B::Word => Msg::ReasonWord,

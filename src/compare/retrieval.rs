@@ -463,13 +463,14 @@ pub fn drive<S, T, X, J>(
     };
     // Only what cuts the chunks: the price and the model limit, which the check does not use,
     // must not restart it at every keystroke in the price field. A `Memo` for that reason.
-    let cutting = Memo::new(move |_| figures.with(|f| f.map(|(f, _)| f.settings)));
+    let cutting = Memo::new(move |_| figures.with(|f| f.map(|(f, _)| (f.settings, f.structure))));
     // The sweep checks every setting against the model's limit: its model too.
     let model = Memo::new(move |_| figures.with(|f| f.and_then(|(f, _)| f.model)));
-    let figures_of = |settings| Figures {
+    let figures_of = |(settings, structure)| Figures {
         settings,
         model: None,
         price_per_million: 0.0,
+        structure,
     };
     super::debounced(move || {
         let text = app.source.text.get();
@@ -534,7 +535,7 @@ pub fn drive<S, T, X, J>(
             ..figures_of(cut)
         };
         // In the unit the chunks are cut in (the model's own tokens when it sizes them).
-        let grid = SweepGrid::standard(cut.unit);
+        let grid = SweepGrid::standard(cut.0.unit);
         let text_id = with_text(text);
         let job = next_job();
         results.sweep.set(SweepState {

@@ -8,7 +8,9 @@
 //! `data-max-tokens`, `data-p95-tokens`, `data-over-limit` (chunks the chosen model reads as
 //! more than its input limit, counted with its own tokenizer), `data-model-max-tokens`,
 //! `data-truncated-tokens`, `data-limit-basis` (`own` | `proxy` | `stand-in` |
-//! `chunk-tokens`), `data-split-sentences`,
+//! `chunk-tokens`), `data-split-sentences`, `data-structure-faults` (the sum of the parts on
+//! its cell `compare-structure`: `data-code-cut`, `data-fence-only`, `data-separator-led`,
+//! `data-heading-changed`; a `<tr>` takes at most 26 attributes),
 //! `data-cost` (absent while pending; `data-refused` when the strategy refused;
 //! `data-overlap-ignored` and the badge `compare-no-overlap` when the library has no overlap
 //! and its chunks are shown without one),
@@ -50,13 +52,15 @@ pub enum Column {
     OverLimit,
     /// Split sentences.
     Split,
+    /// Structure faults ([`chunk_core::analysis::structure`]).
+    Structure,
     /// Cost.
     Cost,
 }
 
 impl Column {
     /// Every column, in table order.
-    pub const ALL: [Column; 10] = [
+    pub const ALL: [Column; 11] = [
         Column::Strategy,
         Column::Chunks,
         Column::Total,
@@ -66,6 +70,7 @@ impl Column {
         Column::Max,
         Column::OverLimit,
         Column::Split,
+        Column::Structure,
         Column::Cost,
     ];
 
@@ -81,6 +86,7 @@ impl Column {
             Column::Max => "max-tokens",
             Column::OverLimit => "over-limit",
             Column::Split => "split-sentences",
+            Column::Structure => "structure-faults",
             Column::Cost => "cost",
         }
     }
@@ -96,6 +102,7 @@ impl Column {
             Column::Max => Msg::ColMax,
             Column::OverLimit => Msg::ColOverLimit,
             Column::Split => Msg::ColSplit,
+            Column::Structure => Msg::ColStructure,
             Column::Cost => Msg::ColCost,
         }
     }
@@ -112,6 +119,7 @@ impl Column {
             Column::Max => s.max_tokens as f64,
             Column::OverLimit => s.over_limit as f64,
             Column::Split => s.split_sentences as f64,
+            Column::Structure => s.structure.total() as f64,
             Column::Cost => s.cost,
         })
     }
@@ -402,16 +410,26 @@ fn row_view(
                 <td title=cmp_msg::OfSentences { n: &n(s.sentences) }.fill(lang)>
                     {n(s.split_sentences)}
                 </td>
+                <td
+                    title=structure_title(lang, s)
+                    data-testid="compare-structure"
+                    data-code-cut=s.structure.code_cut
+                    data-fence-only=s.structure.fence_only
+                    data-separator-led=s.structure.separator_led
+                    data-heading-changed=s.structure.heading_changed
+                >
+                    {n(s.structure.total())}
+                </td>
                 <td>{cost}</td>
             }
             .into_any()
         }
         (None, Some(refusal)) => view! {
-            <td colspan="9" class="refused">{refusal_text(lang, refusal)}</td>
+            <td colspan="10" class="refused">{refusal_text(lang, refusal)}</td>
         }
         .into_any(),
         (None, None) if r.deferred && !deferred_started => view! {
-            <td colspan="9" class="pending">
+            <td colspan="10" class="pending">
                 {m(Msg::DeferredNote)}
                 " "
                 <button
@@ -424,7 +442,9 @@ fn row_view(
             </td>
         }
         .into_any(),
-        (None, None) => view! { <td colspan="9" class="pending">{m(Msg::Pending)}</td> }.into_any(),
+        (None, None) => {
+            view! { <td colspan="10" class="pending">{m(Msg::Pending)}</td> }.into_any()
+        }
     };
     view! {
         <tr
@@ -447,6 +467,7 @@ fn row_view(
             data-truncated-tokens=attr(|s| s.truncated_tokens.to_string())
             data-limit-basis=attr(|s| crate::model::limit_basis_code(s.limit_basis).to_owned())
             data-split-sentences=attr(|s| s.split_sentences.to_string())
+            data-structure-faults=attr(|s| s.structure.total().to_string())
             data-sentences=attr(|s| s.sentences.to_string())
             data-cost=attr(|s| s.cost.to_string())
             data-millis=r.millis
@@ -456,6 +477,19 @@ fn row_view(
             {cells}
         </tr>
     }
+}
+
+/// The breakdown of a row's structure faults, for its cell's title.
+fn structure_title(lang: Lang, s: &Summary) -> String {
+    let n = |x: usize| format::int(lang, x as u64);
+    let f = s.structure;
+    cmp_msg::StructureTitle {
+        code_cut: &n(f.code_cut),
+        fence_only: &n(f.fence_only),
+        separator_led: &n(f.separator_led),
+        heading_changed: &n(f.heading_changed),
+    }
+    .fill(lang)
 }
 
 /// The badge of a strategy and whether it is approximate: what it is exact for, never more.
@@ -508,6 +542,7 @@ mod tests {
             sentences: 3,
             split_sentences: 0,
             cost: 0.0,
+            structure: Default::default(),
         };
         RowState {
             strategy,

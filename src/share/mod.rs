@@ -22,7 +22,9 @@
 //!
 //! Shared: the language; document length and its unit; chunk_size, chunk_overlap, price,
 //! tokenizer; the embedding model and the model panel's fields; the comparison's strategy,
-//! size unit and size tokenizer (`size_tokenizer`: `model`, an encoding, or `auto`); the retrieval check's k, BM25's k1 and b, the sweep's strategy and objective (not
+//! size unit and size tokenizer (`size_tokenizer`: `model`, an encoding, or `auto`); the
+//! markdown strategy's `heading_prefix` (`off`, `path`, `title`) and `fence_repair` (`on`,
+//! `off`); the retrieval check's k, BM25's k1 and b, the sweep's strategy and objective (not
 //! the questions, which are text); the simulator's controls (chunk size and overlap sliders,
 //! mode, document, tokenizer, sentence rule; not its query, which is text). Not yet: the A/B
 //! view's second setting.
@@ -120,6 +122,10 @@ pub enum Key {
     SweepStrategy,
     /// What the sweep's best setting minimises (`tokens`, `vectors`).
     SweepObjective,
+    /// The markdown strategy's heading prefix (`off`, `path`, `title`).
+    HeadingPrefix,
+    /// The markdown strategy's fence repair (`on`, `off`).
+    FenceRepair,
 }
 
 impl Key {
@@ -230,6 +236,19 @@ impl Targets {
                 SizeUnit::Characters => "characters",
             }
             .to_owned(),
+            Key::HeadingPrefix => self
+                .compare
+                .structure
+                .get()
+                .heading_prefix
+                .as_str()
+                .to_owned(),
+            Key::FenceRepair => if self.compare.structure.get().fence_repair {
+                "on"
+            } else {
+                "off"
+            }
+            .to_owned(),
             Key::SizeTokenizer => match self.compare.size_tokenizer.get() {
                 Some(true) => "model",
                 Some(false) => f.encoding.get().name(),
@@ -314,6 +333,36 @@ impl Targets {
                     .parse::<SweepObjective>()
                     .map(|o| set(self.retrieval.sweep_objective, o))
                     .is_ok()
+            }
+            Key::HeadingPrefix => {
+                let Ok(p) = value.parse::<chunk_core::strategy::HeadingPrefix>() else {
+                    return false;
+                };
+                let s = self.compare.structure.get_untracked();
+                set(
+                    self.compare.structure,
+                    chunk_core::strategy::Structure {
+                        heading_prefix: p,
+                        ..s
+                    },
+                );
+                return true;
+            }
+            Key::FenceRepair => {
+                let on = match value {
+                    "on" => true,
+                    "off" => false,
+                    _ => return false,
+                };
+                let s = self.compare.structure.get_untracked();
+                set(
+                    self.compare.structure,
+                    chunk_core::strategy::Structure {
+                        fence_repair: on,
+                        ..s
+                    },
+                );
+                return true;
             }
             Key::SizeTokenizer => {
                 let choice = match value {
@@ -681,6 +730,17 @@ mod tests {
         assert_eq!(compare.size_tokenizer.get_untracked(), Some(false));
         assert!(t.apply(Key::SizeTokenizer, "auto"));
         assert_eq!(compare.size_tokenizer.get_untracked(), None);
+        assert!(t.apply(Key::HeadingPrefix, "title"));
+        assert!(t.apply(Key::FenceRepair, "on"));
+        assert!(!t.apply(Key::HeadingPrefix, "chapter"));
+        assert!(!t.apply(Key::FenceRepair, "yes"));
+        assert_eq!(
+            compare.structure.get_untracked(),
+            chunk_core::strategy::Structure {
+                heading_prefix: chunk_core::strategy::HeadingPrefix::Title,
+                fence_repair: true,
+            }
+        );
         // With an open model and a strategy that sizes in its tokens, the default sizes in
         // them; with fixed windows, in the encoding.
         assert!(t.apply(Key::Model, "bge-small-en-v1-5"));

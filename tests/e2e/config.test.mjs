@@ -210,7 +210,7 @@ test('chunks sized by the model tokenizer equal the libraries given its Hugging 
     await page.fill(sel('chunk-size'), '256');
     await page.fill(sel('chunk-overlap'), '32');
     await typeText(page, fixture);
-    const strategies = ['langchain-recursive', 'langchain-markdown', 'text-splitter', 'text-splitter-markdown', 'semchunk', 'llamaindex-token', 'llamaindex-sentence'];
+    const strategies = ['langchain-recursive', 'langchain-markdown', 'langchain-markdown-language', 'text-splitter', 'text-splitter-markdown', 'semchunk', 'llamaindex-token', 'llamaindex-sentence', 'llamaindex-markdown'];
     const libs = libraryChunks(fixture, strategies.map((strategy) => (
       { strategy, chunk_size: 256, chunk_overlap: 32, unit: 'model', vocab: 'bert-uncased', encoding: 'cl100k_base' })));
     await tableDone(page);

@@ -37,8 +37,9 @@ const FIXTURE = process.env.E2E_FIXTURE ?? path.join(ROOT, 'tests/fixtures/moons
 const fixtureText = fs.readFileSync(FIXTURE, 'utf8');
 
 const STRATEGIES = ['fixed', 'sentence', 'recursive', 'markdown', 'section-budget', 'langchain-token',
-  'langchain-recursive', 'langchain-markdown', 'llamaindex-sentence', 'llamaindex-token', 'text-splitter',
-  'text-splitter-markdown', 'semchunk', 'chonkie-token', 'chonkie-recursive'];
+  'langchain-recursive', 'langchain-markdown', 'langchain-markdown-language', 'llamaindex-sentence',
+  'llamaindex-token', 'llamaindex-markdown', 'text-splitter', 'text-splitter-markdown', 'semchunk',
+  'chonkie-token', 'chonkie-recursive'];
 
 /** Byte span of the one occurrence of `answer` in `text` (fails when it is not exactly one). */
 function span(text, answer) {

@@ -52,7 +52,7 @@ fn main() -> ExitCode {
         if characters { "characters" } else { "tokens" }
     );
     println!(
-        "{:<24} {:<12} {:>7} {:>10} {:>7} {:>9} {:>7}",
+        "{:<27} {:<12} {:>7} {:>10} {:>7} {:>9} {:>7}",
         "strategy", "encoding", "chunks", "tokens", "max", "ms", "sum ms"
     );
     let ms_since = |t: Instant| t.elapsed().as_secs_f64() * 1000.0;
@@ -61,7 +61,7 @@ fn main() -> ExitCode {
         let all = Instant::now();
         let document = Document::new(&text, encoding);
         println!(
-            "{:<24} {:<12} {:>7} {:>10} {:>7} {:>9.1}",
+            "{:<27} {:<12} {:>7} {:>10} {:>7} {:>9.1}",
             "(prepare)",
             encoding.name(),
             "",
@@ -94,7 +94,7 @@ fn main() -> ExitCode {
                     let sum_ms = ms_since(started);
                     assert_eq!(summary.chunks, out.chunks.len());
                     println!(
-                        "{:<24} {:<12} {:>7} {:>10} {:>7} {:>9.1} {:>7.1}",
+                        "{:<27} {:<12} {:>7} {:>10} {:>7} {:>9.1} {:>7.1}",
                         id.as_str(),
                         encoding.name(),
                         out.chunks.len(),
@@ -104,11 +104,11 @@ fn main() -> ExitCode {
                         sum_ms
                     )
                 }
-                Err(e) => println!("{:<24} {:<12} refused: {e}", id.as_str(), encoding.name()),
+                Err(e) => println!("{:<27} {:<12} refused: {e}", id.as_str(), encoding.name()),
             }
         }
         println!(
-            "{:<24} {:<12} {:>7} {:>10} {:>7} {:>9.1}",
+            "{:<27} {:<12} {:>7} {:>10} {:>7} {:>9.1}",
             "(total)",
             encoding.name(),
             "",

@@ -17,8 +17,8 @@ use chunk_core::reconstruct::check_reconstruction;
 use chunk_core::segment::markdown::{sections, Section};
 use chunk_core::sizer::{Length, TokenCounter};
 use chunk_core::strategy::{
-    run, Boundary, Chunker, Keeps, MarkdownStructure, Piece, Recursive, SectionBudget, Settings,
-    SizeUnit,
+    run, Boundary, Chunker, HeadingPrefix, Keeps, MarkdownStructure, Piece, Recursive,
+    SectionBudget, Settings, SizeUnit, StrategyError,
 };
 use chunk_core::tokenizer::Encoding;
 use std::ops::Range;
@@ -85,18 +85,20 @@ fn documents() -> Vec<(&'static str, String)> {
 // ---------------------------------------------------------------------------------------------
 // The second implementation.
 
-/// The text of a chunk under `path` with the heading-path prefix on: `(text, shown, flagged)`.
+/// The text of a chunk under `path` with the heading prefix `mode`: `(text, shown, flagged)`.
 fn with_prefix(
     slice: &str,
     path: &[String],
-    on: bool,
+    mode: HeadingPrefix,
     size: usize,
     len: Length,
 ) -> (String, bool, bool) {
-    if !on || path.is_empty() {
-        return (slice.to_string(), false, false);
-    }
-    let prefix = format!("{}\n\n", path.join(" > "));
+    let head = match (mode, path.last()) {
+        (HeadingPrefix::Path, Some(_)) => path.join(" > "),
+        (HeadingPrefix::Title, Some(last)) => last.clone(),
+        _ => return (slice.to_string(), false, false),
+    };
+    let prefix = format!("{head}\n\n");
     if len.count(&prefix) >= size {
         return (slice.to_string(), false, true);
     }
@@ -162,7 +164,10 @@ fn greedy(
 }
 
 /// Token windows over `text[unit]`: cut points are the unit's own token boundaries on char
-/// boundaries; a window takes the furthest cut within `size` tokens whose true count fits.
+/// boundaries, each with a raw place (the boundary) and a moved place (after the whitespace
+/// that follows it; the first token's when two move onto one byte). A window takes the
+/// furthest cut within `size` tokens whose moved place fits by true count, else whose raw place
+/// does, else the next cut.
 fn windows(
     text: &str,
     unit: Range<usize>,
@@ -171,53 +176,80 @@ fn windows(
     overlap: usize,
 ) -> Vec<Range<usize>> {
     let u = &text[unit.clone()];
-    let offsets = len.boundaries(u);
-    // (token index, byte offset) of each cut point.
-    let cuts: Vec<(usize, usize)> = offsets
-        .iter()
-        .enumerate()
-        .filter(|(_, &b)| u.is_char_boundary(b))
-        .map(|(t, &b)| (t, b))
-        .collect();
-    let end_from = |a: (usize, usize)| -> (usize, usize) {
-        let later: Vec<(usize, usize)> = cuts.iter().copied().filter(|c| c.1 > a.1).collect();
-        let within: Vec<(usize, usize)> = later
-            .iter()
-            .copied()
-            .filter(|c| c.0 <= a.0 + size)
-            .collect();
-        within
-            .iter()
-            .rev()
-            .copied()
-            .find(|c| len.count(&u[a.1..c.1]) <= size)
-            .unwrap_or(later[0])
-    };
     let mut out = Vec::new();
     if u.is_empty() {
         return out;
     }
-    let mut a = cuts[0];
-    let mut b = end_from(a);
+    let offsets = len.boundaries(u);
+    // (token index, raw byte, moved byte) of each cut point.
+    let mut cuts: Vec<(usize, usize, usize)> = Vec::new();
+    for (t, &b) in offsets.iter().enumerate() {
+        if !u.is_char_boundary(b) {
+            continue;
+        }
+        let mut m = b;
+        while t > 0 && u[m..].starts_with(char::is_whitespace) {
+            m += u[m..].chars().next().map_or(0, char::len_utf8);
+        }
+        // Never before a closing mark right after text.
+        let closing = ['.', ',', ';', ':', '!', '?', ')', ']', '}', '»', '”', '’'];
+        let after_text = u[..m]
+            .chars()
+            .next_back()
+            .is_some_and(|c| !c.is_whitespace());
+        if t > 0 && m < u.len() && u[m..].starts_with(closing) && after_text {
+            continue;
+        }
+        if cuts.iter().all(|c| c.2 != m) {
+            cuts.push((t, b, m));
+        }
+    }
+    let last = cuts.len() - 1;
+    // (end cut, end byte) of the window from byte `st`, a place of cut `a`.
+    let end_from = |a: usize, st: usize| -> (usize, usize) {
+        if a == last {
+            return (a, cuts[a].2);
+        }
+        let mut within: Vec<usize> = (a + 1..cuts.len())
+            .filter(|&k| cuts[k].0 <= cuts[a].0 + size)
+            .collect();
+        if within.is_empty() {
+            within.push(a + 1);
+        }
+        let fits = |e: usize| e > st && len.count(&u[st..e]) <= size;
+        let moved = within.iter().rev().copied().find(|&k| fits(cuts[k].2));
+        let raw = within.iter().rev().copied().find(|&k| fits(cuts[k].1));
+        match (moved, raw) {
+            (Some(k), _) => (k, cuts[k].2),
+            (None, Some(k)) => (k, cuts[k].1),
+            (None, None) if cuts[a + 1].1 > st => (a + 1, cuts[a + 1].1),
+            (None, None) => (a + 1, cuts[a + 1].2),
+        }
+    };
+    let (mut a, mut st) = (0, 0);
+    let (mut b, mut end) = end_from(a, st);
     loop {
-        out.push(unit.start + a.1..unit.start + b.1);
-        if b.1 == u.len() {
+        out.push(unit.start + st..unit.start + end);
+        if end == u.len() {
             return out;
         }
-        let mut next = (b, end_from(b));
+        let mut next = None;
         if overlap > 0 {
             // The earliest cut point no more than `overlap` tokens before the end.
-            let back = cuts.iter().copied().find(|c| c.0 + overlap >= b.0);
-            if let Some(s) = back {
-                if s.1 > a.1 && s.1 < b.1 {
-                    let e = end_from(s);
-                    if e.1 > b.1 {
-                        next = (s, e);
+            let back = cuts.iter().position(|c| c.0 + overlap >= cuts[b].0);
+            if let Some(c) = back {
+                if c > a && c < b && cuts[c].2 < end {
+                    let (e, e_at) = end_from(c, cuts[c].2);
+                    if e_at > end {
+                        next = Some((c, cuts[c].2, e, e_at));
                     }
                 }
             }
         }
-        (a, b) = next;
+        (a, st, b, end) = next.unwrap_or_else(|| {
+            let (e, e_at) = end_from(b, end);
+            (b, end, e, e_at)
+        });
     }
 }
 
@@ -288,7 +320,7 @@ fn second_section_budget(text: &str, s: &Settings) -> Vec<Piece> {
     out
 }
 
-fn second_markdown(text: &str, s: &Settings, prefix_on: bool) -> Vec<Piece> {
+fn second_markdown(text: &str, s: &Settings, prefix_on: HeadingPrefix) -> Vec<Piece> {
     let len = s.length();
     let size = s.chunk_size;
     let overlap = s.chunk_overlap.min(size - 1);
@@ -300,6 +332,7 @@ fn second_markdown(text: &str, s: &Settings, prefix_on: bool) -> Vec<Piece> {
             reason: reason(&secs, text.len(), bytes.end, inner),
             heading_path: path,
             prefix_over_budget: flagged,
+            code_info: None,
             bytes,
         }
     };
@@ -334,7 +367,8 @@ fn second_markdown(text: &str, s: &Settings, prefix_on: bool) -> Vec<Piece> {
                             let block = blocks[b].clone();
                             let (_, shown, _) = with_prefix("", &sec.path, prefix_on, size, len);
                             let room = if shown {
-                                size - len.count(&format!("{}\n\n", sec.path.join(" > ")))
+                                let (t, _, _) = with_prefix("", &sec.path, prefix_on, size, len);
+                                size - len.count(&t)
                             } else {
                                 size
                             };
@@ -347,6 +381,7 @@ fn second_markdown(text: &str, s: &Settings, prefix_on: bool) -> Vec<Piece> {
                             for p in inner.split(&text[block.clone()]).expect("splits") {
                                 let bytes = block.start + p.bytes.start..block.start + p.bytes.end;
                                 let mut q = piece(bytes, sec.path.clone(), p.reason);
+                                q.code_info = p.code_info;
                                 if let Some(t) = &q.text {
                                     if len.count(t) > size {
                                         q.text = None;
@@ -473,33 +508,54 @@ fn section_budget_equals_the_second_implementation() {
 #[test]
 fn markdown_equals_the_second_implementation() {
     let mut failures = Vec::new();
-    let (mut cases, mut chunks) = (0, 0);
+    let (mut cases, mut chunks, mut refused) = (0, 0, 0);
     for (doc, text) in documents() {
         for s in grid(&[SizeUnit::Tokens, SizeUnit::Characters]) {
-            for prefix in [false, true] {
+            for prefix in [
+                HeadingPrefix::Off,
+                HeadingPrefix::Path,
+                HeadingPrefix::Title,
+            ] {
                 let c = MarkdownStructure {
-                    heading_path_prefix: prefix,
+                    heading_prefix: prefix,
                     ..MarkdownStructure::new(&s).expect("valid")
                 };
                 cases += 1;
                 let expected = second_markdown(&text, &s, prefix);
+                // No chunk under a heading can carry its prefix: refused.
+                let headed: Vec<&Piece> = expected
+                    .iter()
+                    .filter(|p| !p.heading_path.is_empty())
+                    .collect();
+                if !headed.is_empty() && headed.iter().all(|p| p.prefix_over_budget) {
+                    match c.split(&text) {
+                        Err(StrategyError::PrefixOverBudget { chunk_size, .. })
+                            if chunk_size == s.chunk_size =>
+                        {
+                            refused += 1;
+                            continue;
+                        }
+                        other => {
+                            failures.push(format!(
+                                "{}: expected the prefix refusal, got {other:?}",
+                                describe("markdown", doc, &s, prefix.as_str())
+                            ));
+                            continue;
+                        }
+                    }
+                }
                 match check(&c, c.keeps(), &text, &s, expected) {
                     Ok(n) => chunks += n,
                     Err(e) => failures.push(format!(
                         "{}: {e}",
-                        describe(
-                            "markdown",
-                            doc,
-                            &s,
-                            if prefix { " with prefix" } else { "" }
-                        )
+                        describe("markdown", doc, &s, prefix.as_str())
                     )),
                 }
             }
         }
     }
     eprintln!(
-        "markdown: {cases} settings, {chunks} chunks equal, {} differ",
+        "markdown: {cases} settings ({refused} refused alike), {chunks} chunks equal, {} differ",
         failures.len()
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -48,6 +48,7 @@ fn reference(c: &dyn Chunker, text: &str, encoding: Encoding) -> Result<Chunks, 
                 length,
                 text: p.text,
                 heading_path: p.heading_path,
+                code_info: p.code_info,
                 reason: p.reason,
             }
         })

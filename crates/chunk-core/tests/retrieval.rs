@@ -972,6 +972,7 @@ fn chunk_of(range: Range<usize>, own: Option<String>) -> Chunk {
         text: own,
         token_range: None,
         heading_path: Vec::new(),
+        code_info: None,
         reason: Boundary::Sentence,
         flags: ChunkFlags::default(),
     }

@@ -42,7 +42,7 @@ use chunk_core::retrieval::{
     SweepCell, SweepCheck,
 };
 use chunk_core::sim::Lang;
-use chunk_core::strategy::{chunker, run_prepared, Chunks, Document, StrategyId};
+use chunk_core::strategy::{chunker_with, run_prepared, Chunks, Document, StrategyId};
 use chunk_core::tokenizer::open::{OpenTokenizer, OpenVocab};
 use chunk_core::tokenizer::Encoding;
 
@@ -427,7 +427,7 @@ impl Engine {
                 let document = self.prepared[at].borrow_dependent();
                 let limit = limit_check(&self.open, &figures);
                 // One chunker gives both the parameters it runs with and the chunks.
-                let built = chunker(strategy, &figures.settings);
+                let built = chunker_with(strategy, &figures.settings, figures.structure);
                 let parameters: Vec<(String, String)> = built
                     .as_ref()
                     .map(|c| {
@@ -541,7 +541,7 @@ impl Engine {
 
 /// Cuts the document with `strategy` at `figures`' settings.
 fn cut(strategy: StrategyId, document: &Document, figures: &Figures) -> Result<Chunks, Refusal> {
-    chunker(strategy, &figures.settings)
+    chunker_with(strategy, &figures.settings, figures.structure)
         .and_then(|c| run_prepared(c.as_ref(), document))
         .map_err(|e| Refusal::from(&e))
 }
@@ -786,6 +786,7 @@ mod tests {
     use super::*;
     use chunk_core::analysis::protocol::Figures;
     use chunk_core::analysis::{summary, LimitBasis};
+    use chunk_core::strategy::chunker;
     use chunk_core::strategy::{run, Settings, SizeUnit};
     use chunk_core::tokenizer::Encoding;
 
@@ -1080,6 +1081,7 @@ mod tests {
             },
             model: None,
             price_per_million: 0.02,
+            structure: Default::default(),
         }
     }
 
@@ -1100,7 +1102,7 @@ mod tests {
             strategies: StrategyId::all().collect(),
             figures: f,
         };
-        assert_eq!(Engine::rows_in(&request), 15);
+        assert_eq!(Engine::rows_in(&request), 17);
         for (i, id) in StrategyId::all().enumerate() {
             let Reply::Row {
                 job,
@@ -1129,7 +1131,7 @@ mod tests {
             }
         }
         assert!(matches!(
-            e.compare_row(&request, 15, || 0.0),
+            e.compare_row(&request, Engine::rows_in(&request), || 0.0),
             Reply::Failed { job: Some(1), .. }
         ));
     }
@@ -1435,7 +1437,7 @@ mod tests {
             lang: Lang::En,
             k: 2,
         };
-        assert_eq!(Engine::rows_in(&request), 15);
+        assert_eq!(Engine::rows_in(&request), 17);
         let options = EvalOptions {
             lang: Lang::En,
             bm25: bm25.params().unwrap(),
@@ -1489,7 +1491,7 @@ mod tests {
             }
         }
         assert!(matches!(
-            e.retrieval_row(&request, 15, || 0.0),
+            e.retrieval_row(&request, Engine::rows_in(&request), || 0.0),
             Reply::Failed { job: Some(4), .. }
         ));
     }

@@ -2,6 +2,7 @@
 //! p95 / max chunk tokens, chunks over the model limit, split sentences, cost"), computed the
 //! same way for every strategy from its measured chunks.
 
+use crate::analysis::structure::{structure_faults, Outline, StructureFaults};
 use crate::models::{EmbeddingModel, ModelTokenizer};
 use crate::sim::sentences::{sentence_bytes, SentenceRule};
 use crate::sizer::TokenCounter;
@@ -194,6 +195,9 @@ pub struct Summary {
     pub split_sentences: usize,
     /// Cost of embedding `total_tokens` at the price, in the price's currency.
     pub cost: f64,
+    /// The chunks with each structure fault ([`crate::analysis::structure`]).
+    #[serde(default)]
+    pub structure: StructureFaults,
 }
 
 impl Summary {
@@ -233,7 +237,8 @@ pub fn summary(
     price_per_million: f64,
 ) -> Summary {
     let sentences = trimmed_sentences(text);
-    summarize(text, &sentences, chunks, limit, price_per_million).0
+    let outline = Outline::new(text);
+    summarize(text, &sentences, &outline, chunks, limit, price_per_million).0
 }
 
 /// [`summary`] on a prepared document: the same figures, with the document's sentences found
@@ -263,6 +268,7 @@ pub fn summary_prepared_reading(
     summarize(
         document.text(),
         document.trimmed_sentences(),
+        document.outline(),
         chunks,
         limit,
         price_per_million,
@@ -286,6 +292,7 @@ pub fn dropped_tokens(read: usize, max_input_tokens: usize) -> usize {
 fn summarize(
     text: &str,
     sentences: &[(usize, usize)],
+    outline: &Outline,
     chunks: &Chunks,
     limit: &LimitCheck<'_>,
     price_per_million: f64,
@@ -344,6 +351,7 @@ fn summarize(
         sentences: sentences.len(),
         split_sentences,
         cost: total_tokens as f64 * price_per_million / 1_000_000.0,
+        structure: structure_faults(text, outline, chunks),
     };
     (summary, read)
 }

@@ -36,6 +36,15 @@ pub struct Row {
     pub reason: Boundary,
     /// True when `text` is not the document slice `byte_start..byte_end`.
     pub text_changed: bool,
+    /// The info string of the fenced code block the chunk is a piece of (`"rust"`; `""` for a
+    /// fence without one), `None` (JSON `null`, an empty CSV cell) when it is none
+    /// ([`crate::strategy::Chunk::code_info`]; the product's strategies set it).
+    #[serde(default)]
+    pub code_info: Option<String>,
+    /// True when the strategy's heading prefix was left out of this chunk because the prefix
+    /// alone is over the budget ([`crate::strategy::ChunkFlags::prefix_over_budget`]).
+    #[serde(default)]
+    pub prefix_over_budget: bool,
     /// For a text read from a PDF: the 1-based page of the chunk's first byte ([`PageMap`]);
     /// for any other text absent, in JSON and CSV alike (no `page_start` key or column).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -167,6 +176,8 @@ pub fn rows_of(
             heading_path: c.heading_path.join(" > "),
             reason: c.reason,
             text_changed: c.flags.text_changed,
+            code_info: c.code_info.clone(),
+            prefix_over_budget: c.flags.prefix_over_budget,
             page_start,
             page_end,
         })
@@ -208,6 +219,9 @@ pub fn to_csv(rows: &[Row]) -> String {
         }
         if let Cow::Owned(path) = csv_safe(&r.heading_path) {
             safe.heading_path = path;
+        }
+        if let Some(Cow::Owned(info)) = r.code_info.as_deref().map(csv_safe) {
+            safe.code_info = Some(info);
         }
         // Writing to a Vec cannot fail.
         let _ = w.serialize(&safe);
@@ -367,11 +381,11 @@ mod tests {
         let r = rows(text, &fixed(text, 100, SizeUnit::Tokens), None);
         assert_eq!(
             to_jsonl(&r),
-            "{\"index\":0,\"text\":\"a, \\\"b\\\"\\nc\",\"byte_start\":0,\"byte_end\":8,\"char_start\":0,\"char_end\":8,\"line_start\":1,\"line_end\":2,\"tokens\":6,\"heading_path\":\"\",\"reason\":\"end-of-text\",\"text_changed\":false}\n"
+            "{\"index\":0,\"text\":\"a, \\\"b\\\"\\nc\",\"byte_start\":0,\"byte_end\":8,\"char_start\":0,\"char_end\":8,\"line_start\":1,\"line_end\":2,\"tokens\":6,\"heading_path\":\"\",\"reason\":\"end-of-text\",\"text_changed\":false,\"code_info\":null,\"prefix_over_budget\":false}\n"
         );
         assert_eq!(
             to_csv(&r),
-            "index,text,byte_start,byte_end,char_start,char_end,line_start,line_end,tokens,heading_path,reason,text_changed\r\n0,\"a, \"\"b\"\"\nc\",0,8,0,8,1,2,6,,end-of-text,false\r\n"
+            "index,text,byte_start,byte_end,char_start,char_end,line_start,line_end,tokens,heading_path,reason,text_changed,code_info,prefix_over_budget\r\n0,\"a, \"\"b\"\"\nc\",0,8,0,8,1,2,6,,end-of-text,false,,false\r\n"
         );
         assert_eq!(to_jsonl(&[]), "");
     }
@@ -406,7 +420,7 @@ mod tests {
             ]
         );
         assert!(to_jsonl(&r[..1]).contains("\"page_start\":1,\"page_end\":1}"));
-        assert!(to_csv(&r[..1]).starts_with("index,text,byte_start,byte_end,char_start,char_end,line_start,line_end,tokens,heading_path,reason,text_changed,page_start,page_end\r\n"));
+        assert!(to_csv(&r[..1]).starts_with("index,text,byte_start,byte_end,char_start,char_end,line_start,line_end,tokens,heading_path,reason,text_changed,code_info,prefix_over_budget,page_start,page_end\r\n"));
         assert_eq!(PageMap::new(vec![]), None);
         assert_eq!(PageMap::new(vec![4, 2]), None);
         assert_eq!(pages.pages_of(&(3..6)), (1, 3));

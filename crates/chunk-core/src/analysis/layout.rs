@@ -116,6 +116,7 @@ mod tests {
             token_range: None,
             length: 0,
             heading_path: Vec::new(),
+            code_info: None,
             reason: Boundary::EndOfText,
             flags: ChunkFlags::default(),
         }

@@ -3,7 +3,7 @@
 //! difference of two rows ([`ab`]), the rows of an export ([`export`]), where the chunks lie
 //! in the document and what neighbours share, measured ([`layout`]), a refusal as data the
 //! page can word ([`refusal`]), and the code that reproduces a library strategy with the
-//! library ([`snippet`]).
+//! library ([`snippet`]), and the structure faults of a strategy's chunks ([`structure`]).
 
 pub mod ab;
 pub mod compare;
@@ -13,6 +13,7 @@ pub mod layout;
 pub mod protocol;
 pub mod refusal;
 pub mod snippet;
+pub mod structure;
 
 pub use compare::{
     dropped_tokens, model_tokens, summary, summary_prepared, summary_prepared_reading, LimitBasis,

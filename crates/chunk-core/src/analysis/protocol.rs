@@ -16,7 +16,7 @@ use crate::retrieval::{
     Aggregate, Bm25Params, Bm25ParamsError, PairEvaluation, QaPair, Sweep, SweepGrid,
 };
 use crate::sim::Lang;
-use crate::strategy::{Settings, StrategyId};
+use crate::strategy::{Settings, StrategyId, Structure};
 use crate::tokenizer::open::OpenVocab;
 use serde::{Deserialize, Serialize};
 
@@ -53,6 +53,10 @@ pub struct Figures {
     pub model: Option<ModelRef>,
     /// Price per 1,000,000 tokens, in the page's currency.
     pub price_per_million: f64,
+    /// The product's structure options (heading prefix, fence repair), which only its
+    /// markdown strategy reads ([`crate::strategy::chunker_with`]).
+    #[serde(default)]
+    pub structure: Structure,
 }
 
 /// Export formats.
@@ -514,6 +518,7 @@ mod tests {
                 },
                 model: crate::models::model("bge-small-en-v1-5").map(ModelRef),
                 price_per_million: 0.02,
+                structure: Default::default(),
             },
         };
         let json = serde_json::to_string(&r).unwrap();
@@ -543,6 +548,7 @@ mod tests {
             settings: test_settings(256, 0, SizeUnit::Tokens),
             model: None,
             price_per_million: 0.02,
+            structure: Default::default(),
         }
     }
 

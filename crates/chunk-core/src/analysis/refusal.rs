@@ -11,7 +11,8 @@ pub struct Refusal {
     /// The variant, kebab-case: `"zero-chunk-size"`, `"overlap-refused"`,
     /// `"unit-unsupported"` (`unit` = `"tokens"`, `"characters"` or
     /// `"model"`), `"tokenizer-not-loaded"` (`vocab`), `"model-decode"`, `"text-refused"`,
-    /// `"character-over-chunk-size"`, `"recursion-limit"`, `"parameter-refused"`.
+    /// `"character-over-chunk-size"`, `"recursion-limit"`, `"parameter-refused"`,
+    /// `"metadata-over-chunk-size"` (`metadata_length`, `chunk_size`, `byte_offset`).
     pub kind: String,
     /// The variant's values by field name (`"library"`, `"chunk_size"`, `"byte_offset"`, …),
     /// numbers in decimal, names as the core spells them.
@@ -136,6 +137,34 @@ impl From<&StrategyError> for Refusal {
                     ("strategy", strategy.to_string()),
                     ("parameter", (*parameter).to_owned()),
                     ("detail", (*detail).to_owned()),
+                ]),
+            ),
+            E::MetadataOverChunkSize {
+                strategy,
+                library,
+                metadata_length,
+                chunk_size,
+                byte_offset,
+            } => (
+                "metadata-over-chunk-size",
+                f(&[
+                    ("strategy", strategy.to_string()),
+                    ("library", (*library).to_owned()),
+                    ("metadata_length", metadata_length.to_string()),
+                    ("chunk_size", chunk_size.to_string()),
+                    ("byte_offset", byte_offset.to_string()),
+                ]),
+            ),
+            E::PrefixOverBudget {
+                prefix_length,
+                chunk_size,
+                byte_offset,
+            } => (
+                "prefix-over-budget",
+                f(&[
+                    ("prefix_length", prefix_length.to_string()),
+                    ("chunk_size", chunk_size.to_string()),
+                    ("byte_offset", byte_offset.to_string()),
                 ]),
             ),
         };

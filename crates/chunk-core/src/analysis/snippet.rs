@@ -235,6 +235,22 @@ pub fn python_for(
                 format!("{splitter}chunks = splitter.split_text(text)\n")
             }
         }
+        StrategyId::LangchainMarkdownLanguage => {
+            imports.push(
+                "from langchain_text_splitters import Language, RecursiveCharacterTextSplitter"
+                    .to_string(),
+            );
+            let splitter = if chars {
+                format!(
+                    "splitter = RecursiveCharacterTextSplitter.from_language(\n    Language.MARKDOWN, chunk_size={size}, chunk_overlap={overlap}\n)\n"
+                )
+            } else {
+                format!(
+                    "# What from_language(Language.MARKDOWN) sets, on the splitter sized in tokens.\nsplitter = RecursiveCharacterTextSplitter.from_tiktoken_encoder(\n    encoding_name=\"{enc}\",\n    chunk_size={size},\n    chunk_overlap={overlap},\n    separators=RecursiveCharacterTextSplitter.get_separators_for_language(Language.MARKDOWN),\n    is_separator_regex=True,\n)\n"
+                )
+            };
+            format!("{splitter}chunks = splitter.split_text(text)\n")
+        }
         StrategyId::TextSplitter | StrategyId::TextSplitterMarkdown => {
             // The crate's Python build has the same version number as the crate.
             packages[0] = format!("semantic-text-splitter=={}", lib.version);
@@ -303,6 +319,15 @@ pub fn python_for(
                 "# llama-index's own default tokenizer: tiktoken with allowed_special=\"all\".\ntokenizer = partial(tiktoken.get_encoding(\"{enc}\").encode, allowed_special=\"all\")\nsplitter = {class}(chunk_size={size}, chunk_overlap={overlap}, tokenizer=tokenizer)\nchunks = splitter.split_text(text)\n"
             )
         }
+        StrategyId::LlamaindexMarkdown => {
+            imports.push("from functools import partial".to_string());
+            imports.push("import tiktoken".to_string());
+            imports.extend(llamaindex_pipeline_imports());
+            format!(
+                "# llama-index's own default tokenizer: tiktoken with allowed_special=\"all\".\ntokenizer = partial(tiktoken.get_encoding(\"{enc}\").encode, allowed_special=\"all\")\n{}",
+                llamaindex_pipeline(size, overlap, "tokenizer")
+            )
+        }
         _ => return None,
     };
     // Every tokens-sized library counts with Python's tiktoken except text-splitter, whose
@@ -327,6 +352,23 @@ pub fn python_for(
         install: format!("pip install {}", packages.join(" ")),
         code,
     })
+}
+
+/// The imports of [`llamaindex_pipeline`].
+fn llamaindex_pipeline_imports() -> [String; 3] {
+    [
+        "from llama_index.core import Document".to_string(),
+        "from llama_index.core.ingestion import IngestionPipeline".to_string(),
+        "from llama_index.core.node_parser import MarkdownNodeParser, SentenceSplitter".to_string(),
+    ]
+}
+
+/// LlamaIndex's markdown chain as an ingestion pipeline over one `Document`, the splitter
+/// counting with the callable named `tokenizer`; the chunks are the nodes' texts.
+fn llamaindex_pipeline(size: usize, overlap: usize, tokenizer: &str) -> String {
+    format!(
+        "# Each node's metadata, \"header_path: /…/\" (the headings above its section), is counted\n# against chunk_size; the library prints a line when under 50 tokens remain.\npipeline = IngestionPipeline(\n    transformations=[\n        MarkdownNodeParser(),\n        SentenceSplitter(chunk_size={size}, chunk_overlap={overlap}, tokenizer={tokenizer}),\n    ]\n)\nchunks = [node.text for node in pipeline.run(documents=[Document(text=text)])]\n"
+    )
 }
 
 /// The comment before chonkie's `RecursiveChunker` when an overlap was asked for: it has no
@@ -363,6 +405,15 @@ fn python_model(id: StrategyId, settings: &Settings, model: &EmbeddingModel) -> 
             } else {
                 format!("{splitter}chunks = splitter.split_text(text)\n")
             }
+        }
+        StrategyId::LangchainMarkdownLanguage => {
+            imports.push(
+                "from langchain_text_splitters import Language, RecursiveCharacterTextSplitter"
+                    .to_string(),
+            );
+            format!(
+                "{count}# The count RecursiveCharacterTextSplitter.from_huggingface_tokenizer makes (it\n# needs transformers; this needs only tokenizers).\nsplitter = RecursiveCharacterTextSplitter.from_language(\n    Language.MARKDOWN,\n    chunk_size={size},\n    chunk_overlap={overlap},\n    length_function=count,\n)\nchunks = splitter.split_text(text)\n"
+            )
         }
         StrategyId::TextSplitter | StrategyId::TextSplitterMarkdown => {
             package = "semantic-text-splitter".to_owned();
@@ -405,6 +456,13 @@ fn python_model(id: StrategyId, settings: &Settings, model: &EmbeddingModel) -> 
                 "def ids(text):\n    return tokenizer.encode(text, add_special_tokens=False).ids\n\n\nsplitter = {class}(chunk_size={size}, chunk_overlap={overlap}, tokenizer=ids)\nchunks = splitter.split_text(text)\n"
             )
         }
+        StrategyId::LlamaindexMarkdown => {
+            imports.extend(llamaindex_pipeline_imports());
+            format!(
+                "def ids(text):\n    return tokenizer.encode(text, add_special_tokens=False).ids\n\n\n{}",
+                llamaindex_pipeline(size, overlap, "ids")
+            )
+        }
         _ => return None,
     };
     imports.sort_by_key(|i| !i.starts_with("import "));
@@ -440,6 +498,38 @@ mod tests {
         assert!(snippet(
             StrategyId::LangchainToken,
             &settings(512, 64, SizeUnit::Characters)
+        )
+        .is_none());
+    }
+
+    #[test]
+    fn the_markdown_language_snippet_calls_from_language() {
+        let chars = snippet(
+            StrategyId::LangchainMarkdownLanguage,
+            &settings(1000, 200, SizeUnit::Characters),
+        )
+        .expect("a library strategy");
+        assert_eq!(chars.install, "pip install langchain-text-splitters==1.1.3");
+        assert!(chars.code.contains(
+            "RecursiveCharacterTextSplitter.from_language(\n    Language.MARKDOWN, chunk_size=1000, chunk_overlap=200\n)"
+        ));
+        // In tokens: from_language's separators, given to from_tiktoken_encoder as regexes.
+        let tokens = snippet(
+            StrategyId::LangchainMarkdownLanguage,
+            &settings(512, 64, SizeUnit::Tokens),
+        )
+        .expect("a library strategy");
+        assert_eq!(
+            tokens.install,
+            "pip install langchain-text-splitters==1.1.3 tiktoken==0.14.0"
+        );
+        assert!(tokens
+            .code
+            .contains("get_separators_for_language(Language.MARKDOWN)"));
+        assert!(tokens.code.contains("is_separator_regex=True"));
+        assert!(rust(
+            StrategyId::LangchainMarkdownLanguage,
+            &settings(512, 64, SizeUnit::Tokens)
         )
         .is_none());
     }
@@ -577,5 +667,49 @@ mod tests {
         );
         assert!(snippet_for(StrategyId::LangchainRecursive, &s, Some(e5)).is_none());
         assert!(snippet_for(StrategyId::LangchainToken, &s, Some(bge)).is_none());
+    }
+
+    /// LlamaIndex's markdown chain: an ingestion pipeline of the two transformations over one
+    /// Document, in tiktoken's tokens or the model's.
+    #[test]
+    fn the_llamaindex_markdown_snippet_runs_the_pipeline() {
+        use crate::models::model;
+        use crate::tokenizer::open::OpenVocab;
+        let t = snippet(
+            StrategyId::LlamaindexMarkdown,
+            &settings(512, 64, SizeUnit::Tokens),
+        )
+        .expect("a library strategy");
+        assert_eq!(
+            t.install,
+            "pip install llama-index-core==0.14.25 tiktoken==0.14.0"
+        );
+        for line in [
+            "from llama_index.core.ingestion import IngestionPipeline",
+            "        MarkdownNodeParser(),\n        SentenceSplitter(chunk_size=512, chunk_overlap=64, tokenizer=tokenizer),",
+            "chunks = [node.text for node in pipeline.run(documents=[Document(text=text)])]",
+        ] {
+            assert!(t.code.contains(line), "{line}\n{}", t.code);
+        }
+        assert!(t
+            .code
+            .starts_with("# MarkdownNodeParser + SentenceSplitter from llama-index-core==0.14.25"));
+        assert!(snippet(
+            StrategyId::LlamaindexMarkdown,
+            &settings(512, 64, SizeUnit::Characters)
+        )
+        .is_none());
+        crate::tokenizer::open::install_bert_for_tests();
+        let bge = model("bge-small-en-v1-5").expect("in the table");
+        let m = snippet_for(
+            StrategyId::LlamaindexMarkdown,
+            &settings(256, 32, SizeUnit::Model(OpenVocab::BertUncased)),
+            Some(bge),
+        )
+        .expect("a snippet");
+        assert!(m.code.contains("tokenizer=ids)"), "{}", m.code);
+        assert!(m
+            .code
+            .contains("Tokenizer.from_pretrained(\"BAAI/bge-small-en-v1.5\")"));
     }
 }

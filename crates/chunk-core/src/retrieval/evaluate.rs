@@ -340,6 +340,7 @@ mod tests {
             text: None,
             token_range: None,
             heading_path: Vec::new(),
+            code_info: None,
             reason: Boundary::Sentence,
             flags: ChunkFlags::default(),
         };

@@ -56,6 +56,93 @@ impl Section {
     }
 }
 
+/// One fenced code block (backtick or tilde fence, at any depth), as CommonMark finds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CodeBlock {
+    /// The whole block: from the start of the opening fence's line to the end of the closing
+    /// fence's line (its line ending included), or to the end of the document when the fence
+    /// is never closed.
+    pub bytes: Range<usize>,
+    /// The code between the fences: from the line after the opening fence to the start of the
+    /// closing fence's line (or [`CodeBlock::bytes`]'s end when unclosed). Empty for an empty
+    /// block.
+    pub body: Range<usize>,
+    /// The fence's info string, trimmed (`"rust"`, `"python title=x"`; empty when none). Its
+    /// first word is the language.
+    pub info: String,
+}
+
+impl CodeBlock {
+    /// The language: the first word of the info string (`None` when there is none).
+    pub fn language(&self) -> Option<&str> {
+        self.info.split_whitespace().next()
+    }
+
+    /// The opening fence's line, without its line ending (`"```rust"`).
+    pub fn opening<'t>(&self, text: &'t str) -> &'t str {
+        text[self.bytes.start..self.body.start].trim_end_matches(['\n', '\r'])
+    }
+
+    /// The start of each line of the body after its first, in order: the places a block too
+    /// long for one chunk can be cut without cutting a line, keeping the opening fence with the
+    /// first line of code and the closing fence with the last.
+    pub fn inner_line_starts<'t>(&self, text: &'t str) -> impl Iterator<Item = usize> + 't {
+        let body = self.body.clone();
+        lines(text, body.clone())
+            .map(|(_, _, end)| end)
+            .filter(move |&e| e < body.end)
+    }
+}
+
+/// Every fenced code block of `text`, in document order (nested ones included: a fence inside
+/// a list item or a block quote is a code block too). Indented code blocks have no fence and
+/// are not listed.
+pub fn fenced_code_blocks(text: &str) -> Vec<CodeBlock> {
+    use pulldown_cmark::CodeBlockKind;
+    let mut out = Vec::new();
+    for (event, range) in Parser::new_ext(text, Options::empty()).into_offset_iter() {
+        let Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))) = event else {
+            continue;
+        };
+        let start = line_start(text, range.start);
+        // The parser's range stops before the closing fence's line ending.
+        let mut end = range.end.max(start);
+        let rest = &text.as_bytes()[end..];
+        end += match rest {
+            [b'\r', b'\n', ..] => 2,
+            [b'\n' | b'\r', ..] if !text[start..end].ends_with(['\n', '\r']) => 1,
+            _ => 0,
+        };
+        let mut all = lines(text, start..end);
+        let Some((_, _, body_start)) = all.next() else {
+            continue;
+        };
+        let fence = text[start..].trim_start();
+        let mark = fence.chars().next().unwrap_or('`');
+        let width = fence.chars().take_while(|&c| c == mark).count();
+        // The closing fence: the last line, when it is only the fence character, at least as
+        // many as the opening (CommonMark 4.5); an unclosed block runs to `end`.
+        let body_end = match all.last() {
+            Some((ls, ce, _)) => {
+                let line = text[ls..ce].trim();
+                let closes = line.chars().all(|c| c == mark) && line.chars().count() >= width;
+                if closes {
+                    ls
+                } else {
+                    end
+                }
+            }
+            None => end,
+        };
+        out.push(CodeBlock {
+            bytes: start..end,
+            body: body_start.min(body_end)..body_end,
+            info: info.trim().to_string(),
+        });
+    }
+    out
+}
+
 /// A top-level heading as the parser reports it.
 struct Heading {
     /// Byte offset of the start of the heading's first line.
@@ -386,6 +473,48 @@ mod tests {
             [("\n\n  \n", 0, vec![], vec!["\n\n  \n"])]
         );
         assert_eq!(outline("#"), [("#", 1, path(&[""]), vec!["#"])]);
+    }
+
+    #[test]
+    fn fenced_code_blocks_with_bodies_languages_and_inner_lines() {
+        let text = "Intro:\n```rust title=x\nfn a() {}\n\nfn b() {}\n```\n\n- item\n\n  ~~~\n  x\n  ~~~\n\n````\nopen\n```\nstill code\n";
+        let blocks = fenced_code_blocks(text);
+        let got: Vec<_> = blocks
+            .iter()
+            .map(|b| {
+                (
+                    &text[b.bytes.clone()],
+                    &text[b.body.clone()],
+                    b.language(),
+                    b.opening(text),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    "```rust title=x\nfn a() {}\n\nfn b() {}\n```\n",
+                    "fn a() {}\n\nfn b() {}\n",
+                    Some("rust"),
+                    "```rust title=x"
+                ),
+                ("  ~~~\n  x\n  ~~~\n", "  x\n", None, "  ~~~"),
+                (
+                    "````\nopen\n```\nstill code\n",
+                    "open\n```\nstill code\n",
+                    None,
+                    "````"
+                ),
+            ]
+        );
+        assert_eq!(blocks[0].info, "rust title=x");
+        let inner: Vec<&str> = blocks[0]
+            .inner_line_starts(text)
+            .map(|p| &text[p..blocks[0].body.end])
+            .collect();
+        assert_eq!(inner, ["\nfn b() {}\n", "fn b() {}\n"]);
+        assert!(fenced_code_blocks("no fences\n\n    indented code\n").is_empty());
     }
 
     #[test]

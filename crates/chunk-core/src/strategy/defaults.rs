@@ -19,7 +19,8 @@ impl StrategyId {
     /// for libraries whose size parameter has no default (text-splitter's `ChunkConfig::new`,
     /// `semchunk.chunkerify`). Sources: langchain-text-splitters `TextSplitter.__init__`
     /// (4000 / 200, `len`); llama-index-core `SentenceSplitter` (`DEFAULT_CHUNK_SIZE` 1024,
-    /// `SENTENCE_CHUNK_OVERLAP` 200) and `TokenTextSplitter` (1024, `DEFAULT_CHUNK_OVERLAP`
+    /// `SENTENCE_CHUNK_OVERLAP` 200; also the markdown chain's, whose `MarkdownNodeParser` has
+    /// no size) and `TokenTextSplitter` (1024, `DEFAULT_CHUNK_OVERLAP`
     /// 20), in tokens; chonkie `RecursiveChunker` / `TokenChunker` (2048, overlap 0,
     /// tokenizer `"character"`).
     pub fn library_defaults(self) -> Option<LibraryDefaults> {
@@ -31,12 +32,15 @@ impl StrategyId {
             })
         };
         match self {
-            StrategyId::LangchainRecursive | StrategyId::LangchainMarkdown => {
-                d(4000, 200, SizeUnit::Characters)
-            }
+            StrategyId::LangchainRecursive
+            | StrategyId::LangchainMarkdown
+            | StrategyId::LangchainMarkdownLanguage => d(4000, 200, SizeUnit::Characters),
             // TokenTextSplitter inherits TextSplitter's defaults and counts in tokens.
             StrategyId::LangchainToken => d(4000, 200, SizeUnit::Tokens),
-            StrategyId::LlamaindexSentence => d(1024, 200, SizeUnit::Tokens),
+            // MarkdownNodeParser has no size: the chain's sizes are its SentenceSplitter's.
+            StrategyId::LlamaindexSentence | StrategyId::LlamaindexMarkdown => {
+                d(1024, 200, SizeUnit::Tokens)
+            }
             StrategyId::LlamaindexToken => d(1024, 20, SizeUnit::Tokens),
             StrategyId::ChonkieRecursive | StrategyId::ChonkieToken => {
                 d(2048, 0, SizeUnit::Characters)
@@ -120,7 +124,7 @@ mod tests {
                 "{id} refuses its library's defaults"
             );
         }
-        assert_eq!(with, 7);
+        assert_eq!(with, 9);
         assert_eq!(
             StrategyId::LlamaindexSentence.library_defaults(),
             Some(LibraryDefaults {

@@ -33,10 +33,11 @@
 
 use super::section_budget::{clean_start, common_path, pack, Ends, Group, Units};
 use super::{
-    Boundary, Chunker, Keeps, Piece, Recursive, Settings, SizeUnit, StrategyError, StrategyId,
+    Boundary, Chunker, HeadingPrefix, Keeps, Piece, Recursive, Settings, SizeUnit, StrategyError,
+    StrategyId,
 };
 use crate::params::ChunkParams;
-use crate::segment::markdown::{sections, Section};
+use crate::segment::markdown::{fenced_code_blocks, sections, CodeBlock, Section};
 use crate::sizer::{Length, TokenCounter};
 use crate::tokenizer::Encoding;
 use std::ops::Range;
@@ -51,8 +52,12 @@ pub struct MarkdownStructure {
     pub unit: SizeUnit,
     /// The tokenizer (the unit when sizing in tokens).
     pub encoding: Encoding,
-    /// Prefix each chunk's text with its heading path (see the module comment). Default false.
-    pub heading_path_prefix: bool,
+    /// Prefix each chunk's text with its heading path or its nearest heading (see the module
+    /// comment). Default off.
+    pub heading_prefix: HeadingPrefix,
+    /// Close and re-open the fence in each piece of a code block cut at lines (see the module
+    /// comment). Default false.
+    pub fence_repair: bool,
 }
 
 impl MarkdownStructure {
@@ -66,7 +71,8 @@ impl MarkdownStructure {
             params: ChunkParams::new(settings.chunk_size, settings.chunk_overlap)?,
             unit: settings.unit,
             encoding: settings.encoding,
-            heading_path_prefix: false,
+            heading_prefix: HeadingPrefix::Off,
+            fence_repair: false,
         })
     }
 
@@ -80,16 +86,49 @@ impl MarkdownStructure {
 
     /// The prefix of a chunk under `path`.
     fn prefix(&self, path: &[String]) -> Prefix {
-        if !self.heading_path_prefix || path.is_empty() {
-            return Prefix::None;
-        }
-        let text = format!("{}\n\n", path.join(" > "));
+        let head = match (self.heading_prefix, path.last()) {
+            (HeadingPrefix::Off, _) | (_, None) => return Prefix::None,
+            (HeadingPrefix::Path, Some(_)) => path.join(" > "),
+            (HeadingPrefix::Title, Some(last)) => last.clone(),
+        };
+        let text = format!("{head}\n\n");
         let count = self.length().count(&text);
         if count >= self.params.chunk_size() {
-            Prefix::OverBudget
+            Prefix::OverBudget(count)
         } else {
             Prefix::Text { text, count }
         }
+    }
+
+    /// Refuses when a heading prefix is on and no chunk under a heading could carry its prefix
+    /// ([`StrategyError::PrefixOverBudget`]); some chunks only are flagged, not refused.
+    fn check_prefixes(&self, pieces: &[Piece]) -> Result<(), StrategyError> {
+        let headed: Vec<&Piece> = pieces
+            .iter()
+            .filter(|p| !p.heading_path.is_empty())
+            .collect();
+        if self.heading_prefix == HeadingPrefix::Off
+            || headed.is_empty()
+            || headed.iter().any(|p| !p.prefix_over_budget)
+        {
+            return Ok(());
+        }
+        let over = headed
+            .iter()
+            .filter_map(|p| match self.prefix(&p.heading_path) {
+                Prefix::OverBudget(count) => Some((count, p.bytes.start)),
+                Prefix::None | Prefix::Text { .. } => None,
+            });
+        let Some((prefix_length, _)) = over.clone().min_by_key(|&(count, _)| count) else {
+            // Every prefix fits alone, but no piece fits with it: said per chunk.
+            return Ok(());
+        };
+        let byte_offset = over.map(|(_, at)| at).min().unwrap_or(0);
+        Err(StrategyError::PrefixOverBudget {
+            prefix_length,
+            chunk_size: self.params.chunk_size(),
+            byte_offset,
+        })
     }
 
     /// The true count of units `[i, j)` of `units` with `prefix` before them.
@@ -105,7 +144,7 @@ impl MarkdownStructure {
                     self.length().count(&format!("{text}{slice}"))
                 }
             }
-            Prefix::None | Prefix::OverBudget => units.count(i, j),
+            Prefix::None | Prefix::OverBudget(_) => units.count(i, j),
         }
     }
 
@@ -144,7 +183,9 @@ impl MarkdownStructure {
         Ok(())
     }
 
-    /// Splits one block that does not fit alone with the recursive splitter.
+    /// Splits one block that does not fit alone with the recursive splitter; with
+    /// [`MarkdownStructure::fence_repair`], the pieces of a code block it cuts get their fences
+    /// (see the module comment).
     fn split_block(
         &self,
         text: &str,
@@ -155,38 +196,126 @@ impl MarkdownStructure {
         out: &mut Vec<Piece>,
     ) -> Result<(), StrategyError> {
         let size = self.params.chunk_size();
-        let inner = match prefix {
-            Prefix::Text { count, .. } => size - count,
-            Prefix::None | Prefix::OverBudget => size,
+        let pre = match prefix {
+            Prefix::Text { text, count } => Some((text.as_str(), *count)),
+            Prefix::None | Prefix::OverBudget(_) => None,
         };
-        let recursive = Recursive::new(&Settings {
-            chunk_size: inner,
-            chunk_overlap: self.params.chunk_overlap().min(inner - 1),
-            unit: self.unit,
-            encoding: self.encoding,
-        })?;
-        for p in recursive.split(&text[block.clone()])? {
+        let room = size - pre.map_or(0, |(_, count)| count);
+        let slice = &text[block.clone()];
+        let code = if self.fence_repair {
+            fenced_code_blocks(slice)
+        } else {
+            Vec::new()
+        };
+        let length = self.length();
+        // The fences a repaired piece gets cost units: the budget of the inner split shrinks by
+        // what they cost, and by one more unit at a time until every piece fits (counts are
+        // not additive at every seam).
+        let cost = code
+            .iter()
+            .map(|b| length.count(&opening_line(slice, b)) + length.count(&closing_line(slice, b)))
+            .max()
+            .unwrap_or(0);
+        let mut inner = room.saturating_sub(cost).max(1);
+        let pieces = loop {
+            let recursive = Recursive::new(&Settings {
+                chunk_size: inner,
+                chunk_overlap: self.params.chunk_overlap().min(inner - 1),
+                unit: self.unit,
+                encoding: self.encoding,
+            })?;
+            let pieces: Vec<(Piece, Option<String>)> = recursive
+                .split(slice)?
+                .into_iter()
+                .map(|p| {
+                    let repaired = repair(slice, &code, &p.bytes);
+                    (p, repaired)
+                })
+                .collect();
+            let over = |(p, r): &(Piece, Option<String>)| {
+                r.as_ref().is_some_and(|r| {
+                    let own = match pre {
+                        Some((pre, _)) => format!("{pre}{r}"),
+                        None => r.clone(),
+                    };
+                    length.count(&own) > size && length.count(&slice[p.bytes.clone()]) <= room
+                })
+            };
+            if inner == 1 || !pieces.iter().any(over) {
+                break pieces;
+            }
+            inner -= 1;
+        };
+        for (p, repaired) in pieces {
             let bytes = block.start + p.bytes.start..block.start + p.bytes.end;
-            let fits = match prefix {
-                Prefix::Text { text: pre, .. } => {
-                    let own = p.text.as_deref().unwrap_or(&text[bytes.clone()]);
-                    self.length().count(&format!("{pre}{own}")) <= size
+            let own = repaired.or(p.text);
+            let fits = match pre {
+                Some((pre, _)) => {
+                    let own = own.as_deref().unwrap_or(&text[bytes.clone()]);
+                    length.count(&format!("{pre}{own}")) <= size
                 }
-                Prefix::None | Prefix::OverBudget => true,
+                None => true,
             };
             let reason = ends.reason(bytes.end, p.reason);
-            out.push(piece(text, bytes, p.text, path, prefix, fits, reason));
+            out.push(Piece {
+                code_info: p.code_info,
+                ..piece(text, bytes, own, path, prefix, fits, reason)
+            });
         }
         Ok(())
     }
+}
+
+/// The opening fence line of code block `b` of `slice`, with one line feed.
+fn opening_line(slice: &str, b: &CodeBlock) -> String {
+    format!("{}\n", b.opening(slice))
+}
+
+/// A closing fence for code block `b`: its opening fence's indentation and marks, one line feed.
+fn closing_line(slice: &str, b: &CodeBlock) -> String {
+    let open = b.opening(slice);
+    let indent = open.len() - open.trim_start().len();
+    let marks: String = open
+        .trim_start()
+        .chars()
+        .take_while(|&c| c == '`' || c == '~')
+        .collect();
+    format!("{}{marks}\n", &open[..indent])
+}
+
+/// The text of piece `bytes` of `slice` with its code block's fences repaired: the opening
+/// fence line before it when it starts inside the block's code, a closing fence after it when
+/// it ends inside it; `None` when it needs neither.
+fn repair(slice: &str, code: &[CodeBlock], bytes: &Range<usize>) -> Option<String> {
+    let b = code
+        .iter()
+        .find(|b| bytes.start < b.body.end && b.body.start < bytes.end)?;
+    let opens = bytes.start >= b.body.start;
+    let closes = bytes.end < b.body.end;
+    if !opens && !closes {
+        return None;
+    }
+    let own = &slice[bytes.clone()];
+    let mut out = String::with_capacity(own.len() + 16);
+    if opens {
+        out.push_str(&opening_line(slice, b));
+    }
+    out.push_str(own);
+    if closes {
+        if !own.ends_with(['\n', '\r']) {
+            out.push('\n');
+        }
+        out.push_str(&closing_line(slice, b));
+    }
+    Some(out)
 }
 
 /// The heading-path prefix of one chunk.
 enum Prefix {
     /// None: the option is off, or the path is empty.
     None,
-    /// The prefix alone is at least the budget: left out, flagged.
-    OverBudget,
+    /// The prefix alone is at least the budget (its count): left out, flagged.
+    OverBudget(usize),
     /// The prefix text and its count.
     Text { text: String, count: usize },
 }
@@ -207,7 +336,7 @@ fn piece(
             let body = own.as_deref().unwrap_or(&text[bytes.clone()]);
             (Some(format!("{pre}{body}")), false)
         }
-        Prefix::Text { .. } | Prefix::OverBudget => (own, true),
+        Prefix::Text { .. } | Prefix::OverBudget(_) => (own, true),
         Prefix::None => (own, false),
     };
     Piece {
@@ -216,13 +345,15 @@ fn piece(
         reason,
         heading_path: path.to_vec(),
         prefix_over_budget,
+        code_info: None,
     }
 }
 
 impl Chunker for MarkdownStructure {
-    /// [`Keeps::Everything`], or [`Keeps::EverythingAfterPrefix`] with the heading-path prefix.
+    /// [`Keeps::Everything`], or [`Keeps::EverythingAfterPrefix`] with a heading prefix or
+    /// fence repair.
     fn keeps(&self) -> Keeps {
-        if self.heading_path_prefix {
+        if self.heading_prefix != HeadingPrefix::Off || self.fence_repair {
             Keeps::EverythingAfterPrefix
         } else {
             Keeps::Everything
@@ -252,7 +383,7 @@ impl Chunker for MarkdownStructure {
         // as sections are added), so that each step costs one path comparison.
         let mut grown: Option<(usize, usize, Vec<String>)> = None;
         let mut fits = |i: usize, j: usize| -> bool {
-            if !self.heading_path_prefix {
+            if self.heading_prefix == HeadingPrefix::Off {
                 return units.count(i, j) <= size;
             }
             let path = match grown.take() {
@@ -280,6 +411,7 @@ impl Chunker for MarkdownStructure {
                 Group::Oversize(k) => self.split_section(text, &sections[k], &ends, &mut out)?,
             }
         }
+        self.check_prefixes(&out)?;
         Ok(out)
     }
 }
@@ -291,7 +423,11 @@ mod tests {
 
     fn md(size: usize, overlap: usize, prefix: bool) -> MarkdownStructure {
         MarkdownStructure {
-            heading_path_prefix: prefix,
+            heading_prefix: if prefix {
+                HeadingPrefix::Path
+            } else {
+                HeadingPrefix::Off
+            },
             ..MarkdownStructure::new(&Settings {
                 chunk_size: size,
                 chunk_overlap: overlap,
@@ -474,5 +610,85 @@ mod tests {
             c.chunks[0].text.as_deref(),
             Some(format!("T\n\n{text}").as_str())
         );
+    }
+
+    /// A heading, an intro line and one fenced block of 40 short lines (text-splitter issue
+    /// 798).
+    fn fenced() -> String {
+        let lines: String = (0..40).map(|i| format!("let x{i} = {i};\n")).collect();
+        format!("# Setup\n\nInstall it like this:\n\n```rust\n{lines}```\n\nDone.\n")
+    }
+
+    #[test]
+    fn a_code_block_is_cut_at_lines_and_fence_repair_makes_each_piece_valid() {
+        let text = fenced();
+        let plain = run(&md(50, 0, false), &text, Encoding::Cl100kBase).expect("ok");
+        let parts: Vec<_> = plain
+            .chunks
+            .iter()
+            .filter(|c| c.code_info.is_some())
+            .collect();
+        assert!(parts.len() >= 3);
+        assert!(parts.iter().all(|c| c.code_info.as_deref() == Some("rust")));
+        assert!(plain.chunks.iter().all(|c| {
+            let t = c.text(&text);
+            let t = t.trim();
+            t != "```rust" && t != "```" && c.tokens <= 50
+        }));
+        let repaired = MarkdownStructure {
+            fence_repair: true,
+            ..md(50, 0, false)
+        };
+        assert_eq!(repaired.keeps(), Keeps::EverythingAfterPrefix);
+        let out = run(&repaired, &text, Encoding::Cl100kBase).expect("ok");
+        let parts: Vec<_> = out
+            .chunks
+            .iter()
+            .filter(|c| c.code_info.is_some())
+            .collect();
+        assert!(parts.len() >= 3);
+        for c in &parts {
+            let t = c.text(&text);
+            assert!(t.starts_with("```rust\n"), "{t:?}");
+            assert!(t.trim_end().ends_with("```"), "{t:?}");
+            assert_eq!(t.matches("```").count(), 2, "{t:?}");
+            assert!(c.tokens <= 50 && !c.flags.oversize, "{t:?}");
+        }
+        // Pieces that needed a fence changed their text; the document's own are untouched.
+        assert!(parts[1..parts.len() - 1]
+            .iter()
+            .all(|c| c.flags.text_changed));
+        assert!(out
+            .chunks
+            .iter()
+            .filter(|c| c.code_info.is_none())
+            .all(|c| !c.flags.text_changed));
+    }
+
+    #[test]
+    fn a_title_prefix_and_a_prefix_no_chunk_can_carry() {
+        let text = "# A very long heading that takes many tokens to say\n\nShort body text here.\n";
+        let title = MarkdownStructure {
+            heading_prefix: HeadingPrefix::Title,
+            ..md(40, 0, false)
+        };
+        let out = run(&title, text, Encoding::Cl100kBase).expect("ok");
+        assert_eq!(
+            out.chunks[0].text(text),
+            "A very long heading that takes many tokens to say\n\n# A very long heading that takes many tokens to say\n\nShort body text here.\n"
+        );
+        // At 8 tokens the prefix alone (11 tokens) is over the budget for the only headed chunk.
+        let small = MarkdownStructure {
+            heading_prefix: HeadingPrefix::Path,
+            ..md(8, 0, false)
+        };
+        match small.split(text) {
+            Err(StrategyError::PrefixOverBudget {
+                prefix_length,
+                chunk_size,
+                byte_offset,
+            }) => assert_eq!((prefix_length > 8, chunk_size, byte_offset), (true, 8, 0)),
+            other => panic!("{other:?}"),
+        }
     }
 }

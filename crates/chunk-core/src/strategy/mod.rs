@@ -23,7 +23,7 @@ mod llamaindex;
 mod markdown;
 mod python;
 mod recursive;
-mod section_budget;
+pub(crate) mod section_budget;
 mod semchunk;
 mod sentence;
 mod text_splitter;
@@ -41,11 +41,12 @@ pub use chonkie::{ChonkieRecursiveChunker, ChonkieTokenChunker};
 pub use defaults::LibraryDefaults;
 pub use fixed::FixedWindows;
 pub use langchain::{
-    KeepSeparator, LangchainMarkdownHeaderTextSplitter, LangchainRecursiveCharacterTextSplitter,
-    LangchainTokenTextSplitter,
+    KeepSeparator, LangchainMarkdownHeaderTextSplitter, LangchainMarkdownLanguageSplitter,
+    LangchainRecursiveCharacterTextSplitter, LangchainTokenTextSplitter, RuleMark, Separator,
 };
 pub use llamaindex::{
-    punkt_sentence_starts, LlamaindexSentenceSplitter, LlamaindexTokenTextSplitter,
+    punkt_sentence_starts, LlamaindexMarkdownNodeParser, LlamaindexMarkdownSection,
+    LlamaindexSentenceSplitter, LlamaindexTokenTextSplitter, MetadataFit,
 };
 pub use markdown::MarkdownStructure;
 pub use python::{python_isprintable, python_isspace};
@@ -89,6 +90,9 @@ pub enum StrategyId {
     /// LangChain `MarkdownHeaderTextSplitter` then the recursive splitter per section
     /// ([`LangchainMarkdownHeaderTextSplitter`]).
     LangchainMarkdown,
+    /// LangChain `RecursiveCharacterTextSplitter.from_language(Language.MARKDOWN)`: markdown's
+    /// regex separators ([`LangchainMarkdownLanguageSplitter`]).
+    LangchainMarkdownLanguage,
     /// text-splitter `TextSplitter` ([`TextSplitterTextSplitter`]).
     TextSplitter,
     /// text-splitter `MarkdownSplitter` ([`TextSplitterMarkdownSplitter`]).
@@ -103,6 +107,9 @@ pub enum StrategyId {
     LlamaindexToken,
     /// LlamaIndex `SentenceSplitter` ([`LlamaindexSentenceSplitter`]).
     LlamaindexSentence,
+    /// LlamaIndex `MarkdownNodeParser` then `SentenceSplitter` per node, its `header_path`
+    /// metadata counted against `chunk_size` ([`LlamaindexMarkdownNodeParser`]).
+    LlamaindexMarkdown,
     /// The product's recursive splitter sized by true token counts ([`Recursive`]).
     Recursive,
     /// The product's markdown structure splitter ([`MarkdownStructure`]).
@@ -160,6 +167,12 @@ impl StrategyId {
                 "MarkdownHeaderTextSplitter + RecursiveCharacterTextSplitter",
                 true,
             ),
+            StrategyId::LangchainMarkdownLanguage => lib(
+                LANGCHAIN,
+                LANGCHAIN_V,
+                "RecursiveCharacterTextSplitter.from_language(Language.MARKDOWN)",
+                true,
+            ),
             StrategyId::TextSplitter => lib("text-splitter", "0.33.1", "TextSplitter", true),
             StrategyId::TextSplitterMarkdown => {
                 lib("text-splitter", "0.33.1", "MarkdownSplitter", true)
@@ -169,6 +182,12 @@ impl StrategyId {
             StrategyId::ChonkieToken => lib("chonkie", "1.7.0", "TokenChunker", true),
             StrategyId::LlamaindexToken => lib(LLAMA, LLAMA_V, "TokenTextSplitter", true),
             StrategyId::LlamaindexSentence => lib(LLAMA, LLAMA_V, "SentenceSplitter", true),
+            StrategyId::LlamaindexMarkdown => lib(
+                LLAMA,
+                LLAMA_V,
+                "MarkdownNodeParser + SentenceSplitter",
+                true,
+            ),
         }
     }
 
@@ -183,7 +202,9 @@ impl StrategyId {
             | StrategyId::Markdown
             | StrategyId::SectionBudget => Keeps::Everything,
             StrategyId::LangchainMarkdown => Keeps::StrippedMarkdownLines,
+            StrategyId::LlamaindexMarkdown => Keeps::AllButWhitespaceHeadingSpace,
             StrategyId::LangchainRecursive
+            | StrategyId::LangchainMarkdownLanguage
             | StrategyId::TextSplitter
             | StrategyId::TextSplitterMarkdown
             | StrategyId::Semchunk
@@ -214,18 +235,21 @@ impl StrategyId {
                 self,
                 StrategyId::LangchainRecursive
                     | StrategyId::LangchainMarkdown
+                    | StrategyId::LangchainMarkdownLanguage
                     | StrategyId::TextSplitter
                     | StrategyId::TextSplitterMarkdown
                     | StrategyId::Semchunk
                     | StrategyId::ChonkieRecursive
                     | StrategyId::LlamaindexToken
                     | StrategyId::LlamaindexSentence
+                    | StrategyId::LlamaindexMarkdown
             ),
             SizeUnit::Characters => !matches!(
                 self,
                 StrategyId::LangchainToken
                     | StrategyId::LlamaindexToken
                     | StrategyId::LlamaindexSentence
+                    | StrategyId::LlamaindexMarkdown
                     | StrategyId::Semchunk
                     | StrategyId::SectionBudget
             ),
@@ -269,10 +293,24 @@ pub enum Keeps {
     /// only stands for whitespace. What no chunk covers is whitespace, non-printable
     /// characters and header lines (whose text is in `heading_path`).
     StrippedMarkdownLines,
-    /// As [`Keeps::Everything`] for the byte ranges, but a chunk's text may be its heading path
-    /// followed by the slice: `heading_path.join(" > ") + "\n\n" + &document[bytes]`
-    /// ([`MarkdownStructure::heading_path_prefix`]); a chunk without it is the slice.
+    /// As [`Keeps::Everything`] for the byte ranges, but a chunk's text may add to the slice
+    /// ([`Structure`]): first a heading prefix, `heading_path.join(" > ") + "\n\n"` or the last
+    /// heading + `"\n\n"` ([`MarkdownStructure::heading_prefix`]); then, with fence repair, the
+    /// opening fence line of the code block it starts inside (+ `"\n"`), the slice, and a
+    /// closing fence line (+ `"\n"`, after a `"\n"` when the slice does not end a line) when it
+    /// ends inside one. A chunk with none of them is the slice.
     EverythingAfterPrefix,
+    /// LlamaIndex's `MarkdownNodeParser` then `SentenceSplitter`. As
+    /// [`Keeps::AllButWhitespace`] (chunks in document order, starts and ends non-decreasing;
+    /// what no chunk covers is whitespace only, as Python's `str.isspace` has it), except that
+    /// a chunk's text is the document at its byte range with one character rewritten in each
+    /// heading line it holds: outside ```` ``` ```` code blocks (a line whose `lstrip()`
+    /// starts with ```` ``` ```` opens or closes one; `~~~` does not), a line of one or more
+    /// `#` followed by a whitespace character (`^(#+)\s`, Python's `\s` being `str.isspace`)
+    /// has that character written as a space. `text` is `Some` exactly for the chunks where
+    /// that changes something (a tab or another non-space whitespace after the marks); its
+    /// byte range is still the range of the document it stands for.
+    AllButWhitespaceHeadingSpace,
 }
 
 /// The unit `chunk_size` and `chunk_overlap` are given in (`"tokens"` / `"characters"` /
@@ -482,6 +520,93 @@ pub enum StrategyError {
         /// What the library requires, in English.
         detail: &'static str,
     },
+    /// The library raises because a node's metadata string is at least `chunk_size` tokens:
+    /// LlamaIndex's `SentenceSplitter.split_text_metadata_aware` (`node_parser/text/
+    /// sentence.py`) subtracts the metadata's tokens from `chunk_size` and raises
+    /// `ValueError("Metadata length (…) is longer than chunk size (…). …")` when nothing
+    /// remains (llama_index issues 7980 and 12200); for `llamaindex-markdown` the metadata is
+    /// the section's `header_path`, so a deep heading path at a small size does it.
+    #[error(
+        "{library} raises on the section at byte {byte_offset}: Metadata length ({metadata_length}) is longer than chunk size ({chunk_size})"
+    )]
+    MetadataOverChunkSize {
+        /// The strategy whose library raises.
+        strategy: StrategyId,
+        /// The library's package name.
+        library: &'static str,
+        /// Tokens of the node's metadata string.
+        metadata_length: usize,
+        /// The `chunk_size` set.
+        chunk_size: usize,
+        /// Byte offset of the node (the markdown section) whose metadata is too long.
+        byte_offset: usize,
+    },
+    /// The product's markdown strategy with a heading prefix ([`Structure::heading_prefix`]):
+    /// every chunk under a heading would be its prefix alone or more, so none could carry it.
+    /// (When only some chunks are affected, they are cut without it and flagged instead:
+    /// [`ChunkFlags::prefix_over_budget`].)
+    #[error(
+        "the heading prefix alone is {prefix_length} units (at byte {byte_offset}), at least chunk_size {chunk_size}"
+    )]
+    PrefixOverBudget {
+        /// The shortest prefix over the budget, in the strategy's unit.
+        prefix_length: usize,
+        /// The `chunk_size` set.
+        chunk_size: usize,
+        /// Byte offset of the first chunk whose prefix is over the budget.
+        byte_offset: usize,
+    },
+}
+
+/// What the product's markdown strategy puts in a chunk besides the document's text
+/// (`heading-prefix` on the page): nothing, the heading path, or the nearest heading.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::IntoStaticStr,
+    strum::EnumIter,
+    strum::EnumString,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+#[strum(serialize_all = "kebab-case")]
+#[serde(rename_all = "kebab-case")]
+pub enum HeadingPrefix {
+    /// No prefix (the default).
+    #[default]
+    Off,
+    /// `"<H1> > <H2> > …\n\n"`: every heading the chunk is under.
+    Path,
+    /// `"<nearest heading>\n\n"`: the last heading of the path only.
+    Title,
+}
+
+impl HeadingPrefix {
+    /// The stable name (`"off"`, `"path"`, `"title"`).
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
+}
+
+/// Options of the product's own structure-aware strategy ([`MarkdownStructure`]) that change
+/// what a chunk holds; every other strategy ignores them. Both count against the budget.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+pub struct Structure {
+    /// The heading prefix of each chunk (`heading-prefix`); default off.
+    #[serde(default)]
+    pub heading_prefix: HeadingPrefix,
+    /// `fence-repair`: a piece of a code block cut at lines gets its fence closed and re-opened
+    /// in its own text, so that each piece is valid markdown; default off (it changes the text,
+    /// and [`ChunkFlags::text_changed`] says so).
+    #[serde(default)]
+    pub fence_repair: bool,
 }
 
 impl From<crate::params::ParamsError> for StrategyError {
@@ -515,6 +640,10 @@ pub enum Boundary {
     Paragraph,
     /// At a line break.
     Line,
+    /// At a line break inside a fenced code block too long for one chunk: the chunk is one
+    /// piece of the block, cut between two lines of code ([`Piece::code_info`] holds the
+    /// fence's info string).
+    CodeBlockPart,
     /// At a sentence end.
     Sentence,
     /// At a clause mark inside a sentence (`,` `;` `:` …).
@@ -552,6 +681,10 @@ pub struct Piece {
     pub heading_path: Vec<String>,
     /// True when a heading-path prefix alone would not fit the budget and was left out.
     pub prefix_over_budget: bool,
+    /// The info string of the fenced code block the chunk is a piece of (`"rust"`; empty for a
+    /// fence without one), when the chunk starts or ends inside the block's code; `None`
+    /// otherwise. Set by the product's own strategies.
+    pub code_info: Option<String>,
 }
 
 impl Piece {
@@ -563,6 +696,7 @@ impl Piece {
             reason,
             heading_path: Vec::new(),
             prefix_over_budget: false,
+            code_info: None,
         }
     }
 }
@@ -683,6 +817,8 @@ pub struct Chunk {
     pub length: usize,
     /// Headings the chunk is under, outermost first.
     pub heading_path: Vec<String>,
+    /// The info string of the fenced code block the chunk is a piece of ([`Piece::code_info`]).
+    pub code_info: Option<String>,
     /// Why the chunk ends here.
     pub reason: Boundary,
     /// Flags.
@@ -768,6 +904,7 @@ pub struct Document<'t> {
     index: Arc<TokenIndex>,
     sentences: OnceLock<Vec<(usize, usize)>>,
     sentence_spans: SentenceCache,
+    outline: OnceLock<crate::analysis::structure::Outline>,
 }
 
 /// What [`Document::activate`] makes current on the thread while it lives.
@@ -785,6 +922,7 @@ impl<'t> Document<'t> {
             index: Arc::new(TokenIndex::new(encoding.tokenizer(), text)),
             sentences: OnceLock::new(),
             sentence_spans: SentenceCache::default(),
+            outline: OnceLock::new(),
         }
     }
 
@@ -831,6 +969,12 @@ impl<'t> Document<'t> {
             _tokens: Active::new(&self.index, self.text),
             _sentences: CurrentSentences::new(&self.sentence_spans, self.text),
         }
+    }
+
+    /// The text's code blocks and headings for the structure report, parsed on first use.
+    pub(crate) fn outline(&self) -> &crate::analysis::structure::Outline {
+        self.outline
+            .get_or_init(|| crate::analysis::structure::Outline::new(self.text))
     }
 
     /// The text's sentences without surrounding whitespace, computed on first use
@@ -901,6 +1045,7 @@ pub fn run_prepared(chunker: &dyn Chunker, document: &Document) -> Result<Chunks
                 length,
                 text: p.text,
                 heading_path: p.heading_path,
+                code_info: p.code_info,
                 reason: p.reason,
                 flags,
             }
@@ -927,6 +1072,18 @@ pub fn run_prepared(chunker: &dyn Chunker, document: &Document) -> Result<Chunks
 /// installed), or the library's own refusal of the setting ([`StrategyError::OverlapRefused`]
 /// …).
 pub fn chunker(id: StrategyId, settings: &Settings) -> Result<Box<dyn Chunker>, StrategyError> {
+    chunker_with(id, settings, Structure::default())
+}
+
+/// [`chunker`] with the [`Structure`] options, which only [`StrategyId::Markdown`] reads.
+///
+/// # Errors
+/// As [`chunker`].
+pub fn chunker_with(
+    id: StrategyId,
+    settings: &Settings,
+    structure: Structure,
+) -> Result<Box<dyn Chunker>, StrategyError> {
     if settings.chunk_size == 0 {
         return Err(StrategyError::ZeroChunkSize);
     }
@@ -951,6 +1108,9 @@ pub fn chunker(id: StrategyId, settings: &Settings) -> Result<Box<dyn Chunker>, 
         StrategyId::LangchainMarkdown => {
             Box::new(LangchainMarkdownHeaderTextSplitter::new(settings)?)
         }
+        StrategyId::LangchainMarkdownLanguage => {
+            Box::new(LangchainMarkdownLanguageSplitter::new(settings)?)
+        }
         StrategyId::TextSplitter => Box::new(TextSplitterTextSplitter::new(settings)?),
         StrategyId::TextSplitterMarkdown => Box::new(TextSplitterMarkdownSplitter::new(settings)?),
         StrategyId::Semchunk => Box::new(Semchunk::new(settings)?),
@@ -958,8 +1118,13 @@ pub fn chunker(id: StrategyId, settings: &Settings) -> Result<Box<dyn Chunker>, 
         StrategyId::ChonkieToken => Box::new(ChonkieTokenChunker::new(settings)?),
         StrategyId::LlamaindexToken => Box::new(LlamaindexTokenTextSplitter::new(settings)?),
         StrategyId::LlamaindexSentence => Box::new(LlamaindexSentenceSplitter::new(settings)?),
+        StrategyId::LlamaindexMarkdown => Box::new(LlamaindexMarkdownNodeParser::new(settings)?),
         StrategyId::Recursive => Box::new(Recursive::new(settings)?),
-        StrategyId::Markdown => Box::new(MarkdownStructure::new(settings)?),
+        StrategyId::Markdown => Box::new(MarkdownStructure {
+            heading_prefix: structure.heading_prefix,
+            fence_repair: structure.fence_repair,
+            ..MarkdownStructure::new(settings)?
+        }),
         StrategyId::SectionBudget => Box::new(SectionBudget::new(settings)?),
     })
 }
@@ -979,6 +1144,7 @@ mod tests {
                 "langchain-token",
                 "langchain-recursive",
                 "langchain-markdown",
+                "langchain-markdown-language",
                 "text-splitter",
                 "text-splitter-markdown",
                 "semchunk",
@@ -986,6 +1152,7 @@ mod tests {
                 "chonkie-token",
                 "llamaindex-token",
                 "llamaindex-sentence",
+                "llamaindex-markdown",
                 "recursive",
                 "markdown",
                 "section-budget"
@@ -1009,12 +1176,14 @@ mod tests {
             [
                 "langchain-recursive",
                 "langchain-markdown",
+                "langchain-markdown-language",
                 "text-splitter",
                 "text-splitter-markdown",
                 "semchunk",
                 "chonkie-recursive",
                 "llamaindex-token",
-                "llamaindex-sentence"
+                "llamaindex-sentence",
+                "llamaindex-markdown"
             ]
         );
         // The page's choice: tokens of an open model only when it sizes by the model.

@@ -8,10 +8,12 @@
 
 use super::{Boundary, Chunker, Piece, Settings, StrategyError, StrategyId};
 use crate::params::ChunkParams;
+use crate::segment::markdown::fenced_code_blocks;
 use crate::sim::sentences::{sentence_bytes, SentenceRule};
 use crate::sizer::Length;
 use crate::tokenizer::{Encoding, SliceCounter};
 use std::borrow::Cow;
+use std::ops::Range;
 use std::sync::OnceLock;
 
 /// The product's recursive splitter: every chunk is an exact slice of the document, at most
@@ -25,23 +27,41 @@ use std::sync::OnceLock;
 /// flagged by [`ChunkParams`]); `c(x)` = the true count of the text `x`
 /// ([`crate::sizer::TokenCounter::count`]); `T[a..e]` = the document's bytes `a..e`.
 ///
-/// **Cut points.** Whitespace goes with the text after it, as BPE tokens carry it (`" word"`):
-/// every structural cut point is the start of a run of whitespace (`char::is_whitespace`) that
-/// has text before it and non-whitespace after it. Leading whitespace of the document is thus
-/// in the first chunk, trailing whitespace in the last, and no chunk is whitespace only unless
-/// the text is, or a cut below the word level falls at the edge of a run of whitespace (a run
-/// longer than the size must be cut). The levels, coarsest first, each holding every cut point
-/// of the levels above it and the end of the text:
+/// **Cut points.** A separator ends the chunk it closes (langchain PR 21665 fixed the same
+/// fault with its "end" placement): every structural cut point is the *end* of a run of
+/// whitespace (`char::is_whitespace`) that has text before it and non-whitespace after it, so
+/// a chunk starts with a word, never with the whitespace before it. Leading whitespace of the
+/// document is thus in the first chunk, trailing whitespace in the last, and no chunk starts
+/// with whitespace unless the text does or a run longer than the size must be cut.
+///
+/// **Code blocks.** Fenced code blocks ([`fenced_code_blocks`]) are kept whole when they fit.
+/// Inside one (after the first character of its opening fence, up to its end) there is no
+/// paragraph or sentence cut point; no cut at any level falls after the fence's first
+/// character up to and including the end of the opening fence's line, nor in the closing
+/// fence's line: a fence line never stands alone in a chunk (text-splitter issue 798).
+///
+/// The levels, coarsest first, each holding every cut point of the levels above it and the
+/// end of the text:
 /// 1. **paragraph** ([`Boundary::Paragraph`]): runs of whitespace with at least two line breaks
-///    (`\r\n` is one; `\n`, `\r`, U+000B, U+000C, U+0085, U+2028, U+2029);
+///    (`\r\n` is one; `\n`, `\r`, U+000B, U+000C, U+0085, U+2028, U+2029), and the edges of
+///    every code block: its opening fence's first character (when text comes before it) and
+///    the first non-whitespace after it;
 /// 2. **sentence** ([`Boundary::Sentence`]): the start of each sentence of
-///    [`sentence_bytes`] under [`Recursive::rule`] after the first, moved back over the
-///    whitespace that ends the sentence before it;
-/// 3. **word** ([`Boundary::Word`]): every run of whitespace;
-/// 4. **unit**: tokens — the document's token boundaries that are also char boundaries (never a
-///    cut inside a character, so no U+FFFD: E16), reason [`Boundary::SizeLimit`]; characters —
-///    every char boundary, reason [`Boundary::Character`];
-/// 5. **character** (tokens only, [`Boundary::Character`]): every char boundary.
+///    [`sentence_bytes`] under [`Recursive::rule`] after the first, moved forward over any
+///    whitespace to the sentence's first character;
+/// 3. **line of code** ([`Boundary::CodeBlockPart`]): the start of every line of a code block's
+///    body after its first ([`crate::segment::markdown::CodeBlock::inner_line_starts`]) that
+///    is not blank (a blank line stays with the line before it);
+/// 4. **word** ([`Boundary::Word`]): every run of whitespace, except, inside a code block, a
+///    run holding a line break (a line of code is cut at its start, its indentation kept);
+/// 5. **unit**: tokens — the document's token boundaries that are also char boundaries (never a
+///    cut inside a character, so no U+FFFD: E16) and are not followed by whitespace, reason
+///    [`Boundary::SizeLimit`]; characters — every char boundary not followed by whitespace,
+///    reason [`Boundary::Character`];
+/// 6. **character** ([`Boundary::Character`]): every char boundary.
+///
+/// Each chunk that starts or ends inside a code block's inside carries the block's info
+/// string ([`Piece::code_info`]).
 ///
 /// **Reach.** A unit is at most `m` bytes (`m` = the longest token of the encoding, or 4 for
 /// characters), so a slice longer than `n·m` bytes is always more than `n` units: candidates
@@ -122,39 +142,19 @@ impl Chunker for Recursive {
     }
 
     fn split(&self, text: &str) -> Result<Vec<Piece>, StrategyError> {
-        if text.is_empty() {
-            return Ok(Vec::new());
-        }
-        let plan = Plan::new(text, self.length, self.rule);
-        let mut counter = Counter::new(self.length);
-        let size = self.params.chunk_size();
-        let overlap = self.params.chunk_overlap();
-        let mut pieces = Vec::new();
-        let mut a = 0;
-        let (mut end, mut level) = plan.cut_or_char(&mut counter, 0, size);
-        loop {
-            pieces.push(Piece::slice(a..end, plan.reason(level, end)));
-            if end == text.len() {
-                return Ok(pieces);
-            }
-            // The cut from `end` itself, without overlap: an overlap may not cut inside a word
-            // unless that one does.
-            let plain = plan.cut_or_char(&mut counter, end, size);
-            let mut next = (end, plain);
-            for b in plan.overlap_starts(&mut counter, level, a, end, overlap) {
-                if b == end {
-                    break;
-                }
-                if let Some(found) = plan.cut(&mut counter, b, end, size, plain.1.max(Level::Word))
-                {
-                    next = (b, found);
-                    break;
-                }
-            }
-            let (b, (e, l)) = next;
-            (a, end, level) = (b, e, l);
-        }
+        let plan = Plan::new(text, self.length, self.rule, Grain::Recursive);
+        Ok(plan.split(self.params.chunk_size(), self.params.chunk_overlap()))
     }
+}
+
+/// What a [`Plan`] cuts at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Grain {
+    /// Every level, down to single characters ([`Recursive`]).
+    Recursive,
+    /// Whole sentences and, in code, whole lines only ([`super::SentencePacking`]): a sentence
+    /// longer than the size is a chunk of its own.
+    Sentences,
 }
 
 /// A structure level of the cut, coarsest first.
@@ -162,54 +162,106 @@ impl Chunker for Recursive {
 enum Level {
     Paragraph,
     Sentence,
+    Line,
     Word,
     Unit,
     Character,
 }
 
 /// The candidates and counts of one document.
-struct Plan<'t> {
+pub(crate) struct Plan<'t> {
     text: &'t str,
     length: Length,
     /// Unit boundaries (tokens only; characters count directly).
     units: Vec<usize>,
-    /// Cut points of the explicit levels (paragraph, sentence, word, and unit for tokens),
-    /// each ending with `text.len()`.
+    /// Cut points of the levels paragraph, sentence, line and word, and unit for tokens, each
+    /// ending with `text.len()`.
     levels: Vec<Vec<usize>>,
     /// Most bytes one unit can span (the reach per unit).
     unit_bytes: usize,
+    /// Where no cut may fall: the fence lines of the code blocks (sorted, disjoint).
+    fences: Vec<Range<usize>>,
+    /// The inside of each code block (after its fence's first character to its end, sorted,
+    /// disjoint) with the fence's info string.
+    code: Vec<(Range<usize>, String)>,
+    /// The line-of-code cut points, ascending.
+    code_lines: Vec<usize>,
+    grain: Grain,
+}
+
+/// True when `p` lies in one of the sorted, disjoint `ranges`.
+fn within<T>(ranges: &[(Range<usize>, T)], p: usize) -> bool {
+    let i = ranges.partition_point(|(r, _)| r.start <= p);
+    i > 0 && p < ranges[i - 1].0.end
 }
 
 impl<'t> Plan<'t> {
-    fn new(text: &'t str, length: Length, rule: SentenceRule) -> Self {
+    pub(crate) fn new(text: &'t str, length: Length, rule: SentenceRule, grain: Grain) -> Self {
         let len = text.len();
+        let mut fences = Vec::new();
+        let mut code = Vec::new();
+        let mut lines = Vec::new();
+        let mut edges = Vec::new();
+        for b in fenced_code_blocks(text) {
+            let opening = &text[b.bytes.start..b.body.start];
+            let fence = b.bytes.start + (opening.len() - opening.trim_start().len());
+            // No cut between the fence and the end of the first line of code, nor in the
+            // closing fence's line: a fence never ends or starts a chunk alone.
+            fences.push((fence + 1..b.body.start + 1, ()));
+            if b.body.end < b.bytes.end {
+                fences.push((b.body.end..b.bytes.end, ()));
+            }
+            lines.extend(
+                b.inner_line_starts(text)
+                    .filter(|&p| !blank_line(&text[p..])),
+            );
+            if !text[..fence].trim().is_empty() {
+                edges.push(fence);
+            }
+            let after =
+                b.bytes.end + (text[b.bytes.end..].len() - text[b.bytes.end..].trim_start().len());
+            if after < len {
+                edges.push(after);
+            }
+            code.push((fence + 1..b.bytes.end, b.info));
+        }
+        let free = |p: &usize| !within(&fences, *p);
+        let prose = |p: &usize| free(p) && !within(&code, *p);
         let (mut paragraphs, mut words) = (Vec::new(), Vec::new());
-        for (start, breaks) in whitespace_runs(text) {
-            words.push(start);
-            if breaks >= 2 {
-                paragraphs.push(start);
+        for (end, breaks) in whitespace_runs(text) {
+            // In code, a line is cut at its start (its indentation kept), never after it.
+            if free(&end) && (breaks == 0 || !within(&code, end)) {
+                words.push(end);
+            }
+            if breaks >= 2 && prose(&end) {
+                paragraphs.push(end);
             }
         }
+        paragraphs = union(&paragraphs, &edges);
         let sentences: Vec<usize> = sentence_bytes(text, rule)
             .iter()
             .skip(1)
-            .map(|&(s, _)| text[..s].trim_end().len())
-            .filter(|&p| p > 0 && !text[p..].trim().is_empty())
+            .map(|&(s, _)| len - text[s..].trim_start().len())
+            .filter(|&p| p < len && !text[..p].trim().is_empty())
+            .filter(prose)
             .collect();
-        let mut levels = Vec::with_capacity(4);
+        let mut levels = Vec::with_capacity(5);
         paragraphs.push(len);
         levels.push(paragraphs);
         levels.push(union(&levels[0], &sentences));
-        levels.push(union(&levels[1], &words));
+        lines.sort_unstable();
+        levels.push(union(&levels[1], &lines));
+        levels.push(union(&levels[2], &words));
         let (units, unit_bytes) = match length {
             Length::Tokens(e) => {
                 let units = length.boundaries(text);
                 let safe: Vec<usize> = units
                     .iter()
                     .copied()
-                    .filter(|&u| u > 0 && text.is_char_boundary(u))
+                    .filter(|&u| u > 0 && text.is_char_boundary(u) && !starts_blank(&text[u..]))
+                    .filter(free)
                     .collect();
-                levels.push(union(&levels[2], &safe));
+                levels.push(union(&levels[3], &safe));
                 (units, longest_token(e))
             }
             // Not a unit of this strategy (its constructor refuses it): counted as characters
@@ -222,22 +274,80 @@ impl<'t> Plan<'t> {
             units,
             levels,
             unit_bytes,
+            fences: fences.into_iter().map(|(r, ())| r).collect(),
+            code,
+            code_lines: lines,
+            grain,
         }
+    }
+
+    /// The chunks of the text at `size` and `overlap` units (the loop of [`Recursive`]'s rule).
+    pub(crate) fn split(&self, size: usize, overlap: usize) -> Vec<Piece> {
+        let text = self.text;
+        if text.is_empty() {
+            return Vec::new();
+        }
+        let mut counter = Counter::new(self.length);
+        let finest = match self.grain {
+            Grain::Recursive => Level::Word,
+            Grain::Sentences => Level::Line,
+        };
+        let mut pieces = Vec::new();
+        let mut a = 0;
+        let (mut end, mut level) = self.cut_or_fallback(&mut counter, 0, size);
+        loop {
+            pieces.push(Piece {
+                code_info: self.code_info(&(a..end)),
+                ..Piece::slice(a..end, self.reason(level, end))
+            });
+            if end == text.len() {
+                return pieces;
+            }
+            // The cut from `end` itself, without overlap: an overlap may not cut inside a word
+            // unless that one does.
+            let plain = self.cut_or_fallback(&mut counter, end, size);
+            let mut next = (end, plain);
+            for b in self.overlap_starts(&mut counter, level, a, end, overlap) {
+                if b == end {
+                    break;
+                }
+                if let Some(found) = self.cut(&mut counter, b, end, size, plain.1.max(finest)) {
+                    next = (b, found);
+                    break;
+                }
+            }
+            let (b, (e, l)) = next;
+            (a, end, level) = (b, e, l);
+        }
+    }
+
+    /// The info string of the code block `bytes` starts or ends inside, if any.
+    fn code_info(&self, bytes: &Range<usize>) -> Option<String> {
+        [bytes.start, bytes.end].into_iter().find_map(|p| {
+            let i = self.code.partition_point(|(r, _)| r.start <= p);
+            let (r, info) = self.code.get(i.checked_sub(1)?)?;
+            (p < r.end).then(|| info.clone())
+        })
+    }
+
+    /// True when a cut may fall at `p` (not inside a fence line).
+    fn free(&self, p: usize) -> bool {
+        let i = self.fences.partition_point(|r| r.start <= p);
+        i == 0 || p >= self.fences[i - 1].end
     }
 
     /// The levels searched, coarsest first.
     fn searched(&self) -> &'static [Level] {
-        match self.length {
-            Length::Tokens(_) => &[
+        match self.grain {
+            Grain::Recursive => &[
                 Level::Paragraph,
                 Level::Sentence,
+                Level::Line,
                 Level::Word,
                 Level::Unit,
                 Level::Character,
             ],
-            Length::Characters | Length::Model(_) => {
-                &[Level::Paragraph, Level::Sentence, Level::Word, Level::Unit]
-            }
+            Grain::Sentences => &[Level::Line],
         }
     }
 
@@ -245,9 +355,18 @@ impl<'t> Plan<'t> {
         if end == self.text.len() {
             return Boundary::EndOfText;
         }
+        if self.grain == Grain::Sentences {
+            let line = self.code_lines.binary_search(&end).is_ok();
+            return if line {
+                Boundary::CodeBlockPart
+            } else {
+                Boundary::Sentence
+            };
+        }
         match (level, self.length) {
             (Level::Paragraph, _) => Boundary::Paragraph,
             (Level::Sentence, _) => Boundary::Sentence,
+            (Level::Line, _) => Boundary::CodeBlockPart,
             (Level::Word, _) => Boundary::Word,
             (Level::Unit, Length::Tokens(_)) => Boundary::SizeLimit,
             (Level::Unit, Length::Characters | Length::Model(_)) | (Level::Character, _) => {
@@ -265,10 +384,15 @@ impl<'t> Plan<'t> {
                 Cow::Borrowed(&list[from..to.max(from)])
             }
             _ => {
+                // Characters: every char boundary at the character level; at the unit level
+                // only those before a character that is not whitespace.
                 let hi = hi.min(self.text.len());
+                let t = self.text;
+                let unit = level == Level::Unit;
                 Cow::Owned(
                     (lo.saturating_add(1)..=hi)
-                        .filter(|&p| self.text.is_char_boundary(p))
+                        .filter(|&p| t.is_char_boundary(p) && self.free(p))
+                        .filter(|&p| !unit || p == t.len() || !starts_blank(&t[p..]))
                         .collect(),
                 )
             }
@@ -313,12 +437,22 @@ impl<'t> Plan<'t> {
         })
     }
 
-    /// [`Plan::cut`] from `a` at every level, or the single character at `a` when nothing fits.
-    fn cut_or_char(&self, counter: &mut Counter<'t>, a: usize, size: usize) -> (usize, Level) {
+    /// [`Plan::cut`] from `a` at every level, or, when nothing fits, the single character at
+    /// `a` ([`Grain::Recursive`]) or the whole sentence or line of code ([`Grain::Sentences`]).
+    fn cut_or_fallback(&self, counter: &mut Counter<'t>, a: usize, size: usize) -> (usize, Level) {
         self.cut(counter, a, a, size, Level::Character)
-            .unwrap_or_else(|| {
-                let c = self.text[a..].chars().next().map_or(0, char::len_utf8);
-                (a + c, Level::Character)
+            .unwrap_or_else(|| match self.grain {
+                Grain::Recursive => {
+                    let c = self.text[a..].chars().next().map_or(0, char::len_utf8);
+                    (a + c, Level::Character)
+                }
+                Grain::Sentences => {
+                    let next = self.candidates(Level::Line, a, self.text.len());
+                    (
+                        next.first().copied().unwrap_or(self.text.len()),
+                        Level::Line,
+                    )
+                }
             })
     }
 
@@ -364,8 +498,8 @@ fn edge(k: usize, n: usize, fits: &mut impl FnMut(usize) -> bool) -> usize {
     j
 }
 
-/// Starts of the whitespace runs that have text before them and non-whitespace after them,
-/// with the number of line breaks in each (`\r\n` counts once).
+/// Ends of the whitespace runs that have text before them and non-whitespace after them (the
+/// start of that text), with the number of line breaks in each (`\r\n` counts once).
 fn whitespace_runs(text: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut run: Option<(usize, usize)> = None;
@@ -373,7 +507,7 @@ fn whitespace_runs(text: &str) -> Vec<(usize, usize)> {
     let mut prev = '\0';
     for (i, c) in text.char_indices() {
         if !c.is_whitespace() {
-            out.extend(run.take());
+            out.extend(run.take().map(|(_, breaks)| (i, breaks)));
             seen_text = true;
         } else if seen_text {
             let line_break = matches!(
@@ -385,6 +519,18 @@ fn whitespace_runs(text: &str) -> Vec<(usize, usize)> {
         prev = c;
     }
     out
+}
+
+/// True when the line `s` starts with holds only whitespace.
+fn blank_line(s: &str) -> bool {
+    s.split(['\n', '\r'])
+        .next()
+        .is_none_or(|l| l.trim().is_empty())
+}
+
+/// True when `s` starts with whitespace.
+fn starts_blank(s: &str) -> bool {
+    s.chars().next().is_some_and(char::is_whitespace)
 }
 
 /// Sorted union of two ascending lists.
@@ -488,37 +634,114 @@ mod tests {
     }
 
     #[test]
-    fn paragraphs_first_with_whitespace_leading_the_next_chunk() {
+    fn paragraphs_first_with_the_separator_ending_the_chunk_it_closes() {
         // E11-A: the leading blank line stays in the first chunk; no chunk is empty.
         let text = "\n\nHello there friend\n\nSecond part";
         assert_eq!(
-            chunks(text, 4, 0, SizeUnit::Tokens),
+            chunks(text, 5, 0, SizeUnit::Tokens),
             [
-                ("\n\nHello there friend".to_string(), Boundary::Paragraph),
-                ("\n\nSecond part".to_string(), Boundary::EndOfText),
+                (
+                    "\n\nHello there friend\n\n".to_string(),
+                    Boundary::Paragraph
+                ),
+                ("Second part".to_string(), Boundary::EndOfText),
             ]
+        );
+        // Without room for the separator, the paragraph is cut at a word: the next chunk
+        // still starts with a word, never with whitespace.
+        assert_eq!(
+            texts(text, 4, 0, SizeUnit::Tokens),
+            ["\n\nHello there ", "friend\n\nSecond part"]
         );
         // CRLF blank lines are paragraphs; a single line break is not.
         let text = "alpha beta\r\n\r\ngamma delta\nepsilon";
         assert_eq!(
             texts(text, 6, 0, SizeUnit::Tokens),
-            ["alpha beta", "\r\n\r\ngamma delta\nepsilon"]
+            ["alpha beta\r\n\r\n", "gamma delta\nepsilon"]
         );
         assert_eq!(texts("", 4, 0, SizeUnit::Tokens), Vec::<String>::new());
         assert_eq!(texts(" \n\n ", 4, 0, SizeUnit::Tokens), [" \n\n "]);
     }
 
     #[test]
+    fn field_case_langchain_21665_separators_end_the_chunk_they_close() {
+        // ".\n\n" is one cl100k_base token: each paragraph with its separator is 3 tokens.
+        let text = "Para A.\n\nPara B.\n\nPara C.";
+        assert_eq!(
+            chunks(text, 3, 0, SizeUnit::Tokens),
+            [
+                ("Para A.\n\n".to_string(), Boundary::Paragraph),
+                ("Para B.\n\n".to_string(), Boundary::Paragraph),
+                ("Para C.".to_string(), Boundary::EndOfText),
+            ]
+        );
+    }
+
+    /// A heading, an intro line and one fenced block of 40 short lines (text-splitter issue
+    /// 798).
+    fn fenced_document() -> String {
+        let lines: String = (0..40).map(|i| format!("let x{i} = {i};\n")).collect();
+        format!("# Setup\n\nInstall it like this:\n\n```rust\n{lines}```\n\nDone.\n")
+    }
+
+    #[test]
+    fn field_case_text_splitter_798_a_fence_never_stands_alone() {
+        let text = fenced_document();
+        let r = Recursive::new(&settings(50, 0, SizeUnit::Tokens)).expect("valid");
+        let pieces = r.split(&text).expect("ok");
+        let out = run(&r, &text, Encoding::Cl100kBase).expect("ok");
+        assert!(out
+            .chunks
+            .iter()
+            .all(|c| c.tokens <= 50 && !c.flags.oversize));
+        let texts: Vec<&str> = pieces.iter().map(|p| &text[p.bytes.clone()]).collect();
+        // The intro ends before the fence; the first piece of code opens with it and the last
+        // closes with it; every cut inside the block falls between two lines of code.
+        assert_eq!(texts[0], "# Setup\n\nInstall it like this:\n\n");
+        assert!(
+            texts[1].starts_with("```rust\nlet x0 = 0;\n"),
+            "{:?}",
+            texts[1]
+        );
+        let code: Vec<&Piece> = pieces[1..].iter().collect();
+        assert_eq!(code.len(), 6, "{texts:#?}");
+        for (i, p) in code.iter().enumerate() {
+            let t = &text[p.bytes.clone()];
+            assert!(t.starts_with("let x") || i == 0, "{t:?}");
+            assert_eq!(p.code_info.as_deref(), Some("rust"), "{t:?}");
+            if i + 1 < code.len() {
+                assert_eq!(p.reason, Boundary::CodeBlockPart, "{t:?}");
+                assert!(t.ends_with(";\n"), "{t:?}");
+            }
+        }
+        // The closing fence stays with the last line of code (the paragraph after it fits).
+        assert!(texts[6].ends_with("let x39 = 39;\n```\n\nDone.\n"));
+        // A block that fits stays whole, with its fences.
+        let r = Recursive::new(&settings(400, 0, SizeUnit::Tokens)).expect("valid");
+        let whole = r.split(&text).expect("ok");
+        assert_eq!(whole.len(), 1);
+        let small = "Intro.\n\n```\na\nb\n```\n\nAfter text here.";
+        assert_eq!(
+            texts_of(small, 9),
+            ["Intro.\n\n", "```\na\nb\n```\n\n", "After text here."]
+        );
+    }
+
+    fn texts_of(text: &str, size: usize) -> Vec<String> {
+        texts(text, size, 0, SizeUnit::Tokens)
+    }
+
+    #[test]
     fn e06_a_paragraph_cut_overlaps_by_whole_paragraphs_only() {
         let text = "one two three four five six seven eight\n\nnine ten";
         assert_eq!(
-            chunks(text, 8, 3, SizeUnit::Tokens),
+            chunks(text, 9, 3, SizeUnit::Tokens),
             [
                 (
-                    "one two three four five six seven eight".to_string(),
+                    "one two three four five six seven eight\n\n".to_string(),
                     Boundary::Paragraph
                 ),
-                ("\n\nnine ten".to_string(), Boundary::EndOfText),
+                ("nine ten".to_string(), Boundary::EndOfText),
             ]
         );
     }
@@ -529,11 +752,11 @@ mod tests {
         assert_eq!(
             chunks(text, 4, 2, SizeUnit::Tokens),
             [
-                ("red  blue".to_string(), Boundary::Word),
-                ("  blue  green".to_string(), Boundary::Word),
-                ("  green  gold".to_string(), Boundary::Word),
-                ("  gold  pink".to_string(), Boundary::Word),
-                ("  pink  grey".to_string(), Boundary::EndOfText),
+                ("red  blue  ".to_string(), Boundary::Word),
+                ("blue  green  ".to_string(), Boundary::Word),
+                ("green  gold  ".to_string(), Boundary::Word),
+                ("gold  pink  ".to_string(), Boundary::Word),
+                ("pink  grey".to_string(), Boundary::EndOfText),
             ]
         );
     }
@@ -545,18 +768,18 @@ mod tests {
             chunks(text, 12, 0, SizeUnit::Tokens),
             [
                 (
-                    "Cats sleep a lot. Dogs bark at night.".to_string(),
+                    "Cats sleep a lot. Dogs bark at night. ".to_string(),
                     Boundary::Sentence
                 ),
-                (" And here is more.".to_string(), Boundary::EndOfText),
+                ("And here is more.".to_string(), Boundary::EndOfText),
             ]
         );
         assert_eq!(
             texts(text, 20, 0, SizeUnit::Characters),
             [
-                "Cats sleep a lot.",
-                " Dogs bark at night.",
-                " And here is more."
+                "Cats sleep a lot. ",
+                "Dogs bark at night. ",
+                "And here is more."
             ]
         );
         // A word longer than the size is cut between characters.
@@ -565,8 +788,8 @@ mod tests {
             [
                 ("abc".to_string(), Boundary::Character),
                 ("def".to_string(), Boundary::Character),
-                ("gh".to_string(), Boundary::Word),
-                (" ij".to_string(), Boundary::EndOfText),
+                ("gh ".to_string(), Boundary::Word),
+                ("ij".to_string(), Boundary::EndOfText),
             ]
         );
     }
@@ -615,7 +838,7 @@ mod tests {
             .map(|c| (c.bytes.start, c.bytes.end))
             .collect();
         assert!(crate::reconstruct::check_reconstruction(text.len(), &spans).is_ok());
-        assert_eq!(out.chunks[0].text(&text), "Prefix");
+        assert_eq!(out.chunks[0].text(&text), "Prefix ");
         // Token-level chunks step back 3 tokens: measured from the document's tokens.
         let ranges: Vec<_> = out
             .chunks
@@ -631,24 +854,24 @@ mod tests {
     #[test]
     fn overlap_at_size_is_clamped_and_size_one_terminates() {
         let text = "alpha beta gamma delta epsilon zeta eta theta iota kappa";
-        let r = Recursive::new(&settings(2, 2, SizeUnit::Tokens)).expect("valid");
+        let r = Recursive::new(&settings(3, 3, SizeUnit::Tokens)).expect("valid");
         assert!(r.params.overlap_clamped());
         let out = run(&r, text, Encoding::Cl100kBase).expect("ok");
-        assert!(out.chunks.iter().all(|c| c.tokens <= 2));
+        assert!(out.chunks.iter().all(|c| c.tokens <= 3));
         let got: Vec<_> = out.chunks.iter().map(|c| c.text(text)).collect();
-        // Each chunk after the first steps back one whole word (1 token); " zeta" is 2 tokens,
-        // so the chunk after " delta epsilon" drops the overlap rather than cut " zeta".
+        // Each chunk after the first steps back one whole word with its space (2 tokens);
+        // "zeta " is 3 tokens, so the chunk after "delta epsilon " drops the overlap rather
+        // than cut inside it.
         assert_eq!(
             got,
             [
-                "alpha beta",
-                " beta gamma",
-                " gamma delta",
-                " delta epsilon",
-                " zeta",
-                " eta theta",
-                " theta iota",
-                " iota kappa"
+                "alpha beta ",
+                "beta gamma ",
+                "gamma delta ",
+                "delta epsilon ",
+                "zeta ",
+                "eta theta ",
+                "theta iota kappa"
             ]
         );
         let r = Recursive::new(&settings(1, 0, SizeUnit::Characters)).expect("valid");

@@ -190,17 +190,29 @@ pub(super) fn pack(
     out
 }
 
+/// Marks that close the clause or sentence before them: a window never starts with one right
+/// after text (the structure report's separator-led chunk, [`crate::analysis::structure`]).
+pub(crate) const CLOSING: [char; 12] = ['.', ',', ';', ':', '!', '?', ')', ']', '}', '»', '”', '’'];
+
 /// Token windows over the byte range `unit` of `text` (one unit too large for the budget).
 ///
 /// The cut points are the unit's own token boundaries (encoding the unit alone) that are also
-/// char boundaries. A window from `s` ends at the furthest such point at most `size` tokens of
-/// the unit's encoding after `s`, stepping back while the window's true count (re-encoded) is
-/// over `size`; when no cut point after `s` fits (one character of more than `size` tokens), it
-/// ends at the first cut point after `s`, and the chunk is oversize. The next window starts at
-/// the first cut point at most `overlap` tokens (of the unit's encoding) before the previous
-/// end, so that windows share at most `overlap` tokens, if that point is after the previous
-/// start and before the previous end and the window from there reaches past the previous end;
-/// else it starts at the previous end. Every window advances; the windows tile the unit.
+/// char boundaries and whose moved place (below) is not a closing mark ([`CLOSING`]) right
+/// after text. Each has two places: *raw*, the boundary itself, and *moved*, forward over
+/// the whitespace after it (BPE tokens carry the space before a word; moved, the separator ends
+/// the window it closes and the next window starts with a word). Points whose moved places
+/// coincide are one, the first token's. Token positions below are those of the boundary.
+///
+/// A window from a start `s` (a place of cut point `a`) ends at the furthest cut point at most
+/// `size` tokens of the unit's encoding after `a` whose moved place gives a window whose true
+/// count (re-encoded) is at most `size`; when none does, at the furthest such raw place after
+/// `s` (the whitespace then starts the next window: it did not fit in this one); when neither
+/// fits (one character of more than `size` tokens), at the next cut point (its raw place, or its
+/// moved place when the window starts at the raw one), and the chunk is oversize. The next window starts at the moved place of the first cut point
+/// at most `overlap` tokens before the previous end, so that windows share at most `overlap`
+/// tokens, if that point is after the previous window's first and before its last and the
+/// window from there reaches past the previous end; else it starts at the previous end. Every
+/// window advances; the windows tile the unit.
 pub(super) fn token_windows(
     text: &str,
     unit: Range<usize>,
@@ -213,37 +225,78 @@ pub(super) fn token_windows(
         return Vec::new();
     }
     let tokens = length.boundaries(slice);
-    // Indices into `tokens` of the cut points (token boundaries on char boundaries).
-    let cuts: Vec<usize> = (0..tokens.len())
-        .filter(|&t| slice.is_char_boundary(tokens[t]))
-        .collect();
-    let last = cuts.len() - 1;
-    // The window from cut `a`: the index of its end cut.
-    let window_end = |a: usize| -> usize {
-        let limit = cuts[a].saturating_add(size); // a token index
-        let mut b = cuts.partition_point(|&t| t <= limit) - 1;
-        while b > a + 1 && length.count(&slice[tokens[cuts[a]]..tokens[cuts[b]]]) > size {
-            b -= 1;
+    // Per cut point: its token index, raw byte and moved byte.
+    let (mut cuts, mut raw, mut moved) = (Vec::new(), Vec::new(), Vec::new());
+    for (t, &b) in tokens.iter().enumerate() {
+        if !slice.is_char_boundary(b) {
+            continue;
         }
-        b.max(a + 1)
+        let m = if t == 0 {
+            b
+        } else {
+            slice.len() - slice[b..].trim_start().len()
+        };
+        // Not before a mark that closes the text before it ("word" | ". Next").
+        let closes = slice[m..].starts_with(CLOSING) && !slice[..m].ends_with(char::is_whitespace);
+        if t > 0 && m < slice.len() && closes {
+            continue;
+        }
+        if moved.last().is_none_or(|&l| l < m) {
+            cuts.push(t);
+            raw.push(b);
+            moved.push(m);
+        }
+    }
+    let last = cuts.len() - 1;
+    // The window from place `st` of cut `a`: its end cut and end place.
+    let window_end = |a: usize, st: usize| -> (usize, usize) {
+        if a == last {
+            // From the raw place of the last cut: the whitespace that ends the unit.
+            return (last, moved[last]);
+        }
+        let limit = cuts[a].saturating_add(size); // a token index
+        let top = (cuts.partition_point(|&t| t <= limit) - 1).max(a + 1);
+        let fits = |e: usize| e > st && length.count(&slice[st..e]) <= size;
+        (a + 1..=top)
+            .rev()
+            .find(|&b| fits(moved[b]))
+            .map(|b| (b, moved[b]))
+            .or_else(|| {
+                (a + 1..=top)
+                    .rev()
+                    .find(|&b| fits(raw[b]))
+                    .map(|b| (b, raw[b]))
+            })
+            .unwrap_or((
+                a + 1,
+                if raw[a + 1] > st {
+                    raw[a + 1]
+                } else {
+                    moved[a + 1]
+                },
+            ))
     };
     let mut out = Vec::new();
-    let mut a = 0;
-    let mut b = window_end(a);
+    let (mut a, mut st) = (0, 0);
+    let (mut b, mut end) = window_end(a, st);
     loop {
-        out.push(unit.start + tokens[cuts[a]]..unit.start + tokens[cuts[b]]);
-        if b == last {
+        out.push(unit.start + st..unit.start + end);
+        if b == last && end == slice.len() {
             return out;
         }
         let back = cuts[b].saturating_sub(overlap);
         let candidate = cuts.partition_point(|&t| t < back);
-        let next = if overlap > 0 && candidate > a && candidate < b {
-            let e = window_end(candidate);
-            (e > b).then_some((candidate, e))
+        let next = if overlap > 0 && candidate > a && candidate < b && moved[candidate] < end {
+            let (e, e_at) = window_end(candidate, moved[candidate]);
+            (e_at > end).then_some((candidate, moved[candidate], e, e_at))
         } else {
             None
         };
-        (a, b) = next.unwrap_or_else(|| (b, window_end(b)));
+        // Else from the previous end (a raw end: the window starts with cut `b`'s whitespace).
+        (a, st, b, end) = next.unwrap_or_else(|| {
+            let (e, e_at) = window_end(b, end);
+            (b, end, e, e_at)
+        });
     }
 }
 
@@ -540,16 +593,17 @@ mod tests {
     #[test]
     fn e07_and_e12_windows_stay_within_the_budget_and_advance() {
         let text = "red  blue  green  gold  pink  grey";
-        // 11 tokens: red, " ", " blue", " ", " green", …; windows of 4 stepping by 2.
+        // 11 tokens: red, " ", " blue", " ", " green", …; windows of 4 stepping by 2, each
+        // cut after the whitespace that follows its last word.
         let c = chunks(text, 4, 2);
         assert_eq!(
             texts(text, &c),
             [
-                "red  blue ",
-                " blue  green ",
-                " green  gold ",
-                " gold  pink ",
-                " pink  grey"
+                "red  blue  ",
+                "blue  green  ",
+                "green  gold  ",
+                "gold  pink  ",
+                "pink  grey"
             ]
         );
         assert!(c.chunks.iter().all(|c| c.tokens <= 4));
@@ -574,7 +628,7 @@ mod tests {
         let c = chunks(text, 5, 0);
         assert_eq!(
             texts(text, &c),
-            ["# A\r\none two", "\r\n\r\n", "three\r\n", "## B\r\nfour"]
+            ["# A\r\none ", "two\r\n\r\n", "three\r\n", "## B\r\nfour"]
         );
         let reasons: Vec<_> = c.chunks.iter().map(|c| c.reason).collect();
         assert_eq!(
@@ -599,10 +653,13 @@ mod tests {
         let c = chunks(text, usize::MAX, usize::MAX);
         assert_eq!(texts(text, &c), [text]);
         let c = chunks(text, 1, usize::MAX);
-        assert!(c
-            .chunks
-            .iter()
-            .all(|c| c.tokens == 1 || c.text(text).chars().count() == 1));
+        assert!(
+            c.chunks
+                .iter()
+                .all(|c| c.tokens == 1 || c.text(text).chars().count() == 1),
+            "{:?}",
+            texts(text, &c)
+        );
         let spans: Vec<(usize, usize)> = c
             .chunks
             .iter()

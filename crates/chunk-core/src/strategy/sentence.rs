@@ -1,13 +1,17 @@
 //! Sentence packing (the product's own): whole sentences per chunk up to `chunk_size` units,
 //! whole-sentence overlap of at most `chunk_overlap` units; one sentence longer than the size
-//! is a chunk of its own, flagged oversize. The rule is the simulator's
-//! ([`crate::sim::packing::pack_sentences`]), here over tokens or characters.
+//! is a chunk of its own, flagged oversize.
+//!
+//! The rule is [`super::Recursive`]'s, searched at one level only: the start of each sentence
+//! (its first non-whitespace character, so the whitespace after a sentence ends the chunk it
+//! closes), and, inside a fenced code block, the start of each line of code (a code block is
+//! packed by whole lines and never leaves its fence alone in a chunk). Every chunk is an exact
+//! slice of the document, sized by the true count of its own text.
 
-use super::{Boundary, Chunker, Piece, Settings, StrategyError, StrategyId};
+use super::recursive::{Grain, Plan};
+use super::{Chunker, Piece, Settings, StrategyError, StrategyId};
 use crate::params::ChunkParams;
-use crate::sim::packing::pack_sentences;
-use crate::sim::sentences::{sentence_bytes, sentence_tokens, SentenceRule};
-use crate::sim::tokens::TokenSpans;
+use crate::sim::sentences::SentenceRule;
 use crate::sizer::Length;
 
 /// Sentence packing with [`SentencePacking::rule`].
@@ -50,38 +54,15 @@ impl Chunker for SentencePacking {
     }
 
     fn split(&self, text: &str) -> Result<Vec<Piece>, StrategyError> {
-        let bounds = self.length.boundaries(text);
-        let units = TokenSpans {
-            spans: bounds.windows(2).map(|w| (w[0], w[1])).collect(),
-            text_len: text.len(),
-        };
-        let sentences = sentence_tokens(text, &sentence_bytes(text, self.rule), &units.spans);
-        let packed = pack_sentences(
-            &sentences,
-            self.params.chunk_size(),
-            self.params.chunk_overlap(),
-        );
-        let n = units.len();
-        Ok(packed
-            .chunks
-            .into_iter()
-            .filter_map(|w| {
-                let (s, e) = units.chunk_bytes(w.start, w.end)?;
-                let reason = if w.end == n {
-                    Boundary::EndOfText
-                } else {
-                    Boundary::Sentence
-                };
-                Some(super::fixed::token_piece(text, s..e, reason))
-            })
-            .collect())
+        let plan = Plan::new(text, self.length, self.rule, Grain::Sentences);
+        Ok(plan.split(self.params.chunk_size(), self.params.chunk_overlap()))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::strategy::{run, SizeUnit};
+    use crate::strategy::{run, Boundary, SizeUnit};
     use crate::tokenizer::Encoding;
 
     #[test]
@@ -99,17 +80,76 @@ mod tests {
             Encoding::Cl100kBase,
         )
         .expect("ok");
-        // BPE tokens carry the space before a word, so each chunk after the first starts with it.
+        // The space after a sentence ends the chunk it closes.
         let texts: Vec<_> = out.chunks.iter().map(|c| c.text(text)).collect();
         assert_eq!(
             texts,
             [
-                "Cats sleep a lot.",
-                " Dogs bark at night.",
-                " And here is a much longer closing sentence that keeps going well past the limit."
+                "Cats sleep a lot. ",
+                "Dogs bark at night. ",
+                "And here is a much longer closing sentence that keeps going well past the limit."
             ]
         );
         let oversize: Vec<_> = out.chunks.iter().map(|c| c.flags.oversize).collect();
         assert_eq!(oversize, [false, false, true]);
+    }
+
+    fn pieces(text: &str, size: usize, overlap: usize) -> Vec<(String, Boundary)> {
+        let s = crate::strategy::test_settings(size, overlap, SizeUnit::Tokens);
+        SentencePacking::new(&s)
+            .expect("valid")
+            .split(text)
+            .expect("ok")
+            .into_iter()
+            .map(|p| (text[p.bytes].to_string(), p.reason))
+            .collect()
+    }
+
+    #[test]
+    fn separators_end_their_chunk_and_the_overlap_is_whole_sentences() {
+        let text = "Para A.\n\nPara B.\n\nPara C.";
+        assert_eq!(
+            pieces(text, 3, 0),
+            [
+                ("Para A.\n\n".to_string(), Boundary::Sentence),
+                ("Para B.\n\n".to_string(), Boundary::Sentence),
+                ("Para C.".to_string(), Boundary::EndOfText),
+            ]
+        );
+        let text = "One two. Three four. Five six. Seven eight.";
+        assert_eq!(
+            pieces(text, 8, 4),
+            [
+                ("One two. Three four. ".to_string(), Boundary::Sentence),
+                ("Three four. Five six. ".to_string(), Boundary::Sentence),
+                ("Five six. Seven eight.".to_string(), Boundary::EndOfText),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_code_block_is_packed_by_lines_with_its_fences() {
+        let lines: String = (0..12).map(|i| format!("let x{i} = {i};\n")).collect();
+        let text = format!("Intro sentence.\n\n```rust\n{lines}```\n\nOutro.");
+        let got = pieces(&text, 30, 0);
+        // Greedy: the intro and the first lines of code share a chunk; every cut inside the
+        // block falls between two lines.
+        assert!(
+            got[0]
+                .0
+                .starts_with("Intro sentence.\n\n```rust\nlet x0 = 0;\n"),
+            "{got:?}"
+        );
+        for (t, reason) in &got[..got.len() - 1] {
+            assert_eq!(*reason, Boundary::CodeBlockPart, "{t:?}");
+            assert!(t.ends_with(";\n"), "{t:?}");
+        }
+        assert!(got
+            .iter()
+            .all(|(t, _)| t.trim() != "```rust" && t.trim() != "```"));
+        assert!(
+            got.last().expect("chunks").0.ends_with("```\n\nOutro."),
+            "{got:?}"
+        );
     }
 }

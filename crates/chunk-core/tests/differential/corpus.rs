@@ -27,6 +27,10 @@ pub fn documents() -> Vec<(&'static str, String)> {
         ("guide-crlf.md", guide.replace('\n', "\r\n")),
         ("guide.md", guide),
         ("source.py", read(&format!("{DIR}/source.py"))),
+        // Markdown's regex separators (`from_language(Language.MARKDOWN)`): headings of one
+        // to seven marks, fences, horizontal rules of each mark (also setext underlines,
+        // consecutive rules, rules with trailing spaces), front matter.
+        ("rules.md", read(&format!("{DIR}/rules.md"))),
         ("mixed_cjk.txt", read(&format!("{DIR}/mixed_cjk.txt"))),
         ("default_ru.txt", sim("default_ru.txt")),
         ("default_vi.txt", sim("default_vi.txt")),
@@ -83,6 +87,22 @@ pub fn documents() -> Vec<(&'static str, String)> {
             "# Setup\nInstall the tool.\n```bash\n# this is a shell comment\npip install thing\n```\n## Usage\nRun it.".to_string(),
         ),
         ("e16-cjk.txt", "猫".repeat(200)),
+        // Headings as LlamaIndex's MarkdownNodeParser reads them (`^(#+)\s(.*)` outside
+        // ``` blocks): a tab, a no-break space and an ideographic space after the marks
+        // (written as a space), a path holding "/" and a special token (its metadata counted
+        // against chunk_size), seven levels, empty headings, `~~~` (no fence to it), a
+        // heading-like line in an indented ``` block left open to the end.
+        (
+            "llamaindex-headings.md",
+            "Preamble before any heading.\n\n#\tTabbed heading\nBody under the tab.\n\
+             #\u{a0}No-break heading\nText under it.\n## Path/with/slashes\nDeep text here, \
+             more than a few words long so that small sizes cut it.\n### <|endoftext|> in a \
+             heading\nA special token in the path.\n#### Fourth level\n##### Fifth level\n\
+             ###### Sixth level\n####### Seventh marks\nBody of seven.\n#hashtag is no heading\n\
+               # nor is an indented one\n~~~\n# a heading inside tildes\n~~~\n#\u{3000}\n## \n\
+             Under an empty heading.\n    ```\n# inside an open block\nto the end.\n"
+                .to_string(),
+        ),
         ("empty", String::new()),
     ]
 }

@@ -7,6 +7,15 @@ pub fn check(keeps: Keeps, text: &str, chunks: &Chunks) -> Result<(), String> {
     if keeps == Keeps::StrippedMarkdownLines {
         return stripped_markdown_lines(text, chunks);
     }
+    let spaced = if keeps == Keeps::AllButWhitespaceHeadingSpace {
+        heading_spaces(text)
+    } else {
+        Vec::new()
+    };
+    let blank_gaps = matches!(
+        keeps,
+        Keeps::AllButWhitespace | Keeps::AllButWhitespaceHeadingSpace
+    );
     let c = &chunks.chunks;
     if keeps == Keeps::TokenWindowsUnlessBlank && text.chars().all(python_isspace) {
         return if c.is_empty() {
@@ -51,7 +60,7 @@ pub fn check(keeps: Keeps, text: &str, chunks: &Chunks) -> Result<(), String> {
             .get(covered..b.start.max(covered))
             .unwrap_or(&[]);
         match keeps {
-            Keeps::AllButWhitespace => {
+            _ if blank_gaps => {
                 if !String::from_utf8_lossy(gap).chars().all(python_isspace) {
                     return Err(format!(
                         "chunk {i}: bytes {covered}..{} are dropped and not whitespace",
@@ -80,12 +89,25 @@ pub fn check(keeps: Keeps, text: &str, chunks: &Chunks) -> Result<(), String> {
                 }
             }
             (Keeps::EverythingAfterPrefix, Some(own)) => {
-                let want = format!("{}\n\n", ch.heading_path.join(" > "));
-                let slice = text.get(b.clone());
-                if ch.heading_path.is_empty() || slice.is_none() || own.strip_prefix(&want) != slice
-                {
+                let Some(slice) = text.get(b.clone()) else {
+                    return Err(format!("chunk {i}: range {b:?} is not on char boundaries"));
+                };
+                if !added_around(own, slice, &ch.heading_path) {
                     return Err(format!(
-                        "chunk {i}: text is not its heading path then the document slice"
+                        "chunk {i}: text {own:?} is not a heading prefix and fences around \
+                         the document slice {slice:?}"
+                    ));
+                }
+            }
+            (Keeps::AllButWhitespaceHeadingSpace, Some(own)) => {
+                let Some(slice) = text.get(b.clone()) else {
+                    return Err(format!("chunk {i}: range {b:?} is not on char boundaries"));
+                };
+                let want = with_spaces(text, b.clone(), &spaced);
+                if *own != want || want == slice {
+                    return Err(format!(
+                        "chunk {i}: text {own:?} is not its range with the heading spaces \
+                         written, {want:?}"
                     ));
                 }
             }
@@ -94,6 +116,12 @@ pub fn check(keeps: Keeps, text: &str, chunks: &Chunks) -> Result<(), String> {
                 if text.get(b.clone()).is_none() {
                     return Err(format!("chunk {i}: range {b:?} is not on char boundaries"));
                 }
+                if spaced.iter().any(|s| b.start <= s.start && s.start < b.end) {
+                    return Err(format!(
+                        "chunk {i}: its range holds a heading whose space is written anew, \
+                         but its text is the slice"
+                    ));
+                }
             }
         }
         covered = covered.max(b.end);
@@ -101,13 +129,62 @@ pub fn check(keeps: Keeps, text: &str, chunks: &Chunks) -> Result<(), String> {
     }
     let tail = &text[covered.min(text.len())..];
     match keeps {
-        Keeps::AllButWhitespace if tail.chars().all(python_isspace) => Ok(()),
+        _ if blank_gaps && tail.chars().all(python_isspace) => Ok(()),
         _ if tail.is_empty() => Ok(()),
         _ => Err(format!(
             "bytes {covered}..{} at the end are lost",
             text.len()
         )),
     }
+}
+
+/// For [`Keeps::AllButWhitespaceHeadingSpace`]: the byte range of every whitespace character
+/// other than a space that follows the `#` marks opening a line, outside ```` ``` ```` blocks
+/// (LlamaIndex's `MarkdownNodeParser` writes a space there).
+fn heading_spaces(text: &str) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut in_code = false;
+    let mut line_start = 0;
+    for line in text.split('\n') {
+        let start = line_start;
+        line_start += line.len() + 1;
+        let indented = line.trim_start_matches(python_isspace);
+        if indented.starts_with("```") {
+            in_code = !in_code;
+            continue;
+        }
+        if in_code || !line.starts_with('#') {
+            continue;
+        }
+        let marks = line.bytes().take_while(|&b| b == b'#').count();
+        match line[marks..].chars().next() {
+            Some(c) if c != ' ' && python_isspace(c) => {
+                out.push(start + marks..start + marks + c.len_utf8());
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// `text[range]` with every character of `spaced` inside it written as a space.
+fn with_spaces(
+    text: &str,
+    range: std::ops::Range<usize>,
+    spaced: &[std::ops::Range<usize>],
+) -> String {
+    let mut out = String::new();
+    let mut at = range.start;
+    for s in spaced
+        .iter()
+        .filter(|s| range.start <= s.start && s.end <= range.end)
+    {
+        out.push_str(&text[at..s.start]);
+        out.push(' ');
+        at = s.end;
+    }
+    out.push_str(&text[at..range.end]);
+    out
 }
 
 /// A document line (without its `\n`) and whether [`Keeps::StrippedMarkdownLines`] keeps it.
@@ -217,4 +294,48 @@ fn stripped_markdown_lines(text: &str, chunks: &Chunks) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// True when `own` is `slice` with what [`Keeps::EverythingAfterPrefix`] allows around it: a
+/// heading prefix (the path joined by " > ", or its last heading, then a blank line), an
+/// opening fence line before it, and a closing fence line after it; and something is added.
+fn added_around(own: &str, slice: &str, path: &[String]) -> bool {
+    let fence_line = |l: &str| {
+        let t = l.trim_start_matches(' ');
+        t.starts_with("```") || t.starts_with("~~~")
+    };
+    let prefixes: Vec<String> = match path.last() {
+        Some(last) => vec![
+            format!("{}\n\n", path.join(" > ")),
+            format!("{last}\n\n"),
+            String::new(),
+        ],
+        None => vec![String::new()],
+    };
+    prefixes.iter().any(|p| {
+        let Some(rest) = own.strip_prefix(p.as_str()) else {
+            return false;
+        };
+        let rest = match rest.split_once('\n') {
+            Some((line, after))
+                if fence_line(line) && after.contains(slice) && !rest.starts_with(slice) =>
+            {
+                after
+            }
+            _ => rest,
+        };
+        let Some(after) = rest.strip_prefix(slice) else {
+            return false;
+        };
+        let tail = after
+            .strip_prefix('\n')
+            .filter(|_| !slice.ends_with('\n'))
+            .unwrap_or(after);
+        let closing_ok = tail.is_empty()
+            || (tail.ends_with('\n')
+                && tail.lines().count() == 1
+                && fence_line(tail.trim_end_matches('\n'))
+                && tail.trim().chars().all(|c| c == '`' || c == '~'));
+        closing_ok && own != slice
+    })
 }

@@ -20,7 +20,10 @@ mod keeps;
 #[path = "../common/open_tokenizers.rs"]
 mod open_tokenizers;
 
-use chunk_core::strategy::{chunker, run, Settings, SizeUnit, StrategyError, StrategyId};
+use chunk_core::strategy::{
+    chunker, run, LlamaindexMarkdownNodeParser, MetadataFit, Settings, SizeUnit, StrategyError,
+    StrategyId,
+};
 use chunk_core::tokenizer::open::OpenVocab;
 use chunk_core::tokenizer::Encoding;
 use open_tokenizers::install_open_tokenizers;
@@ -230,6 +233,14 @@ fn same_refusal(library: &str, ours: &StrategyError) -> bool {
         "ValueError" if message.contains("special token") => {
             matches!(ours, E::TextRefused { .. })
         }
+        // LlamaIndex's split_text_metadata_aware: the same numbers.
+        "ValueError" if message.starts_with("Metadata length (") => matches!(
+            ours,
+            E::MetadataOverChunkSize { metadata_length, chunk_size, .. }
+                if message.starts_with(&format!(
+                    "Metadata length ({metadata_length}) is longer than chunk size ({chunk_size})."
+                ))
+        ),
         "ValueError" => matches!(
             ours,
             E::OverlapRefused { .. } | E::ParameterRefused { .. } | E::ZeroChunkSize
@@ -295,6 +306,20 @@ fn compare(case: &Case, text: &str, theirs: &Value) -> Result<Outcome, String> {
                 show(lt)
             ));
         }
+        // LlamaIndex's header_path metadata: the headings joined and framed by "/", or "/".
+        if let Some(want) = l.get("header_path").and_then(Value::as_str) {
+            let joined = o.heading_path.join("/");
+            let got = if joined.is_empty() {
+                "/".to_string()
+            } else {
+                format!("/{joined}/")
+            };
+            if got != want {
+                return Err(format!(
+                    "chunk {i}: header_path ours {got:?} ≠ library {want:?}"
+                ));
+            }
+        }
         if let Some(path) = l.get("heading_path").and_then(Value::as_array) {
             let want: Vec<&str> = path.iter().filter_map(Value::as_str).collect();
             if o.heading_path != want {
@@ -326,6 +351,24 @@ fn compare(case: &Case, text: &str, theirs: &Value) -> Result<Outcome, String> {
             ours.chunks.len(),
             lib.len()
         ));
+    }
+    // LlamaIndex's markdown chain: the nodes for which the library printed "Metadata length
+    // (…) is close to chunk size (…)", by their metadata lengths, in order.
+    if let Some(close) = theirs.get("close").and_then(Value::as_array) {
+        let want: Vec<u64> = close.iter().filter_map(Value::as_u64).collect();
+        let got: Vec<u64> = LlamaindexMarkdownNodeParser::new(&case.settings)
+            .and_then(|p| p.sections(text))
+            .map_err(|e| format!("no sections: {e}"))?
+            .iter()
+            .filter(|s| matches!(s.fit, MetadataFit::Close { .. }))
+            .map(|s| s.fit.metadata_length() as u64)
+            .collect();
+        if got != want {
+            return Err(format!(
+                "the library printed \"close to chunk size\" for metadata lengths {want:?}, we \
+                 say {got:?}"
+            ));
+        }
     }
     Ok(Outcome::Equal(lib.len()))
 }
@@ -854,6 +897,6 @@ fn library_defaults_are_the_libraries_own() {
             (t, d) => panic!("{id}: the library says {t:?}, the core {d:?}"),
         }
     }
-    assert_eq!(compared, 7, "library defaults compared");
+    assert_eq!(compared, 9, "library defaults compared");
     eprintln!("library defaults: {compared} strategies equal to their libraries' signatures");
 }

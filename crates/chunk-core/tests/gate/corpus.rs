@@ -18,6 +18,7 @@ pub fn documents() -> Vec<Doc> {
         ("list", include_str!("../../docs/gate_list.txt")),
         ("code", include_str!("../../docs/gate_code.txt")),
         ("markdown", include_str!("../../docs/gate_markdown.txt")),
+        ("fences", include_str!("../../docs/gate_fences.txt")),
         ("cjk", include_str!("../../docs/gate_cjk.txt")),
         ("vietnamese", include_str!("../../docs/gate_vietnamese.txt")),
         ("russian", include_str!("../../docs/gate_russian.txt")),

@@ -15,6 +15,8 @@
 //! - `recursive_reference`: the recursive strategy against a second, independent
 //!   implementation, chunk for chunk.
 //! - `own_edge_cases`: E01, E06, E07, E11, E12, E13 and E16 for the own strategies.
+//! - `structure`: no fence-only, separator-led or badly cut code chunk from the own
+//!   strategies (the structure report, `chunk_core::analysis::structure`).
 
 #[path = "../common/figures.rs"]
 mod figures;
@@ -33,4 +35,5 @@ mod own_edge_cases;
 mod recursive_reference;
 mod spec_figures;
 mod strategies;
+mod structure;
 mod sweep;

@@ -84,11 +84,25 @@ fn e06_overlap_is_measured_from_the_chunks() {
         assert_eq!(measured_overlaps(&c), [0, 0]);
         assert!(c.chunks[0].flags.oversize);
     }
-    // The paragraph (8 tokens) fits exactly; stepping back is by whole paragraphs, and the
-    // paragraph is longer than 3: real overlap 0.
+    // The paragraph with its blank line (9 tokens) does not fit 8, so the cut falls at a
+    // word; the next chunk steps back over whole words of at most 3 tokens (" six seven ").
     if let Some(c) = chunks(StrategyId::Recursive, text, s) {
-        assert_eq!(token_ranges(&c), [(0, 8), (8, 11)]);
-        assert_eq!(measured_overlaps(&c), [0, 0]);
+        assert_eq!(
+            texts(&c, text),
+            [
+                "one two three four five six seven ",
+                "six seven eight\n\nnine ten"
+            ]
+        );
+        assert_eq!(reasons(&c), [Boundary::Word, Boundary::EndOfText]);
+    }
+    // At 9 the paragraph fits with its separator; stepping back is by whole paragraphs, and
+    // the paragraph is longer than 3: real overlap 0.
+    if let Some(c) = chunks(StrategyId::Recursive, text, settings(9, 3, TOKENS)) {
+        assert_eq!(
+            texts(&c, text),
+            ["one two three four five six seven eight\n\n", "nine ten"]
+        );
         assert_eq!(reasons(&c), [Boundary::Paragraph, Boundary::EndOfText]);
     }
 }
@@ -103,18 +117,25 @@ fn e07_every_chunk_fits_counting_overlap_and_separators() {
         assert_eq!(
             texts(&c, text),
             [
-                "red  blue",
-                "  blue  green",
-                "  green  gold",
-                "  gold  pink",
-                "  pink  grey"
+                "red  blue  ",
+                "blue  green  ",
+                "green  gold  ",
+                "gold  pink  ",
+                "pink  grey"
             ]
         );
         assert_eq!(
             c.chunks.iter().map(|ch| ch.tokens).collect::<Vec<_>>(),
-            [3, 4, 4, 4, 4]
+            [4, 4, 4, 4, 3]
         );
-        assert_eq!(measured_overlaps(&c), [0, 2, 2, 2, 2]);
+        // The text each chunk repeats from the one before: one word and its separator, 2
+        // tokens each.
+        let repeated: Vec<&str> = c
+            .chunks
+            .windows(2)
+            .map(|w| &text[w[1].bytes.start..w[0].bytes.end])
+            .collect();
+        assert_eq!(repeated, ["blue  ", "green  ", "gold  ", "pink  "]);
     }
     if let Some(c) = chunks(StrategyId::Fixed, text, s) {
         assert_eq!(token_ranges(&c), [(0, 4), (2, 6), (4, 8), (6, 10), (8, 11)]);
@@ -125,10 +146,21 @@ fn e07_every_chunk_fits_counting_overlap_and_separators() {
     let s = settings(10, 4, TOKENS);
     all_own_pass(text, s);
     if let Some(c) = chunks(StrategyId::Sentence, text, s) {
-        assert_eq!(token_ranges(&c), [(0, 6), (6, 11), (11, 27)]);
+        assert_eq!(
+            texts(&c, text),
+            [
+                "Cats sleep a lot. ",
+                "Dogs bark at night. ",
+                "And here is a much longer closing sentence that keeps going well past the limit."
+            ]
+        );
         let oversize: Vec<bool> = c.chunks.iter().map(|ch| ch.flags.oversize).collect();
         assert_eq!(oversize, [false, false, true]);
-        assert_eq!(measured_overlaps(&c), [0, 0, 0]);
+        // No overlap: each chunk starts where the one before ends.
+        assert!(c
+            .chunks
+            .windows(2)
+            .all(|w| w[0].bytes.end == w[1].bytes.start));
     }
 }
 
@@ -141,7 +173,7 @@ fn e11_no_empty_chunk_and_blank_chunks_are_flagged() {
     if let Some(c) = chunks(StrategyId::Recursive, text, s) {
         assert_eq!(
             texts(&c, text),
-            ["\n\nHello there friend", "\n\nSecond part"]
+            ["\n\nHello there ", "friend\n\nSecond part"]
         );
         assert!(c.chunks.iter().all(|ch| !ch.flags.whitespace_only));
     }
@@ -160,7 +192,7 @@ fn e11_no_empty_chunk_and_blank_chunks_are_flagged() {
         assert!(c.chunks[0].flags.oversize);
     }
     // E11-B: fixed windows show the trailing spaces as a flagged blank chunk; recursive keeps
-    // them with the last words.
+    // them with the last word, and the space between the words with the first.
     let text = "Tail text.   ";
     let s = settings(3, 0, TOKENS);
     all_own_pass(text, s);
@@ -170,7 +202,7 @@ fn e11_no_empty_chunk_and_blank_chunks_are_flagged() {
         assert_eq!(blank, [false, true]);
     }
     if let Some(c) = chunks(StrategyId::Recursive, text, s) {
-        assert_eq!(texts(&c, text), ["Tail", " text.   "]);
+        assert_eq!(texts(&c, text), ["Tail ", "text.   "]);
         assert_eq!(reasons(&c), [Boundary::Word, Boundary::EndOfText]);
     }
 }
@@ -197,23 +229,20 @@ fn e12_a_long_word_with_overlap_terminates_within_the_size() {
             .iter()
             .all(|ch| ch.tokens <= 10 && !ch.flags.oversize));
         let t = texts(&c, &text);
-        assert_eq!(t[0], "Prefix");
+        assert_eq!(t[0], "Prefix ");
         assert!(t.last().expect("chunks").ends_with(" suffix"));
-        assert_eq!(
-            token_ranges(&c),
-            [
-                (0, 1),
-                (1, 11),
-                (8, 18),
-                (15, 25),
-                (22, 32),
-                (30, 40),
-                (40, 41)
-            ]
-        );
-        // Token-level chunks step back 3 tokens; near the end, 3 tokens of overlap would need
-        // a cut inside a word, so the overlap shrinks to 2 and the cut stays before " suffix".
-        assert_eq!(measured_overlaps(&c), [0, 0, 3, 3, 3, 2, 0]);
+        // The second chunk starts after the space (inside the document's token " xxx…"); from
+        // there the chunks are on token boundaries and step back 3 tokens, then only 1 where
+        // 3 would leave no room for " suffix" without a cut inside a word.
+        let ranges: Vec<(usize, usize)> = c.chunks[2..]
+            .iter()
+            .map(|ch| {
+                let r = ch.token_range.clone().expect("on token boundaries");
+                (r.start, r.end)
+            })
+            .collect();
+        assert_eq!(ranges, [(8, 18), (15, 25), (22, 32), (31, 41)]);
+        assert_eq!(c.chunks.len(), 6);
     }
 }
 
@@ -324,14 +353,17 @@ fn e01_overlap_at_the_size_is_clamped_for_own_strategies() {
         assert_eq!(
             texts(&c, text),
             [
-                "alpha beta",
-                " beta gamma",
-                " gamma delta",
-                " delta epsilon",
-                " zeta",
-                " eta theta",
-                " theta iota",
-                " iota kappa"
+                "alpha ",
+                "beta ",
+                "gamma ",
+                "delta ",
+                "epsilon ",
+                "z",
+                "eta ",
+                "eta ",
+                "theta ",
+                "iota",
+                "ota kappa"
             ]
         );
     }

@@ -7,6 +7,7 @@
 use crate::corpus::documents;
 use crate::no_hang;
 use crate::strategies::{own, settings, UNITS};
+use chunk_core::segment::markdown::fenced_code_blocks;
 use chunk_core::sim::sentences::sentence_bytes;
 use chunk_core::sim::SentenceRule;
 use chunk_core::sizer::{Length, TokenCounter};
@@ -20,14 +21,16 @@ use std::sync::OnceLock;
 enum Level {
     Paragraph,
     Sentence,
+    Line,
     Word,
     Unit,
     Char,
 }
 
-const LEVELS: [Level; 5] = [
+const LEVELS: [Level; 6] = [
     Level::Paragraph,
     Level::Sentence,
+    Level::Line,
     Level::Word,
     Level::Unit,
     Level::Char,
@@ -73,15 +76,53 @@ impl<'t> Doc<'t> {
         for i in (0..n).rev() {
             nonws_after[i] = nonws_after[i + 1] || !chars[i].1.is_whitespace();
         }
+        // Code blocks (CommonMark's, from the core's parser): `fence` = the opening fence's
+        // first character, `first_line_end` = the end of the opening fence's line, `closing` =
+        // the closing fence's line start (the end when unclosed), `end` = the block's end.
+        let mut inside: Vec<(usize, usize)> = Vec::new(); // (fence, end): no prose cut within
+        let mut banned: Vec<(usize, usize)> = Vec::new(); // inclusive-exclusive byte ranges
+        let mut code_lines = BTreeSet::new();
+        let mut edges = BTreeSet::new();
+        for b in fenced_code_blocks(text) {
+            let mut fence = b.bytes.start;
+            while text[fence..].starts_with([' ', '\t']) {
+                fence += 1;
+            }
+            banned.push((fence + 1, b.body.start + 1));
+            banned.push((b.body.end, b.bytes.end));
+            inside.push((fence, b.bytes.end));
+            // Lines of the body after its first: every position right after a line ending that
+            // is still before the body's end.
+            let body = &text[b.body.clone()];
+            for (k, ch) in body.char_indices() {
+                let after = b.body.start + k + ch.len_utf8();
+                let crlf_head = ch == '\r' && body[k + 1..].starts_with('\n');
+                let next_line = text[after..b.body.end].lines().next().unwrap_or("");
+                let blank = next_line.chars().all(char::is_whitespace);
+                if (ch == '\n' || ch == '\r') && !crlf_head && after < b.body.end && !blank {
+                    code_lines.insert(after);
+                }
+            }
+            if text[..fence].chars().any(|c| !c.is_whitespace()) {
+                edges.insert(fence);
+            }
+            if let Some((k, _)) = text[b.bytes.end..]
+                .char_indices()
+                .find(|(_, c)| !c.is_whitespace())
+            {
+                edges.insert(b.bytes.end + k);
+            }
+        }
+        let allowed = |p: usize| banned.iter().all(|&(s, e)| p < s || p >= e);
+        let prose = |p: usize| allowed(p) && inside.iter().all(|&(f, e)| p <= f || p >= e);
         let mut words = BTreeSet::new();
-        let mut paragraphs = BTreeSet::new();
+        let mut paragraphs = edges;
         for i in 1..n {
-            let (at, c) = chars[i];
+            let (_, c) = chars[i];
             if !c.is_whitespace() || chars[i - 1].1.is_whitespace() || !nonws_after[i] {
                 continue;
             }
-            // A run of whitespace starts here, after text, before text.
-            words.insert(at);
+            // A run of whitespace starts here, after text, before text: the cut is its end.
             let mut breaks = 0;
             let mut j = i;
             while j < n && chars[j].1.is_whitespace() {
@@ -91,8 +132,13 @@ impl<'t> Doc<'t> {
                 }
                 j += 1;
             }
-            if breaks >= 2 {
-                paragraphs.insert(at);
+            let end = chars[j].0;
+            let in_code = inside.iter().any(|&(f, e)| f < end && end < e);
+            if allowed(end) && (breaks == 0 || !in_code) {
+                words.insert(end);
+            }
+            if breaks >= 2 && prose(end) {
+                paragraphs.insert(end);
             }
         }
         let mut sentences = BTreeSet::new();
@@ -104,14 +150,14 @@ impl<'t> Doc<'t> {
                 continue;
             }
             let mut p = start;
-            while let Some(c) = text[..p].chars().next_back() {
+            while let Some(c) = text[p..].chars().next() {
                 if !c.is_whitespace() {
                     break;
                 }
-                p -= c.len_utf8();
+                p += c.len_utf8();
             }
-            let later_text = text[p..].chars().any(|c| !c.is_whitespace());
-            if p > 0 && later_text {
+            let text_before = text[..p].chars().any(|c| !c.is_whitespace());
+            if p < text.len() && text_before && prose(p) {
                 sentences.insert(p);
             }
         }
@@ -119,23 +165,34 @@ impl<'t> Doc<'t> {
             .iter()
             .map(|&(i, _)| i)
             .skip(1)
+            .filter(|&i| allowed(i))
             .chain([text.len()])
             .collect();
+        let before_text = |o: usize| !text[o..].starts_with(char::is_whitespace);
         let (unit_starts, unit_cuts, unit_bytes) = match unit {
             Length::Tokens(_) => {
                 let offsets = unit.boundaries(text);
                 let starts = offsets[..offsets.len() - 1].to_vec();
                 let cuts: BTreeSet<usize> = offsets
                     .into_iter()
-                    .filter(|&o| o > 0 && text.is_char_boundary(o))
+                    .filter(|&o| o > 0 && text.is_char_boundary(o) && allowed(o) && before_text(o))
                     .collect();
                 (starts, cuts, longest_token())
             }
-            Length::Characters | Length::Model(_) => (Vec::new(), all_chars.clone(), 4),
+            Length::Characters | Length::Model(_) => {
+                let cuts = all_chars
+                    .iter()
+                    .copied()
+                    .filter(|&o| before_text(o))
+                    .collect();
+                (Vec::new(), cuts, 4)
+            }
         };
         let mut levels: Vec<BTreeSet<usize>> = Vec::new();
         let mut acc: BTreeSet<usize> = [text.len()].into();
-        for set in [paragraphs, sentences, words, unit_cuts, all_chars] {
+        for set in [
+            paragraphs, sentences, code_lines, words, unit_cuts, all_chars,
+        ] {
             acc.extend(set);
             levels.push(acc.clone());
         }
@@ -149,10 +206,7 @@ impl<'t> Doc<'t> {
     }
 
     fn levels(&self) -> &'static [Level] {
-        match self.unit {
-            Length::Tokens(_) => &LEVELS,
-            Length::Characters | Length::Model(_) => &LEVELS[..4],
-        }
+        &LEVELS
     }
 
     fn count(&self, a: usize, e: usize) -> usize {
@@ -242,6 +296,7 @@ impl<'t> Doc<'t> {
         match level {
             Level::Paragraph => Boundary::Paragraph,
             Level::Sentence => Boundary::Sentence,
+            Level::Line => Boundary::CodeBlockPart,
             Level::Word => Boundary::Word,
             Level::Unit if matches!(self.unit, Length::Tokens(_)) => Boundary::SizeLimit,
             Level::Unit | Level::Char => Boundary::Character,
@@ -352,17 +407,17 @@ fn the_reference_agrees_with_the_edge_cases() {
             .collect()
     };
     assert_eq!(
-        texts("\n\nHello there friend\n\nSecond part", 4, 0, cl),
-        ["\n\nHello there friend", "\n\nSecond part"]
+        texts("\n\nHello there friend\n\nSecond part", 5, 0, cl),
+        ["\n\nHello there friend\n\n", "Second part"]
     );
     assert_eq!(
         texts(
             "one two three four five six seven eight\n\nnine ten",
-            8,
+            9,
             3,
             cl
         ),
-        ["one two three four five six seven eight", "\n\nnine ten"]
+        ["one two three four five six seven eight\n\n", "nine ten"]
     );
     let cjk = "猫".repeat(200);
     let lens: Vec<usize> = texts(&cjk, 50, 0, cl)
@@ -372,7 +427,15 @@ fn the_reference_agrees_with_the_edge_cases() {
     assert_eq!(lens, [[16; 12].as_slice(), &[8]].concat());
     assert_eq!(texts("", 5, 0, cl), Vec::<String>::new());
     assert_eq!(
+        texts("Para A.\n\nPara B.\n\nPara C.", 3, 0, cl),
+        ["Para A.\n\n", "Para B.\n\n", "Para C."]
+    );
+    assert_eq!(
+        texts("Intro.\n\n```\na\nb\n```\n\nAfter text here.", 9, 0, cl),
+        ["Intro.\n\n", "```\na\nb\n```\n\n", "After text here."]
+    );
+    assert_eq!(
         texts("abcdefgh ij", 3, 0, Length::Characters),
-        ["abc", "def", "gh", " ij"]
+        ["abc", "def", "gh ", "ij"]
     );
 }

@@ -144,8 +144,8 @@ fn every_strategy_document_size_and_overlap_rebuilds_the_document() {
             }
         }
     }
-    // 21 documents × 2 tokenizers × (1 fixed + 4 sentence rules) × 31 sizes × 11 overlaps.
-    assert_eq!(configs, 21 * 2 * 5 * 31 * 11);
+    // 22 documents × 2 tokenizers × (1 fixed + 4 sentence rules) × 31 sizes × 11 overlaps.
+    assert_eq!(configs, 22 * 2 * 5 * 31 * 11);
     assert!(
         failures.is_empty(),
         "{} failures, first: {:#?}",

@@ -5,7 +5,10 @@
 //!   in `base.py`), sized by `len` or, as `from_tiktoken_encoder` builds it, by tiktoken
 //!   tokens: [`LangchainRecursiveCharacterTextSplitter`];
 //! - `MarkdownHeaderTextSplitter` (`markdown.py`), then the recursive splitter's
-//!   `split_documents` on its sections: [`LangchainMarkdownHeaderTextSplitter`].
+//!   `split_documents` on its sections: [`LangchainMarkdownHeaderTextSplitter`];
+//! - `RecursiveCharacterTextSplitter.from_language(Language.MARKDOWN)` (`character.py`), the
+//!   recursive splitter with markdown's regex separators ([`Separator`]):
+//!   [`LangchainMarkdownLanguageSplitter`].
 //!
 //! tiktoken's `encode`, as LangChain calls it (`allowed_special=set()`,
 //! `disallowed_special="all"`), raises on any special-token string of the encoding; the
@@ -15,6 +18,10 @@
 mod markdown;
 
 mod recursive;
+
+mod separator;
+
+pub use separator::{RuleMark, Separator};
 
 use super::fixed::window_pieces;
 use super::{Boundary, Chunker, Piece, Settings, SizeUnit, StrategyError, StrategyId};
@@ -251,41 +258,83 @@ impl LangchainRecursiveCharacterTextSplitter {
         })
     }
 
-    fn params(&self) -> Params<'_> {
-        Params {
-            chunk_size: self.chunk_size,
-            chunk_overlap: self.chunk_overlap,
-            separators: &self.separators,
-            keep_separator: self.keep_separator,
-            strip_whitespace: self.strip_whitespace,
-        }
-    }
-
     /// `split_text(text)` as cuts of `text` ending at `end`; `Err` with where tiktoken raised.
     fn cuts(&self, text: &str, end: Boundary) -> Result<Vec<Cut>, Raised> {
-        let special;
-        let mut measure = match self.length_function {
-            Length::Characters => Measure::Characters,
-            // Never reached without the tokenizer: `split` refuses first.
-            Length::Model(vocab) => match vocab.loaded() {
-                Some(tokenizer) => Measure::Model {
-                    tokenizer,
-                    chars: Default::default(),
-                },
-                None => Measure::Characters,
-            },
-            Length::Tokens(encoding) => {
-                special = find_special_tokens_of(text, encoding);
-                Measure::Tokens {
-                    bpe: encoding.tokenizer(),
-                    disallowed: special_tokens_of(encoding),
-                    special: &special,
-                    chars: Default::default(),
-                }
-            }
+        let separators: Vec<Separator> = self
+            .separators
+            .iter()
+            .map(|s| Separator::Literal(s.clone()))
+            .collect();
+        let params = Params {
+            chunk_size: self.chunk_size,
+            chunk_overlap: self.chunk_overlap,
+            separators: &separators,
+            keep_separator: self.keep_separator,
+            strip_whitespace: self.strip_whitespace,
         };
-        recursive::split_text(text, &self.params(), &mut measure, end)
+        recursive_cuts(text, &params, self.length_function, end)
     }
+}
+
+/// `RecursiveCharacterTextSplitter.split_text(text)` with `params` and `length_function`, as
+/// cuts of `text` ending at `end`; `Err` with where tiktoken raised.
+fn recursive_cuts(
+    text: &str,
+    params: &Params<'_>,
+    length_function: Length,
+    end: Boundary,
+) -> Result<Vec<Cut>, Raised> {
+    let special;
+    let mut measure = match length_function {
+        Length::Characters => Measure::Characters,
+        // Never reached without the tokenizer: `split` refuses first.
+        Length::Model(vocab) => match vocab.loaded() {
+            Some(tokenizer) => Measure::Model {
+                tokenizer,
+                chars: Default::default(),
+            },
+            None => Measure::Characters,
+        },
+        Length::Tokens(encoding) => {
+            special = find_special_tokens_of(text, encoding);
+            Measure::Tokens {
+                bpe: encoding.tokenizer(),
+                disallowed: special_tokens_of(encoding),
+                special: &special,
+                chars: Default::default(),
+            }
+        }
+    };
+    recursive::split_text(text, params, &mut measure, end)
+}
+
+/// The `length_function` parameter as the page lists it: `len`, the tiktoken encoder of
+/// `from_tiktoken_encoder(encoding_name=…)`, or the count of an open model's tokens.
+fn length_parameter(length_function: Length) -> String {
+    match length_function {
+        Length::Characters => "len".to_owned(),
+        // What `from_huggingface_tokenizer` measures, given as the length function (the
+        // snippet's `count`): the model's tokens without its special tokens.
+        Length::Model(v) => format!(
+            "count: len({}.encode(text, add_special_tokens=False).ids)",
+            crate::strategy::py_hf_tokenizer(v)
+        ),
+        Length::Tokens(e) => {
+            format!("from_tiktoken_encoder(encoding_name={})", py_str(e.name()))
+        }
+    }
+}
+
+/// Cuts of the whole text as pieces, the last one ending the text.
+fn cut_pieces(cuts: Vec<Cut>) -> Vec<Piece> {
+    end_last(
+        cuts.into_iter()
+            .map(|c| Piece {
+                text: c.text,
+                ..Piece::slice(c.range, c.reason)
+            })
+            .collect(),
+    )
 }
 
 fn refused(strategy: StrategyId, byte_offset: usize, found: &'static str) -> StrategyError {
@@ -299,18 +348,7 @@ fn refused(strategy: StrategyId, byte_offset: usize, found: &'static str) -> Str
 
 impl Chunker for LangchainRecursiveCharacterTextSplitter {
     fn parameters(&self) -> Vec<Parameter> {
-        let length = match self.length_function {
-            Length::Characters => "len".to_owned(),
-            // What `from_huggingface_tokenizer` measures, given as the length function (the
-            // snippet's `count`): the model's tokens without its special tokens.
-            Length::Model(v) => format!(
-                "count: len({}.encode(text, add_special_tokens=False).ids)",
-                crate::strategy::py_hf_tokenizer(v)
-            ),
-            Length::Tokens(e) => {
-                format!("from_tiktoken_encoder(encoding_name={})", py_str(e.name()))
-            }
-        };
+        let length = length_parameter(self.length_function);
         let keep = match self.keep_separator {
             KeepSeparator::False => "False".to_owned(),
             KeepSeparator::Start => "True".to_owned(),
@@ -341,14 +379,115 @@ impl Chunker for LangchainRecursiveCharacterTextSplitter {
         let cuts = self
             .cuts(text, Boundary::EndOfText)
             .map_err(|r| refused(self.id(), r.at, r.found))?;
-        Ok(end_last(
-            cuts.into_iter()
-                .map(|c| Piece {
-                    text: c.text,
-                    ..Piece::slice(c.range, c.reason)
-                })
-                .collect(),
-        ))
+        Ok(cut_pieces(cuts))
+    }
+}
+
+/// LangChain `RecursiveCharacterTextSplitter.from_language(Language.MARKDOWN, chunk_size=…,
+/// chunk_overlap=…)` (langchain-text-splitters 1.1.3, `character.py`: `from_language`,
+/// `get_separators_for_language`, `_split_text`, `_split_text_with_regex`; `base.py`:
+/// `_merge_splits`, `_join_docs`): the recursive splitter with markdown's separators as
+/// regular expressions (`is_separator_regex=True`), sized by `len` in characters, by tiktoken
+/// tokens as `from_tiktoken_encoder(encoding_name=…, separators=…, is_separator_regex=True)`
+/// builds it, or by an open model's tokens given as `length_function`.
+///
+/// The rules are [`LangchainRecursiveCharacterTextSplitter`]'s, with the separators
+/// [`Separator::markdown`]: headings `\n#{1,6} `, the end of a code block ```` ```\n ````,
+/// horizontal rules `\n\*\*\*+\n`, `\n---+\n`, `\n___+\n`, then `"\n\n"`, `"\n"`,
+/// `" "`, `""`. The first separator with a match in a piece (`re.search`) splits it
+/// (`re.split` with a capture group: leftmost, non-overlapping matches); each split starts with
+/// the match before it (`keep_separator=True`, the only value here), so splits are merged with
+/// `""` and every chunk is a slice of the document, stripped (`strip_whitespace`). A heading
+/// thus starts the chunk it is in unless the merge packs it after shorter splits; a split at a
+/// heading or a rule ends a chunk at [`Boundary::Section`].
+///
+/// Chunk byte ranges are where each chunk's text lies in the document.
+///
+/// Errors: [`StrategyError::ZeroChunkSize`] for `chunk_size` 0, [`StrategyError::OverlapRefused`]
+/// when `chunk_overlap > chunk_size` (`TextSplitter.__init__` raises `ValueError`);
+/// [`StrategyError::TextRefused`] in tokens when a measured split holds a special-token string
+/// of the encoding (tiktoken's `encode` raises); [`StrategyError::TokenizerNotLoaded`] in a
+/// model's tokens before its tokenizer is installed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LangchainMarkdownLanguageSplitter {
+    /// `chunk_size`, in `length_function`'s unit (LangChain's default 4000).
+    pub chunk_size: usize,
+    /// `chunk_overlap`, in `length_function`'s unit (LangChain's default 200).
+    pub chunk_overlap: usize,
+    /// `length_function`: `len` ([`Length::Characters`]), the tiktoken encoder of
+    /// `from_tiktoken_encoder(encoding_name=…)` ([`Length::Tokens`]), or an open model's
+    /// tokens ([`Length::Model`]).
+    pub length_function: Length,
+    /// `separators`, coarsest first: `get_separators_for_language(Language.MARKDOWN)`
+    /// ([`Separator::markdown`]). A [`Separator::Literal`] is matched as the fixed string it
+    /// is, which is what the library's regex does for a pattern without metacharacters.
+    pub separators: Vec<Separator>,
+    /// `strip_whitespace` (default `True`): strip each chunk (Python's `str.strip()`).
+    pub strip_whitespace: bool,
+}
+
+impl LangchainMarkdownLanguageSplitter {
+    /// The splitter with `settings`' size, overlap and unit, markdown's separators and
+    /// LangChain's defaults.
+    ///
+    /// # Errors
+    /// The library's refusals of the sizes (see the type).
+    pub fn new(settings: &Settings) -> Result<Self, StrategyError> {
+        check_sizes(
+            StrategyId::LangchainMarkdownLanguage,
+            settings.chunk_size,
+            settings.chunk_overlap,
+        )?;
+        Ok(LangchainMarkdownLanguageSplitter {
+            chunk_size: settings.chunk_size,
+            chunk_overlap: settings.chunk_overlap,
+            length_function: settings.length(),
+            separators: Separator::markdown(),
+            strip_whitespace: true,
+        })
+    }
+}
+
+impl Chunker for LangchainMarkdownLanguageSplitter {
+    fn parameters(&self) -> Vec<Parameter> {
+        let separators: Vec<String> = self
+            .separators
+            .iter()
+            .map(|s| s.pattern().into_owned())
+            .collect();
+        vec![
+            ("language", "Language.MARKDOWN".to_owned()),
+            ("chunk_size", self.chunk_size.to_string()),
+            ("chunk_overlap", self.chunk_overlap.to_string()),
+            ("length_function", length_parameter(self.length_function)),
+            ("separators", py_list(&separators)),
+            ("keep_separator", "True".to_owned()),
+            ("is_separator_regex", "True".to_owned()),
+            ("strip_whitespace", py_bool(self.strip_whitespace)),
+        ]
+    }
+
+    fn id(&self) -> StrategyId {
+        StrategyId::LangchainMarkdownLanguage
+    }
+
+    fn budget(&self) -> (usize, Length) {
+        (self.chunk_size, self.length_function)
+    }
+
+    fn split(&self, text: &str) -> Result<Vec<Piece>, StrategyError> {
+        check_sizes(self.id(), self.chunk_size, self.chunk_overlap)?;
+        self.length_function.model_tokenizer()?;
+        let params = Params {
+            chunk_size: self.chunk_size,
+            chunk_overlap: self.chunk_overlap,
+            separators: &self.separators,
+            keep_separator: KeepSeparator::Start,
+            strip_whitespace: self.strip_whitespace,
+        };
+        let cuts = recursive_cuts(text, &params, self.length_function, Boundary::EndOfText)
+            .map_err(|r| refused(self.id(), r.at, r.found))?;
+        Ok(cut_pieces(cuts))
     }
 }
 
@@ -443,6 +582,7 @@ impl Chunker for LangchainMarkdownHeaderTextSplitter {
                     reason: cut.reason,
                     heading_path: section.headings.clone(),
                     prefix_over_budget: false,
+                    code_info: None,
                 });
             }
         }

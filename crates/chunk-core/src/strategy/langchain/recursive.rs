@@ -1,6 +1,7 @@
 //! The cut of LangChain's `RecursiveCharacterTextSplitter` (langchain-text-splitters 1.1.3,
 //! `character.py`: `RecursiveCharacterTextSplitter._split_text`, `_split_text_with_regex`; and
-//! `base.py`: `TextSplitter._merge_splits`, `_join_docs`), on byte ranges of one text.
+//! `base.py`: `TextSplitter._merge_splits`, `_join_docs`), on byte ranges of one text, with
+//! literal separators or the markdown patterns of `from_language` ([`Separator`]).
 //!
 //! What the library measures is reproduced exactly: the length function is called on each
 //! split on its own and on the merge separator, never on a joined chunk, so a chunk's sum
@@ -8,7 +9,7 @@
 //! split's length is measured once per level and reused by the merge, which measures the same
 //! string again in the library.
 
-use super::KeepSeparator;
+use super::{KeepSeparator, Separator};
 use crate::strategy::python::{python_isspace, strip};
 use crate::strategy::Boundary;
 use crate::tokenizer::open::OpenTokenizer;
@@ -111,7 +112,7 @@ impl Measure<'_> {
 pub(super) struct Params<'p> {
     pub chunk_size: usize,
     pub chunk_overlap: usize,
-    pub separators: &'p [String],
+    pub separators: &'p [Separator],
     pub keep_separator: KeepSeparator,
     pub strip_whitespace: bool,
 }
@@ -158,10 +159,13 @@ pub(super) fn split_text(
     measure: &mut Measure<'_>,
     end: Boundary,
 ) -> Result<Vec<Cut>, Raised> {
-    let defaults: Vec<String>;
+    let defaults: Vec<Separator>;
     let separators = if params.separators.is_empty() {
         // `separators or ["\n\n", "\n", " ", ""]`: an empty list means the default.
-        defaults = DEFAULT_SEPARATORS.iter().map(|s| s.to_string()).collect();
+        defaults = DEFAULT_SEPARATORS
+            .iter()
+            .map(|s| Separator::Literal(s.to_string()))
+            .collect();
         &defaults[..]
     } else {
         params.separators
@@ -196,32 +200,35 @@ impl Splitter<'_, '_, '_> {
     fn split(
         &mut self,
         range: Range<usize>,
-        separators: &[String],
+        separators: &[Separator],
         end: Boundary,
     ) -> Result<(), Raised> {
         let piece = &self.text[range.clone()];
-        // The first separator found in the text; "" stops the search (and leaves no finer
-        // separator); none found: the last one, with no finer separator.
-        let mut separator = separators.last().map_or("", String::as_str);
-        let mut finer: &[String] = &[];
+        // The first separator found in the text (`re.search`); "" stops the search (and leaves
+        // no finer separator); none found: the last one, with no finer separator.
+        const EMPTY: &Separator = &Separator::Literal(String::new());
+        let mut separator = separators.last().unwrap_or(EMPTY);
+        let mut finer: &[Separator] = &[];
         for (i, s) in separators.iter().enumerate() {
             if s.is_empty() {
-                separator = "";
+                separator = s;
                 break;
             }
-            if contains(piece, s) {
+            if s.is_in(piece) {
                 separator = s;
                 finer = &separators[i + 1..];
                 break;
             }
         }
         let keep = self.params.keep_separator;
-        let merge_separator = if keep == KeepSeparator::False {
-            separator
-        } else {
-            ""
+        // `separator_ = "" if self._keep_separator else separator`. Dropped separators are put
+        // back as the library's string; a pattern only comes with `keep_separator=True`
+        // (`LangchainMarkdownLanguageSplitter` has no other), so a dropped one is a literal.
+        let merge_separator = match (keep, separator) {
+            (KeepSeparator::False, Separator::Literal(s)) => s.as_str(),
+            _ => "",
         };
-        let at_separator = boundary_of(separator);
+        let at_separator = separator.boundary();
         let mut merge = Merge::new(merge_separator);
         let mut splits = splits(self.text, range, separator, keep).peekable();
         while let Some(s) = splits.next() {
@@ -321,15 +328,15 @@ impl Splitter<'_, '_, '_> {
     }
 }
 
-/// `_split_text_with_regex(text[range], re.escape(separator), keep_separator)`: the non-empty
-/// pieces between occurrences of `separator`, each carrying the separator before it
-/// (`"start"`/`True`), after it (`"end"`) or neither (`False`); every character when the
-/// separator is empty. Occurrences are found leftmost first, without overlap, as `re.split`
-/// finds a literal.
+/// `_split_text_with_regex(text[range], separator, keep_separator)`: the non-empty pieces
+/// between matches of `separator`, each carrying the match before it (`"start"`/`True`),
+/// after it (`"end"`) or neither (`False`); every character when the separator is empty.
+/// Matches are found leftmost first, without overlap, as `re.split` finds them
+/// ([`Separator::find`]).
 fn splits<'a>(
     text: &'a str,
     range: Range<usize>,
-    separator: &'a str,
+    separator: &'a Separator,
     keep: KeepSeparator,
 ) -> Box<dyn Iterator<Item = Range<usize>> + 'a> {
     let base = range.start;
@@ -341,8 +348,11 @@ fn splits<'a>(
                 .map(move |(i, c)| base + i..base + i + c.len_utf8()),
         );
     }
-    let n = separator.len();
-    let finder = memchr::memmem::Finder::new(separator.as_bytes());
+    // A literal's searcher is built once (memchr's `Finder`), as `re` compiles it once.
+    let finder = match separator {
+        Separator::Literal(s) => Some(memchr::memmem::Finder::new(s.as_bytes())),
+        _ => None,
+    };
     let mut from = 0;
     let mut cur = base;
     let mut done = false;
@@ -350,15 +360,20 @@ fn splits<'a>(
         if done {
             return None;
         }
-        let found = finder.find(piece.as_bytes().get(from..)?).map(|i| from + i);
+        let found = match &finder {
+            Some(f) => f
+                .find(piece.as_bytes().get(from..)?)
+                .map(|i| from + i..from + i + f.needle().len()),
+            None => separator.find(piece, from),
+        };
         let piece = match found {
-            Some(i) => {
-                from = i + n;
-                let at = base + i;
+            Some(m) => {
+                from = m.end;
+                let (at, after) = (base + m.start, base + m.end);
                 let (piece, next) = match keep {
                     KeepSeparator::Start => (cur..at, at),
-                    KeepSeparator::End => (cur..at + n, at + n),
-                    KeepSeparator::False => (cur..at, at + n),
+                    KeepSeparator::End => (cur..after, after),
+                    KeepSeparator::False => (cur..at, after),
                 };
                 cur = next;
                 piece
@@ -372,16 +387,6 @@ fn splits<'a>(
             return Some(piece);
         }
     }))
-}
-
-/// `re.search(re.escape(needle), hay)` for a non-empty literal: does `hay` contain it (SIMD
-/// search; a match of valid UTF-8 in valid UTF-8 always lies on char boundaries).
-fn contains(hay: &str, needle: &str) -> bool {
-    match needle.as_bytes() {
-        [] => true,
-        [b] => memchr::memchr(*b, hay.as_bytes()).is_some(),
-        n => memchr::memmem::find(hay.as_bytes(), n).is_some(),
-    }
 }
 
 /// `_merge_splits`, fed one split at a time: `current_doc` is `window`, `total` its measured

@@ -450,3 +450,111 @@ fn huge_sizes_give_one_chunk() {
     // The header splitter joined the two blocks.
     assert_eq!(texts(&m, text), owned(&["one two  \nthree"]));
 }
+
+fn markdown_language(s: Settings) -> LangchainMarkdownLanguageSplitter {
+    LangchainMarkdownLanguageSplitter::new(&s).expect("valid sizes")
+}
+
+#[test]
+fn from_language_markdown_splits_at_headings_rules_and_fences_first() {
+    let text = "Intro line.\n# One\nText of one.\n####### not a heading\n## Two\nText.\n---\nAfter the rule.\n```\ncode\n```\nEnd.";
+    // `from_language(Language.MARKDOWN, chunk_size=30, chunk_overlap=0)` with `add_start_index`.
+    let c = markdown_language(chars(30, 0));
+    assert_eq!(
+        starts(&c, text),
+        pairs(&[
+            ("Intro line.", 0),
+            ("# One\nText of one.", 12),
+            ("####### not a heading", 31),
+            ("## Two\nText.", 53),
+            ("---\nAfter the rule.", 66),
+            ("```\ncode\n```\nEnd.", 86)
+        ])
+    );
+    // The plain recursive splitter cuts the same text at lines and words instead.
+    assert_eq!(
+        texts(&recursive(chars(30, 0)), text),
+        owned(&[
+            "Intro line.\n# One\nText of one.",
+            "####### not a heading\n## Two",
+            "Text.\n---\nAfter the rule.\n```",
+            "code\n```\nEnd."
+        ])
+    );
+    // Seven marks are no heading: the line stays with the section before it.
+    assert_eq!(
+        starts(&markdown_language(chars(60, 0)), text),
+        pairs(&[
+            ("Intro line.\n# One\nText of one.\n####### not a heading", 0),
+            (
+                "## Two\nText.\n---\nAfter the rule.\n```\ncode\n```\nEnd.",
+                53
+            )
+        ])
+    );
+    // In tokens (`from_tiktoken_encoder(..., separators=..., is_separator_regex=True)`).
+    let c = markdown_language(tokens(8, 2));
+    assert_eq!(
+        texts(&c, text),
+        owned(&[
+            "Intro line.",
+            "# One\nText of one.",
+            "####### not a heading",
+            "## Two\nText.",
+            "---\nAfter the rule.",
+            "```\ncode\n```\nEnd."
+        ])
+    );
+    // A cut at a heading or a rule is a section boundary; "# One" is too long with the line
+    // after it and is split again at its line feeds.
+    let reasons: Vec<Boundary> = chunks(&c, text).chunks.iter().map(|c| c.reason).collect();
+    assert_eq!(
+        reasons,
+        [
+            Boundary::Section,
+            Boundary::Line,
+            Boundary::Section,
+            Boundary::Section,
+            Boundary::Line,
+            Boundary::EndOfText
+        ]
+    );
+}
+
+#[test]
+fn from_language_markdown_lists_the_librarys_parameters_and_refusals() {
+    let c = markdown_language(chars(300, 30));
+    let p = c.parameters();
+    assert!(p.contains(&("language", "Language.MARKDOWN".to_owned())));
+    assert!(p.contains(&("is_separator_regex", "True".to_owned())));
+    assert!(p.contains(&(
+        "separators",
+        r#"["\n#{1,6} ", "```\n", "\n\\*\\*\\*+\n", "\n---+\n", "\n___+\n", "\n\n", "\n", " ", ""]"#
+            .to_owned()
+    )));
+    assert_eq!(c.keeps(), crate::strategy::Keeps::AllButWhitespace);
+    assert_eq!(
+        LangchainMarkdownLanguageSplitter::new(&chars(10, 11)).unwrap_err(),
+        StrategyError::OverlapRefused {
+            strategy: StrategyId::LangchainMarkdownLanguage,
+            library: PACKAGE,
+            chunk_size: 10,
+            chunk_overlap: 11
+        }
+    );
+    let refused = run(
+        &markdown_language(tokens(64, 0)),
+        "# Title\nends with <|endoftext|> here.",
+        Encoding::Cl100kBase,
+    );
+    assert!(matches!(
+        refused,
+        Err(StrategyError::TextRefused {
+            strategy: StrategyId::LangchainMarkdownLanguage,
+            ..
+        })
+    ));
+    assert!(chunks(&markdown_language(chars(100, 0)), "")
+        .chunks
+        .is_empty());
+}

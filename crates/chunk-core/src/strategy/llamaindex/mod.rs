@@ -1,5 +1,8 @@
 //! LlamaIndex (llama-index-core 0.14.25) node parsers, reproduced exactly:
-//! `TokenTextSplitter` and `SentenceSplitter` (`llama_index/core/node_parser/text/`).
+//! `TokenTextSplitter` and `SentenceSplitter` (`llama_index/core/node_parser/text/`), and the
+//! markdown chain `MarkdownNodeParser` then `SentenceSplitter` (`markdown.rs`,
+//! [`LlamaindexMarkdownNodeParser`]), which splits each markdown node with
+//! [`LlamaindexSentenceSplitter::split_text_metadata_aware`].
 //!
 //! Both cut the text recursively into splits no longer than `chunk_size` tokens, trying one
 //! separator after another, then merge consecutive splits into chunks, each chunk's size being
@@ -24,7 +27,9 @@
 //! **Empty text**: both splitters return `[""]` for `""` (`_split_text`: `if text == "":
 //! return [text]`) — one empty chunk — but nothing for whitespace-only text.
 
+mod markdown;
 mod punkt;
+pub use markdown::{LlamaindexMarkdownNodeParser, LlamaindexMarkdownSection};
 pub use punkt::sentence_starts as punkt_sentence_starts;
 
 use super::{Boundary, Chunker, Piece, Settings, SizeUnit, StrategyError, StrategyId};
@@ -221,6 +226,16 @@ struct Split {
 /// runs of thousands of sentence marks and no whitespace nest this deep.
 const MAX_DEPTH: usize = 975;
 
+/// [`MAX_DEPTH`] when `SentenceSplitter` runs as the second transformation of
+/// `IngestionPipeline(transformations=[MarkdownNodeParser(), SentenceSplitter(…)]).run(…)`
+/// called from a script's top level: the pipeline's own calls (`run`, `run_transformations`,
+/// `__call__`, `get_nodes_from_documents`, `_parse_nodes`, `split_text_metadata_aware`) sit
+/// between the script and `_split_text`. Measured on `"!" * n`: `split_text` at the top level
+/// passes 977 levels and raises at 979, the pipeline passes 965 and raises at 967, twelve
+/// levels less; `split_text` three frames below the top ([`MAX_DEPTH`]) is three less than at
+/// the top, so the pipeline's limit is nine below it.
+pub(super) const PIPELINE_MAX_DEPTH: usize = MAX_DEPTH - 9;
+
 /// The recursive `_split` of both splitters, streamed: `emit` receives the splits in document
 /// order (and may stop the walk by returning `false`). A piece that fits is one split; else it
 /// is cut by the first function of `fns` that gives more than one part (the last function's
@@ -230,11 +245,13 @@ const MAX_DEPTH: usize = 975;
 /// Counts are exact up to `chunk_size`; past it only "over" matters (see
 /// [`Counter::count_capped`]), except for a piece kept whole, which is counted exactly. The
 /// walk keeps one frame per level (the cuts of the piece being split), never all splits.
-/// The library raises where this returns `Err`.
+/// The library raises where this returns `Err` (nesting deeper than `max_depth` levels is
+/// Python's `RecursionError`).
 fn split_recursive(
     counter: &Counter,
     chunk_size: usize,
     fns: &[SplitFn],
+    max_depth: usize,
     emit: &mut dyn FnMut(Split) -> bool,
 ) -> Result<(), Walk> {
     /// A piece being split: its cuts, the next part's start and what ends the last part.
@@ -312,7 +329,7 @@ fn split_recursive(
         };
         match open(child)? {
             Ok(frame) => {
-                if stack.len() >= MAX_DEPTH {
+                if stack.len() >= max_depth {
                     return Err(Walk::RecursionLimit(frame.at));
                 }
                 stack.push(frame);
@@ -354,7 +371,8 @@ fn chunk_piece<'s>(
 /// Why the library's `_split` raises.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Walk {
-    /// `RecursionError` (deeper than [`MAX_DEPTH`]) at the piece starting at this byte.
+    /// `RecursionError` (deeper than [`MAX_DEPTH`], or the caller's limit) at the piece
+    /// starting at this byte.
     RecursionLimit(usize),
     /// `str.split("")`: `ValueError: empty separator`, raised when the separator is tried.
     EmptySeparator,
@@ -529,7 +547,8 @@ impl Chunker for LlamaindexTokenTextSplitter {
         // _merge: the current chunk's splits and the sum of their counts.
         let mut cur: VecDeque<Split> = VecDeque::new();
         let mut cur_len = 0;
-        let walked = split_recursive(&counter, self.chunk_size, &self.split_fns(), &mut |split| {
+        let fns = self.split_fns();
+        let walked = split_recursive(&counter, self.chunk_size, &fns, MAX_DEPTH, &mut |split| {
             if cur_len + split.tokens > self.chunk_size {
                 pieces.extend(chunk_piece(text, cur.iter(), keep));
                 while !cur.is_empty()
@@ -664,6 +683,164 @@ impl Chunker for LlamaindexSentenceSplitter {
     }
 
     fn split(&self, text: &str) -> Result<Vec<Piece>, StrategyError> {
+        self.split_sized(
+            text,
+            self.chunk_size,
+            StrategyId::LlamaindexSentence,
+            MAX_DEPTH,
+        )
+    }
+}
+
+/// What LlamaIndex's `SentenceSplitter.split_text_metadata_aware(text, metadata_str)`
+/// (llama-index-core 0.14.25, `node_parser/text/sentence.py`) does with a node's metadata
+/// string before splitting: its length is `len(self._tokenizer(metadata_str))` (tokens of the
+/// splitter's own tokenizer), and the text is split at `chunk_size − metadata length`.
+///
+/// The metadata string is the one `MetadataAwareTextSplitter._get_metadata_str`
+/// (`node_parser/interface.py`) picks: the longer of `node.get_metadata_str(MetadataMode.EMBED)`
+/// and `…(MetadataMode.LLM)`, each the node's metadata not excluded for that mode, one
+/// `"{key}: {value}"` per key joined by `"\n"` (`""` without metadata, 0 tokens).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MetadataFit {
+    /// At least 50 tokens remain: the text is split at `effective_chunk_size`, silently.
+    Fits {
+        /// Tokens of the metadata string.
+        metadata_length: usize,
+        /// `chunk_size − metadata_length`.
+        effective_chunk_size: usize,
+    },
+    /// Between 1 and 49 tokens remain: the library prints (to stdout, no exception, no
+    /// `warnings` category) "Metadata length (…) is close to chunk size (…). Resulting chunks
+    /// are less than 50 tokens. Consider increasing the chunk size or decreasing the size of
+    /// your metadata to avoid this." and splits at `effective_chunk_size`. Also printed for a
+    /// `chunk_size` under 50 with no metadata at all.
+    Close {
+        /// Tokens of the metadata string.
+        metadata_length: usize,
+        /// `chunk_size − metadata_length`, below 50.
+        effective_chunk_size: usize,
+    },
+    /// Nothing remains (`metadata_length ≥ chunk_size`): the library raises `ValueError(
+    /// "Metadata length (…) is longer than chunk size (…). Consider increasing the chunk size
+    /// or decreasing the size of your metadata to avoid this.")`
+    /// ([`StrategyError::MetadataOverChunkSize`]); llama_index issues 7980 and 12200.
+    TooLong {
+        /// Tokens of the metadata string.
+        metadata_length: usize,
+    },
+}
+
+impl MetadataFit {
+    /// Tokens of the metadata string.
+    pub fn metadata_length(self) -> usize {
+        match self {
+            MetadataFit::Fits {
+                metadata_length, ..
+            }
+            | MetadataFit::Close {
+                metadata_length, ..
+            }
+            | MetadataFit::TooLong { metadata_length } => metadata_length,
+        }
+    }
+
+    /// The chunk size the text is split at; `None` where the library raises.
+    pub fn effective_chunk_size(self) -> Option<usize> {
+        match self {
+            MetadataFit::Fits {
+                effective_chunk_size,
+                ..
+            }
+            | MetadataFit::Close {
+                effective_chunk_size,
+                ..
+            } => Some(effective_chunk_size),
+            MetadataFit::TooLong { .. } => None,
+        }
+    }
+}
+
+impl LlamaindexSentenceSplitter {
+    /// Tokens of `metadata_str` as the splitter's tokenizer counts them (tiktoken's
+    /// `encode(…, allowed_special="all")`, or the open model's ids): `metadata_len` of
+    /// `split_text_metadata_aware`.
+    ///
+    /// # Errors
+    /// [`StrategyError::TokenizerNotLoaded`] when sized in a model's tokens not installed.
+    pub fn metadata_length(&self, metadata_str: &str) -> Result<usize, StrategyError> {
+        let model = length_of(self.encoding, self.model).model_tokenizer()?;
+        Ok(Counter::new(metadata_str, self.encoding, model).count(0..metadata_str.len()))
+    }
+
+    /// What `split_text_metadata_aware` makes of `metadata_str` ([`MetadataFit`]).
+    ///
+    /// # Errors
+    /// [`StrategyError::TokenizerNotLoaded`] when sized in a model's tokens not installed.
+    pub fn metadata_fit(&self, metadata_str: &str) -> Result<MetadataFit, StrategyError> {
+        let metadata_length = self.metadata_length(metadata_str)?;
+        Ok(match self.chunk_size.checked_sub(metadata_length) {
+            None | Some(0) => MetadataFit::TooLong { metadata_length },
+            Some(effective_chunk_size) if effective_chunk_size < 50 => MetadataFit::Close {
+                metadata_length,
+                effective_chunk_size,
+            },
+            Some(effective_chunk_size) => MetadataFit::Fits {
+                metadata_length,
+                effective_chunk_size,
+            },
+        })
+    }
+
+    /// `split_text_metadata_aware(text, metadata_str)` (`sentence.py`): `text` split at
+    /// `chunk_size` minus the tokens of `metadata_str` ([`MetadataFit`]), `chunk_overlap`
+    /// unchanged; otherwise the rules of `split_text` (see the type). This is how the
+    /// splitter cuts every node an ingestion pipeline or `get_nodes_from_documents` gives it
+    /// (`MetadataAwareTextSplitter._parse_nodes`), with the node's metadata string; the pieces
+    /// are byte ranges of `text`. [`MetadataFit::Close`] prints a line in the library and
+    /// changes nothing here.
+    ///
+    /// # Errors
+    /// [`StrategyError::MetadataOverChunkSize`] (at byte 0) where the library raises on the
+    /// metadata's length, and the refusals of `split_text`.
+    pub fn split_text_metadata_aware(
+        &self,
+        text: &str,
+        metadata_str: &str,
+    ) -> Result<Vec<Piece>, StrategyError> {
+        let strategy = StrategyId::LlamaindexSentence;
+        match self.metadata_fit(metadata_str)? {
+            MetadataFit::TooLong { metadata_length } => Err(StrategyError::MetadataOverChunkSize {
+                strategy,
+                library: LIBRARY,
+                metadata_length,
+                chunk_size: self.chunk_size,
+                byte_offset: 0,
+            }),
+            MetadataFit::Fits {
+                effective_chunk_size,
+                ..
+            }
+            | MetadataFit::Close {
+                effective_chunk_size,
+                ..
+            } => self.split_sized(text, effective_chunk_size, strategy, MAX_DEPTH),
+        }
+    }
+}
+
+impl LlamaindexSentenceSplitter {
+    /// `_split_text(text, chunk_size)` (`sentence.py`): the splitter's rules (see the type)
+    /// at `chunk_size` tokens, which [`Self::split_text_metadata_aware`] lowers by the
+    /// metadata's length while `chunk_overlap` stays [`Self::chunk_overlap`]; refusals name
+    /// `strategy`, and `_split` may nest `max_depth` levels before Python's `RecursionError`.
+    pub(super) fn split_sized(
+        &self,
+        text: &str,
+        chunk_size: usize,
+        strategy: StrategyId,
+        max_depth: usize,
+    ) -> Result<Vec<Piece>, StrategyError> {
         if text.is_empty() {
             return Ok(vec![Piece::slice(0..0, Boundary::EndOfText)]);
         }
@@ -675,14 +852,15 @@ impl Chunker for LlamaindexSentenceSplitter {
         // (nothing added since the last close).
         let mut cur: VecDeque<Split> = VecDeque::new();
         let (mut cur_len, mut fresh) = (0, true);
-        let walked = split_recursive(&counter, self.chunk_size, &self.split_fns(), &mut |split| {
+        let fns = self.split_fns();
+        let walked = split_recursive(&counter, chunk_size, &fns, max_depth, &mut |split| {
             // The library's _split runs to its end (and may raise RecursionError) before
             // _merge raises on an oversized split: keep walking, merge no more.
-            oversize |= split.tokens > self.chunk_size;
+            oversize |= split.tokens > chunk_size;
             if oversize {
                 return true;
             }
-            if cur_len + split.tokens > self.chunk_size && !fresh {
+            if cur_len + split.tokens > chunk_size && !fresh {
                 // close_chunk(): the next chunk starts with the longest tail of this one
                 // within chunk_overlap.
                 pieces.extend(chunk_piece(text, cur.iter(), false));
@@ -701,7 +879,7 @@ impl Chunker for LlamaindexSentenceSplitter {
             }
             if fresh {
                 // Drop overlap from the front until the split fits.
-                while cur_len + split.tokens > self.chunk_size {
+                while cur_len + split.tokens > chunk_size {
                     let Some(first) = cur.pop_front() else { break };
                     cur_len -= first.tokens;
                 }
@@ -711,10 +889,10 @@ impl Chunker for LlamaindexSentenceSplitter {
             fresh = false;
             true
         });
-        walked.map_err(|w| w.error(StrategyId::LlamaindexSentence))?;
+        walked.map_err(|w| w.error(strategy))?;
         if oversize {
             return Err(StrategyError::ParameterRefused {
-                strategy: StrategyId::LlamaindexSentence,
+                strategy,
                 parameter: "chunk_size",
                 detail: "at least the tokens of every single character of the text \
                          (llama-index raises ValueError: Single token exceeded chunk size)",

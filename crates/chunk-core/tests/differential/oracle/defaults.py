@@ -28,9 +28,13 @@ chars = "characters" if length is len else "unknown"
 out = {
     "langchain-recursive": entry(size, overlap, chars),
     "langchain-markdown": entry(size, overlap, chars),
+    # from_language(Language.MARKDOWN, **kwargs) passes the sizes on to TextSplitter.__init__.
+    "langchain-markdown-language": entry(size, overlap, chars),
     "langchain-token": entry(size, overlap, "tokens"),
 }
 out["llamaindex-sentence"] = entry(*defaults(SentenceSplitter.__init__, "chunk_size", "chunk_overlap"), "tokens")
+# MarkdownNodeParser has no size: the chain is sized by its SentenceSplitter.
+out["llamaindex-markdown"] = out["llamaindex-sentence"]
 out["llamaindex-token"] = entry(*defaults(LlamaTokenTextSplitter.__init__, "chunk_size", "chunk_overlap"), "tokens")
 for sid, cls, has_overlap in (("chonkie-recursive", RecursiveChunker, False), ("chonkie-token", TokenChunker, True)):
     names = ["tokenizer", "chunk_size"] + (["chunk_overlap"] if has_overlap else [])

@@ -2,6 +2,7 @@
 
 import hf_models
 from langchain_text_splitters import (
+    Language,
     MarkdownHeaderTextSplitter,
     RecursiveCharacterTextSplitter,
     TokenTextSplitter,
@@ -19,19 +20,31 @@ def token(text, case):
     return [{"text": t, "start": None, "end": None} for t in splitter.split_text(text)]
 
 
-def recursive_splitter(case, add_start_index):
+def recursive_splitter(case, add_start_index, language=None):
     """The recursive splitter of a case: `len` for characters, tiktoken for tokens, the model's
     tokenizer as the length function for model tokens (what `from_huggingface_tokenizer`
-    builds from a transformers tokenizer over the same pipeline; hf_models.py)."""
+    builds from a transformers tokenizer over the same pipeline; hf_models.py). With a
+    `language`, `from_language(language, ...)`; in tokens, the same separators and
+    `is_separator_regex=True` that `from_language` passes, given to `from_tiktoken_encoder`."""
     sizes = {
         "chunk_size": case["chunk_size"],
         "chunk_overlap": case["chunk_overlap"],
         "add_start_index": add_start_index,
     }
-    if case["unit"] == "characters":
-        return RecursiveCharacterTextSplitter(**sizes)
     if case["unit"] == "model":
-        return RecursiveCharacterTextSplitter(length_function=hf_models.count(case["vocab"]), **sizes)
+        sizes["length_function"] = hf_models.count(case["vocab"])
+    if language is not None:
+        if case["unit"] == "tokens":
+            separators = RecursiveCharacterTextSplitter.get_separators_for_language(language)
+            return RecursiveCharacterTextSplitter.from_tiktoken_encoder(
+                encoding_name=case["encoding"],
+                separators=separators,
+                is_separator_regex=True,
+                **sizes,
+            )
+        return RecursiveCharacterTextSplitter.from_language(language, **sizes)
+    if case["unit"] in ("characters", "model"):
+        return RecursiveCharacterTextSplitter(**sizes)
     return RecursiveCharacterTextSplitter.from_tiktoken_encoder(
         encoding_name=case["encoding"], **sizes
     )
@@ -49,6 +62,12 @@ def start_of(doc, text):
 
 def recursive(text, case):
     docs = recursive_splitter(case, True).create_documents([text])
+    return [{"text": d.page_content, "start": start_of(d, text), "end": None} for d in docs]
+
+
+def markdown_language(text, case):
+    # RecursiveCharacterTextSplitter.from_language(Language.MARKDOWN, ...): regex separators.
+    docs = recursive_splitter(case, True, Language.MARKDOWN).create_documents([text])
     return [{"text": d.page_content, "start": start_of(d, text), "end": None} for d in docs]
 
 
@@ -73,4 +92,5 @@ ORACLES = {
     "langchain-token": token,
     "langchain-recursive": recursive,
     "langchain-markdown": markdown,
+    "langchain-markdown-language": markdown_language,
 }

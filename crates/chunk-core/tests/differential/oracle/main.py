@@ -9,7 +9,8 @@ Protocol (one JSON object per line):
   where start/end are the library's own offsets in characters (code points) when it reports
   them, or {"id": int, "error": "ExceptionType: message"} when the library raises.
 
-Each lib_*.py module beside this file maps strategy ids to functions (text, case) -> chunks.
+Each lib_*.py module beside this file maps strategy ids to functions (text, case) -> chunks, or
+-> {"chunks": chunks, ...} with more of what the library did, passed on in the result line.
 Cases run in two worker processes (the CI machine has two cores).
 """
 
@@ -48,10 +49,12 @@ def run_case(case):
     except KeyError:
         return {"id": case["id"], "error": f"NoOracle: no oracle for {case['strategy']}"}
     try:
-        chunks = fn(DOCS[case["doc"]], case)
+        result = fn(DOCS[case["doc"]], case)
     except Exception as e:  # the library's own refusal is a result to compare
         return {"id": case["id"], "error": f"{type(e).__name__}: {e}"}
-    return {"id": case["id"], "chunks": chunks}
+    if isinstance(result, dict):  # chunks and more of what the library did
+        return {"id": case["id"], **result}
+    return {"id": case["id"], "chunks": result}
 
 
 def main():
