@@ -196,7 +196,7 @@ fn windows(
         let after_text = u[..m]
             .chars()
             .next_back()
-            .is_some_and(|c| !c.is_whitespace());
+            .is_some_and(|c| !c.is_whitespace() && !closing.contains(&c));
         if t > 0 && m < u.len() && u[m..].starts_with(closing) && after_text {
             continue;
         }
@@ -222,8 +222,7 @@ fn windows(
         match (moved, raw) {
             (Some(k), _) => (k, cuts[k].2),
             (None, Some(k)) => (k, cuts[k].1),
-            (None, None) if cuts[a + 1].1 > st => (a + 1, cuts[a + 1].1),
-            (None, None) => (a + 1, cuts[a + 1].2),
+            (None, None) => (a + 1, cuts[a + 1].1),
         }
     };
     let (mut a, mut st) = (0, 0);

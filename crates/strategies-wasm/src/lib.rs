@@ -365,11 +365,12 @@ mod tests {
         // An overlap of 2: windows start every 8 tokens (0, 8, … 144), 18 of 10 and one of 6.
         let [chunks, tokens] = measure(StrategyId::Fixed, &settings(10, 2), text).expect("fixed");
         assert_eq!((chunks, tokens), (19, 18 * 10 + 6));
-        // Two whole sentences per chunk; sentence packing keeps everything, so the chunks'
-        // tokens add up to the document's.
+        // Sentence packing ends each chunk with the space after its last sentence, a token of
+        // its own ("Alpha beta gamma delta. " is 6): one sentence per chunk, 28 of 6 tokens,
+        // and the last two sentences, which end the text without a space, together (10).
         let [chunks, tokens] =
             measure(StrategyId::Sentence, &settings(10, 0), text).expect("sentence");
-        assert_eq!((chunks, tokens), (15, 150));
+        assert_eq!((chunks, tokens), (29, 28 * 6 + 10));
         assert_eq!(
             measure(StrategyId::Fixed, &settings(0, 0), text).unwrap_err(),
             StrategyError::ZeroChunkSize.to_string()

@@ -12,7 +12,8 @@ pub struct Refusal {
     /// `"unit-unsupported"` (`unit` = `"tokens"`, `"characters"` or
     /// `"model"`), `"tokenizer-not-loaded"` (`vocab`), `"model-decode"`, `"text-refused"`,
     /// `"character-over-chunk-size"`, `"recursion-limit"`, `"parameter-refused"`,
-    /// `"metadata-over-chunk-size"` (`metadata_length`, `chunk_size`, `byte_offset`).
+    /// `"metadata-over-chunk-size"` (`metadata_length`, `chunk_size`, `byte_offset`),
+    /// `"prefix-over-budget"` (`prefix_length`, `chunk_size`, `byte_offset`).
     pub kind: String,
     /// The variant's values by field name (`"library"`, `"chunk_size"`, `"byte_offset"`, …),
     /// numbers in decimal, names as the core spells them.

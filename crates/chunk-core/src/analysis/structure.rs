@@ -7,14 +7,16 @@
 //!   before its end) at a place that is not between two lines of its code: inside a line of
 //!   code, or inside or right after a fence line, so that the fence is apart from the code.
 //!   Between two lines means at a line's start or at its end (before its line ending) in the
-//!   block's body, after its first line's start and before the closing fence's line.
+//!   block's body, after its first line's start and before the closing fence's line; a place
+//!   after the closing fence's marks with only whitespace left of the block is clean too.
 //! - **fence only** ([`StructureFaults::fence_only`]): the chunk's text has at least one
 //!   non-blank line and every non-blank line is a fence line (``` or ~~~ after any indentation);
 //!   text-splitter issue 798.
 //! - **separator-led** ([`StructureFaults::separator_led`]): a chunk that does not start the
 //!   document starts with the separator of what came before it: a line break, whitespace in
 //!   the middle of a line (indentation at a line's start is not a separator), or a punctuation
-//!   mark that closes a clause or sentence (`. , ; : ! ? ) ] } » ” ’`) right after text.
+//!   mark that closes a clause or sentence (`. , ; : ! ? ) ] } » ” ’`) right after text that is
+//!   neither whitespace nor such a mark.
 //!   LangChain fixed the same fault with its "end" separator placement (PR 21665). The first
 //!   character is read from the document at the chunk's start when that is a char boundary,
 //!   else from the chunk's own text.
@@ -105,9 +107,15 @@ fn clean_in_code(text: &str, code: &[CodeBlock], p: usize) -> bool {
     let Some(b) = i.checked_sub(1).map(|i| &code[i]) else {
         return true;
     };
-    let opening = &text[b.bytes.start..b.body.start];
-    let fence = b.bytes.start + (opening.len() - opening.trim_start().len());
-    if p <= fence || p >= b.bytes.end {
+    if p <= b.fence || p >= b.bytes.end {
+        return true;
+    }
+    // After the closing fence (a stripped chunk ends at its marks): nothing of the block left.
+    if p >= b.body.end
+        && text
+            .get(p..b.bytes.end)
+            .is_some_and(|t| t.trim().is_empty())
+    {
         return true;
     }
     let bytes = text.as_bytes();
@@ -146,7 +154,9 @@ fn separator_led(text: &str, start: usize, own: &str) -> bool {
     match first {
         '\n' | '\r' | '\u{0B}' | '\u{0C}' | '\u{85}' | '\u{2028}' | '\u{2029}' => true,
         c if c.is_whitespace() => !at_line_start,
-        c if CLOSING.contains(&c) => before.is_some_and(|c| !c.is_whitespace()),
+        c if CLOSING.contains(&c) => {
+            before.is_some_and(|c| !c.is_whitespace() && !CLOSING.contains(&c))
+        }
         _ => false,
     }
 }
@@ -213,9 +223,10 @@ mod tests {
             .filter(|&p| clean_in_code(code, &o.code, p))
             .collect();
         // Inside the block (after its first backtick at 3, before its end at 25) only the
-        // ends and starts of "a = 1" and "b = 2" after the first line's start are clean.
+        // ends and starts of "a = 1" and "b = 2" after the first line's start are clean, and
+        // the end of the closing fence's marks (24, before its line feed).
         let inside: Vec<usize> = clean.iter().copied().filter(|&p| p > 3 && p < 25).collect();
-        assert_eq!(inside, [14, 15, 20]);
+        assert_eq!(inside, [14, 15, 20, 24]);
         assert_eq!(&code[14..15], "\n");
         assert!(
             fence_only("  ```py\n\n")

@@ -63,6 +63,9 @@ pub struct CodeBlock {
     /// fence's line (its line ending included), or to the end of the document when the fence
     /// is never closed.
     pub bytes: Range<usize>,
+    /// The byte of the opening fence's first mark (after the line's indentation and any
+    /// container marks such as `- ` or `> `).
+    pub fence: usize,
     /// The code between the fences: from the line after the opening fence to the start of the
     /// closing fence's line (or [`CodeBlock::bytes`]'s end when unclosed). Empty for an empty
     /// block.
@@ -78,9 +81,9 @@ impl CodeBlock {
         self.info.split_whitespace().next()
     }
 
-    /// The opening fence's line, without its line ending (`"```rust"`).
+    /// The opening fence from its first mark, without its line ending (`"```rust"`).
     pub fn opening<'t>(&self, text: &'t str) -> &'t str {
-        text[self.bytes.start..self.body.start].trim_end_matches(['\n', '\r'])
+        text[self.fence..self.body.start].trim_end_matches(['\n', '\r'])
     }
 
     /// The start of each line of the body after its first, in order: the places a block too
@@ -117,15 +120,21 @@ pub fn fenced_code_blocks(text: &str) -> Vec<CodeBlock> {
         let Some((_, _, body_start)) = all.next() else {
             continue;
         };
-        let fence = text[start..].trim_start();
-        let mark = fence.chars().next().unwrap_or('`');
-        let width = fence.chars().take_while(|&c| c == mark).count();
-        // The closing fence: the last line, when it is only the fence character, at least as
-        // many as the opening (CommonMark 4.5); an unclosed block runs to `end`.
+        // The fence's first mark: on the opening line, after any container marks (`- `, `> `).
+        let fence = text[start..body_start]
+            .find(['`', '~'])
+            .map_or(start, |i| start + i);
+        let mark = text[fence..].chars().next().unwrap_or('`');
+        let width = text[fence..].chars().take_while(|&c| c == mark).count();
+        // The closing fence: the last line, when it is only the fence character (after the
+        // container's `>` marks and indentation), at least as many as the opening (CommonMark
+        // 4.5); an unclosed block runs to `end`.
         let body_end = match all.last() {
             Some((ls, ce, _)) => {
-                let line = text[ls..ce].trim();
-                let closes = line.chars().all(|c| c == mark) && line.chars().count() >= width;
+                let line = text[ls..ce].trim().trim_start_matches(['>', ' ', '\t']);
+                let closes = !line.is_empty()
+                    && line.chars().all(|c| c == mark)
+                    && line.chars().count() >= width;
                 if closes {
                     ls
                 } else {
@@ -136,6 +145,7 @@ pub fn fenced_code_blocks(text: &str) -> Vec<CodeBlock> {
         };
         out.push(CodeBlock {
             bytes: start..end,
+            fence,
             body: body_start.min(body_end)..body_end,
             info: info.trim().to_string(),
         });
@@ -499,7 +509,7 @@ mod tests {
                     Some("rust"),
                     "```rust title=x"
                 ),
-                ("  ~~~\n  x\n  ~~~\n", "  x\n", None, "  ~~~"),
+                ("  ~~~\n  x\n  ~~~\n", "  x\n", None, "~~~"),
                 (
                     "````\nopen\n```\nstill code\n",
                     "open\n```\nstill code\n",
@@ -515,6 +525,20 @@ mod tests {
             .collect();
         assert_eq!(inner, ["\nfn b() {}\n", "fn b() {}\n"]);
         assert!(fenced_code_blocks("no fences\n\n    indented code\n").is_empty());
+        // A fence on a list item's or a block quote's line: the marks after the container's.
+        for text in [
+            "- ```py\n  a = 1\n  ```\nafter\n",
+            "> ```py\n> a = 1\n> ```\n\nafter\n",
+        ] {
+            let b = &fenced_code_blocks(text)[0];
+            assert_eq!(b.opening(text), "```py", "{text:?}");
+            assert_eq!(b.language(), Some("py"));
+            assert!(
+                text[b.body.clone()].contains("a = 1") && !text[b.body.clone()].contains("```"),
+                "{text:?}: {:?}",
+                &text[b.body.clone()]
+            );
+        }
     }
 
     #[test]

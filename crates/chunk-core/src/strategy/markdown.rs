@@ -1,5 +1,7 @@
-//! Markdown structure (the product's own; SPEC §5): split at headings, never inside a fenced
-//! code block, merge small sections, optionally prefix each chunk with its heading path.
+//! Markdown structure (the product's own; SPEC §5): split at headings (never at a `#` inside a
+//! fenced code block), merge small sections, cut a code block only between its lines,
+//! optionally prefix each chunk with its heading path or nearest heading and repair the fences
+//! of cut code blocks.
 //!
 //! Levels, coarsest first; each is used only for a unit the level above could not fit:
 //! 1. **Sections** ([`crate::segment::markdown::sections`]: a top-level heading to the next; the
@@ -19,13 +21,25 @@
 //! "Fits" is always the true count ([`Length::count`]) of exactly the chunk's text: the document
 //! slice, plus the prefix when there is one.
 //!
-//! **Heading-path prefix** ([`MarkdownStructure::heading_path_prefix`], off by default): the
-//! chunk's text is `"<H1> > <H2> > …\n\n"` followed by the slice, with the heading texts of
-//! [`Piece::heading_path`] joined by `" > "` and one blank line after them; a chunk with an
-//! empty path gets none. The prefix's tokens count against the budget. When the prefix alone
-//! leaves no room (its count ≥ `chunk_size`), or a piece of the recursive splitter does not fit
-//! with it, it is left out of that chunk and [`Piece::prefix_over_budget`] is set; it never
-//! makes a chunk overflow silently.
+//! **Heading prefix** ([`MarkdownStructure::heading_prefix`], off by default): the chunk's text
+//! is `"<H1> > <H2> > …\n\n"` ([`HeadingPrefix::Path`]: the heading texts of
+//! [`Piece::heading_path`] joined by `" > "`) or `"<nearest heading>\n\n"`
+//! ([`HeadingPrefix::Title`]) followed by the slice; a chunk with an empty path gets none. The
+//! prefix's units count against the budget. When the prefix alone leaves no room (its count ≥
+//! `chunk_size`), or a piece of the recursive splitter does not fit with it, it is left out of
+//! that chunk and [`Piece::prefix_over_budget`] is set; when the prefix alone is over the
+//! budget for every chunk under a heading, the strategy refuses
+//! ([`StrategyError::PrefixOverBudget`]). It never makes a chunk overflow silently.
+//!
+//! **Code blocks**: a fenced code block is one block (its blank lines do not split it); one too
+//! large alone is cut by the recursive splitter between two lines of code, never leaving a fence
+//! line alone ([`Piece::code_info`] marks each piece). With **fence repair**
+//! ([`MarkdownStructure::fence_repair`], off by default) a piece that starts inside the code
+//! gets the opening fence line before it, and one that ends inside it a closing fence after it,
+//! so that each embedded piece is valid markdown; the fences count against the budget (the
+//! recursive splitter runs with the budget less what they cost, one unit less at a time until
+//! every repaired piece fits), and the chunk's text is no longer the slice
+//! ([`Keeps::EverythingAfterPrefix`]).
 //!
 //! **Heading path** of a chunk: the headings every section it touches is under (the longest
 //! common prefix of their paths); a chunk inside one section has that section's path, its own
@@ -100,30 +114,24 @@ impl MarkdownStructure {
         }
     }
 
-    /// Refuses when a heading prefix is on and no chunk under a heading could carry its prefix
-    /// ([`StrategyError::PrefixOverBudget`]); some chunks only are flagged, not refused.
+    /// Refuses when a heading prefix is on and the prefix alone of every chunk under a heading
+    /// is over the budget ([`StrategyError::PrefixOverBudget`]); when only some are, those
+    /// chunks are cut without it and flagged instead.
     fn check_prefixes(&self, pieces: &[Piece]) -> Result<(), StrategyError> {
-        let headed: Vec<&Piece> = pieces
-            .iter()
-            .filter(|p| !p.heading_path.is_empty())
-            .collect();
-        if self.heading_prefix == HeadingPrefix::Off
-            || headed.is_empty()
-            || headed.iter().any(|p| !p.prefix_over_budget)
-        {
+        if self.heading_prefix == HeadingPrefix::Off {
             return Ok(());
         }
-        let over = headed
-            .iter()
-            .filter_map(|p| match self.prefix(&p.heading_path) {
-                Prefix::OverBudget(count) => Some((count, p.bytes.start)),
-                Prefix::None | Prefix::Text { .. } => None,
-            });
-        let Some((prefix_length, _)) = over.clone().min_by_key(|&(count, _)| count) else {
-            // Every prefix fits alone, but no piece fits with it: said per chunk.
+        let mut over = Vec::new();
+        for p in pieces.iter().filter(|p| !p.heading_path.is_empty()) {
+            match self.prefix(&p.heading_path) {
+                Prefix::OverBudget(count) => over.push((count, p.bytes.start)),
+                Prefix::None | Prefix::Text { .. } => return Ok(()),
+            }
+        }
+        let Some(&(prefix_length, _)) = over.iter().min_by_key(|&&(count, _)| count) else {
             return Ok(());
         };
-        let byte_offset = over.map(|(_, at)| at).min().unwrap_or(0);
+        let byte_offset = over.iter().map(|&(_, at)| at).min().unwrap_or(0);
         Err(StrategyError::PrefixOverBudget {
             prefix_length,
             chunk_size: self.params.chunk_size(),
@@ -271,37 +279,37 @@ fn opening_line(slice: &str, b: &CodeBlock) -> String {
     format!("{}\n", b.opening(slice))
 }
 
-/// A closing fence for code block `b`: its opening fence's indentation and marks, one line feed.
+/// A closing fence for code block `b`: its opening fence's marks and one line feed.
 fn closing_line(slice: &str, b: &CodeBlock) -> String {
-    let open = b.opening(slice);
-    let indent = open.len() - open.trim_start().len();
-    let marks: String = open
-        .trim_start()
+    let marks: String = b
+        .opening(slice)
         .chars()
         .take_while(|&c| c == '`' || c == '~')
         .collect();
-    format!("{}{marks}\n", &open[..indent])
+    format!("{marks}\n")
 }
 
-/// The text of piece `bytes` of `slice` with its code block's fences repaired: the opening
-/// fence line before it when it starts inside the block's code, a closing fence after it when
-/// it ends inside it; `None` when it needs neither.
+/// The text of piece `bytes` of `slice` with its code blocks' fences repaired: the opening
+/// fence of the block whose code it starts inside before it, a closing fence for the block whose
+/// code it ends inside after it (two blocks when it spans from one into another); `None` when it
+/// needs neither.
 fn repair(slice: &str, code: &[CodeBlock], bytes: &Range<usize>) -> Option<String> {
-    let b = code
+    let opens = code
         .iter()
-        .find(|b| bytes.start < b.body.end && b.body.start < bytes.end)?;
-    let opens = bytes.start >= b.body.start;
-    let closes = bytes.end < b.body.end;
-    if !opens && !closes {
+        .find(|b| b.body.start <= bytes.start && bytes.start < b.body.end);
+    let closes = code
+        .iter()
+        .find(|b| b.body.start < bytes.end && bytes.end < b.body.end);
+    if opens.is_none() && closes.is_none() {
         return None;
     }
     let own = &slice[bytes.clone()];
     let mut out = String::with_capacity(own.len() + 16);
-    if opens {
+    if let Some(b) = opens {
         out.push_str(&opening_line(slice, b));
     }
     out.push_str(own);
-    if closes {
+    if let Some(b) = closes {
         if !own.ends_with(['\n', '\r']) {
             out.push('\n');
         }
@@ -687,7 +695,7 @@ mod tests {
                 prefix_length,
                 chunk_size,
                 byte_offset,
-            }) => assert_eq!((prefix_length > 8, chunk_size, byte_offset), (true, 8, 0)),
+            }) => assert_eq!((prefix_length, chunk_size, byte_offset), (11, 8, 0)),
             other => panic!("{other:?}"),
         }
     }

@@ -542,7 +542,8 @@ pub enum StrategyError {
         byte_offset: usize,
     },
     /// The product's markdown strategy with a heading prefix ([`Structure::heading_prefix`]):
-    /// every chunk under a heading would be its prefix alone or more, so none could carry it.
+    /// the prefix alone of every chunk under a heading is at least `chunk_size`, so none could
+    /// carry it.
     /// (When only some chunks are affected, they are cut without it and flagged instead:
     /// [`ChunkFlags::prefix_over_budget`].)
     #[error(
@@ -683,7 +684,7 @@ pub struct Piece {
     pub prefix_over_budget: bool,
     /// The info string of the fenced code block the chunk is a piece of (`"rust"`; empty for a
     /// fence without one), when the chunk starts or ends inside the block's code; `None`
-    /// otherwise. Set by the product's own strategies.
+    /// otherwise. Set by the product's `recursive`, `sentence` and `markdown`.
     pub code_info: Option<String>,
 }
 

@@ -31,8 +31,12 @@ use std::sync::OnceLock;
 /// fault with its "end" placement): every structural cut point is the *end* of a run of
 /// whitespace (`char::is_whitespace`) that has text before it and non-whitespace after it, so
 /// a chunk starts with a word, never with the whitespace before it. Leading whitespace of the
-/// document is thus in the first chunk, trailing whitespace in the last, and no chunk starts
-/// with whitespace unless the text does or a run longer than the size must be cut.
+/// document is thus in the first chunk, trailing whitespace in the last. A chunk starts with
+/// whitespace only where the text does, at a line of code (its indentation kept), or where a
+/// cut falls below the word level: a run of whitespace longer than the size, or a word that
+/// fits without the whitespace after it but not with it (the character level then cuts
+/// before the whitespace). A separator at the end costs a token where BPE would have merged it
+/// into the next word, so at an exact fit a chunk holds one word less.
 ///
 /// **Code blocks.** Fenced code blocks ([`fenced_code_blocks`]) are kept whole when they fit.
 /// Inside one (after the first character of its opening fence, up to its end) there is no
@@ -78,7 +82,8 @@ use std::sync::OnceLock;
 /// `p(a, wᵢ) ≤ S`; call `i` *fitting* when `c(T[a..wᵢ]) ≤ S`, and `0` fitting always. If `k`
 /// fits, move up while `k + 1` fits; otherwise move down until a fitting `k` (possibly 0). A
 /// final `k ≥ 1` ends the chunk at `w_k`, at this level; `k = 0` tries the next level. When no
-/// level fits (tokens only: one character alone is more than `S` tokens), the chunk is that one
+/// level fits (one character alone is more than `S` tokens, or the size is smaller than what a
+/// fence line allows at any level), the chunk is that one
 /// character, flagged oversize by [`super::run`]. Token counts of slices are not monotone in BPE
 /// (`"hel"` may be 2 tokens and `"hell"` 1): the walk from the proxy makes the result one
 /// precise edge of the fitting candidates, and every chosen chunk is verified by a true count.
@@ -203,10 +208,9 @@ impl<'t> Plan<'t> {
         let mut lines = Vec::new();
         let mut edges = Vec::new();
         for b in fenced_code_blocks(text) {
-            let opening = &text[b.bytes.start..b.body.start];
-            let fence = b.bytes.start + (opening.len() - opening.trim_start().len());
-            // No cut between the fence and the end of the first line of code, nor in the
-            // closing fence's line: a fence never ends or starts a chunk alone.
+            let fence = b.fence;
+            // No cut after the fence's first mark up to the start of the first line of code
+            // (included), nor in the closing fence's line: a fence never stands alone.
             fences.push((fence + 1..b.body.start + 1, ()));
             if b.body.end < b.bytes.end {
                 fences.push((b.body.end..b.bytes.end, ()));

@@ -11,12 +11,13 @@ use chunk_core::segment::markdown::fenced_code_blocks;
 use chunk_core::sim::sentences::sentence_bytes;
 use chunk_core::sim::SentenceRule;
 use chunk_core::sizer::{Length, TokenCounter};
-use chunk_core::strategy::{Boundary, Chunker, Recursive, SizeUnit, StrategyId};
+use chunk_core::strategy::{Boundary, Chunker, Recursive, SentencePacking, SizeUnit, StrategyId};
 use chunk_core::tokenizer::Encoding;
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
-/// Levels, coarsest first (`Unit` = tokens or characters; `Char` only for tokens).
+/// Levels, coarsest first (`Unit` = tokens, or characters not before whitespace; `Char` = every
+/// character).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Level {
     Paragraph,
@@ -53,6 +54,10 @@ struct Doc<'t> {
     levels: Vec<BTreeSet<usize>>,
     /// Bytes one unit may span at most.
     unit_bytes: usize,
+    /// Whole sentences and lines of code only (the `sentence` strategy).
+    sentences_only: bool,
+    /// The line-of-code cut points.
+    code_lines: BTreeSet<usize>,
 }
 
 fn longest_token() -> usize {
@@ -84,9 +89,11 @@ impl<'t> Doc<'t> {
         let mut code_lines = BTreeSet::new();
         let mut edges = BTreeSet::new();
         for b in fenced_code_blocks(text) {
+            // The first fence mark on the opening line (after indentation and list or quote
+            // marks).
             let mut fence = b.bytes.start;
-            while text[fence..].starts_with([' ', '\t']) {
-                fence += 1;
+            while !text[fence..].starts_with(['`', '~']) && fence < b.body.start {
+                fence += text[fence..].chars().next().map_or(1, char::len_utf8);
             }
             banned.push((fence + 1, b.body.start + 1));
             banned.push((b.body.end, b.bytes.end));
@@ -191,7 +198,12 @@ impl<'t> Doc<'t> {
         let mut levels: Vec<BTreeSet<usize>> = Vec::new();
         let mut acc: BTreeSet<usize> = [text.len()].into();
         for set in [
-            paragraphs, sentences, code_lines, words, unit_cuts, all_chars,
+            paragraphs,
+            sentences,
+            code_lines.clone(),
+            words,
+            unit_cuts,
+            all_chars,
         ] {
             acc.extend(set);
             levels.push(acc.clone());
@@ -202,11 +214,17 @@ impl<'t> Doc<'t> {
             unit_starts,
             levels,
             unit_bytes,
+            sentences_only: false,
+            code_lines,
         }
     }
 
     fn levels(&self) -> &'static [Level] {
-        &LEVELS
+        if self.sentences_only {
+            &[Level::Line]
+        } else {
+            &LEVELS
+        }
     }
 
     fn count(&self, a: usize, e: usize) -> usize {
@@ -264,6 +282,11 @@ impl<'t> Doc<'t> {
 
     fn cut_or_char(&self, a: usize, size: usize) -> (usize, Level) {
         self.cut(a, a, size, Level::Char).unwrap_or_else(|| {
+            if self.sentences_only {
+                // The whole sentence (or line of code), oversize.
+                let next = self.levels[Level::Line as usize].iter().find(|&&c| c > a);
+                return (*next.expect("the end is a cut point"), Level::Line);
+            }
             let c = self.text[a..].chars().next().expect("text left");
             (a + c.len_utf8(), Level::Char)
         })
@@ -293,6 +316,13 @@ impl<'t> Doc<'t> {
         if end == self.text.len() {
             return Boundary::EndOfText;
         }
+        if self.sentences_only {
+            return if self.code_lines.contains(&end) {
+                Boundary::CodeBlockPart
+            } else {
+                Boundary::Sentence
+            };
+        }
         match level {
             Level::Paragraph => Boundary::Paragraph,
             Level::Sentence => Boundary::Sentence,
@@ -311,12 +341,36 @@ pub fn reference_recursive(
     overlap: usize,
     unit: Length,
 ) -> Vec<(usize, usize, Boundary)> {
+    reference(text, size, overlap, unit, false)
+}
+
+/// The reference chunks of the `sentence` strategy: the same rule searched at the sentence and
+/// line-of-code level only, a sentence longer than the size alone.
+pub fn reference_sentences(
+    text: &str,
+    size: usize,
+    overlap: usize,
+    unit: Length,
+) -> Vec<(usize, usize, Boundary)> {
+    reference(text, size, overlap, unit, true)
+}
+
+fn reference(
+    text: &str,
+    size: usize,
+    overlap: usize,
+    unit: Length,
+    sentences_only: bool,
+) -> Vec<(usize, usize, Boundary)> {
     let overlap = overlap.min(size - 1);
     let mut out = Vec::new();
     if text.is_empty() {
         return out;
     }
-    let doc = Doc::new(text, unit);
+    let doc = Doc {
+        sentences_only,
+        ..Doc::new(text, unit)
+    };
     let mut a = 0;
     let (mut end, mut level) = doc.cut_or_char(0, size);
     loop {
@@ -325,7 +379,11 @@ pub fn reference_recursive(
             return out;
         }
         let plain = doc.cut_or_char(end, size);
-        let finest = plain.1.max(Level::Word);
+        let finest = plain.1.max(if sentences_only {
+            Level::Line
+        } else {
+            Level::Word
+        });
         let mut next = (end, plain);
         for b in doc.overlap_starts(level, a, end, overlap) {
             if b == end {
@@ -379,6 +437,55 @@ fn recursive_equals_the_reference_chunk_for_chunk() {
                             s.chunk_overlap,
                             got.len(),
                             want.len(),
+                            at.and_then(|i| got.get(i)),
+                            at.and_then(|i| want.get(i)),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(compared, 2 * SIZES.len() * OVERLAPS.len() * docs.len());
+    assert!(
+        failures.is_empty(),
+        "{} of {compared} differ, first: {:#?}",
+        failures.len(),
+        &failures[..failures.len().min(10)]
+    );
+}
+
+#[test]
+fn sentence_equals_the_reference_chunk_for_chunk() {
+    no_hang::ensure();
+    if !own().contains(&StrategyId::Sentence) {
+        return;
+    }
+    let docs = documents();
+    let mut failures = Vec::new();
+    let mut compared = 0;
+    for unit in UNITS {
+        let k = if unit == SizeUnit::Characters { 4 } else { 1 };
+        for size in SIZES {
+            for overlap in OVERLAPS {
+                let s = settings(size * k, overlap * k, unit);
+                let real = SentencePacking::new(&s).expect("valid");
+                for doc in &docs {
+                    let got: Vec<(usize, usize, Boundary)> = real
+                        .split(doc.text)
+                        .expect("never refuses")
+                        .into_iter()
+                        .map(|p| (p.bytes.start, p.bytes.end, p.reason))
+                        .collect();
+                    let want =
+                        reference_sentences(doc.text, s.chunk_size, s.chunk_overlap, s.length());
+                    compared += 1;
+                    if got != want {
+                        let at = got.iter().zip(&want).position(|(g, w)| g != w);
+                        failures.push(format!(
+                            "{:?} size {} overlap {} {unit:?}: first difference at chunk {at:?}: {:?} ≠ reference {:?}",
+                            doc.name,
+                            s.chunk_size,
+                            s.chunk_overlap,
                             at.and_then(|i| got.get(i)),
                             at.and_then(|i| want.get(i)),
                         ));

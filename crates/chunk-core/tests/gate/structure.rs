@@ -12,8 +12,8 @@ use chunk_core::analysis::structure::{structure_faults, Outline, StructureFaults
 use chunk_core::strategy::{chunker, run, SizeUnit, StrategyId};
 use chunk_core::tokenizer::Encoding;
 
-/// The field cases: langchain PR 21665 (separators), text-splitter issue 798 (a code fence
-/// alone), and a list with code and prose around headings.
+/// The field cases: langchain PR 21665 (separators) and text-splitter issue 798 (a code fence
+/// alone).
 fn field_cases() -> Vec<(String, String)> {
     let lines: String = (0..40).map(|i| format!("let x{i} = {i};\n")).collect();
     vec![
