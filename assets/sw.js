@@ -34,8 +34,9 @@ const PAGE = SCOPE.href;
 // caches of this scope.
 const CACHE_PREFIX = 'rag-chunk-calculator-';
 const CACHE = `${CACHE_PREFIX}v1 ${SCOPE.pathname}`;
-// Trunk's content-hashed output names.
-const HASHED = /-[0-9a-f]{16}(?:_bg)?\.(?:js|wasm|css)$/;
+// Trunk's content-hashed output names: a 64-bit hash in hex without leading zeros, so
+// usually 16 digits and now and then fewer.
+const HASHED = /-[0-9a-f]{12,16}(?:_bg)?\.(?:js|wasm|css)$/;
 // Files no element of index.html names, fetched by the workers or the manifest.
 const EXTRA = [
   'tokenize-worker.js',

@@ -206,7 +206,8 @@ function newDeployment(dir) {
   const out = mkdtempSync(path.join(tmpdir(), 'rag-e2e-deploy-'));
   cpSync(dir, out, { recursive: true });
   const hashes = new Set();
-  for (const name of readdirSync(out)) for (const m of name.matchAll(/-([0-9a-f]{16})(?:_bg)?\./g)) hashes.add(m[1]);
+  // Trunk writes a 64-bit hash in hex without leading zeros: usually 16 digits, sometimes fewer.
+  for (const name of readdirSync(out)) for (const m of name.matchAll(/-([0-9a-f]{12,16})(?:_bg)?\./g)) hashes.add(m[1]);
   const renamed = new Map([...hashes].map((h) => [h, [...h].reverse().join('')]));
   const swap = (text) => [...renamed].reduce((t, [from, to]) => t.replaceAll(from, to), text);
   for (const name of readdirSync(out)) {
