@@ -39,7 +39,8 @@
 //! so that each embedded piece is valid markdown; the fences count against the budget (the
 //! recursive splitter runs with the budget less what they cost, one unit less at a time until
 //! every repaired piece fits), and the chunk's text is no longer the slice
-//! ([`Keeps::EverythingAfterPrefix`]).
+//! ([`Keeps::EverythingAfterPrefix`]). Fences that would take half the room or more, and a
+//! piece of blank lines only, are left without repair.
 //!
 //! **Heading path** of a chunk: the headings every section it touches is under (the longest
 //! common prefix of their paths); a chunk inside one section has that section's path, its own
@@ -224,6 +225,13 @@ impl MarkdownStructure {
             .map(|b| length.count(&opening_line(slice, b)) + length.count(&closing_line(slice, b)))
             .max()
             .unwrap_or(0);
+        // Fences that would take half the room or more are not added: the code would be cut
+        // into shreds to make room for them.
+        let (code, cost) = if cost.saturating_mul(2) >= room {
+            (Vec::new(), 0)
+        } else {
+            (code, cost)
+        };
         let mut inner = room.saturating_sub(cost).max(1);
         let pieces = loop {
             let recursive = Recursive::new(&Settings {
@@ -300,10 +308,11 @@ fn repair(slice: &str, code: &[CodeBlock], bytes: &Range<usize>) -> Option<Strin
     let closes = code
         .iter()
         .find(|b| b.body.start < bytes.end && bytes.end < b.body.end);
-    if opens.is_none() && closes.is_none() {
+    let own = &slice[bytes.clone()];
+    // A piece of blank lines stays as it is: fences around nothing would be a fence-only chunk.
+    if (opens.is_none() && closes.is_none()) || own.trim().is_empty() {
         return None;
     }
-    let own = &slice[bytes.clone()];
     let mut out = String::with_capacity(own.len() + 16);
     if let Some(b) = opens {
         out.push_str(&opening_line(slice, b));

@@ -29,8 +29,10 @@ use std::sync::OnceLock;
 ///
 /// **Cut points.** A separator ends the chunk it closes (langchain PR 21665 fixed the same
 /// fault with its "end" placement): every structural cut point is the *end* of a run of
-/// whitespace (`char::is_whitespace`) that has text before it and non-whitespace after it, so
-/// a chunk starts with a word, never with the whitespace before it. Leading whitespace of the
+/// whitespace (`char::is_whitespace`) that has text before it and non-whitespace after it, or,
+/// when the run holds a line break, the start of its last line (the line's indentation stays
+/// with it: code and nested lists keep their shape), so a chunk starts with a word or with the
+/// indentation of its first line, never with the separator before it. Leading whitespace of the
 /// document is thus in the first chunk, trailing whitespace in the last. A chunk starts with
 /// whitespace only where the text does, at a line of code (its indentation kept), or where a
 /// cut falls below the word level: a run of whitespace longer than the size, or a word that
@@ -52,12 +54,13 @@ use std::sync::OnceLock;
 ///    the first non-whitespace after it;
 /// 2. **sentence** ([`Boundary::Sentence`]): the start of each sentence of
 ///    [`sentence_bytes`] under [`Recursive::rule`] after the first, moved forward over any
-///    whitespace to the sentence's first character;
+///    whitespace to the sentence's first character, or to the start of its line when that
+///    whitespace holds a line break;
 /// 3. **line of code** ([`Boundary::CodeBlockPart`]): the start of every line of a code block's
 ///    body after its first ([`crate::segment::markdown::CodeBlock::inner_line_starts`]) that
 ///    is not blank (a blank line stays with the line before it);
 /// 4. **word** ([`Boundary::Word`]): every run of whitespace, except, inside a code block, a
-///    run holding a line break (a line of code is cut at its start, its indentation kept);
+///    run holding a line break (a line of code is cut at its start, by level 3);
 /// 5. **unit**: tokens — the document's token boundaries that are also char boundaries (never a
 ///    cut inside a character, so no U+FFFD: E16) and are not followed by whitespace, reason
 ///    [`Boundary::SizeLimit`]; characters — every char boundary not followed by whitespace,
@@ -220,12 +223,12 @@ impl<'t> Plan<'t> {
                     .filter(|&p| !blank_line(&text[p..])),
             );
             if !text[..fence].trim().is_empty() {
-                edges.push(fence);
+                edges.push(line_start_in_run(text, fence));
             }
             let after =
                 b.bytes.end + (text[b.bytes.end..].len() - text[b.bytes.end..].trim_start().len());
             if after < len {
-                edges.push(after);
+                edges.push(line_start_in_run(text, after));
             }
             code.push((fence + 1..b.bytes.end, b.info));
         }
@@ -245,7 +248,7 @@ impl<'t> Plan<'t> {
         let sentences: Vec<usize> = sentence_bytes(text, rule)
             .iter()
             .skip(1)
-            .map(|&(s, _)| len - text[s..].trim_start().len())
+            .map(|&(s, _)| line_start_in_run(text, len - text[s..].trim_start().len()))
             .filter(|&p| p < len && !text[..p].trim().is_empty())
             .filter(prose)
             .collect();
@@ -502,27 +505,49 @@ fn edge(k: usize, n: usize, fits: &mut impl FnMut(usize) -> bool) -> usize {
     j
 }
 
-/// Ends of the whitespace runs that have text before them and non-whitespace after them (the
-/// start of that text), with the number of line breaks in each (`\r\n` counts once).
+/// Cut points of the whitespace runs that have text before them and non-whitespace after them
+/// (the run's end, or, when it holds a line break, the start of its last line: indentation
+/// stays with its line), with the number of line breaks in each (`\r\n` counts once).
 fn whitespace_runs(text: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
-    let mut run: Option<(usize, usize)> = None;
+    // (line breaks, the end of the last one) of the current run.
+    let mut run: Option<(usize, Option<usize>)> = None;
     let mut seen_text = false;
     let mut prev = '\0';
     for (i, c) in text.char_indices() {
         if !c.is_whitespace() {
-            out.extend(run.take().map(|(_, breaks)| (i, breaks)));
+            out.extend(run.take().map(|(breaks, line)| (line.unwrap_or(i), breaks)));
             seen_text = true;
         } else if seen_text {
-            let line_break = matches!(
+            let is_break = matches!(
                 c,
                 '\n' | '\r' | '\u{0B}' | '\u{0C}' | '\u{85}' | '\u{2028}' | '\u{2029}'
-            ) && !(c == '\n' && prev == '\r');
-            run.get_or_insert((i, 0)).1 += usize::from(line_break);
+            );
+            let r = run.get_or_insert((0, None));
+            r.0 += usize::from(is_break && !(c == '\n' && prev == '\r'));
+            if is_break {
+                r.1 = Some(i + c.len_utf8());
+            }
         }
         prev = c;
     }
     out
+}
+
+/// `p` (the first character after a run of whitespace), or the start of the run's last line
+/// when the run holds a line break: a sentence's first line keeps its indentation.
+fn line_start_in_run(text: &str, p: usize) -> usize {
+    let run = &text[..p];
+    let ws = run.len() - run.trim_end().len();
+    match run[p - ws..].rfind([
+        '\n', '\r', '\u{0B}', '\u{0C}', '\u{85}', '\u{2028}', '\u{2029}',
+    ]) {
+        Some(k) => {
+            let c = run[p - ws + k..].chars().next().map_or(1, char::len_utf8);
+            p - ws + k + c
+        }
+        None => p,
+    }
 }
 
 /// True when the line `s` starts with holds only whitespace.

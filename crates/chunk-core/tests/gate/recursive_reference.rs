@@ -110,14 +110,24 @@ impl<'t> Doc<'t> {
                     code_lines.insert(after);
                 }
             }
+            // An edge at a line's start when only whitespace comes before it on the line.
+            let line_of = |p: usize| {
+                let head = &text[..p];
+                let line = head.rfind(['\n', '\r']).map_or(0, |k| k + 1);
+                if head[line..].chars().all(char::is_whitespace) && line > 0 {
+                    line
+                } else {
+                    p
+                }
+            };
             if text[..fence].chars().any(|c| !c.is_whitespace()) {
-                edges.insert(fence);
+                edges.insert(line_of(fence));
             }
             if let Some((k, _)) = text[b.bytes.end..]
                 .char_indices()
                 .find(|(_, c)| !c.is_whitespace())
             {
-                edges.insert(b.bytes.end + k);
+                edges.insert(line_of(b.bytes.end + k));
             }
         }
         let allowed = |p: usize| banned.iter().all(|&(s, e)| p < s || p >= e);
@@ -139,7 +149,14 @@ impl<'t> Doc<'t> {
                 }
                 j += 1;
             }
-            let end = chars[j].0;
+            // The cut: the run's end, or the start of its last line (indentation stays).
+            let mut end = chars[j].0;
+            for k in (i..j).rev() {
+                if is_line_break(chars[k].1) {
+                    end = chars[k + 1].0;
+                    break;
+                }
+            }
             let in_code = inside.iter().any(|&(f, e)| f < end && end < e);
             if allowed(end) && (breaks == 0 || !in_code) {
                 words.insert(end);
@@ -162,6 +179,18 @@ impl<'t> Doc<'t> {
                     break;
                 }
                 p += c.len_utf8();
+            }
+            // Back to the start of the line when the whitespace before holds a line break.
+            let mut q = p;
+            while let Some(c) = text[..q].chars().next_back() {
+                if is_line_break(c) {
+                    p = q;
+                    break;
+                }
+                if !c.is_whitespace() {
+                    break;
+                }
+                q -= c.len_utf8();
             }
             let text_before = text[..p].chars().any(|c| !c.is_whitespace());
             if p < text.len() && text_before && prose(p) {
