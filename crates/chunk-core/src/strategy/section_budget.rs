@@ -227,6 +227,9 @@ pub(super) fn token_windows(
     let tokens = length.boundaries(slice);
     // Per cut point: its token index, raw byte and moved byte.
     let (mut cuts, mut raw, mut moved) = (Vec::new(), Vec::new(), Vec::new());
+    // The first non-whitespace byte at or after the boundaries seen so far: boundaries ascend,
+    // so each byte of a run of whitespace is scanned once (linear on long runs).
+    let mut next_text = 0;
     for (t, &b) in tokens.iter().enumerate() {
         if !slice.is_char_boundary(b) {
             continue;
@@ -234,10 +237,16 @@ pub(super) fn token_windows(
         let m = if t == 0 {
             b
         } else {
-            slice.len() - slice[b..].trim_start().len()
+            if next_text < b {
+                next_text = slice.len() - slice[b..].trim_start().len();
+            }
+            next_text
         };
-        // Not before a mark that closes the text before it ("word" | ". Next").
-        let closes = slice[m..].starts_with(CLOSING) && !slice[..m].ends_with(char::is_whitespace);
+        // Not before a mark that closes the text before it ("word" | ". Next"); between two
+        // such marks is a place (a run of dots has to be cut somewhere).
+        let before = slice[..m].chars().next_back();
+        let closes = slice[m..].starts_with(CLOSING)
+            && before.is_some_and(|c| !c.is_whitespace() && !CLOSING.contains(&c));
         if t > 0 && m < slice.len() && closes {
             continue;
         }
@@ -645,6 +654,25 @@ mod tests {
             texts(text, &c),
             ["# A\r\none two\r\n\r\n", "three\r\n## B\r\nfour"]
         );
+    }
+
+    #[test]
+    fn runs_of_closing_marks_and_of_line_breaks_are_cut_within_the_budget() {
+        // Between two closing marks is a cut point: dot leaders are cut, not one chunk.
+        let dots = ".,".repeat(400);
+        let c = chunks(&dots, 8, 0);
+        assert!(c.chunks.len() > 1);
+        assert!(c.chunks.iter().all(|c| c.tokens <= 8 && !c.flags.oversize));
+        // A long run of line breaks: the cut places move over it in one pass; the text is
+        // rebuilt.
+        let text = format!("a{}b", "\n".repeat(20_000));
+        let c = chunks(&text, 64, 0);
+        let spans: Vec<(usize, usize)> = c
+            .chunks
+            .iter()
+            .map(|c| (c.bytes.start, c.bytes.end))
+            .collect();
+        crate::reconstruct::check_reconstruction(text.len(), &spans).expect("rebuilds");
     }
 
     #[test]
