@@ -11,7 +11,7 @@ use chunk_core::segment::markdown::fenced_code_blocks;
 use chunk_core::sim::sentences::sentence_bytes;
 use chunk_core::sim::SentenceRule;
 use chunk_core::sizer::{Length, TokenCounter};
-use chunk_core::strategy::{Boundary, Chunker, Recursive, SentencePacking, SizeUnit, StrategyId};
+use chunk_core::strategy::{chunker, Boundary, SizeUnit, StrategyId};
 use chunk_core::tokenizer::Encoding;
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
@@ -431,10 +431,13 @@ fn reference(
 const SIZES: [usize; 8] = [10, 15, 20, 35, 50, 80, 120, 160];
 const OVERLAPS: [usize; 5] = [0, 5, 15, 30, 50];
 
-#[test]
-fn recursive_equals_the_reference_chunk_for_chunk() {
+/// The reference rule of [`reference`]: `(text, size, overlap, unit)` to chunks.
+type Rule = fn(&str, usize, usize, Length) -> Vec<(usize, usize, Boundary)>;
+
+/// Compares strategy `id` with `rule` on every gate document × sizes × overlaps × units.
+fn equals_the_reference(id: StrategyId, rule: Rule) {
     no_hang::ensure();
-    if !own().contains(&StrategyId::Recursive) {
+    if !own().contains(&id) {
         return;
     }
     let docs = documents();
@@ -445,7 +448,7 @@ fn recursive_equals_the_reference_chunk_for_chunk() {
         for size in SIZES {
             for overlap in OVERLAPS {
                 let s = settings(size * k, overlap * k, unit);
-                let real = Recursive::new(&s).expect("valid");
+                let real = chunker(id, &s).expect("valid");
                 for doc in &docs {
                     let got: Vec<(usize, usize, Boundary)> = real
                         .split(doc.text)
@@ -453,14 +456,13 @@ fn recursive_equals_the_reference_chunk_for_chunk() {
                         .into_iter()
                         .map(|p| (p.bytes.start, p.bytes.end, p.reason))
                         .collect();
-                    let want =
-                        reference_recursive(doc.text, s.chunk_size, s.chunk_overlap, s.length());
+                    let want = rule(doc.text, s.chunk_size, s.chunk_overlap, s.length());
                     compared += 1;
                     if got != want {
                         let at = got.iter().zip(&want).position(|(g, w)| g != w);
                         failures.push(format!(
-                            "{:?} size {} overlap {} {unit:?}: first difference at chunk {at:?} \
-                             of {}/{}: {:?} ≠ reference {:?}",
+                            "{id} {:?} size {} overlap {} {unit:?}: first difference at chunk \
+                             {at:?} of {}/{}: {:?} ≠ reference {:?}",
                             doc.name,
                             s.chunk_size,
                             s.chunk_overlap,
@@ -484,52 +486,13 @@ fn recursive_equals_the_reference_chunk_for_chunk() {
 }
 
 #[test]
+fn recursive_equals_the_reference_chunk_for_chunk() {
+    equals_the_reference(StrategyId::Recursive, reference_recursive);
+}
+
+#[test]
 fn sentence_equals_the_reference_chunk_for_chunk() {
-    no_hang::ensure();
-    if !own().contains(&StrategyId::Sentence) {
-        return;
-    }
-    let docs = documents();
-    let mut failures = Vec::new();
-    let mut compared = 0;
-    for unit in UNITS {
-        let k = if unit == SizeUnit::Characters { 4 } else { 1 };
-        for size in SIZES {
-            for overlap in OVERLAPS {
-                let s = settings(size * k, overlap * k, unit);
-                let real = SentencePacking::new(&s).expect("valid");
-                for doc in &docs {
-                    let got: Vec<(usize, usize, Boundary)> = real
-                        .split(doc.text)
-                        .expect("never refuses")
-                        .into_iter()
-                        .map(|p| (p.bytes.start, p.bytes.end, p.reason))
-                        .collect();
-                    let want =
-                        reference_sentences(doc.text, s.chunk_size, s.chunk_overlap, s.length());
-                    compared += 1;
-                    if got != want {
-                        let at = got.iter().zip(&want).position(|(g, w)| g != w);
-                        failures.push(format!(
-                            "{:?} size {} overlap {} {unit:?}: first difference at chunk {at:?}: {:?} ≠ reference {:?}",
-                            doc.name,
-                            s.chunk_size,
-                            s.chunk_overlap,
-                            at.and_then(|i| got.get(i)),
-                            at.and_then(|i| want.get(i)),
-                        ));
-                    }
-                }
-            }
-        }
-    }
-    assert_eq!(compared, 2 * SIZES.len() * OVERLAPS.len() * docs.len());
-    assert!(
-        failures.is_empty(),
-        "{} of {compared} differ, first: {:#?}",
-        failures.len(),
-        &failures[..failures.len().min(10)]
-    );
+    equals_the_reference(StrategyId::Sentence, reference_sentences);
 }
 
 #[test]
