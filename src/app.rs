@@ -19,7 +19,7 @@ pub fn App() -> impl IntoView {
     spawn_tokenizer(page.tokenization, page.source, page.fields);
     let lang = page.language;
     crate::model::provide();
-    crate::compare::spawn_compare(page);
+    crate::compare::wiring::start(page);
     // The simulator's controls live here rather than in its panel, so that a settings link
     // can set them before the panel is built.
     provide_context(crate::simulator::model::SimState::new(
@@ -55,7 +55,7 @@ pub fn App() -> impl IntoView {
             <crate::compare::table::CompareTable/>
             <crate::compare::panel::StrategyPanel/>
             <crate::compare::ab::AbView/>
-            <crate::compare::retrieval::RetrievalCheck/>
+            <crate::retrieval::RetrievalCheck/>
             <crate::simulator::Simulator/>
             <Faq/>
         </main>

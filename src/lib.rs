@@ -44,6 +44,7 @@ pub mod model;
 pub mod parse;
 pub mod prerendered;
 pub mod preview;
+pub mod retrieval;
 pub mod share;
 pub mod simulator;
 pub mod state;

@@ -5,7 +5,7 @@
 //! | context | what it holds | written by |
 //! |---|---|---|
 //! | [`Language`] | the UI language | `app::LanguageSwitch` |
-//! | [`CalculatorFields`] | the form's fields as typed, the tokenizer | `calculator::Inputs`; chunk_size / chunk_overlap also by the user's own "use the library's defaults" and "use this setting" buttons (`compare::panel`, `compare::retrieval`), the tokenizer and price by the model select (`model::ModelSelect`), the price's decimal mark by the language switch (`app`) and `calculator::Inputs` |
+//! | [`CalculatorFields`] | the form's fields as typed, the tokenizer | `calculator::Inputs`; chunk_size / chunk_overlap also by the user's own "use the library's defaults" and "use this setting" buttons (`compare::panel`, `retrieval`), the tokenizer and price by the model select (`model::ModelSelect`), the price's decimal mark by the language switch (`app`) and `calculator::Inputs` |
 //! | [`SourceText`] | the pasted or loaded text, "reading a paste" | `file_input::TextSource` |
 //! | [`Tokenization`] | the finished tokenization, progress, worker in use | `tokenize_job` |
 //! | [`Derived`] | memos read by several components (written by none) | — |

@@ -30,7 +30,10 @@
 //! `data-vocab` = the vocabulary's code, e.g. `bert-uncased`, `data-millis` = the worker's
 //! time for the count in ms once counted).
 
+pub mod context;
 pub mod messages;
+
+pub use context::{provide, ModelResults, ModelSettings, OpenCount, OpenStatus, DEFAULT_MODEL};
 
 use crate::model::messages::args as model_msg;
 use chunk_core::analysis::{LimitBasis, Summary};
@@ -39,7 +42,6 @@ use chunk_core::models::{
     windows_over_limit, EmbeddingModel, ModelTokenizer, VectorFormat, CONTEXT_WINDOWS,
     CONTEXT_WINDOW_LABELS, MODELS,
 };
-use chunk_core::tokenizer::open::OpenVocab;
 use chunk_core::tokenizer::Encoding;
 use leptos::prelude::*;
 
@@ -48,80 +50,6 @@ use crate::i18n::Lang;
 use crate::parse::parse_count;
 use crate::state::PageState;
 use messages::Mm;
-
-/// The model chosen when the page opens: text-embedding-3-small, whose tokenizer (cl100k_base)
-/// and price (0.02) are the calculator's defaults.
-pub const DEFAULT_MODEL: &str = "openai-text-embedding-3-small";
-
-/// The section's inputs, written only by its own fields.
-#[derive(Clone, Copy)]
-pub struct ModelSettings {
-    /// The chosen model (`None`: another model, tokenizer and price set by hand).
-    pub model: RwSignal<Option<&'static EmbeddingModel>>,
-    /// Top-k, as typed.
-    pub top_k: RwSignal<String>,
-    /// The LLM's context window in tokens, as typed.
-    pub window: RwSignal<String>,
-    /// Prompt tokens, as typed.
-    pub prompt: RwSignal<String>,
-    /// Tokens kept for the answer, as typed.
-    pub reserve: RwSignal<String>,
-    /// Dimensions per vector, as typed (set to the model's default when a model is chosen).
-    pub dimensions: RwSignal<String>,
-    /// How vector values are stored.
-    pub format: RwSignal<VectorFormat>,
-    /// Documents like this one in the corpus, as typed.
-    pub documents: RwSignal<String>,
-}
-
-/// Creates and provides the context, with [`DEFAULT_MODEL`] chosen.
-pub fn provide() -> ModelSettings {
-    let chosen = model(DEFAULT_MODEL);
-    let dims = chosen.and_then(|m| m.default_dimensions()).unwrap_or(1_536);
-    let settings = ModelSettings {
-        model: RwSignal::new(chosen),
-        top_k: RwSignal::new("5".into()),
-        window: RwSignal::new(CONTEXT_WINDOWS[2].to_string()),
-        prompt: RwSignal::new("500".into()),
-        reserve: RwSignal::new("1000".into()),
-        dimensions: RwSignal::new(dims.to_string()),
-        format: RwSignal::new(VectorFormat::Float32),
-        documents: RwSignal::new("1000".into()),
-    };
-    provide_context(settings);
-    settings
-}
-
-/// The chosen open model's count of the text with its own tokenizer
-/// ([`chunk_core::tokenizer::open`]), as the comparison worker reports it: written only by
-/// `crate::compare::spawn_compare` (the request and the replies), read by [`ModelPanel`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct OpenCount {
-    /// The job of the `open-count` request.
-    pub job: u32,
-    /// The vocabulary counted with.
-    pub vocab: OpenVocab,
-    /// Where the count is.
-    pub status: OpenStatus,
-}
-
-/// Where an [`OpenCount`] is.
-#[derive(Clone, Debug, PartialEq)]
-pub enum OpenStatus {
-    /// Sent; the worker has not answered yet.
-    Pending,
-    /// The worker is fetching the vocabulary file.
-    Loading,
-    /// The text's tokens (without the model's special tokens) and the worker's time in ms.
-    Counted {
-        /// Tokens.
-        tokens: u64,
-        /// Milliseconds.
-        millis: f64,
-    },
-    /// The file could not be fetched or read (English, from the worker).
-    Failed(String),
-}
 
 /// The budget of a chunk's own text under `model`'s limit in tokens of `encoding`, as the
 /// model panel's `out-model-limit` and the formula's over-limit count (no text) take it:
@@ -433,6 +361,7 @@ pub fn ModelPanel() -> impl IntoView {
     let lang = move || app.language.lang.get();
     let m = move |msg: Mm| messages::text(lang(), msg);
     let results = expect_context::<crate::compare::CompareResults>();
+    let model_results = expect_context::<ModelResults>();
     let compare_settings = expect_context::<crate::compare::CompareSettings>();
     let results_sized_in = move || compare_settings.sized_in.get();
     // Fixed windows of tokens, or of characters in that unit (tokens then estimated).
@@ -635,13 +564,13 @@ pub fn ModelPanel() -> impl IntoView {
         chosen.tokenizer.open_vocab()?;
         Some(chosen.tokenizer)
     };
-    let open_fig = move || match results.open_count.get()?.status {
+    let open_fig = move || match model_results.open_count.get()?.status {
         OpenStatus::Counted { tokens, .. } => Some(int(tokens.into())),
         _ => None,
     };
     let open_line = move || {
         let tokenizer = tokenizer_name(open_shown()?);
-        let count = results.open_count.get()?;
+        let count = model_results.open_count.get()?;
         let l = lang();
         let line = match &count.status {
             OpenStatus::Pending => model_msg::OpenCounting { tokenizer }.fill(l),

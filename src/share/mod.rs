@@ -37,11 +37,11 @@ use chunk_core::strategy::{SizeUnit, StrategyId};
 use chunk_core::tokenizer::Encoding;
 use leptos::prelude::*;
 
-use crate::compare::retrieval::RetrievalSettings;
 use crate::compare::CompareSettings;
 use crate::i18n::Lang;
 use crate::model::ModelSettings;
 use crate::parse::LengthUnit;
+use crate::retrieval::state::RetrievalSettings;
 use crate::simulator::model::{self as sim_model, SimState};
 use crate::state::PageState;
 use chunk_core::retrieval::SweepObjective;
@@ -661,7 +661,7 @@ mod tests {
         let app = crate::state::provide_page_state(Lang::En);
         crate::model::provide();
         let compare = CompareSettings::new(expect_context::<ModelSettings>());
-        let (retrieval, _) = crate::compare::retrieval::provide(app);
+        let (retrieval, _) = crate::retrieval::state::provide(app);
         let t = Targets {
             app,
             models: expect_context::<ModelSettings>(),
