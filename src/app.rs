@@ -10,7 +10,7 @@ use crate::faq::Faq;
 use crate::file_input::TextSource;
 use crate::i18n::{Key, Lang};
 use crate::state::{provide_page_state, Language};
-use crate::tokenize_job::spawn_tokenizer;
+use crate::tokenize::job::spawn_tokenizer;
 
 /// The whole page.
 #[component]

@@ -7,7 +7,7 @@
 //! tests) the numbers are written as `Intl.NumberFormat` writes them in English (`en-US`), in
 //! every language: the prerendered page shows the digits the live page then shows.
 
-use crate::i18n::Lang;
+use crate::i18n::locale::Lang;
 
 /// How a number is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -193,6 +193,20 @@ fn format(lang: Lang, style: Style, n: Num) -> String {
             Num::Int(i) => i.to_string(),
             Num::Float(x) => x.to_string(),
         })
+}
+
+/// "page 3" or "pages 3–4": the pages of a PDF a chunk spans (1-based, first ≤ last).
+pub fn chunk_pages(lang: Lang, first: usize, last: usize) -> String {
+    let n = |x: usize| int(lang, x as u128);
+    if first == last {
+        crate::i18n::args::ChunkPage { page: &n(first) }.fill(lang)
+    } else {
+        crate::i18n::args::ChunkPages {
+            first: &n(first),
+            last: &n(last),
+        }
+        .fill(lang)
+    }
 }
 
 #[cfg(test)]

@@ -8,14 +8,10 @@
 //! - [`file_input`]: paste box, file open / drop (text, HTML, DOCX), tokenizer status,
 //!   special-token notice.
 //! - [`extract_job`]: the document reader worker (one per HTML or DOCX file), both sides.
-//! - [`tokenize_job`]: re-tokenizes on every edit, in the worker or on the page's thread, with
-//!   cancellation.
-//! - [`tokenize_schedule`]: the pure schedule: generations, progress, the module's download,
-//!   when a job starts, when the worker is given up (no web types; tested natively).
-//! - [`tokenize_worker`]: the page's side of the Web Worker that tokenizes off the main thread
-//!   (it runs the tokenizer's own module, `crates/tokenize-engine`).
-//! - [`tokenize_local`]: tokenizing on the page's thread (no worker; the simulator's BPE
-//!   tokenizers) with the same module, loaded on demand.
+//! - [`tokenize`]: counts the text's tokens on every edit without blocking the page: the job
+//!   ([`tokenize::job`]), its pure schedule ([`tokenize::schedule`]: generations, progress, the
+//!   module's download, when a job starts, when the worker is given up), the worker's handle
+//!   ([`tokenize::worker`]), the page's own thread as the fallback ([`tokenize::local`]).
 //! - [`compare`]: every strategy on the whole text (table, chosen strategy, A/B, export,
 //!   snippet), computed by the comparison worker.
 //! - [`preview`]: the chunk preview (cut points, overlap, cut characters as bytes).
@@ -48,9 +44,6 @@ pub mod retrieval;
 pub mod share;
 pub mod simulator;
 pub mod state;
-pub mod tokenize_job;
-pub mod tokenize_local;
-pub mod tokenize_schedule;
-pub mod tokenize_worker;
+pub mod tokenize;
 
 pub use app::App;

@@ -76,18 +76,11 @@ pub enum FieldError {
     },
 }
 
-/// The decimal mark of a language as its `Intl.NumberFormat` writes it (CLDR): `.` in English,
-/// `,` in Vietnamese, Indonesian, Russian and Polish.
-pub fn decimal_mark(lang: crate::i18n::Lang) -> char {
-    match lang {
-        crate::i18n::Lang::En => '.',
-        _ => ',',
-    }
-}
+pub use crate::i18n::locale::decimal_mark;
 
 /// A price as the price field shows it in a language: the shortest decimal that reads back
 /// as `price`, without grouping, with the language's decimal mark (0.02 → "0,02" in Polish).
-pub fn price_text(lang: crate::i18n::Lang, price: f64) -> String {
+pub fn price_text(lang: crate::i18n::locale::Lang, price: f64) -> String {
     price
         .to_string()
         .replace('.', &decimal_mark(lang).to_string())
@@ -98,8 +91,8 @@ pub fn price_text(lang: crate::i18n::Lang, price: f64) -> String {
 /// [`parse_price`] reads the same in both languages; `None` to leave the field as typed.
 pub fn relocalize_price(
     raw: &str,
-    from: crate::i18n::Lang,
-    to: crate::i18n::Lang,
+    from: crate::i18n::locale::Lang,
+    to: crate::i18n::locale::Lang,
 ) -> Option<String> {
     let t = raw.trim();
     let (old, new) = (decimal_mark(from), decimal_mark(to));
@@ -567,7 +560,7 @@ mod tests {
 
     #[test]
     fn the_price_field_follows_the_languages_decimal_mark() {
-        use crate::i18n::Lang;
+        use crate::i18n::locale::Lang;
         assert_eq!(price_text(Lang::Pl, 0.02), "0,02");
         assert_eq!(price_text(Lang::En, 0.13), "0.13");
         assert_eq!(price_text(Lang::Ru, 2.0), "2");

@@ -262,7 +262,7 @@ fn ChunkView(span: WindowSpan, tok: Arc<Tokenized>) -> impl IntoView {
                 <span>{bytes}</span>
                 {pages.map(|(first, last)| view! {
                     <span class="chunk-pages" data-testid="chunk-pages">
-                        {crate::i18n::chunk_pages(lang, first, last)}
+                        {crate::format::chunk_pages(lang, first, last)}
                     </span>
                 })}
                 {overlap.map(|o| view! { <span class="chunk-overlap">{o}</span> })}

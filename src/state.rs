@@ -7,7 +7,7 @@
 //! | [`Language`] | the UI language | `app::LanguageSwitch` |
 //! | [`CalculatorFields`] | the form's fields as typed, the tokenizer | `calculator::Inputs`; chunk_size / chunk_overlap also by the user's own "use the library's defaults" and "use this setting" buttons (`compare::panel`, `retrieval`), the tokenizer and price by the model select (`model::ModelSelect`), the price's decimal mark by the language switch (`app`) and `calculator::Inputs` |
 //! | [`SourceText`] | the pasted or loaded text, "reading a paste" | `file_input::TextSource` |
-//! | [`Tokenization`] | the finished tokenization, progress, worker in use | `tokenize_job` |
+//! | [`Tokenization`] | the finished tokenization, progress, worker in use | `tokenize::job` |
 //! | [`Derived`] | memos read by several components (written by none) | — |
 //!
 //! Every figure in them comes from `chunk_core`; the page formats them.
@@ -22,7 +22,7 @@ use leptos::prelude::*;
 
 use crate::i18n::{self, Key, Lang};
 use crate::parse::{check, Checked, LengthUnit, RawInputs};
-pub use crate::tokenize_schedule::{EditKind, Loading, Progress};
+pub use crate::tokenize::schedule::{EditKind, Loading, Progress};
 
 /// A finished tokenization of one text with one encoding.
 #[derive(Debug)]
@@ -134,7 +134,7 @@ pub struct SourceText {
     pub reading: RwSignal<bool>,
     /// The kind of the edit that made `text` (typing, or a paste / drop / file), written just
     /// before `text`; the tokenizer job reads it to decide whether to debounce
-    /// (`tokenize_schedule::start_delay`). A `StoredValue`: read in the job's effect without
+    /// (`tokenize::schedule::start_delay`). A `StoredValue`: read in the job's effect without
     /// tracking (the text itself triggers it), never drawn.
     pub last_edit: StoredValue<EditKind>,
     /// Where each page of `text` starts, when the text is a PDF's as the document reader made
@@ -163,7 +163,7 @@ impl Default for SourceText {
 }
 
 /// The tokenization of the text: written only by the tokenizer job
-/// (`tokenize_job::spawn_tokenizer`, started by the `App`); read by the status, the figures
+/// (`tokenize::job::spawn_tokenizer`, started by the `App`); read by the status, the figures
 /// and the preview.
 #[derive(Clone, Copy)]
 pub struct Tokenization {

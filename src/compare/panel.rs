@@ -682,7 +682,7 @@ fn chunk_view(
         view! { <span class="heading-path" data-testid="chunk-heading-path">{r.heading_path.clone()}</span> }
     });
     let pages = r.page_start.zip(r.page_end).map(|(first, last)| {
-        view! { <span class="chunk-pages" data-testid="chunk-pages">{crate::i18n::chunk_pages(lang, first, last)}</span> }
+        view! { <span class="chunk-pages" data-testid="chunk-pages">{crate::format::chunk_pages(lang, first, last)}</span> }
     });
     let model = read
         .filter(|&(limit, _)| limit != usize::MAX)

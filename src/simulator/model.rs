@@ -213,7 +213,7 @@ pub struct SimState {
 
 /// A BPE encoding's tokens of the simulated document (`None` with the simple tokenizer, and
 /// until they arrive). In the browser they come from the tokenizer module
-/// ([`crate::tokenize_local`]: the page's own module holds no table), asynchronously: a
+/// ([`crate::tokenize::local`]: the page's own module holds no table), asynchronously: a
 /// `LocalResource` that runs again when the text or the tokenizer changes. While the page's
 /// tokenizer worker is still downloading that module (`waiting`), it waits for it rather than
 /// fetching a second copy on the page's thread.
@@ -234,7 +234,7 @@ fn bpe_tokens(
         };
         async move {
             let (encoding, text) = source?;
-            let offsets = crate::tokenize_local::tokenize(encoding, text.clone(), || true, |_| {})
+            let offsets = crate::tokenize::local::tokenize(encoding, text.clone(), || true, |_| {})
                 .await
                 .and_then(|o| o.ok_or_else(|| "stopped".to_string()));
             if let Err(e) = &offsets {

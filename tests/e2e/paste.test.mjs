@@ -1,4 +1,4 @@
-// End-to-end test of when counting starts (src/tokenize_schedule.rs, `start_delay`): typing in a
+// End-to-end test of when counting starts (src/tokenize/schedule.rs, `start_delay`): typing in a
 // long text may wait for a pause (the debounce), a paste, a drop or a file never does (issue 11).
 // The status hook's data-debounced says which way the newest count was started ("true": it
 // waited; "false": at once). On the root build, with the fixture (114 KB, over the 64 KiB a

@@ -1,4 +1,4 @@
-// End-to-end test of tokenizing off the main thread (src/tokenize_worker.rs), on the root
+// End-to-end test of tokenizing off the main thread (src/tokenize/worker.rs), on the root
 // build in headless Chromium:
 //  - the page tokenizes in its Web Worker (status hook data-worker="true");
 //  - a 10 MB paste of one repeated character (a single piece no slice can cut) is counted
@@ -288,7 +288,7 @@ describe('tokenizing in the Web Worker', () => {
         ready.then(() => { throw new Error('job failed on purpose'); })
           .catch((err) => self.postMessage({ kind: 'failed', message: String(err) }));
       };`,
-    // Given up once silent for 10 s + 1 s per MB of the job (src/tokenize_job.rs).
+    // Given up once silent for 10 s + 1 s per MB of the job (src/tokenize/job.rs).
     'is ready, then never answers a job': `
       self.onmessage = ({ data }) => { if (data.kind === 'init') self.postMessage({ kind: 'ready' }); };`,
     'sends a result that is not the text\'s': `

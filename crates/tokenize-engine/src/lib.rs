@@ -5,7 +5,7 @@
 //! without waiting for them. `assets/tokenize-worker.js` runs it in the tokenizer's Web Worker
 //! (one job at a time, a slice of [`SlicedJob::run_for`] between two looks at its messages,
 //! posting progress); where no worker runs, the page instantiates the same compiled module on
-//! its own thread (`src/tokenize_local.rs`) and runs the same slices between two frames. Trunk
+//! its own thread (`src/tokenize/local.rs`) and runs the same slices between two frames. Trunk
 //! builds it as a worker module (`index.html`, `data-type="worker"`), as `tokenize-engine.js` +
 //! `tokenize-engine_bg.wasm`.
 

@@ -10,17 +10,12 @@
 //! with the `linked-tokenizer` feature (the browser component tests, where no engine file is
 //! served) link `chunk_core`'s tokenizer instead; both run the same `Slicer`.
 
-use std::cell::RefCell;
 use std::sync::Arc;
 
 use chunk_core::tokenizer::Encoding;
 
-use crate::tokenize_schedule::PAGE_SLICE_MS;
-
-/// The tokenizer module's wasm-bindgen glue, as Trunk names a worker build (after the crate).
-pub const ENGINE_GLUE: &str = "tokenize-engine.js";
-/// See [`ENGINE_GLUE`].
-pub const ENGINE_WASM: &str = "tokenize-engine_bg.wasm";
+use super::module::check_offsets;
+use super::schedule::PAGE_SLICE_MS;
 
 /// Tokenizes `text` with `encoding` on this thread, one slice of [`PAGE_SLICE_MS`] per browser
 /// task, calling `progress` with the bytes done after each slice. Returns the byte offsets of
@@ -51,33 +46,9 @@ pub async fn tokenize(
     }
     let offsets = job.into_offsets()?;
     // The windows index the text with these offsets: checked as the worker's are.
-    crate::tokenize_worker::check_offsets(&offsets, len)
+    check_offsets(&offsets, len)
         .map_err(|why| format!("tokenizer module result refused: {why}"))?;
     Ok(Some(offsets))
-}
-
-/// A compiled tokenizer module (a `WebAssembly.Module`) as the worker hands it over; nothing
-/// natively, where there is no worker.
-#[derive(Clone, Debug)]
-pub struct Module(#[cfg(target_arch = "wasm32")] pub wasm_bindgen::JsValue);
-
-thread_local! {
-    /// The first compiled module a worker sent: for a restarted worker, and for this thread.
-    static OFFERED: RefCell<Option<Module>> = const { RefCell::new(None) };
-}
-
-/// Keeps the tokenizer module a worker compiled (a `WebAssembly.Module`), so that a restarted
-/// worker, and this thread when it needs the tables, start from it rather than fetching and
-/// compiling it again. The first one offered is kept.
-pub fn offer_module(module: &Module) {
-    OFFERED.with(|m| {
-        m.borrow_mut().get_or_insert_with(|| module.clone());
-    });
-}
-
-/// The module [`offer_module`] kept, if any.
-pub fn offered_module() -> Option<Module> {
-    OFFERED.with(|m| m.borrow().clone())
 }
 
 #[cfg(any(not(target_arch = "wasm32"), feature = "linked-tokenizer"))]
@@ -113,7 +84,6 @@ mod imp {
 
 #[cfg(all(target_arch = "wasm32", not(feature = "linked-tokenizer")))]
 mod imp {
-    use std::cell::RefCell;
     use std::sync::Arc;
 
     use chunk_core::tokenizer::Encoding;
@@ -122,8 +92,8 @@ mod imp {
     use wasm_bindgen::JsCast;
     use wasm_bindgen_futures::JsFuture;
 
-    use super::{offered_module, ENGINE_GLUE, ENGINE_WASM};
     use crate::browser::build_file_url;
+    use crate::tokenize::module::{offered_module, ENGINE_GLUE, ENGINE_WASM};
 
     // A dynamic `import()` has no Rust or web-sys binding: `assets/boot.js` offers one as a
     // global function (not a wasm-bindgen snippet: a file of its own would be fetched after
@@ -152,7 +122,7 @@ mod imp {
         /// The loaded glue (a promise of its namespace), once asked for; dropped on failure
         /// (a failed load, or a trap that may have left the instance broken) so that a later
         /// job loads a fresh one.
-        static GLUE: RefCell<Option<Promise>> = const { RefCell::new(None) };
+        static GLUE: std::cell::RefCell<Option<Promise>> = const { std::cell::RefCell::new(None) };
         /// Instances loaded so far: each fresh one imports the glue under a URL of its own (a
         /// fragment), since importing the same URL again gives the same, initialised module.
         static LOADS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };

@@ -1,6 +1,6 @@
 //! Tokenizes the text whenever it or the encoding changes, without blocking the page: in the
-//! tokenizer's Web Worker ([`crate::tokenize_worker`]) where it runs, else on the page's own
-//! thread in slices that yield to the browser between them ([`crate::tokenize_local`]). The
+//! tokenizer's Web Worker ([`crate::tokenize::worker`]) where it runs, else on the page's own
+//! thread in slices that yield to the browser between them ([`crate::tokenize::local`]). The
 //! worker loads the tokenizer's module (the BPE tables) after the page has started; a job
 //! posted meanwhile waits there, and the status shows the bytes received
 //! ([`Tokenization::loading`]). Either way the progress bar
@@ -8,7 +8,7 @@
 //! number, and a result or progress report of an older generation is ignored.
 //!
 //! Only typing in a long text waits for a pause before its count starts; a paste, a drop, a
-//! file or a new encoding starts at once (`tokenize_schedule::start_delay`, by the
+//! file or a new encoding starts at once (`tokenize::schedule::start_delay`, by the
 //! [`crate::state::SourceText::last_edit`] the text box records). Which one the newest job took
 //! is the status's `data-debounced` hook ("true" / "false", `Tokenization::debounced`).
 
@@ -24,11 +24,11 @@ use crate::browser::now_ms;
 use crate::state::{
     CalculatorFields, EditKind, Loading, Progress, SourceText, Tokenization, Tokenized,
 };
-use crate::tokenize_local;
-use crate::tokenize_schedule::{
+use crate::tokenize::schedule::{
     restart_first, silence_limit_ms, start_delay, watch_decision, Generations, Watch, READY_TIMEOUT,
 };
-use crate::tokenize_worker::{Reply, TokenizerWorker};
+use crate::tokenize::worker::{Reply, TokenizerWorker};
+use crate::tokenize::{local as tokenize_local, module as tokenize_module};
 
 /// The job in flight: what its result will describe.
 struct Job {
@@ -116,7 +116,7 @@ impl Runner {
         let serial = self.workers.advance();
         let weak = Rc::downgrade(self);
         // The module an earlier worker compiled, if any: the new one then fetches nothing.
-        let module = tokenize_local::offered_module();
+        let module = tokenize_module::offered_module();
         let worker = TokenizerWorker::start(
             move |reply| {
                 if let Some(runner) = weak.upgrade() {
@@ -286,7 +286,7 @@ impl Runner {
             }
             Reply::Ready(module) => {
                 if let Some(module) = module {
-                    tokenize_local::offer_module(&module);
+                    tokenize_module::offer_module(&module);
                 }
                 self.out.loading.set(None);
                 self.out.worker.set(true);

@@ -6,7 +6,7 @@
 //! (`crates/tokenize-engine`: the BPE tables and the sliced tokenizer), not the page's, which
 //! holds no table. The worker fetches and compiles that module itself, reporting the bytes
 //! received, and hands the compiled `WebAssembly.Module` back: a restarted worker, and the
-//! page's own thread when it must tokenize ([`crate::tokenize_local`]), start from it without
+//! page's own thread when it must tokenize ([`crate::tokenize::local`]), start from it without
 //! fetching it again. This module is the page side: [`TokenizerWorker`] starts the worker,
 //! posts jobs and turns its messages into [`Reply`] values. The job loop (a slice of
 //! [`WORKER_SLICE_MS`], progress, a newer job stops an older one at its next slice) is the
@@ -30,8 +30,8 @@ pub use imp::{TokenizerWorker, WorkerResult};
 #[cfg(not(target_arch = "wasm32"))]
 pub use native::{TokenizerWorker, WorkerResult};
 
-use crate::tokenize_local::Module;
-pub use crate::tokenize_schedule::{LOADING_REPORT_MS, WORKER_SLICE_MS};
+use super::module::Module;
+pub use super::schedule::{LOADING_REPORT_MS, WORKER_SLICE_MS};
 
 /// File name of the worker's script, next to `index.html` (copied there by Trunk).
 pub const WORKER_SCRIPT: &str = "tokenize-worker.js";
@@ -71,23 +71,6 @@ pub enum Reply {
     Failed(String),
 }
 
-/// Checks that `offsets` can be the token boundaries of a text of `text_len` bytes: from 0 to
-/// `text_len`, strictly increasing (the invariant of `Encoded::offsets`). The page's windows
-/// index the text with them, so a result that breaks it is refused rather than shown.
-pub fn check_offsets(offsets: &[usize], text_len: usize) -> Result<(), String> {
-    if offsets.first() != Some(&0) || offsets.last() != Some(&text_len) {
-        return Err(format!(
-            "offsets span {:?}..{:?}, the text is {text_len} bytes",
-            offsets.first(),
-            offsets.last()
-        ));
-    }
-    if let Some(i) = offsets.windows(2).position(|w| w[0] >= w[1]) {
-        return Err(format!("offsets do not increase at token {i}"));
-    }
-    Ok(())
-}
-
 #[cfg(target_arch = "wasm32")]
 mod imp {
     use chunk_core::tokenizer::Encoding;
@@ -97,7 +80,7 @@ mod imp {
     use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 
     use super::{Reply, LOADING_REPORT_MS, WORKER_SCRIPT, WORKER_SLICE_MS};
-    use crate::tokenize_local::{Module, ENGINE_GLUE, ENGINE_WASM};
+    use crate::tokenize::module::{Module, ENGINE_GLUE, ENGINE_WASM};
 
     /// A plain JS object with the given fields.
     fn object(fields: &[(&str, &JsValue)]) -> Object {
@@ -247,7 +230,7 @@ mod imp {
             let copied = self.offsets.to_vec();
             crate::browser::yield_now().await;
             let offsets: Vec<usize> = copied.into_iter().map(|o| o as usize).collect();
-            super::check_offsets(&offsets, text_len)?;
+            crate::tokenize::module::check_offsets(&offsets, text_len)?;
             Ok(offsets)
         }
     }
@@ -302,41 +285,5 @@ mod native {
         fn drop(&mut self) {
             match *self {}
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use chunk_core::tokenizer::Encoding;
-
-    use super::check_offsets;
-
-    #[test]
-    fn a_real_tokenization_passes_the_check() {
-        let text = "Chunks of 猫 and 🐈, with  spaces.";
-        let enc = Encoding::Cl100kBase.tokenizer().encode(text);
-        assert_eq!(check_offsets(&enc.offsets, text.len()), Ok(()));
-        let empty = Encoding::Cl100kBase.tokenizer().encode("");
-        assert_eq!(check_offsets(&empty.offsets, 0), Ok(()));
-    }
-
-    #[test]
-    fn offsets_that_break_the_invariant_are_refused_with_the_reason() {
-        assert_eq!(
-            check_offsets(&[], 9),
-            Err("offsets span None..None, the text is 9 bytes".to_string())
-        );
-        assert_eq!(
-            check_offsets(&[0, 999_999_999], 9),
-            Err("offsets span Some(0)..Some(999999999), the text is 9 bytes".to_string())
-        );
-        assert_eq!(
-            check_offsets(&[1, 4, 9], 9),
-            Err("offsets span Some(1)..Some(9), the text is 9 bytes".to_string())
-        );
-        assert_eq!(
-            check_offsets(&[0, 5, 5, 9], 9),
-            Err("offsets do not increase at token 1".to_string())
-        );
     }
 }

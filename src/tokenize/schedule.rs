@@ -2,7 +2,7 @@
 //! and of the tokenizer module's download), and every decision about when a job starts
 //! (typing may be debounced; a paste, a drop or a file never is: [`EditKind`],
 //! [`start_delay`]), where it goes and when the worker is given up. The page side
-//! ([`crate::tokenize_job`]) and the worker's page-side handle ([`crate::tokenize_worker`]) use
+//! ([`crate::tokenize::job`]) and the worker's page-side handle ([`crate::tokenize::worker`]) use
 //! it, and neither imports the other for it; it is tested natively.
 //!
 //! Times are milliseconds as `f64` from a caller's clock (`Date.now()` in the browser, see

@@ -17,8 +17,9 @@
 
 use std::collections::BTreeSet;
 
-/// A UI language: the core's, which also picks the simulator's documents and stop words.
-pub use chunk_core::sim::Lang;
+pub mod locale;
+
+pub use locale::Lang;
 
 /// A CLDR plural category of a cardinal number, as `Intl.PluralRules.select` names them.
 #[derive(
@@ -50,20 +51,6 @@ pub enum Plural {
     /// `other`: everything else; every whole number in Vietnamese and Indonesian, fractions in
     /// Russian and Polish. Every plural message must have this case.
     Other,
-}
-
-/// "page 3" or "pages 3–4": the pages of a PDF a chunk spans (1-based, first ≤ last).
-pub fn chunk_pages(lang: Lang, first: usize, last: usize) -> String {
-    let n = |x: usize| crate::format::int(lang, x as u128);
-    if first == last {
-        args::ChunkPage { page: &n(first) }.fill(lang)
-    } else {
-        args::ChunkPages {
-            first: &n(first),
-            last: &n(last),
-        }
-        .fill(lang)
-    }
 }
 
 /// The plural categories that whole numbers fall into in `lang`, by CLDR's cardinal rules:
@@ -304,7 +291,7 @@ fn render(
 /// decimal mark (a fraction: "1,5 токена"). Beyond 18 digits only the last 18 are kept, plus
 /// 10¹⁸, which keeps what the plural rules read (n mod 100, n = 1).
 fn whole_number(lang: Lang, shown: &str) -> Option<u64> {
-    if shown.contains(crate::parse::decimal_mark(lang)) {
+    if shown.contains(locale::decimal_mark(lang)) {
         return None;
     }
     let digits: Vec<u8> = shown.bytes().filter(u8::is_ascii_digit).collect();
