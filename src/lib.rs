@@ -45,5 +45,6 @@ pub mod share;
 pub mod simulator;
 pub mod state;
 pub mod tokenize;
+pub mod worker;
 
 pub use app::App;

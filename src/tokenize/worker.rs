@@ -74,23 +74,13 @@ pub enum Reply {
 #[cfg(target_arch = "wasm32")]
 mod imp {
     use chunk_core::tokenizer::Encoding;
-    use js_sys::{Object, Reflect, Uint32Array, Uint8Array};
+    use js_sys::{Reflect, Uint32Array, Uint8Array};
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
-    use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 
     use super::{Reply, LOADING_REPORT_MS, WORKER_SCRIPT, WORKER_SLICE_MS};
     use crate::tokenize::module::{Module, ENGINE_GLUE, ENGINE_WASM};
-
-    /// A plain JS object with the given fields.
-    fn object(fields: &[(&str, &JsValue)]) -> Object {
-        let o = Object::new();
-        for (k, v) in fields {
-            // Setting a property on a fresh plain object cannot fail.
-            let _ = Reflect::set(&o, &JsValue::from_str(k), v);
-        }
-        o
-    }
+    use crate::worker::{object, Heard, ModuleWorker, Protocol};
 
     /// Field `key` of a message, or `undefined`.
     fn field(message: &JsValue, key: &str) -> JsValue {
@@ -103,13 +93,47 @@ mod imp {
         (n >= 0.0 && n <= f64::from(u32::MAX) && n.fract() == 0.0).then_some(n as u32)
     }
 
-    /// The page's handle on the tokenizer worker. Dropping it stops the worker.
-    pub struct TokenizerWorker {
-        worker: Worker,
-        // Kept alive for as long as the worker can call them.
-        _on_message: Closure<dyn FnMut(MessageEvent)>,
-        _on_error: Closure<dyn FnMut(web_sys::Event)>,
+    /// A job for the worker: tokenize `bytes` (UTF-8, transferred) with `encoding`.
+    pub struct Job {
+        id: u32,
+        encoding: Encoding,
+        bytes: Uint8Array,
     }
+
+    /// The tokenizer worker's messages (see the module documentation).
+    pub struct TokenizeProtocol;
+
+    impl Protocol for TokenizeProtocol {
+        type Request = Job;
+        type Reply = Reply;
+        const NAME: &'static str = "tokenizer worker";
+        const SCRIPT: &'static str = WORKER_SCRIPT;
+        const GLUE: &'static str = ENGINE_GLUE;
+        const WASM: &'static str = ENGINE_WASM;
+
+        fn init_fields() -> Vec<(&'static str, JsValue)> {
+            vec![
+                ("slice_ms", JsValue::from(WORKER_SLICE_MS)),
+                ("report_ms", JsValue::from(LOADING_REPORT_MS)),
+            ]
+        }
+
+        fn encode(job: &Job) -> Result<(JsValue, Option<js_sys::ArrayBuffer>), String> {
+            let message = object(&[
+                ("id", &JsValue::from(job.id)),
+                ("encoding", &JsValue::from_str(job.encoding.name())),
+                ("bytes", &job.bytes),
+            ]);
+            Ok((message.into(), Some(job.bytes.buffer())))
+        }
+
+        fn decode(message: JsValue) -> Result<Reply, String> {
+            read_reply(&message)
+        }
+    }
+
+    /// The page's handle on the tokenizer worker. Dropping it stops the worker.
+    pub struct TokenizerWorker(ModuleWorker<TokenizeProtocol>);
 
     impl TokenizerWorker {
         /// Starts the worker and sends it `init` (see the module documentation): `module` is the
@@ -120,98 +144,61 @@ mod imp {
         pub fn start(on_reply: impl Fn(Reply) + 'static, module: Option<&Module>) -> Option<Self> {
             let document = web_sys::window()?.document()?;
             document.query_selector("script[data-js]").ok()??;
-            let url = |file: &str| crate::browser::build_file_url(file).ok();
-            let (script, js, wasm) = (url(WORKER_SCRIPT)?, url(ENGINE_GLUE)?, url(ENGINE_WASM)?);
-            let options = WorkerOptions::new();
-            options.set_type(WorkerType::Module);
-            let worker = Worker::new_with_options(&script, &options).ok()?;
-
-            let on_reply = std::rc::Rc::new(on_reply);
-            let reply = on_reply.clone();
-            let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
-                reply(read_reply(&ev.data()));
-            });
-            // A script that fails to load or to start is reported as an `error` event.
-            let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
-                let detail = crate::browser::worker_error(&ev, WORKER_SCRIPT);
-                on_reply(Reply::Failed(format!("tokenizer worker: {detail}")));
-            });
-            worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-            worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-            // A message that cannot be read (`messageerror`) ends the worker's work like an error.
-            worker.set_onmessageerror(Some(on_error.as_ref().unchecked_ref()));
             let module = module.map_or(JsValue::UNDEFINED, |m| m.0.clone());
-            let init = object(&[
-                ("kind", &JsValue::from_str("init")),
-                ("js", &JsValue::from_str(&js)),
-                ("wasm", &JsValue::from_str(&wasm)),
-                ("module", &module),
-                ("slice_ms", &JsValue::from(WORKER_SLICE_MS)),
-                ("report_ms", &JsValue::from(LOADING_REPORT_MS)),
-            ]);
-            worker.post_message(&init).ok()?;
-            Some(TokenizerWorker {
-                worker,
-                _on_message: on_message,
-                _on_error: on_error,
-            })
+            let heard = move |heard: Heard<Reply>| match heard {
+                Heard::Ready(module) => on_reply(Reply::Ready(
+                    module
+                        .dyn_into::<js_sys::WebAssembly::Module>()
+                        .ok()
+                        .map(|m| Module(m.into())),
+                )),
+                Heard::Reply(reply) => on_reply(reply),
+                Heard::Failed { message, .. } => on_reply(Reply::Failed(message)),
+            };
+            ModuleWorker::start(heard, module).ok().map(TokenizerWorker)
         }
 
         /// Posts job `id`: tokenize `text` with `encoding`. The text is copied once, as UTF-8,
         /// into a buffer that is then transferred (not copied again) to the worker.
-        pub fn tokenize(&self, id: u32, text: &str, encoding: Encoding) -> Result<(), JsValue> {
+        ///
+        /// # Errors
+        /// English, when the worker refused the message.
+        pub fn tokenize(&self, id: u32, text: &str, encoding: Encoding) -> Result<(), String> {
             let bytes = Uint8Array::new_from_slice(text.as_bytes());
-            let job = object(&[
-                ("id", &JsValue::from(id)),
-                ("encoding", &JsValue::from_str(encoding.name())),
-                ("bytes", &bytes),
-            ]);
-            let transfer = js_sys::Array::of1(&bytes.buffer());
-            self.worker.post_message_with_transfer(&job, &transfer)
+            self.0.post(&Job {
+                id,
+                encoding,
+                bytes,
+            })
         }
     }
 
-    impl Drop for TokenizerWorker {
-        fn drop(&mut self) {
-            // Its closures are dropped with this handle.
-            crate::browser::stop_worker(&self.worker);
-        }
-    }
-
-    /// Reads one message from the worker.
-    fn read_reply(message: &JsValue) -> Reply {
+    /// Reads one message from the worker (`ready` is the handle's).
+    fn read_reply(message: &JsValue) -> Result<Reply, String> {
         let kind = field(message, "kind").as_string().unwrap_or_default();
         let id = whole(message, "id");
         match (kind.as_str(), id) {
-            ("loading", _) => Reply::Loading {
+            ("loading", _) => Ok(Reply::Loading {
                 received: whole(message, "received").unwrap_or(0) as usize,
                 total: whole(message, "total").map(|t| t as usize),
-            },
-            ("ready", _) => Reply::Ready(
-                field(message, "module")
-                    .dyn_into::<js_sys::WebAssembly::Module>()
-                    .ok()
-                    .map(|m| Module(m.into())),
-            ),
-            ("progress", Some(id)) => Reply::Progress {
+            }),
+            ("progress", Some(id)) => Ok(Reply::Progress {
                 id,
                 done: whole(message, "done").unwrap_or(0) as usize,
-            },
+            }),
             ("done", Some(id)) => match field(message, "offsets").dyn_into::<Uint32Array>() {
-                Ok(offsets) => Reply::Done {
+                Ok(offsets) => Ok(Reply::Done {
                     id,
                     result: WorkerResult { offsets },
-                },
-                Err(_) => Reply::Failed("tokenizer worker sent a result without offsets".into()),
+                }),
+                Err(_) => Err("a result without offsets".into()),
             },
-            ("failed", _) => Reply::Failed(
+            ("failed", _) => Ok(Reply::Failed(
                 field(message, "message")
                     .as_string()
                     .unwrap_or_else(|| "tokenizer worker failed".into()),
-            ),
-            _ => Reply::Failed(format!(
-                "unexpected message from the tokenizer worker: {kind}"
             )),
+            _ => Err(format!("unexpected message: {kind}")),
         }
     }
 
@@ -241,8 +228,6 @@ mod imp {
 /// refuses workers.
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
-    use std::convert::Infallible;
-
     use chunk_core::tokenizer::Encoding;
 
     use super::{Module, Reply};
@@ -271,18 +256,7 @@ mod native {
         }
 
         /// Unreachable: there is no value to call it on.
-        pub fn tokenize(
-            &self,
-            _id: u32,
-            _text: &str,
-            _encoding: Encoding,
-        ) -> Result<(), Infallible> {
-            match *self {}
-        }
-    }
-
-    impl Drop for TokenizerWorker {
-        fn drop(&mut self) {
+        pub fn tokenize(&self, _id: u32, _text: &str, _encoding: Encoding) -> Result<(), String> {
             match *self {}
         }
     }
