@@ -13,6 +13,7 @@ use crate::format;
 use crate::i18n::Key;
 use crate::parse::{price_text, relocalize_price, FieldError, LengthUnit};
 use crate::state::{CalculatorFields, Derived, Language, SourceText, Tokenization};
+use crate::ui::{Figure, NumberField};
 
 /// Rewrites the price box for the decimal mark of `to` when it holds a plain decimal written
 /// with `from`'s ([`relocalize_price`]); leaves it as typed otherwise. The box does not follow
@@ -20,8 +21,7 @@ use crate::state::{CalculatorFields, Derived, Language, SourceText, Tokenization
 /// language, and by [`Inputs`] for every other change of language (a link, Back / Forward).
 pub fn move_price_mark(fields: CalculatorFields, from: crate::i18n::Lang, to: crate::i18n::Lang) {
     if let Some(moved) = relocalize_price(&fields.price.get_untracked(), from, to) {
-        crate::browser::set_input_value("price", &moved);
-        fields.price.set(moved);
+        fields.fill(crate::state::TextField::Price, moved);
     }
 }
 
@@ -43,56 +43,6 @@ fn error_message(lang: Language, err: FieldError) -> String {
     }
 }
 
-/// A text field for a number. It is bound one way: typing writes the signal, but the signal
-/// never rewrites the field, so what the user typed (even if invalid) is never replaced.
-#[component]
-fn NumberField(
-    /// Element id and data-testid.
-    id: &'static str,
-    /// Label key (a signal: the chunk size's follows the unit).
-    #[prop(into)]
-    label: Signal<Key>,
-    /// The typed text.
-    value: RwSignal<String>,
-    /// This field's error, if any.
-    error: Signal<Option<FieldError>>,
-    /// `inputmode` hint for on-screen keyboards ("numeric" or "decimal").
-    #[prop(default = "numeric")]
-    inputmode: &'static str,
-    /// Extra content after the input on the same row (e.g. the unit select).
-    #[prop(optional)]
-    children: Option<Children>,
-) -> impl IntoView {
-    let lang = expect_context::<Language>();
-    let error_id = format!("{id}-error");
-    let error_testid = format!("error-{id}");
-    view! {
-        <div class="field" class:invalid=move || error.get().is_some()>
-            <label for=id>{move || lang.t(label.get())}</label>
-            <div class="field-row">
-                <input
-                    id=id
-                    data-testid=id
-                    type="text"
-                    inputmode=inputmode
-                    autocomplete="off"
-                    spellcheck="false"
-                    // The attribute, not the property: the same start, and written in the
-                    // prerendered page too (crates/prerender: properties are not HTML).
-                    value=value.get_untracked()
-                    aria-invalid=move || if error.get().is_some() { "true" } else { "false" }
-                    aria-describedby=error_id.clone()
-                    on:input=move |ev| value.set(event_target_value(&ev))
-                />
-                {children.map(|c| c())}
-            </div>
-            <p class="field-error" id=error_id data-testid=error_testid role="alert">
-                {move || error.get().map(|e| error_message(lang, e))}
-            </p>
-        </div>
-    }
-}
-
 /// The settings form: document length and unit, chunk size, overlap, embedding model, price,
 /// tokenizer. The writer of the [`CalculatorFields`] context (besides the buttons that fill it
 /// on the user's request, and the model select, which sets the tokenizer and the price).
@@ -105,10 +55,14 @@ pub fn Inputs() -> impl IntoView {
     let derived = expect_context::<Derived>();
     // Plain derived closures (not memos): each only projects one field of the `checked` memo,
     // which already runs once per edit.
-    let doc_err = Signal::derive(move || derived.checked.with(|c| c.doc_length));
-    let size_err = Signal::derive(move || derived.checked.with(|c| c.chunk_size));
-    let overlap_err = Signal::derive(move || derived.checked.with(|c| c.chunk_overlap));
-    let price_err = Signal::derive(move || derived.checked.with(|c| c.price));
+    let worded = move |of: fn(&crate::parse::Checked) -> Option<FieldError>| {
+        Signal::derive(move || derived.checked.with(of).map(|e| error_message(lang, e)))
+    };
+    let doc_err = worded(|c| c.doc_length);
+    let size_err = worded(|c| c.chunk_size);
+    let overlap_err = worded(|c| c.chunk_overlap);
+    let price_err = worded(|c| c.price);
+    let words = move |key: Key| Signal::derive(move || lang.t(key).to_owned());
     // The price box follows the language's decimal mark ("0.02" becomes "0,02" in Polish), as
     // its hint does, whenever the language changes; a price written any other way stays as
     // typed. At the start only the default price (written in English's notation) is
@@ -128,12 +82,12 @@ pub fn Inputs() -> impl IntoView {
     // The labels name the unit the strategies size chunks in (`chunk-size-unit`).
     let unit = expect_context::<crate::compare::CompareSettings>().unit;
     let size_label = Signal::derive(move || match unit.get() {
-        SizeUnit::Tokens | SizeUnit::Model(_) => Key::ChunkSizeLabel,
-        SizeUnit::Characters => Key::ChunkSizeLabelChars,
+        SizeUnit::Tokens | SizeUnit::Model(_) => lang.t(Key::ChunkSizeLabel).to_owned(),
+        SizeUnit::Characters => lang.t(Key::ChunkSizeLabelChars).to_owned(),
     });
     let overlap_label = Signal::derive(move || match unit.get() {
-        SizeUnit::Tokens | SizeUnit::Model(_) => Key::OverlapLabel,
-        SizeUnit::Characters => Key::OverlapLabelChars,
+        SizeUnit::Tokens | SizeUnit::Model(_) => lang.t(Key::OverlapLabel).to_owned(),
+        SizeUnit::Characters => lang.t(Key::OverlapLabelChars).to_owned(),
     });
     let on_unit = move |ev| {
         if let Some(u) = LengthUnit::from_code(&event_target_value(&ev)) {
@@ -164,7 +118,7 @@ pub fn Inputs() -> impl IntoView {
     view! {
         <section class="panel settings" aria-labelledby="settings-heading">
             <h2 id="settings-heading">{move || lang.t(Key::SettingsHeading)}</h2>
-            <NumberField id="doc-length" label=Key::DocLengthLabel value=fields.doc_length error=doc_err>
+            <NumberField id="doc-length" label=words(Key::DocLengthLabel) value=fields.doc_length error=doc_err>
                 <select
                     data-testid="length-unit"
                     aria-label=move || lang.t(Key::UnitLabel)
@@ -195,7 +149,7 @@ pub fn Inputs() -> impl IntoView {
             // The model first: choosing it sets the price and the tokenizer below.
             <crate::model::ModelSelect/>
             <crate::compare::SizeTokenizerSelect/>
-            <NumberField id="price" label=Key::PriceLabel value=fields.price error=price_err inputmode="decimal"/>
+            <NumberField id="price" label=words(Key::PriceLabel) value=fields.price error=price_err inputmode="decimal"/>
             <p class="field-note">{move || lang.t(Key::PriceHint)}</p>
             <div class="field">
                 <label for="tokenizer">{move || lang.t(Key::TokenizerLabel)}</label>
@@ -221,40 +175,6 @@ pub fn Inputs() -> impl IntoView {
                 <p class="field-note">{move || lang.t(Key::TokenizerHint)}</p>
             </div>
         </section>
-    }
-}
-
-/// Values longer than this many chars are set in a smaller size (the `long` class).
-const LONG_FIGURE_CHARS: usize = 9;
-
-/// One figure: a label and a value carrying its raw number in `data-value` ("" when there is
-/// no figure).
-#[component]
-fn Figure(
-    /// data-testid of the value element.
-    testid: &'static str,
-    /// Label key.
-    label: Key,
-    /// `(raw, shown)`, or `None` for "no figure".
-    value: Signal<Option<(String, String)>>,
-    /// Highlight this figure.
-    #[prop(optional)]
-    primary: bool,
-) -> impl IntoView {
-    let lang = expect_context::<Language>();
-    view! {
-        <div class="figure" class:primary=primary>
-            <dt>{move || lang.t(label)}</dt>
-            <dd
-                data-testid=testid
-                data-value=move || value.get().map(|v| v.0).unwrap_or_default()
-                // A long value (a cost such as "0,0000266 $") is set smaller rather than
-                // wrapped over two lines in a narrow card.
-                class:long=move || value.with(|v| v.as_ref().is_some_and(|v| v.1.chars().count() > LONG_FIGURE_CHARS))
-            >
-                {move || value.get().map(|v| v.1).unwrap_or_else(|| lang.t(Key::NotAvailable).into())}
-            </dd>
-        </div>
     }
 }
 
@@ -360,6 +280,8 @@ pub fn Results() -> impl IntoView {
             Shown::Refused { .. } => None,
         }
     });
+    let words = move |key: Key| Signal::derive(move || lang.t(key).to_owned());
+    let na = words(Key::NotAvailable);
     let fig = move |f: fn(&Card, crate::i18n::Lang) -> (String, String)| {
         Signal::derive(move || {
             let l = lang.get();
@@ -536,16 +458,16 @@ pub fn Results() -> impl IntoView {
             <Notices/>
             {waiting}
             <dl class="figures">
-                <Figure testid="out-chunks" label=Key::OutChunks primary=true value=fig(|c, l| int(c.chunks, l))/>
-                <Figure testid="out-total-tokens" label=Key::OutTotal primary=true value=fig(|c, l| int(c.total_tokens, l))/>
-                <Figure testid="out-cost" label=Key::OutCost primary=true value=cost/>
-                <Figure testid="out-repeated-tokens" label=Key::OutRepeated value=fig(|c, l| int(c.repeated_tokens, l))/>
-                <Figure testid="out-repeated-share" label=Key::OutShare value=fig(|c, l| share(c.repeated_share, l))/>
-                <Figure testid="out-extra" label=Key::OutExtra value=fig(|c, l| share(c.extra, l))/>
-                <Figure testid="out-last-chunk" label=Key::OutLastChunk value=fig(|c, l| int(c.last_chunk, l))/>
-                <Figure testid="out-stride" label=Key::OutStride value=stride/>
-                <Figure testid="out-doc-tokens" label=Key::OutDocTokens value=doc_tokens/>
-                <Figure testid="out-doc-chars" label=Key::OutDocChars value=doc_chars/>
+                <Figure testid="out-chunks" label=words(Key::OutChunks) missing=na shrink_long=true primary=true value=fig(|c, l| int(c.chunks, l))/>
+                <Figure testid="out-total-tokens" label=words(Key::OutTotal) missing=na shrink_long=true primary=true value=fig(|c, l| int(c.total_tokens, l))/>
+                <Figure testid="out-cost" label=words(Key::OutCost) missing=na shrink_long=true primary=true value=cost/>
+                <Figure testid="out-repeated-tokens" label=words(Key::OutRepeated) missing=na shrink_long=true value=fig(|c, l| int(c.repeated_tokens, l))/>
+                <Figure testid="out-repeated-share" label=words(Key::OutShare) missing=na shrink_long=true value=fig(|c, l| share(c.repeated_share, l))/>
+                <Figure testid="out-extra" label=words(Key::OutExtra) missing=na shrink_long=true value=fig(|c, l| share(c.extra, l))/>
+                <Figure testid="out-last-chunk" label=words(Key::OutLastChunk) missing=na shrink_long=true value=fig(|c, l| int(c.last_chunk, l))/>
+                <Figure testid="out-stride" label=words(Key::OutStride) missing=na shrink_long=true value=stride/>
+                <Figure testid="out-doc-tokens" label=words(Key::OutDocTokens) missing=na shrink_long=true value=doc_tokens/>
+                <Figure testid="out-doc-chars" label=words(Key::OutDocChars) missing=na shrink_long=true value=doc_chars/>
             </dl>
         </section>
     }

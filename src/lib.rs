@@ -45,6 +45,7 @@ pub mod share;
 pub mod simulator;
 pub mod state;
 pub mod tokenize;
+pub mod ui;
 pub mod worker;
 
 pub use app::App;

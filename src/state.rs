@@ -116,6 +116,45 @@ impl CalculatorFields {
     }
 }
 
+/// A text field of the settings form, by its box.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, strum::IntoStaticStr)]
+#[strum(serialize_all = "kebab-case")]
+pub enum TextField {
+    /// `doc-length`.
+    DocLength,
+    /// `chunk-size`.
+    ChunkSize,
+    /// `chunk-overlap`.
+    ChunkOverlap,
+    /// `price`.
+    Price,
+}
+
+impl CalculatorFields {
+    /// The signal of `field`.
+    pub fn signal(&self, field: TextField) -> RwSignal<String> {
+        match field {
+            TextField::DocLength => self.doc_length,
+            TextField::ChunkSize => self.chunk_size,
+            TextField::ChunkOverlap => self.chunk_overlap,
+            TextField::Price => self.price,
+        }
+    }
+
+    /// Fills `field` with `value` on the user's request (a library's defaults, the sweep's
+    /// best setting, the model's price, the price's decimal mark): its box and its signal
+    /// ([`crate::ui::fill_box`]).
+    pub fn fill(&self, field: TextField, value: String) {
+        crate::ui::fill_box(field.into(), self.signal(field), value);
+    }
+
+    /// Fills chunk_size and chunk_overlap.
+    pub fn fill_size(&self, chunk_size: usize, chunk_overlap: usize) {
+        self.fill(TextField::ChunkSize, chunk_size.to_string());
+        self.fill(TextField::ChunkOverlap, chunk_overlap.to_string());
+    }
+}
+
 impl Default for CalculatorFields {
     fn default() -> Self {
         Self::new()

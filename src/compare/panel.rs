@@ -58,11 +58,7 @@ pub fn StrategyPanel() -> impl IntoView {
         if let Some(d) = settings.strategy.get_untracked().library_defaults() {
             // The fields never follow their signals (what was typed is never replaced), so the
             // boxes are set too: this is the user's own request.
-            let (size, overlap) = (d.chunk_size.to_string(), d.chunk_overlap.to_string());
-            crate::browser::set_input_value("chunk-size", &size);
-            crate::browser::set_input_value("chunk-overlap", &overlap);
-            app.fields.chunk_size.set(size);
-            app.fields.chunk_overlap.set(overlap);
+            app.fields.fill_size(d.chunk_size, d.chunk_overlap);
             settings.unit.set(d.unit);
         }
     };

@@ -49,6 +49,7 @@ use crate::format;
 use crate::i18n::Lang;
 use crate::parse::parse_count;
 use crate::state::PageState;
+use crate::ui::NumberField;
 use messages::Mm;
 
 /// The budget of a chunk's own text under `model`'s limit in tokens of `encoding`, as the
@@ -160,14 +161,12 @@ pub fn ModelSelect() -> impl IntoView {
             None => Some(String::new()),
         };
         if let Some(price) = price {
-            crate::browser::set_input_value("price", &price);
             written_price.set_value(price.clone());
-            app.fields.price.set(price);
+            app.fields.fill(crate::state::TextField::Price, price);
         }
         if let Some(d) = chosen.default_dimensions() {
             let d = d.to_string();
-            crate::browser::set_input_value("dimensions", &d);
-            settings.dimensions.set(d);
+            crate::ui::fill_box("dimensions", settings.dimensions, d);
         }
     };
     let note = move || {
@@ -289,35 +288,20 @@ fn number_field(
     (min, max): (u64, u64),
     list: Option<&'static str>,
 ) -> impl IntoView {
-    let bad = move || parsed(value, (min, max)).is_none();
-    let error_id = format!("{id}-error");
-    view! {
-        <div class="field" class:invalid=bad>
-            <label for=id>{move || messages::text(lang(), label)}</label>
-            <input
-                id=id
-                data-testid=id
-                type="text"
-                inputmode="numeric"
-                autocomplete="off"
-                list=list
-                // The attribute, not the property: the same start, and written in the
-                // prerendered page too (crates/prerender: properties are not HTML).
-                value=value.get_untracked()
-                aria-invalid=move || bad().to_string()
-                aria-describedby=error_id.clone()
-                on:input=move |ev| value.set(event_target_value(&ev))
-            />
-            <p class="field-error" id=error_id role="alert">
-                {move || {
-                    bad()
-                        .then(|| {
-                            let l = lang();
-                            model_msg::ErrRange { min: &format::int(l, min), max: &format::int(l, max) }.fill(l)
-                        })
-                }}
-            </p>
-        </div>
+    let error = Signal::derive(move || {
+        parsed(value, (min, max)).is_none().then(|| {
+            let l = lang();
+            model_msg::ErrRange {
+                min: &format::int(l, min),
+                max: &format::int(l, max),
+            }
+            .fill(l)
+        })
+    });
+    let label = Signal::derive(move || messages::text(lang(), label).to_owned());
+    match list {
+        Some(list) => view! { <NumberField id label value error list/> }.into_any(),
+        None => view! { <NumberField id label value error/> }.into_any(),
     }
 }
 

@@ -1107,11 +1107,7 @@ fn SweepView() -> impl IntoView {
             let on_apply = move |_| {
                 // The user's own request: the calculator's boxes are set as "use the library's
                 // defaults" sets them (the fields never follow their signals otherwise).
-                let (size, overlap) = (c.chunk_size.to_string(), c.chunk_overlap.to_string());
-                crate::browser::set_input_value("chunk-size", &size);
-                crate::browser::set_input_value("chunk-overlap", &overlap);
-                app.fields.chunk_size.set(size);
-                app.fields.chunk_overlap.set(overlap);
+                app.fields.fill_size(c.chunk_size, c.chunk_overlap);
                 // Set only when it differs: setting a signal notifies even when the value is
                 // the same, and the sweep is stale when the unit changes.
                 if compare_settings.unit.get_untracked() != unit {

@@ -5,6 +5,8 @@
 use crate::simulator::messages::args as sim_msg;
 use leptos::prelude::*;
 
+use crate::ui::Figure;
+
 use super::messages::Msg;
 use super::model::SimState;
 use crate::format::fixed2;
@@ -85,6 +87,7 @@ pub fn Figures() -> impl IntoView {
     });
     // Figures of an own text longer than the simulator's cap are of its first bytes only:
     // said above the figures themselves, not only among the warnings.
+    let words = move |msg: Msg| Signal::derive(move || sim.t(msg).to_owned());
     let cut_note = move || {
         let text = sim.text.get();
         text.cut_from.map(|full| {
@@ -99,16 +102,16 @@ pub fn Figures() -> impl IntoView {
     view! {
         {cut_note}
         <dl class="figures sim-figures" data-testid="sim-figures">
-            <Figure testid="sim-out-chunks" label=Msg::OutChunks value=count(|m| m.chunk_count) primary=true/>
-            <Figure testid="sim-out-total" label=Msg::OutTotal value=count(|m| m.total_tokens) note=total_note primary=true/>
-            <Figure testid="sim-out-bloat" label=Msg::OutBloat value=bloat note=bloat_note primary=true/>
-            <Figure testid="sim-out-split-sentences" label=Msg::OutSplit value=count(|m| m.split_sentences.len()) note=split_note/>
-            <Figure testid="sim-out-full-chunks" label=Msg::OutFullChunks value=full/>
-            <Figure testid="sim-out-best-coverage" label=Msg::OutBestCoverage value=best/>
-            <Figure testid="sim-out-oversize" label=Msg::OutOversize value=count(|m| m.oversize_chunks)/>
-            <Figure testid="sim-out-dropped" label=Msg::OutDropped value=count(|m| m.dropped_chunks)/>
-            <Figure testid="sim-out-lengths" label=Msg::OutLengths value=lengths wide=true/>
-            <Figure testid="sim-out-overlap" label=Msg::OutOverlap value=overlaps note=overlap_note wide=true/>
+            <Figure testid="sim-out-chunks" label=words(Msg::OutChunks) value=count(|m| m.chunk_count) primary=true/>
+            <Figure testid="sim-out-total" label=words(Msg::OutTotal) value=count(|m| m.total_tokens) note=total_note primary=true/>
+            <Figure testid="sim-out-bloat" label=words(Msg::OutBloat) value=bloat note=bloat_note primary=true/>
+            <Figure testid="sim-out-split-sentences" label=words(Msg::OutSplit) value=count(|m| m.split_sentences.len()) note=split_note/>
+            <Figure testid="sim-out-full-chunks" label=words(Msg::OutFullChunks) value=full/>
+            <Figure testid="sim-out-best-coverage" label=words(Msg::OutBestCoverage) value=best/>
+            <Figure testid="sim-out-oversize" label=words(Msg::OutOversize) value=count(|m| m.oversize_chunks)/>
+            <Figure testid="sim-out-dropped" label=words(Msg::OutDropped) value=count(|m| m.dropped_chunks)/>
+            <Figure testid="sim-out-lengths" label=words(Msg::OutLengths) value=lengths wide=true/>
+            <Figure testid="sim-out-overlap" label=words(Msg::OutOverlap) value=overlaps note=overlap_note wide=true/>
         </dl>
     }
 }
@@ -134,38 +137,4 @@ fn list(sim: SimState, values: &[usize]) -> Shown {
         shown.push_str(&format!(" … (+{})", sim.int(values.len() - LIST_SHOWN)));
     }
     (raw, shown)
-}
-
-/// One figure: label, value (raw in `data-value`), optional note.
-#[component]
-fn Figure(
-    /// data-testid of the value.
-    testid: &'static str,
-    /// Label message.
-    label: Msg,
-    /// `(raw, shown)`, or `None` when there is nothing to show.
-    value: Signal<Option<Shown>>,
-    /// A small line under the value.
-    #[prop(optional)]
-    note: Option<Signal<Option<String>>>,
-    /// Larger type for the main figures.
-    #[prop(optional)]
-    primary: bool,
-    /// Spans two grid columns (lists).
-    #[prop(optional)]
-    wide: bool,
-) -> impl IntoView {
-    let sim = expect_context::<SimState>();
-    view! {
-        <div class="figure" class:primary=primary class:wide=wide>
-            <dt>{move || sim.t(label)}</dt>
-            <dd
-                data-testid=testid
-                data-value=move || value.get().map(|v| v.0).unwrap_or_default()
-            >
-                {move || value.get().map(|v| v.1).unwrap_or_else(|| "–".to_string())}
-            </dd>
-            {note.map(|n| view! { <dd class="figure-note">{move || n.get()}</dd> })}
-        </div>
-    }
 }
