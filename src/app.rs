@@ -9,14 +9,14 @@ use crate::calculator::{Inputs, Results};
 use crate::faq::Faq;
 use crate::file_input::TextSource;
 use crate::i18n::{Key, Lang};
-use crate::state::{provide_page_state, Language};
+use crate::state::{provide_page_state, Language, LanguageWriter};
 use crate::tokenize::job::spawn_tokenizer;
 
 /// The whole page.
 #[component]
 pub fn App() -> impl IntoView {
     let page = provide_page_state(browser::initial_lang());
-    spawn_tokenizer(page.tokenization, page.source, page.fields);
+    spawn_tokenizer(expect_context(), page.source, page.fields);
     let lang = page.language;
     crate::model::provide();
     crate::compare::wiring::start(page);
@@ -71,14 +71,15 @@ pub fn App() -> impl IntoView {
 /// language's decimal mark.
 #[component]
 fn LanguageSwitch() -> impl IntoView {
+    let writer = expect_context::<LanguageWriter>();
     let language = expect_context::<Language>();
-    let fields = expect_context::<crate::state::CalculatorFields>();
+    let fields = expect_context::<crate::state::FieldsWriter>();
     let on_change = move |ev| {
         if let Some(lang) = Lang::from_tag(&event_target_value(&ev)) {
             // The price box moves to the new decimal mark in the same update as the language,
             // so the price is never read, even once, with the other language's mark.
-            crate::calculator::move_price_mark(fields, language.lang.get_untracked(), lang);
-            language.lang.set(lang);
+            crate::calculator::move_price_mark(fields, writer.lang.get_untracked(), lang);
+            writer.lang.set(lang);
             browser::remember_lang(lang);
         }
     };

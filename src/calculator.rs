@@ -12,14 +12,14 @@ use crate::compare::Shown;
 use crate::format;
 use crate::i18n::Key;
 use crate::parse::{price_text, relocalize_price, FieldError, LengthUnit};
-use crate::state::{CalculatorFields, Derived, Language, SourceText, Tokenization};
+use crate::state::{CalculatorFields, Derived, FieldsWriter, Language, SourceText, Tokenization};
 use crate::ui::{Figure, NumberField};
 
 /// Rewrites the price box for the decimal mark of `to` when it holds a plain decimal written
 /// with `from`'s ([`relocalize_price`]); leaves it as typed otherwise. The box does not follow
 /// its signal, so both are written. Called by the language switch, in the same update as the
 /// language, and by [`Inputs`] for every other change of language (a link, Back / Forward).
-pub fn move_price_mark(fields: CalculatorFields, from: crate::i18n::Lang, to: crate::i18n::Lang) {
+pub fn move_price_mark(fields: FieldsWriter, from: crate::i18n::Lang, to: crate::i18n::Lang) {
     if let Some(moved) = relocalize_price(&fields.price.get_untracked(), from, to) {
         fields.fill(crate::state::TextField::Price, moved);
     }
@@ -49,7 +49,7 @@ fn error_message(lang: Language, err: FieldError) -> String {
 #[component]
 pub fn Inputs() -> impl IntoView {
     let lang = expect_context::<Language>();
-    let fields = expect_context::<CalculatorFields>();
+    let fields = expect_context::<FieldsWriter>();
     let source = expect_context::<SourceText>();
     let tokenization = expect_context::<Tokenization>();
     let derived = expect_context::<Derived>();
@@ -478,7 +478,7 @@ pub fn Results() -> impl IntoView {
 fn Notices() -> impl IntoView {
     let lang = expect_context::<Language>();
     let models = expect_context::<crate::model::ModelSettings>();
-    let fields = expect_context::<CalculatorFields>();
+    let fields = expect_context::<FieldsWriter>();
     let source = expect_context::<SourceText>();
     let derived = expect_context::<Derived>();
     let compare_settings = expect_context::<crate::compare::CompareSettings>();

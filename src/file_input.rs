@@ -329,11 +329,12 @@ fn format_name(format: Format) -> &'static str {
 }
 
 /// Paste box, file open / drop, status and special-token notice. The only writer of the
-/// [`SourceText`] context.
+/// [`SourceText`] context (it alone takes [`crate::state::SourceWriter`]).
 #[component]
 pub fn TextSource() -> impl IntoView {
     let lang = expect_context::<Language>();
     let source = expect_context::<SourceText>();
+    let writer = expect_context::<crate::state::SourceWriter>();
     let derived = expect_context::<Derived>();
     // A NodeRef, because a loaded file or "clear" must write the box directly: the box is not
     // bound to the `text` signal (rewriting a 1 MB textarea on every keystroke would be slow
@@ -356,7 +357,7 @@ pub fn TextSource() -> impl IntoView {
     // Returns the edit's number.
     let new_edit = move || {
         edits.update_value(|n| *n += 1);
-        source.reading.set(false);
+        writer.set_reading(false);
         job.set_value(None); // terminates its worker, if any
                              // A document still being read (by its worker, or copied from it into the page) is
                              // stopped: say so.
@@ -369,12 +370,10 @@ pub fn TextSource() -> impl IntoView {
     // pages when it is a PDF's.
     let set_document_text = move |s: String, kind: EditKind, pages: Option<PageMap>| {
         new_edit();
-        source.last_edit.set_value(kind);
-        source.pages.set(pages.map(Arc::new));
         if let Some(el) = textarea.get_untracked() {
             el.set_value(if s.len() > LARGE_TEXT_BYTES { "" } else { &s });
         }
-        source.text.set(Arc::from(s));
+        writer.set_text(Arc::from(s), kind, pages.map(Arc::new));
     };
     let set_text = move |s: String, kind: EditKind| set_document_text(s, kind, None);
     // A large paste goes to the state, not into the box (see LARGE_TEXT_BYTES).
@@ -406,7 +405,7 @@ pub fn TextSource() -> impl IntoView {
         ev.prevent_default();
         let at = selection(&el);
         let this_edit = new_edit();
-        source.reading.set(true); // until set_text, or a newer edit, clears it
+        writer.set_reading(true); // until set_text, or a newer edit, clears it
         leptos::task::spawn_local(async move {
             let current = || edits.get_value() == this_edit;
             if let Some(pasted) = browser::read_js_string(&pasted, PASTE_SLICE_UNITS, current).await
@@ -444,7 +443,7 @@ pub fn TextSource() -> impl IntoView {
                     else {
                         return; // a newer edit came meanwhile, and cleared `reading`
                     };
-                    source.reading.set(false);
+                    writer.set_reading(false);
                     if text.trim().is_empty() {
                         set_message.set(Some(FileMessage::NoText(name)));
                         return;
@@ -457,16 +456,16 @@ pub fn TextSource() -> impl IntoView {
                 });
             }
             Finished::Read(Outcome::Refused(e), _, _) => {
-                source.reading.set(false);
+                writer.set_reading(false);
                 set_message.set(Some(FileMessage::Refused(name, e)));
             }
             Finished::Failed(detail) => {
-                source.reading.set(false);
+                writer.set_reading(false);
                 browser::warn(&detail);
                 set_message.set(Some(FileMessage::ReaderFailed(name)));
             }
             Finished::NotLoaded(detail) => {
-                source.reading.set(false);
+                writer.set_reading(false);
                 browser::warn(&detail);
                 set_message.set(Some(not_loaded(name)));
             }
@@ -503,7 +502,7 @@ pub fn TextSource() -> impl IntoView {
                     match ExtractJob::start(format, bytes, progress, done) {
                         Ok(started) => {
                             job.set_value(Some(started));
-                            source.reading.set(true);
+                            writer.set_reading(true);
                             set_message.set(Some(FileMessage::Reading(name, None)));
                         }
                         Err(detail) => {
@@ -758,10 +757,8 @@ pub fn TextSource() -> impl IntoView {
                         set_text(value, kind); // empties the box (see LARGE_TEXT_BYTES)
                     } else {
                         new_edit();
-                        source.last_edit.set_value(kind);
                         // Typed text is the user's own: a PDF's pages no longer apply.
-                        source.pages.set(None);
-                        source.text.set(Arc::from(value));
+                        writer.set_text(Arc::from(value), kind, None);
                     }
                 }
                 on:paste=on_paste

@@ -1,14 +1,21 @@
-//! The page's shared state, split by writer (Leptos todomvc style): each context holds only
-//! the signals one component writes, so a component's reach is visible in its
-//! `expect_context` calls. The `App` creates and provides them all ([`provide_page_state`]):
+//! The page's shared state. Each context has two handles over the same signals (Leptos
+//! todomvc style, made visible to the compiler): a read handle (`ReadSignal`s), which every
+//! component takes, and a write handle (`RwSignal`s), which only the writers below take from
+//! the tree. The `App` creates and provides them all ([`provide_page_state`]):
 //!
-//! | context | what it holds | written by |
-//! |---|---|---|
-//! | [`Language`] | the UI language | `app::LanguageSwitch` |
-//! | [`CalculatorFields`] | the form's fields as typed, the tokenizer | `calculator::Inputs`; chunk_size / chunk_overlap also by the user's own "use the library's defaults" and "use this setting" buttons (`compare::panel`, `retrieval`), the tokenizer and price by the model select (`model::ModelSelect`), the price's decimal mark by the language switch (`app`) and `calculator::Inputs` |
-//! | [`SourceText`] | the pasted or loaded text, "reading a paste" | `file_input::TextSource` |
-//! | [`Tokenization`] | the finished tokenization, progress, worker in use | `tokenize::job` |
-//! | [`Derived`] | memos read by several components (written by none) | — |
+//! | read handle | write handle | what it holds | taken by |
+//! |---|---|---|---|
+//! | [`Language`] | [`LanguageWriter`] | the UI language | `app::LanguageSwitch`, the settings link (`share`) |
+//! | [`CalculatorFields`] | [`FieldsWriter`] | the form's fields as typed, the tokenizer | `calculator::Inputs`; the buttons that fill the form on the user's request ("use the library's defaults" in `compare::panel`, "use this setting" in `retrieval`); the model select (`model::ModelSelect`: tokenizer, price) and the size-tokenizer select (`compare::SizeTokenizerSelect`: tokenizer); the settings link (`share`) |
+//! | [`SourceText`] | [`SourceWriter`] | the pasted or loaded text, "reading a paste", its PDF pages | `file_input::TextSource` |
+//! | [`Tokenization`] | [`TokenizationWriter`] | the finished tokenization, progress, worker in use | `tokenize::job` |
+//! | [`Derived`] | — | memos read by several components | — |
+//!
+//! The sections' own contexts say who writes them: `compare::CompareSettings`,
+//! `model::ModelSettings` and `retrieval::state::RetrievalSettings` are written by their
+//! section's inputs and by the settings link; `compare::CompareResults`,
+//! `model::ModelResults` and `retrieval::state::RetrievalResults` only by
+//! `compare::wiring`.
 //!
 //! Every figure in them comes from `chunk_core`; the page formats them.
 
@@ -23,6 +30,46 @@ use leptos::prelude::*;
 use crate::i18n::{self, Key, Lang};
 use crate::parse::{check, Checked, LengthUnit, RawInputs};
 pub use crate::tokenize::schedule::{EditKind, Loading, Progress};
+
+/// Declares a context as two handles over the same signals: the read handle (every field a
+/// `ReadSignal`), which every component takes from the tree, and the write handle (the
+/// `RwSignal`s), which only the writers named in its doc take. `$write::provide` provides
+/// both; the compiler then shows every writer: a component that only reads cannot write.
+macro_rules! split_context {
+    (
+        $(#[$rmeta:meta])* pub struct $read:ident;
+        $(#[$wmeta:meta])* pub struct $write:ident {
+            $( $(#[$fmeta:meta])* pub $field:ident : $ty:ty, )*
+        }
+    ) => {
+        $(#[$rmeta])*
+        #[derive(Clone, Copy)]
+        pub struct $read {
+            $( $(#[$fmeta])* pub $field: ReadSignal<$ty>, )*
+        }
+
+        $(#[$wmeta])*
+        #[derive(Clone, Copy)]
+        pub struct $write {
+            $( $(#[$fmeta])* pub $field: RwSignal<$ty>, )*
+        }
+
+        impl $write {
+            /// The read handle over the same signals.
+            pub fn read(&self) -> $read {
+                $read { $( $field: self.$field.read_only(), )* }
+            }
+
+            /// Provides both handles to the current owner's children; the read handle.
+            pub fn provide(self) -> $read {
+                provide_context(self);
+                let read = self.read();
+                provide_context(read);
+                read
+            }
+        }
+    };
+}
 
 /// A finished tokenization of one text with one encoding.
 #[derive(Debug)]
@@ -46,22 +93,28 @@ impl Tokenized {
     }
 }
 
-/// The UI language. Written only by the language switch; read by every component for its
-/// messages and number formats. `Copy`, so closures capture it freely.
-#[derive(Clone, Copy)]
-pub struct Language {
-    /// The language itself.
-    pub lang: RwSignal<Lang>,
+split_context! {
+    /// The UI language, read by every component for its messages and number formats. `Copy`,
+    /// so closures capture it freely.
+    pub struct Language;
+    /// The UI language's write handle: taken by the language switch (`app::LanguageSwitch`)
+    /// and the settings link (`share`) only.
+    pub struct LanguageWriter {
+        /// The language itself.
+        pub lang: Lang,
+    }
 }
 
-impl Language {
+impl LanguageWriter {
     /// The language signal, starting at `lang`.
     pub fn new(lang: Lang) -> Self {
-        Language {
+        LanguageWriter {
             lang: RwSignal::new(lang),
         }
     }
+}
 
+impl Language {
     /// The current language; reading it subscribes to language changes.
     pub fn get(&self) -> Lang {
         self.lang.get()
@@ -81,31 +134,35 @@ impl Language {
     }
 }
 
-/// The calculator's inputs as typed: written by the settings form (`Inputs`) and, for
-/// chunk_size and chunk_overlap, by the two buttons that fill the form on the user's request
-/// (a library's defaults, the sweep's best setting); read by the [`Derived`] memos (and the
-/// form itself, for its selects).
-#[derive(Clone, Copy)]
-pub struct CalculatorFields {
-    /// Document-length field, as typed.
-    pub doc_length: RwSignal<String>,
-    /// Unit of the document-length field.
-    pub unit: RwSignal<LengthUnit>,
-    /// Chunk-size field, as typed.
-    pub chunk_size: RwSignal<String>,
-    /// Overlap field, as typed.
-    pub chunk_overlap: RwSignal<String>,
-    /// Price field, as typed.
-    pub price: RwSignal<String>,
-    /// Tokenizer (also the one the text is tokenized with).
-    pub encoding: RwSignal<Encoding>,
+split_context! {
+    /// The calculator's inputs as typed, read by the [`Derived`] memos and every part that
+    /// shows them.
+    pub struct CalculatorFields;
+    /// The calculator's inputs' write handle: taken by the settings form (`calculator::Inputs`),
+    /// the buttons that fill it on the user's request (a library's defaults in
+    /// `compare::panel`, the sweep's best setting in `retrieval`), the model select (the
+    /// tokenizer and the price: `model::ModelSelect`) and the settings link (`share`).
+    pub struct FieldsWriter {
+        /// Document-length field, as typed.
+        pub doc_length: String,
+        /// Unit of the document-length field.
+        pub unit: LengthUnit,
+        /// Chunk-size field, as typed.
+        pub chunk_size: String,
+        /// Overlap field, as typed.
+        pub chunk_overlap: String,
+        /// Price field, as typed.
+        pub price: String,
+        /// Tokenizer (also the one the text is tokenized with).
+        pub encoding: Encoding,
+    }
 }
 
-impl CalculatorFields {
+impl FieldsWriter {
     /// The fields with the page's defaults (SPEC worked example).
     pub fn new() -> Self {
         let d = RawInputs::default();
-        CalculatorFields {
+        FieldsWriter {
             doc_length: RwSignal::new(d.doc_length),
             unit: RwSignal::new(d.unit),
             chunk_size: RwSignal::new(d.chunk_size),
@@ -130,7 +187,7 @@ pub enum TextField {
     Price,
 }
 
-impl CalculatorFields {
+impl FieldsWriter {
     /// The signal of `field`.
     pub fn signal(&self, field: TextField) -> RwSignal<String> {
         match field {
@@ -155,78 +212,122 @@ impl CalculatorFields {
     }
 }
 
-impl Default for CalculatorFields {
+impl Default for FieldsWriter {
     fn default() -> Self {
         Self::new()
     }
 }
 
-/// The text of the text box: written only by the text source (`TextSource`: typing, pastes,
-/// files, clear); read by the tokenizer job, the figures and the simulator's "own text".
+/// The text of the text box, read by the tokenizer job, the figures and the simulator's "own
+/// text". Its write handle is [`SourceWriter`].
 #[derive(Clone, Copy)]
 pub struct SourceText {
     /// The pasted or loaded text (an `Arc` so the tokenizer job and the result share it).
-    pub text: RwSignal<Arc<str>>,
+    pub text: ReadSignal<Arc<str>>,
     /// True while a long paste is being copied into the page (over several tasks, see
     /// `browser::read_js_string`) or a document is being read by the reader worker
     /// (`extract_job`): the figures are not ready until the text is in.
-    pub reading: RwSignal<bool>,
+    pub reading: ReadSignal<bool>,
     /// The kind of the edit that made `text` (typing, or a paste / drop / file), written just
     /// before `text`; the tokenizer job reads it to decide whether to debounce
     /// (`tokenize::schedule::start_delay`). A `StoredValue`: read in the job's effect without
-    /// tracking (the text itself triggers it), never drawn.
+    /// tracking (the text itself triggers it), never drawn; written only through
+    /// [`SourceWriter`].
     pub last_edit: StoredValue<EditKind>,
     /// Where each page of `text` starts, when the text is a PDF's as the document reader made
     /// it; `None` for any other text, and from the first edit on. Written with `text`, just
     /// before it, so that whatever follows the text sees the pages of that text. A signal: the
     /// chunk preview draws the pages.
-    pub pages: RwSignal<Option<Arc<PageMap>>>,
+    pub pages: ReadSignal<Option<Arc<PageMap>>>,
 }
 
-impl SourceText {
+/// The text's write handle: taken by the text source only (`file_input::TextSource`:
+/// typing, pastes, files, clear).
+#[derive(Clone, Copy)]
+pub struct SourceWriter {
+    text: RwSignal<Arc<str>>,
+    reading: RwSignal<bool>,
+    last_edit: StoredValue<EditKind>,
+    pages: RwSignal<Option<Arc<PageMap>>>,
+}
+
+impl SourceWriter {
     /// No text, nothing being read.
     pub fn new() -> Self {
-        SourceText {
+        SourceWriter {
             text: RwSignal::new(Arc::from("")),
             reading: RwSignal::new(false),
             last_edit: StoredValue::new(EditKind::Whole),
             pages: RwSignal::new(None),
         }
     }
+
+    /// The read handle over the same signals.
+    pub fn read(&self) -> SourceText {
+        SourceText {
+            text: self.text.read_only(),
+            reading: self.reading.read_only(),
+            last_edit: self.last_edit,
+            pages: self.pages.read_only(),
+        }
+    }
+
+    /// Provides both handles to the current owner's children; the read handle.
+    pub fn provide(self) -> SourceText {
+        provide_context(self);
+        let read = self.read();
+        provide_context(read);
+        read
+    }
+
+    /// Makes `text` the page's text, made by an edit of `kind`, with its pages when it was
+    /// read from a PDF (written before the text, so that whatever follows the text sees them).
+    pub fn set_text(&self, text: Arc<str>, kind: EditKind, pages: Option<Arc<PageMap>>) {
+        self.last_edit.set_value(kind);
+        self.pages.set(pages);
+        self.text.set(text);
+    }
+
+    /// Whether a paste or a document is being read into the page.
+    pub fn set_reading(&self, reading: bool) {
+        self.reading.set(reading);
+    }
 }
 
-impl Default for SourceText {
+impl Default for SourceWriter {
     fn default() -> Self {
         Self::new()
     }
 }
 
-/// The tokenization of the text: written only by the tokenizer job
-/// (`tokenize::job::spawn_tokenizer`, started by the `App`); read by the status, the figures
-/// and the preview.
-#[derive(Clone, Copy)]
-pub struct Tokenization {
-    /// The latest finished tokenization (may be of an older text while a new one runs).
-    pub tokenized: RwSignal<Option<Arc<Tokenized>>>,
-    /// Progress of the running tokenization.
-    pub progress: RwSignal<Progress>,
-    /// The tokenizer module's download while the worker waits for it (`None` once it runs, or
-    /// where the page's thread does the work). Shown by the status while a count waits.
-    pub loading: RwSignal<Option<Loading>>,
-    /// True once the tokenizer's Web Worker has started and while it does the tokenizing;
-    /// false before, and where the page's own thread does it (no worker in this browser, or it
-    /// failed). Shown as a `data-worker` hook.
-    pub worker: RwSignal<bool>,
-    /// True when the newest job waited for the debounce before it started (typing in a long
-    /// text), false when it started at once (a paste, a drop, a file, a short text). Shown as
-    /// the status's `data-debounced` hook.
-    pub debounced: RwSignal<bool>,
+split_context! {
+    /// The tokenization of the text, read by the status, the figures and the preview.
+    pub struct Tokenization;
+    /// The tokenization's write handle: taken by the tokenizer job only
+    /// (`tokenize::job::spawn_tokenizer`, started by the `App`).
+    pub struct TokenizationWriter {
+        /// The latest finished tokenization (may be of an older text while a new one runs).
+        pub tokenized: Option<Arc<Tokenized>>,
+        /// Progress of the running tokenization.
+        pub progress: Progress,
+        /// The tokenizer module's download while the worker waits for it (`None` once it runs,
+        /// or where the page's thread does the work). Shown by the status while a count waits.
+        pub loading: Option<Loading>,
+        /// True once the tokenizer's Web Worker has started and while it does the tokenizing;
+        /// false before, and where the page's own thread does it (no worker in this browser,
+        /// or it failed). Shown as a `data-worker` hook.
+        pub worker: bool,
+        /// True when the newest job waited for the debounce before it started (typing in a
+        /// long text), false when it started at once (a paste, a drop, a file, a short text).
+        /// Shown as the status's `data-debounced` hook.
+        pub debounced: bool,
+    }
 }
 
-impl Tokenization {
+impl TokenizationWriter {
     /// Nothing tokenized, idle, no worker yet.
     pub fn new() -> Self {
-        Tokenization {
+        TokenizationWriter {
             tokenized: RwSignal::new(None),
             progress: RwSignal::new(Progress::Idle),
             loading: RwSignal::new(None),
@@ -236,7 +337,7 @@ impl Tokenization {
     }
 }
 
-impl Default for Tokenization {
+impl Default for TokenizationWriter {
     fn default() -> Self {
         Self::new()
     }
@@ -349,15 +450,11 @@ impl PageState {
 /// Creates every context with the page's defaults (SPEC worked example) in `lang`, and
 /// provides each one separately to the current owner's children.
 pub fn provide_page_state(lang: Lang) -> PageState {
-    let language = Language::new(lang);
-    let fields = CalculatorFields::new();
-    let source = SourceText::new();
-    let tokenization = Tokenization::new();
+    let language = LanguageWriter::new(lang).provide();
+    let fields = FieldsWriter::new().provide();
+    let source = SourceWriter::new().provide();
+    let tokenization = TokenizationWriter::new().provide();
     let derived = Derived::new(language, fields, source, tokenization);
-    provide_context(language);
-    provide_context(fields);
-    provide_context(source);
-    provide_context(tokenization);
     provide_context(derived);
     PageState {
         language,
@@ -374,10 +471,10 @@ pub fn provide_page_state(lang: Lang) -> PageState {
 /// the estimate too when the newest text could not be counted at all (`Progress::Failed`, as
 /// the status then says).
 fn text_document(
-    text: RwSignal<Arc<str>>,
+    text: ReadSignal<Arc<str>>,
     text_chars: Memo<u64>,
     tokenization: Tokenization,
-    encoding: RwSignal<Encoding>,
+    encoding: ReadSignal<Encoding>,
 ) -> Option<DocLength> {
     if text.with(|t| t.is_empty()) {
         return None;

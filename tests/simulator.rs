@@ -12,7 +12,7 @@ use leptos::prelude::*;
 use leptos::task::tick;
 use rag_chunk_calculator::i18n::Lang;
 use rag_chunk_calculator::simulator::Simulator;
-use rag_chunk_calculator::state::{Language, SourceText};
+use rag_chunk_calculator::state::{LanguageWriter, SourceWriter};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlElement};
@@ -23,9 +23,9 @@ wasm_bindgen_test_configure!(run_in_browser);
 struct Sim {
     root: Element,
     /// The page's language context, which the simulator reads, as the `App` provides it.
-    lang: Language,
+    lang: LanguageWriter,
     /// The page's text context (the simulator's "own text"), as the `App` provides it.
-    source: SourceText,
+    source: SourceWriter,
     _handle: Box<dyn std::any::Any>,
 }
 
@@ -43,10 +43,10 @@ impl Sim {
         let slot = std::rc::Rc::new(std::cell::Cell::new(None));
         let out = slot.clone();
         let handle = mount_to(root.clone().unchecked_into::<HtmlElement>(), move || {
-            let (language, source) = (Language::new(lang), SourceText::new());
+            let (language, source) = (LanguageWriter::new(lang), SourceWriter::new());
             out.set(Some((language, source)));
-            provide_context(language);
-            provide_context(source);
+            language.provide();
+            source.provide();
             view! { <Simulator/> }
         });
         tick().await;
@@ -300,9 +300,11 @@ async fn presets_warnings_and_an_empty_text_are_reported() {
     assert!(sim.warning_kinds().contains(&"no-keywords".to_string()));
     assert_eq!(sim.number("sim-out-full-chunks"), 0);
     // A decimal in the own text fools the terminator rule, not the contextual rule.
-    sim.source
-        .text
-        .set(std::sync::Arc::from("It weighs 2.5 kg. Keep it dry."));
+    sim.source.set_text(
+        std::sync::Arc::from("It weighs 2.5 kg. Keep it dry."),
+        rag_chunk_calculator::state::EditKind::Whole,
+        None,
+    );
     sim.set("sim-preset", "own-text").await;
     assert!(sim.warning_kinds().contains(&"rule-fooled".to_string()));
     sim.set("sim-rule", "contextual").await;

@@ -230,6 +230,8 @@ pub fn SizeUnitSelect() -> impl IntoView {
 #[component]
 pub fn SizeTokenizerSelect() -> impl IntoView {
     let app = PageState::from_context();
+    // It writes the calculator's tokenizer when an encoding is picked.
+    let fields = expect_context::<crate::state::FieldsWriter>();
     let settings = expect_context::<CompareSettings>();
     let models = expect_context::<crate::model::ModelSettings>();
     let lang = move || app.language.lang.get();
@@ -245,7 +247,7 @@ pub fn SizeTokenizerSelect() -> impl IntoView {
             settings.size_tokenizer.set(Some(true));
         } else if let Some(e) = Encoding::from_name(&v) {
             settings.size_tokenizer.set(Some(false));
-            app.fields.encoding.set(e);
+            fields.encoding.set(e);
         }
     };
     view! {

@@ -58,7 +58,7 @@ pub fn StrategyPanel() -> impl IntoView {
         if let Some(d) = settings.strategy.get_untracked().library_defaults() {
             // The fields never follow their signals (what was typed is never replaced), so the
             // boxes are set too: this is the user's own request.
-            app.fields.fill_size(d.chunk_size, d.chunk_overlap);
+            expect_context::<crate::state::FieldsWriter>().fill_size(d.chunk_size, d.chunk_overlap);
             settings.unit.set(d.unit);
         }
     };

@@ -127,6 +127,8 @@ pub fn estimate_hint(
 #[component]
 pub fn ModelSelect() -> impl IntoView {
     let app = PageState::from_context();
+    // It writes the calculator's tokenizer and price when a model is chosen.
+    let fields = expect_context::<crate::state::FieldsWriter>();
     let settings = expect_context::<ModelSettings>();
     let lang = move || app.language.lang.get();
     let m = move |msg: Mm| messages::text(lang(), msg);
@@ -143,8 +145,8 @@ pub fn ModelSelect() -> impl IntoView {
         // The user's own request: the calculator's tokenizer and price follow the model (the
         // price box is set too, since the boxes never follow their signals otherwise).
         if let Some(e) = chosen.tokenizer.bpe_encoding() {
-            if app.fields.encoding.get_untracked() != e {
-                app.fields.encoding.set(e);
+            if fields.encoding.get_untracked() != e {
+                fields.encoding.set(e);
             }
         }
         // A confirmed price replaces the field; without one (an open model, an unconfirmed
@@ -162,7 +164,7 @@ pub fn ModelSelect() -> impl IntoView {
         };
         if let Some(price) = price {
             written_price.set_value(price.clone());
-            app.fields.fill(crate::state::TextField::Price, price);
+            fields.fill(crate::state::TextField::Price, price);
         }
         if let Some(d) = chosen.default_dimensions() {
             let d = d.to_string();

@@ -1107,7 +1107,8 @@ fn SweepView() -> impl IntoView {
             let on_apply = move |_| {
                 // The user's own request: the calculator's boxes are set as "use the library's
                 // defaults" sets them (the fields never follow their signals otherwise).
-                app.fields.fill_size(c.chunk_size, c.chunk_overlap);
+                expect_context::<crate::state::FieldsWriter>()
+                    .fill_size(c.chunk_size, c.chunk_overlap);
                 // Set only when it differs: setting a signal notifies even when the value is
                 // the same, and the sweep is stale when the unit changes.
                 if compare_settings.unit.get_untracked() != unit {

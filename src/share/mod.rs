@@ -43,7 +43,7 @@ use crate::model::ModelSettings;
 use crate::parse::LengthUnit;
 use crate::retrieval::state::RetrievalSettings;
 use crate::simulator::model::{self as sim_model, SimState};
-use crate::state::PageState;
+use crate::state::{FieldsWriter, LanguageWriter, PageState};
 use chunk_core::retrieval::SweepObjective;
 use chunk_core::sim::sweep::{OVERLAP_SLIDER, SIZE_SLIDER};
 use messages::Sm;
@@ -188,8 +188,12 @@ pub fn from_fragment(fragment: &str) -> Vec<Result<(Key, String), String>> {
 /// Where the shared settings live.
 #[derive(Clone, Copy)]
 pub struct Targets {
-    /// The calculator's fields and the language.
+    /// The calculator's fields and the language, to read.
     pub app: PageState,
+    /// The language's write handle (a link sets the language).
+    pub language: LanguageWriter,
+    /// The calculator fields' write handle.
+    pub fields: FieldsWriter,
     /// The model select and panel.
     pub models: ModelSettings,
     /// The comparison's strategy and unit.
@@ -205,6 +209,8 @@ impl Targets {
     pub fn from_context() -> Self {
         Targets {
             app: PageState::from_context(),
+            language: expect_context::<LanguageWriter>(),
+            fields: expect_context::<FieldsWriter>(),
             models: expect_context::<ModelSettings>(),
             compare: expect_context::<CompareSettings>(),
             sim: expect_context::<SimState>(),
@@ -286,7 +292,7 @@ impl Targets {
                 s.set(v);
             }
         }
-        let f = self.app.fields;
+        let f = self.fields;
         let m = self.models;
         // A box takes what could be a number as a user types one (digits, signs, an exponent,
         // either decimal mark, grouping marks and spaces, a dollar sign), up to
@@ -298,7 +304,7 @@ impl Targets {
         match key {
             Key::Lang => {
                 return Lang::from_tag(value)
-                    .map(|l| set(self.app.language.lang, l))
+                    .map(|l| set(self.language.lang, l))
                     .is_some()
             }
             Key::DocUnit => {
@@ -370,7 +376,7 @@ impl Targets {
                     "auto" => None,
                     other => match chunk_core::tokenizer::Encoding::from_name(other) {
                         Some(e) => {
-                            set(self.app.fields.encoding, e);
+                            set(self.fields.encoding, e);
                             Some(false)
                         }
                         None => return false,
@@ -664,6 +670,8 @@ mod tests {
         let (retrieval, _) = crate::retrieval::state::provide(app);
         let t = Targets {
             app,
+            language: expect_context::<LanguageWriter>(),
+            fields: expect_context::<FieldsWriter>(),
             models: expect_context::<ModelSettings>(),
             compare,
             sim: SimState::new(app.language, app.source),

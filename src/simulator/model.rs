@@ -156,7 +156,7 @@ pub struct SimText {
 pub struct SimState {
     /// The page's UI language (the signal of the page's [`Language`] context, only read
     /// here); it also picks the documents, queries and stop words.
-    pub lang: RwSignal<crate::i18n::Lang>,
+    pub lang: ReadSignal<crate::i18n::Lang>,
     /// Chunk size slider, in tokens.
     pub size: RwSignal<usize>,
     /// Overlap slider, in tokens.

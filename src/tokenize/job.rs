@@ -22,7 +22,7 @@ use leptos::prelude::*;
 
 use crate::browser::now_ms;
 use crate::state::{
-    CalculatorFields, EditKind, Loading, Progress, SourceText, Tokenization, Tokenized,
+    CalculatorFields, EditKind, Loading, Progress, SourceText, TokenizationWriter, Tokenized,
 };
 use crate::tokenize::schedule::{
     restart_first, silence_limit_ms, start_delay, watch_decision, Generations, Watch, READY_TIMEOUT,
@@ -42,7 +42,7 @@ struct Job {
 /// signals.
 struct Runner {
     /// Where results, progress and the worker flag go (the only writer of this context).
-    out: Tokenization,
+    out: TokenizationWriter,
     /// Job numbers; a job or reply of an older one is stale.
     generations: Generations,
     /// The job last posted to the worker and not finished yet; its result is built from it.
@@ -61,7 +61,7 @@ struct Runner {
 ///
 /// An `Effect` (not a `Memo`) because the work is a side effect spread over callbacks, and its
 /// result is written into `out.tokenized` when complete.
-pub fn spawn_tokenizer(out: Tokenization, source: SourceText, fields: CalculatorFields) {
+pub fn spawn_tokenizer(out: TokenizationWriter, source: SourceText, fields: CalculatorFields) {
     let runner = Rc::new(Runner {
         out,
         generations: Generations::default(),

@@ -260,4 +260,10 @@ mod native {
             match *self {}
         }
     }
+
+    impl Drop for TokenizerWorker {
+        fn drop(&mut self) {
+            match *self {}
+        }
+    }
 }

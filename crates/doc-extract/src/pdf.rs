@@ -3,7 +3,7 @@
 //! breaks lines and paragraphs by the gaps between them), then cleaned the same way for every
 //! page and joined, with the byte offset where each page starts ([`Extracted::page_starts`]).
 //!
-//! The crate was chosen over pdf.js on measured fidelity and size (ARCHITECTURE.md, "Reading
+//! The crate was chosen over pdf.js on measured fidelity and size (docs/design.md, "Reading
 //! PDFs"); `tests/reference.rs` checks it against pypdf on the fixtures, page for page.
 //!
 //! Rules, per page:

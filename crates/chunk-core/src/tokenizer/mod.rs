@@ -1,7 +1,7 @@
 //! OpenAI's byte-pair-encoding tokenizers (cl100k_base, o200k_base), exact to the token, with the
 //! byte span of every token in the original text.
 //!
-//! Design (see ARCHITECTURE.md): the tables come from tiktoken-rs at build time (`build.rs`) in a
+//! Design (docs/design.md, "The tokenizer's design"): the tables come from tiktoken-rs at build time (`build.rs`) in a
 //! compact form embedded in the binary; the lookup is built on first use of an encoding only.
 //! The split step is a hand-written, linear-time scanner equal to tiktoken's regexes ([`pretokenize`]); the merge is
 //! tiktoken's rank merge with a heap path for long pieces ([`merge`]). Strings such as
