@@ -21,7 +21,7 @@ if ('serviceWorker' in navigator) {
 }
 
 // The page's module loads the tokenizer's module on its own thread when no worker runs
-// (src/tokenize_local.rs). A dynamic import() is syntax, with no binding the Rust side can
+// (src/tokenize/local.rs). A dynamic import() is syntax, with no binding the Rust side can
 // call, so this loader offers it (an absolute URL: the caller resolves it against the base).
 globalThis.ragChunkCalculatorImport = (url) => import(url);
 

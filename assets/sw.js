@@ -8,7 +8,7 @@
 //  - on install: the page (index.html, fetched again from the network) and every same-origin
 //    file it names (the hashed wasm-bindgen glue and .wasm, the hashed CSS, boot.js, the
 //    manifest), the workers' files (tokenize-worker.js, tokenize-engine.js and
-//    tokenize-engine_bg.wasm, as src/tokenize_worker.rs and src/tokenize_local.rs name them;
+//    tokenize-engine_bg.wasm, as src/tokenize/module.rs name them;
 //    compare-worker.js, compare-engine.js and compare-engine_bg.wasm, as
 //    src/compare/engine.rs names them) and the icon;
 //  - afterwards: every same-origin GET answered 200 under the scope when the page asks for it,

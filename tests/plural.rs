@@ -1,6 +1,6 @@
 //! Plural forms in the browser: the catalog's CLDR rules (`i18n::cldr_plural`, the stand-in
 //! outside a browser) agree with the browser's own `Intl.PluralRules`, which the page uses (the
-//! messages' forms for those categories are checked natively, in `src/i18n.rs`).
+//! messages' forms for those categories are checked natively, in `src/i18n/mod.rs`).
 //!
 //! Run with:
 //! `CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
