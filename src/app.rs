@@ -19,7 +19,7 @@ pub fn App() -> impl IntoView {
     spawn_tokenizer(expect_context(), page.source, page.fields);
     let lang = page.language;
     crate::model::provide();
-    crate::compare::wiring::start(page);
+    crate::jobs::start(page);
     // The simulator's controls live here rather than in its panel, so that a settings link
     // can set them before the panel is built.
     provide_context(crate::simulator::model::SimState::new(
@@ -49,7 +49,7 @@ pub fn App() -> impl IntoView {
         <main class="layout">
             <Inputs/>
             <Results/>
-            <crate::model::ModelPanel/>
+            <crate::compare::model_panel::ModelPanel/>
             <crate::share::ShareLink/>
             <TextSource/>
             <crate::compare::table::CompareTable/>

@@ -147,7 +147,7 @@ pub fn Inputs() -> impl IntoView {
             </div>
             <crate::compare::SizeUnitSelect/>
             // The model first: choosing it sets the price and the tokenizer below.
-            <crate::model::ModelSelect/>
+            <crate::compare::model_panel::ModelSelect/>
             <crate::compare::SizeTokenizerSelect/>
             <NumberField id="price" label=words(Key::PriceLabel) value=fields.price error=price_err inputmode="decimal"/>
             <p class="field-note">{move || lang.t(Key::PriceHint)}</p>

@@ -36,6 +36,7 @@ pub mod faq;
 pub mod file_input;
 pub mod format;
 pub mod i18n;
+pub mod jobs;
 pub mod model;
 pub mod parse;
 pub mod prerendered;

@@ -15,11 +15,10 @@
 pub mod ab;
 pub mod engine;
 pub mod messages;
+pub mod model_panel;
 pub mod panel;
-pub mod schedule;
 pub mod state;
 pub mod table;
-pub mod wiring;
 
 pub use state::{
     AbSide, ChunkPage, EngineStatus, RowState, Shown, Table, HISTOGRAM_BINS, ROWS_PAGE,

@@ -1,7 +1,7 @@
 //! The comparison's pure state: the rows of a job, the chosen strategy's chunks, the A/B view's
 //! B side, where the workers are, and what the results card shows. Each type files the worker's
 //! replies to its own job with methods of its own, natively tested; the wiring
-//! (`crate::compare::wiring`) only moves them into signals.
+//! (`crate::jobs`) only moves them into signals.
 
 use chunk_core::analysis::export::Row;
 use chunk_core::analysis::protocol::{Figures, Outcome};

@@ -403,7 +403,7 @@ fn row_view(
                 <td>{mean}</td>
                 <td>{n(s.p95_tokens)}</td>
                 <td>{n(s.max_tokens)}</td>
-                <td title=crate::model::over_limit_title(lang, s)>
+                <td title=over_limit_title(lang, s)>
                     {crate::model::approx_mark(s.limit_basis)}
                     {n(s.over_limit)}
                 </td>
@@ -514,6 +514,16 @@ pub fn badge(lang: Lang, id: StrategyId) -> (String, bool) {
         ),
         None => (m(Msg::BadgeOwn).to_owned(), false),
     }
+}
+
+/// The over-limit cell's tooltip in the comparison table: the tokens the model drops and the
+/// largest chunk as it reads it.
+pub fn over_limit_title(lang: Lang, s: &Summary) -> String {
+    super::messages::args::OverLimitTitle {
+        dropped: &format::int(lang, s.truncated_tokens as u64),
+        largest: &format::int(lang, s.model_max_tokens as u64),
+    }
+    .fill(lang)
 }
 
 #[cfg(test)]

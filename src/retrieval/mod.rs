@@ -3,13 +3,13 @@
 //! the top k, and a sweep of one strategy over chunk sizes × overlaps. Every figure comes from
 //! the comparison worker (`Request::Retrieval`, `Request::Sweep`, evaluated by
 //! `chunk_core::retrieval`); this module keeps the pairs, checks the fields, schedules the
-//! requests (through `crate::compare::wiring`, which sends them and files the replies) and
+//! requests (through `crate::jobs`, which sends them and files the replies) and
 //! renders the replies.
 //!
 //! Contexts (Leptos todomvc style):
 //! - [`RetrievalSettings`]: the pairs and the section's fields, written only by the section's
 //!   own inputs ([`RetrievalCheck`]);
-//! - [`RetrievalResults`]: the worker's replies, written only by `crate::compare::wiring`, and two memos
+//! - [`RetrievalResults`]: the worker's replies, written only by `crate::jobs`, and two memos
 //!   over the settings (`state`).
 //!
 //! Hooks: `retrieval` (the section; `data-state` = `idle` (no text or no pair) | `invalid` (a

@@ -1,6 +1,6 @@
 //! The retrieval check's data: the pairs as the user gave them, the section's fields checked,
 //! the contexts ([`RetrievalSettings`], written by the section's inputs; [`RetrievalResults`],
-//! written by the comparison's wiring, `crate::compare::wiring`) and the pure state of the
+//! written by the comparison's wiring, `crate::jobs`) and the pure state of the
 //! table and the sweep, with the rules that file a worker's reply into them.
 
 use std::rc::Rc;
@@ -283,7 +283,7 @@ impl SweepState {
 
 type Stored<F> = StoredValue<Option<Rc<F>>, LocalStorage>;
 
-/// The worker's replies (written only by `crate::compare::wiring`) and the memos every part
+/// The worker's replies (written only by `crate::jobs`) and the memos every part
 /// of the section reads.
 #[derive(Clone, Copy)]
 pub struct RetrievalResults {

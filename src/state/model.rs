@@ -54,7 +54,7 @@ pub fn provide() -> ModelSettings {
 }
 
 /// What the comparison worker reports about the chosen model: written only by
-/// `crate::compare::wiring`, read by the model panel.
+/// `crate::jobs`, read by the model panel.
 #[derive(Clone, Copy)]
 pub struct ModelResults {
     /// The chosen open model's count of the text with its own tokenizer (`None`: no such
@@ -64,7 +64,7 @@ pub struct ModelResults {
 
 /// The chosen open model's count of the text with its own tokenizer
 /// ([`chunk_core::tokenizer::open`]), as the comparison worker reports it: written only by
-/// `crate::compare::wiring` (the request and the replies), read by `crate::model::ModelPanel`.
+/// `crate::jobs` (the request and the replies), read by `crate::model::ModelPanel`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct OpenCount {
     /// The job of the `open-count` request.

@@ -3,7 +3,7 @@
 //! the workers count as ready, which strategies wait for the user on a long text, and which
 //! lane a table's rows run in. [`Schedule`] performs no effect: each transition returns the
 //! state the page should show and a [`Dispatch`] (the text to make current, the requests to
-//! post), which `crate::compare::wiring` carries out with the workers and signals. Every rule
+//! post), which `crate::jobs` carries out with the workers and signals. Every rule
 //! here has a native test below.
 //!
 //! Two workers run the comparison engine. The main one takes every request; the side one takes
@@ -20,9 +20,9 @@ use chunk_core::sim::Lang;
 use chunk_core::strategy::StrategyId;
 use chunk_core::tokenizer::open::OpenVocab;
 
-use super::state::{ChunkPage, EngineStatus, RowState, Table, HISTOGRAM_BINS, ROWS_PAGE};
-use crate::model::context::{OpenCount, OpenStatus};
+use crate::compare::state::{ChunkPage, EngineStatus, RowState, Table, HISTOGRAM_BINS, ROWS_PAGE};
 use crate::retrieval::state::{RetrievalRowState, RetrievalTable, SweepState};
+use crate::state::model::{OpenCount, OpenStatus};
 
 /// One of the two comparison workers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

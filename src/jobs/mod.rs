@@ -1,10 +1,13 @@
-//! The comparison's effects: it creates the comparison's and the retrieval check's contexts,
-//! starts the two comparison workers ([`CompareEngine`]), turns every change of the text and
+//! The page's worker jobs: the comparison's and the retrieval check's. A layer above the
+//! sections it serves (`compare`, `retrieval` and the model panel show its results and import
+//! nothing of it). It creates the comparison's and the retrieval check's contexts, starts the two comparison workers ([`CompareEngine`]), turns every change of the text and
 //! the settings into a [`Schedule`] transition (debounced by [`DEBOUNCE_MS`]), carries out the
 //! [`Dispatch`] it returns, and files the workers' replies into the signals. Every decision
 //! (routing, job and text numbers, readiness, deferral, lanes) is the scheduler's; every
-//! filing rule is a method of the state types (`super::state`, `crate::retrieval::state`).
+//! filing rule is a method of the state types (`crate::compare::state`, `crate::retrieval::state`).
 //! This module only wires them.
+
+pub mod schedule;
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -15,13 +18,13 @@ use chunk_core::strategy::{Settings, SizeUnit};
 use leptos::prelude::*;
 use wasm_bindgen::JsValue;
 
-use super::engine::{CompareEngine, Event};
-use super::schedule::{Dispatch, Schedule, Settled, Worker, WorkerEvent};
-use super::state::{b_figures, ChunkPage, EngineStatus, Shown, Table};
-use super::{CompareResults, CompareSettings, Requests, DEBOUNCE_MS};
-use crate::model::context::{ModelResults, ModelSettings, OpenStatus};
+use crate::compare::engine::{CompareEngine, Event};
+use crate::compare::state::{b_figures, ChunkPage, EngineStatus, Shown, Table};
+use crate::compare::{CompareResults, CompareSettings, Requests, DEBOUNCE_MS};
 use crate::retrieval::state::{ready_pairs, RetrievalResults, RetrievalTable, SweepState};
+use crate::state::model::{ModelResults, ModelSettings, OpenStatus};
 use crate::state::PageState;
+use schedule::{Dispatch, Schedule, Settled, Worker, WorkerEvent};
 
 /// The two workers' handles (`None` until started, or where the browser refused).
 #[derive(Clone, Copy)]

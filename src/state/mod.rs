@@ -15,9 +15,12 @@
 //! `model::ModelSettings` and `retrieval::state::RetrievalSettings` are written by their
 //! section's inputs and by the settings link; `compare::CompareResults`,
 //! `model::ModelResults` and `retrieval::state::RetrievalResults` only by
-//! `compare::wiring`.
+//! `jobs`.
 //!
 //! Every figure in them comes from `chunk_core`; the page formats them.
+
+pub mod model;
+pub mod tokenization;
 
 use std::sync::Arc;
 
@@ -29,7 +32,7 @@ use leptos::prelude::*;
 
 use crate::i18n::{self, Key, Lang};
 use crate::parse::{check, Checked, LengthUnit, RawInputs};
-pub use crate::tokenize::schedule::{EditKind, Loading, Progress};
+pub use tokenization::{EditKind, Loading, Progress};
 
 /// Declares a context as two handles over the same signals: the read handle (every field a
 /// `ReadSignal`), which every component takes from the tree, and the write handle (the
