@@ -593,7 +593,7 @@ pub fn spawn_compare(app: PageState) {
                 .partition(|&s| chunk_core::analysis::protocol::superlinear(s));
             send(Request::Compare {
                 job,
-                lane: 0,
+                lane: chunk_core::analysis::protocol::Lane::Table,
                 text_id,
                 strategies: fast,
                 figures,
@@ -601,7 +601,7 @@ pub fn spawn_compare(app: PageState) {
             if !slow.is_empty() {
                 send_side(Request::Compare {
                     job,
-                    lane: 0,
+                    lane: chunk_core::analysis::protocol::Lane::Table,
                     text_id,
                     strategies: slow,
                     figures,
@@ -653,7 +653,7 @@ pub fn spawn_compare(app: PageState) {
             ab_job.set_value(job);
             send(Request::Compare {
                 job,
-                lane: 1,
+                lane: chunk_core::analysis::protocol::Lane::Ab,
                 text_id,
                 strategies: vec![strategy],
                 figures: b,
@@ -750,7 +750,7 @@ pub fn spawn_compare(app: PageState) {
             results.table.update(|t| t.deferred_job = job);
             send_side(Request::Compare {
                 job,
-                lane: 2,
+                lane: chunk_core::analysis::protocol::Lane::Rest,
                 text_id: table.text_id,
                 strategies: waiting,
                 figures,

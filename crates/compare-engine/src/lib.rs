@@ -784,7 +784,7 @@ mod exports {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chunk_core::analysis::protocol::Figures;
+    use chunk_core::analysis::protocol::{Figures, Lane};
     use chunk_core::analysis::{summary, LimitBasis};
     use chunk_core::strategy::chunker;
     use chunk_core::strategy::{run, Settings, SizeUnit};
@@ -862,7 +862,7 @@ mod tests {
         e.set_text(1, text.clone(), None);
         let request = Request::Compare {
             job: 1,
-            lane: 0,
+            lane: Lane::Table,
             text_id: 1,
             strategies: vec![StrategyId::LangchainRecursive, StrategyId::Fixed],
             figures: figures(64, 8, bert),
@@ -947,7 +947,7 @@ mod tests {
         };
         let request = Request::Compare {
             job: 1,
-            lane: 0,
+            lane: Lane::Table,
             text_id: 1,
             strategies: vec![StrategyId::Fixed],
             figures: f,
@@ -1097,7 +1097,7 @@ mod tests {
         let f = figures(8, 2, SizeUnit::Tokens);
         let request = Request::Compare {
             job: 1,
-            lane: 0,
+            lane: Lane::Table,
             text_id: 7,
             strategies: StrategyId::all().collect(),
             figures: f,
@@ -1141,7 +1141,7 @@ mod tests {
         let mut e = engine();
         let request = Request::Compare {
             job: 2,
-            lane: 0,
+            lane: Lane::Table,
             text_id: 8,
             strategies: vec![StrategyId::Fixed],
             figures: figures(8, 0, SizeUnit::Tokens),
