@@ -251,7 +251,7 @@ pub enum Request {
         job: u32,
     },
     /// Count text `text_id` with an open model's own tokenizer ([`OpenVocab`]), answered by
-    /// [`Reply::OpenCounted`]. The worker script fetches the vocabulary file first when it does
+    /// [`Reply::OpenCounted`]. The worker fetches the vocabulary file first when it does
     /// not hold it yet, posting [`Reply::VocabLoading`] before; a newer `open-count` makes an
     /// older one's answer pointless (the page keeps only the newest job's).
     OpenCount {
@@ -491,8 +491,8 @@ pub enum Reply {
         /// The cancel request's job number.
         job: u32,
     },
-    /// The worker script is fetching `vocab` for [`Request::OpenCount`] `job` (posted by
-    /// `assets/compare-worker.js`, not by the engine).
+    /// The worker is fetching `vocab` for [`Request::OpenCount`] `job` (posted before the
+    /// count when the worker does not hold the vocabulary yet).
     VocabLoading {
         /// Job number.
         job: u32,
