@@ -224,12 +224,14 @@ impl Engine {
 
     /// Setting `index` of a [`Request::Sweep`] (grid order: size by size, each overlap in
     /// turn; [`chunk_core::retrieval::sweep_cell`]). Settings must come in order, from 0; index
-    /// 0 starts the job afresh (and abandons any older sweep). Returns
+    /// 0 starts the job afresh (dropping the cells of any other). Which sweep runs is the
+    /// [`Worker`]'s decision (a newer sweep or a cancel stops an older one); the engine only
+    /// holds one sweep's cells. Returns
     /// [`Reply::SweepProgress`] after every [`SWEEP_PROGRESS_EVERY`] settings and `None` after
     /// the others, [`Reply::Swept`] (equal to [`chunk_core::retrieval::sweep`]) after the
     /// last; [`Reply::NeedText`] when the text is not held; [`Reply::Failed`] for another
-    /// request, an empty grid, an index out of order, a job superseded by a newer sweep, or
-    /// the checks of [`Engine::retrieval_row`].
+    /// request, an empty grid, an index out of order, a setting of another job than the sweep in
+    /// progress, or the checks of [`Engine::retrieval_row`].
     pub fn sweep_cell(&mut self, request: &Request, index: usize) -> Option<Reply> {
         let Request::Sweep {
             job,
@@ -258,7 +260,10 @@ impl Engine {
         }
         match &self.sweeping {
             Some((j, _)) if *j != job => {
-                return Some(failed(Some(job), "the sweep was superseded by a newer one"))
+                return Some(failed(
+                    Some(job),
+                    "not the sweep in progress (another one started)",
+                ))
             }
             Some((_, cells)) if cells.len() == index && index < total => {}
             Some(_) => return Some(failed(Some(job), "sweep settings out of order")),
@@ -401,8 +406,8 @@ impl Engine {
     }
 
     /// Answers [`Request::Select`], [`Request::Rows`], [`Request::Export`] and
-    /// [`Request::CancelSweep`] (which drops the sweep in progress, so that its next setting is
-    /// refused as superseded).
+    /// [`Request::CancelSweep`] (which drops the sweep in progress, so that a setting of it asked
+    /// for afterwards is refused).
     pub fn handle(&mut self, request: Request) -> Reply {
         match request {
             Request::Compare { job, .. } => failed(Some(job), "compare goes row by row"),
@@ -1596,20 +1601,20 @@ mod tests {
     }
 
     #[test]
-    fn a_newer_sweep_stops_an_older_one_between_two_settings() {
+    fn a_setting_of_another_sweep_than_the_one_in_progress_is_refused() {
         use chunk_core::retrieval::sweep;
         let mut e = qa_engine();
         let old = sweep_request(20, StrategyId::Fixed);
         let new = sweep_request(21, StrategyId::Sentence);
-        // The worker's loop: the old job's settings until the new job arrives, then the new
-        // job's (its setting 0 starts afresh); the old job's next setting is refused and its
-        // loop ends without a sweep.
+        // The old job's settings, then the new job's (its setting 0 starts afresh): the old
+        // job's next setting is refused (the worker never asks for it: worker.rs).
         assert_eq!(e.sweep_cell(&old, 0), None);
         assert_eq!(e.sweep_cell(&old, 1), None);
         assert_eq!(e.sweep_cell(&new, 0), None);
         assert!(matches!(
             e.sweep_cell(&old, 2),
-            Some(Reply::Failed { job: Some(20), message }) if message.contains("superseded")
+            Some(Reply::Failed { job: Some(20), message })
+                if message.contains("not the sweep in progress")
         ));
         let rest: Vec<Reply> = (1..9).filter_map(|i| e.sweep_cell(&new, i)).collect();
         let Some(Reply::Swept {

@@ -334,7 +334,9 @@ mod tests {
     use chunk_core::tokenizer::Encoding;
     use Effect::{Fetch, Post, Yield};
 
-    const TEXT: &str = "The XV40 runs from minus ten to fifty degrees. It weighs two kilos.\n\nCharge it for three hours before first use. The battery lasts a week.\n\nClean the lens with a dry cloth only; water damages the coating.";
+    const TEXT: &str = "The XV40 runs from minus ten to fifty degrees. It weighs two kilos.\n\n\
+        Charge it for three hours before first use. The battery lasts a week.\n\n\
+        Clean the lens with a dry cloth only; water damages the coating.";
 
     const NO_CLOCK: fn() -> f64 = || 0.0;
 
@@ -848,7 +850,8 @@ mod tests {
                     Post(Reply::Failed { job: Some(6), message }),
                     Post(Reply::Selected(_)),
                     Post(Reply::Exported { job: 5, .. }),
-                ] if message.starts_with("vocab/bert-base-uncased.txt: ") && message.contains("not UTF-8")
+                ] if message.starts_with("vocab/bert-base-uncased.txt: ")
+                    && message.contains("not UTF-8")
             ),
             "{effects:?}"
         );

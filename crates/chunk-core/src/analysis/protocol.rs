@@ -514,8 +514,8 @@ pub enum Reply {
         millis: f64,
     },
     /// A request could not be read or checked (BM25 parameters, an answer span, an empty
-    /// grid, `k` = 0), no strategy is selected for `rows` / `export`, a sweep was superseded,
-    /// or a vocabulary could not be fetched or read.
+    /// grid, `k` = 0), no strategy is selected for `rows` / `export`, a sweep's setting is out
+    /// of order, or a vocabulary could not be fetched or read.
     Failed {
         /// The job, when the request had one.
         job: Option<u32>,
