@@ -13,10 +13,8 @@ const PROGRESS_MS = 100;
 // A PDF page on which the parser panics traps the module; the worker then reads on in a fresh
 // instance (see readPdf). Each instance keeps its memory (a copy of the file and its parsed
 // objects, about four times the file) for as long as the worker lives, so the instances are
-// limited to TRAP_MEMORY bytes' worth, and to MAX_TRAPS: past that, the pages not yet read are
-// counted unreadable, and the pages read are kept.
-const MAX_TRAPS = 50;
-const TRAP_MEMORY = 512 * 1024 * 1024;
+// limited (the reader's `trap_budget`, by the file's length): past that, the pages not yet
+// read are counted unreadable, and the pages read are kept.
 
 function fail(message) {
   self.postMessage({ kind: 'failed', message: `extract worker: ${message}` });
@@ -41,9 +39,9 @@ async function instance(js, module, n) {
 // damaged content) is counted unreadable, and reading goes on from the next page in a fresh
 // instance, with the file opened again. The pages read are kept here, so nothing is lost.
 async function readPdf(js, module, bytes) {
-  const maxTraps = Math.max(1, Math.min(MAX_TRAPS, Math.floor(TRAP_MEMORY / (4 * bytes.length + 1))));
   let traps = 0;
   let glue = await instance(js, module, 0);
+  const maxTraps = glue.trap_budget(bytes.length);
   const started = performance.now();
   let file;
   try {

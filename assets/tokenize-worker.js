@@ -10,16 +10,17 @@
 // `{kind: "ready", module}` with the module it compiled, which the page keeps.
 //
 // Every later message is a job `{id, encoding, bytes}`; jobs that arrive while the module
-// loads wait for it. Only the newest job runs: between two slices of `slice_ms` the worker
-// posts `{kind: "progress", id, done}`, returns to its event loop and drops its job if a newer
-// one has arrived. A finished job posts `{kind: "done", id, offsets}` (a transferred
-// Uint32Array of the token boundaries' byte offsets). Anything that goes wrong posts
+// loads wait for it. The module's `Worker` decides what runs (crates/tokenize-engine,
+// `Schedule`: only the newest job, one slice of `slice_ms` per step): this script hands it
+// each job and posts what each step answers — `{kind: "progress", id, done}` or
+// `{kind: "done", id, offsets}` (a transferred Uint32Array of the token boundaries' byte
+// offsets) — returning to its event loop between two steps. Anything that goes wrong posts
 // `{kind: "failed", message}`; the page then counts on its own thread.
-let engine;
+let worker;
 let ready;
 let sliceMs = 25;
-// The newest job number received.
-let newest = null;
+// The steps are being carried out (one loop at a time).
+let running = false;
 
 function fail(message) {
   self.postMessage({ kind: 'failed', message: `tokenizer worker: ${message}` });
@@ -60,7 +61,7 @@ async function start({ js, wasm, module, slice_ms, report_ms }) {
   const glue = await import(js);
   const compiled = module ?? (await WebAssembly.compile(await fetchCounted(wasm, report_ms)));
   await glue.default({ module_or_path: compiled });
-  engine = glue;
+  worker = new glue.Worker();
   self.postMessage({ kind: 'ready', module: compiled });
 }
 
@@ -72,31 +73,40 @@ const turn = () =>
     port2.postMessage(null);
   });
 
-async function run({ id, encoding, bytes }) {
+// Posts what each step answers, a turn of the event loop before each (so that a newer job,
+// handed over meanwhile, replaces the one running), until the module has no job.
+async function steps() {
+  running = true;
+  try {
+    for (;;) {
+      await turn();
+      const message = worker.step(sliceMs);
+      if (!message) return;
+      if (message.kind === 'done') self.postMessage(message, [message.offsets.buffer]);
+      else self.postMessage(message);
+    }
+  } catch (err) {
+    // A trap (out of memory): the page takes the work back.
+    fail(`${err}`);
+  } finally {
+    running = false;
+  }
+}
+
+async function submit({ id, encoding, bytes }) {
   try {
     await ready;
   } catch {
     return; // reported once, by the init
   }
-  if (id !== newest) return;
-  let job;
   try {
-    job = new engine.SlicedJob(encoding, bytes);
-    while (!job.run_for(sliceMs)) {
-      self.postMessage({ kind: 'progress', id, done: job.done_bytes() });
-      await turn();
-      if (id !== newest) {
-        job.free();
-        return;
-      }
-    }
-    const offsets = job.into_offsets();
-    job = null;
-    self.postMessage({ kind: 'done', id, offsets }, [offsets.buffer]);
+    worker.submit(id, encoding, bytes);
   } catch (err) {
-    // A trap (out of memory) or a refused job: the page takes the work back.
+    // A refused job (an unknown encoding): the page takes the work back.
     fail(`${err}`);
+    return;
   }
+  if (!running) steps();
 }
 
 self.onmessage = ({ data }) => {
@@ -113,6 +123,5 @@ self.onmessage = ({ data }) => {
     fail('a job without id, encoding or bytes');
     return;
   }
-  newest = data.id;
-  run(data);
+  submit(data);
 };

@@ -223,7 +223,7 @@ impl CompareEngine {
         // The newest request of each kind (a compare per lane) is kept, to repeat it if the
         // worker turns out to have lost the text.
         let slot = |r: &Request| match r {
-            Request::Compare { lane, .. } => Some(*lane + 1),
+            Request::Compare { lane, .. } => Some(lane.number() + 1),
             Request::Select { .. } => Some(0),
             Request::OpenCount { .. } => Some(u32::MAX),
             _ => None,

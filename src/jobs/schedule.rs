@@ -14,7 +14,9 @@
 
 use std::sync::Arc;
 
-use chunk_core::analysis::protocol::{superlinear, Bm25Setting, ExportFormat, Figures, Request};
+use chunk_core::analysis::protocol::{
+    superlinear, Bm25Setting, ExportFormat, Figures, Lane, Request,
+};
 use chunk_core::retrieval::{QaPair, SweepGrid};
 use chunk_core::sim::Lang;
 use chunk_core::strategy::StrategyId;
@@ -257,7 +259,7 @@ impl Schedule {
             order.into_iter().partition(|&s| superlinear(s));
         let compare = |strategies| Request::Compare {
             job,
-            lane: 0,
+            lane: Lane::Table,
             text_id: held.id,
             strategies,
             figures,
@@ -297,7 +299,7 @@ impl Schedule {
         let job = self.next_job();
         let request = Request::Compare {
             job,
-            lane: 2,
+            lane: Lane::Rest,
             text_id: table.text_id,
             strategies: waiting,
             figures,
@@ -386,7 +388,7 @@ impl Schedule {
         self.ab_job = job;
         let request = Request::Compare {
             job,
-            lane: 1,
+            lane: Lane::Ab,
             text_id: held.id,
             strategies: vec![strategy],
             figures: b,
@@ -595,7 +597,7 @@ mod tests {
         s
     }
 
-    fn compare_parts(post: &Post) -> (Worker, u32, u32, Vec<StrategyId>) {
+    fn compare_parts(post: &Post) -> (Worker, u32, Lane, Vec<StrategyId>) {
         match &post.request {
             Request::Compare {
                 job,
@@ -650,10 +652,10 @@ mod tests {
         assert_eq!(dispatch.text.as_ref().map(|t| t.id), Some(1));
         assert_eq!(dispatch.posts.len(), 2);
         let (to, job, lane, fast) = compare_parts(&dispatch.posts[0]);
-        assert_eq!((to, job, lane), (Worker::Main, 1, 0));
+        assert_eq!((to, job, lane), (Worker::Main, 1, Lane::Table));
         assert!(fast.iter().all(|&s| !superlinear(s)));
         let (to, job, lane, slow) = compare_parts(&dispatch.posts[1]);
-        assert_eq!((to, job, lane), (Worker::Side, 1, 0));
+        assert_eq!((to, job, lane), (Worker::Side, 1, Lane::Table));
         assert!(!slow.is_empty() && slow.iter().all(|&s| superlinear(s)));
         assert_eq!(fast.len() + slow.len(), StrategyId::all().count());
     }
@@ -723,7 +725,7 @@ mod tests {
             .all(|r| r.deferred == waiting.contains(&r.strategy)));
         let (job, started) = s.run_deferred(&table).expect("rows wait");
         let (to, posted_job, lane, strategies) = compare_parts(&started.posts[0]);
-        assert_eq!((to, posted_job, lane), (Worker::Side, job, 2));
+        assert_eq!((to, posted_job, lane), (Worker::Side, job, Lane::Rest));
         assert_eq!(strategies, waiting);
         assert_eq!(started.text, None, "the workers hold the text already");
         // Started once: a second click asks for nothing.
@@ -746,7 +748,7 @@ mod tests {
         let (table, _) = s.table(&text, figures(), false);
         let d = s.ab(&text, StrategyId::LangchainRecursive, figures());
         let (to, job, lane, strategies) = compare_parts(&d.posts[0]);
-        assert_eq!((to, lane), (Worker::Main, 1));
+        assert_eq!((to, lane), (Worker::Main, Lane::Ab));
         assert_eq!(strategies, vec![StrategyId::LangchainRecursive]);
         assert!(s.is_ab(job));
         assert!(!s.is_ab(table.job));

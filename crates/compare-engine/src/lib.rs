@@ -6,19 +6,16 @@
 //! first paint.
 //!
 //! The messages are [`chunk_core::analysis::protocol`]'s. [`Engine`] holds the state (the text,
-//! the selected strategy's chunks) and answers them natively testable; the `wasm_bindgen`
-//! exports below are a thin layer over it:
+//! the selected strategy's chunks) and answers each request natively testable; [`Worker`]
+//! ([`worker`]) holds the protocol's rules around it (which job supersedes which, the steps
+//! of a row-by-row answer, the in-order answers, which vocabulary file to fetch). The
+//! `wasm_bindgen` exports below are a thin layer over one [`Worker`]:
 //! - `set_text(text_id, bytes, pages)` — the document, as UTF-8, and for a text read from a
 //!   PDF where each page starts (byte offsets), so that exported chunks name their pages;
-//! - `compare_row(request, index)` — row `index` of a `compare` request (the worker's script
-//!   loops over the rows and yields to its event loop between two, so that a newer request
-//!   stops an older one);
-//! - `retrieval_row(request, index)` — row `index` of a `retrieval` request (one strategy's
-//!   retrieval check; the script loops as for `compare`);
-//! - `sweep_cell(request, index)` — setting `index` of a `sweep` request: a progress reply
-//!   every few settings (`null` otherwise), the whole sweep after the last (the script loops
-//!   and yields between two settings, so that a newer sweep stops an older one);
-//! - `handle(request)` — `select`, `rows` and `export`.
+//! - `receive(request)` — any other message of the page;
+//! - `next()` — what the script does next: post a reply, fetch a vocabulary file, yield to
+//!   its event loop, or nothing until a message or a file arrives;
+//! - `vocab_fetched(file, bytes)` / `vocab_failed(file, message)` — a fetch's outcome.
 //!
 //! A strategy that panics (a bug) traps the instance (release builds abort on panic); the
 //! script then reports `failed` and the page starts a new worker. [`last_panic`] keeps the
@@ -45,6 +42,10 @@ use chunk_core::sim::Lang;
 use chunk_core::strategy::{chunker_with, run_prepared, Chunks, Document, StrategyId};
 use chunk_core::tokenizer::open::{OpenTokenizer, OpenVocab};
 use chunk_core::tokenizer::Encoding;
+
+pub mod worker;
+
+pub use worker::{Effect, Worker};
 
 self_cell::self_cell!(
     /// The text and its [`Document`] (tokenized once, with its sentences), kept together so
@@ -223,12 +224,14 @@ impl Engine {
 
     /// Setting `index` of a [`Request::Sweep`] (grid order: size by size, each overlap in
     /// turn; [`chunk_core::retrieval::sweep_cell`]). Settings must come in order, from 0; index
-    /// 0 starts the job afresh (and abandons any older sweep). Returns
+    /// 0 starts the job afresh (dropping the cells of any other). Which sweep runs is the
+    /// [`Worker`]'s decision (a newer sweep or a cancel stops an older one); the engine only
+    /// holds one sweep's cells. Returns
     /// [`Reply::SweepProgress`] after every [`SWEEP_PROGRESS_EVERY`] settings and `None` after
     /// the others, [`Reply::Swept`] (equal to [`chunk_core::retrieval::sweep`]) after the
     /// last; [`Reply::NeedText`] when the text is not held; [`Reply::Failed`] for another
-    /// request, an empty grid, an index out of order, a job superseded by a newer sweep, or
-    /// the checks of [`Engine::retrieval_row`].
+    /// request, an empty grid, an index out of order, a setting of another job than the sweep in
+    /// progress, or the checks of [`Engine::retrieval_row`].
     pub fn sweep_cell(&mut self, request: &Request, index: usize) -> Option<Reply> {
         let Request::Sweep {
             job,
@@ -257,7 +260,10 @@ impl Engine {
         }
         match &self.sweeping {
             Some((j, _)) if *j != job => {
-                return Some(failed(Some(job), "the sweep was superseded by a newer one"))
+                return Some(failed(
+                    Some(job),
+                    "not the sweep in progress (another one started)",
+                ))
             }
             Some((_, cells)) if cells.len() == index && index < total => {}
             Some(_) => return Some(failed(Some(job), "sweep settings out of order")),
@@ -400,8 +406,8 @@ impl Engine {
     }
 
     /// Answers [`Request::Select`], [`Request::Rows`], [`Request::Export`] and
-    /// [`Request::CancelSweep`] (which drops the sweep in progress, so that its next setting is
-    /// refused as superseded).
+    /// [`Request::CancelSweep`] (which drops the sweep in progress, so that a setting of it asked
+    /// for afterwards is refused).
     pub fn handle(&mut self, request: Request) -> Reply {
         match request {
             Request::Compare { job, .. } => failed(Some(job), "compare goes row by row"),
@@ -626,14 +632,16 @@ fn failed(job: Option<u32>, message: &str) -> Reply {
 
 #[cfg(target_arch = "wasm32")]
 mod exports {
-    use super::{Engine, PageMap};
+    use super::worker::{Effect, Worker};
+    use super::PageMap;
     use chunk_core::analysis::protocol::{Reply, Request};
+    use serde::Serialize;
     use std::cell::RefCell;
     use std::sync::Mutex;
     use wasm_bindgen::prelude::*;
 
     thread_local! {
-        static ENGINE: RefCell<Engine> = RefCell::new(Engine::default());
+        static WORKER: RefCell<Worker> = RefCell::new(Worker::default());
     }
 
     /// The message of the last panic, kept by the hook [`start`] installs.
@@ -672,119 +680,86 @@ mod exports {
                     .ok_or_else(|| JsError::new("the page starts are empty or decrease"))?,
             ),
         };
-        ENGINE.with(|e| e.borrow_mut().set_text(text_id, text, pages));
+        WORKER.with(|w| w.borrow_mut().set_text(text_id, text, pages));
         Ok(())
     }
 
-    /// The number of rows of a `compare` request.
+    /// Takes a request of `chunk_core::analysis::protocol` as the page sent it
+    /// ([`Worker::receive`]); one that cannot be read is answered with a `failed` reply
+    /// (`job: null`) by the next effect.
     #[wasm_bindgen]
-    pub fn rows_in(request: JsValue) -> usize {
-        read(request).map_or(0, |r| Engine::rows_in(&r))
+    pub fn receive(request: JsValue) {
+        let read: Result<Request, _> = serde_wasm_bindgen::from_value(request);
+        WORKER.with(|w| {
+            let mut w = w.borrow_mut();
+            match read {
+                Ok(request) => w.receive(request),
+                Err(e) => w.post(Reply::Failed {
+                    job: None,
+                    message: format!("unreadable request: {e}"),
+                }),
+            }
+        });
     }
 
-    /// Row `index` of a `compare` request, as a reply object.
+    /// The next effect ([`Worker::next`]) as a plain object: `{effect: "post", reply}` (post
+    /// `reply` to the page), `{effect: "fetch", file}` (fetch `file`, relative to the page's
+    /// folder, then call [`vocab_fetched`] or [`vocab_failed`]), `{effect: "yield"}` (return
+    /// to the event loop, then call again); `null` when nothing is left until a message or a
+    /// file arrives.
     #[wasm_bindgen]
-    pub fn compare_row(request: JsValue, index: usize) -> JsValue {
-        let reply = match read(request) {
-            Ok(r) => ENGINE.with(|e| e.borrow_mut().compare_row(&r, index, js_sys::Date::now)),
-            Err(reply) => *reply,
+    pub fn next() -> JsValue {
+        let effect = WORKER.with(|w| w.borrow_mut().next(js_sys::Date::now));
+        let wire = match &effect {
+            None => return JsValue::NULL,
+            Some(Effect::Post(reply)) => Wire::Post { reply },
+            Some(Effect::Fetch(vocab)) => Wire::Fetch { file: vocab.file() },
+            Some(Effect::Yield) => Wire::Yield,
         };
-        write(&reply)
+        write(&wire)
     }
 
-    /// Row `index` of a `retrieval` request, as a reply object.
+    /// The bytes of `file`, fetched for a `{effect: "fetch", file}` ([`Worker::vocab_arrived`]).
     #[wasm_bindgen]
-    pub fn retrieval_row(request: JsValue, index: usize) -> JsValue {
-        let reply = match read(request) {
-            Ok(r) => ENGINE.with(|e| e.borrow_mut().retrieval_row(&r, index, js_sys::Date::now)),
-            Err(reply) => *reply,
-        };
-        write(&reply)
+    pub fn vocab_fetched(file: &str, bytes: Vec<u8>) {
+        WORKER.with(|w| {
+            let mut w = w.borrow_mut();
+            if let Some(vocab) = w.fetching(file) {
+                w.vocab_arrived(vocab, Ok(&bytes));
+            }
+        });
     }
 
-    /// Setting `index` of a `sweep` request: a reply object (progress, the whole sweep after
-    /// the last setting, or a failure), or `null` when there is nothing to post.
+    /// The fetch of `file` failed with `message` (English, as the page reports it).
     #[wasm_bindgen]
-    pub fn sweep_cell(request: JsValue, index: usize) -> JsValue {
-        let reply = match read(request) {
-            Ok(r) => ENGINE.with(|e| e.borrow_mut().sweep_cell(&r, index)),
-            Err(reply) => Some(*reply),
-        };
-        reply.map_or(JsValue::NULL, |r| write(&r))
+    pub fn vocab_failed(file: &str, message: String) {
+        WORKER.with(|w| {
+            let mut w = w.borrow_mut();
+            if let Some(vocab) = w.fetching(file) {
+                w.vocab_arrived(vocab, Err(message));
+            }
+        });
     }
 
-    /// The vocabulary file a request needs first (its path relative to the page, e.g.
-    /// `vocab/bert-base-uncased.txt`; [`Engine::vocab_needed`]), or `null`.
-    #[wasm_bindgen]
-    pub fn vocab_needed(request: JsValue) -> Option<String> {
-        let request = read(request).ok()?;
-        ENGINE.with(|e| {
-            e.borrow()
-                .vocab_needed(&request)
-                .map(|v| v.file().to_owned())
-        })
+    /// An [`Effect`] as the script reads it.
+    #[derive(Serialize)]
+    #[serde(tag = "effect", rename_all = "kebab-case")]
+    enum Wire<'a> {
+        Post { reply: &'a Reply },
+        Fetch { file: &'a str },
+        Yield,
     }
 
-    /// Loads the fetched vocabulary a request needs ([`Engine::vocab_needed`]): `null`, or a
-    /// `failed` reply.
-    #[wasm_bindgen]
-    pub fn load_vocab(request: JsValue, bytes: Vec<u8>) -> JsValue {
-        let request = match read(request) {
-            Ok(r) => r,
-            Err(reply) => return write(&reply),
-        };
-        let job = request.job();
-        let Some(vocab) = super::vocab_of(&request) else {
-            return write(&super::failed(
-                Some(job),
-                "load_vocab takes a request that needs a vocabulary",
-            ));
-        };
-        match ENGINE.with(|e| e.borrow_mut().load_vocab(vocab, &bytes)) {
-            Ok(()) => JsValue::NULL,
-            Err(message) => write(&super::failed(Some(job), &message)),
-        }
-    }
-
-    /// The reply to an `open-count` request whose vocabulary is loaded.
-    #[wasm_bindgen]
-    pub fn open_count(request: JsValue) -> JsValue {
-        let reply = match read(request) {
-            Ok(r) => ENGINE.with(|e| e.borrow().open_count(&r, js_sys::Date::now)),
-            Err(reply) => *reply,
-        };
-        write(&reply)
-    }
-
-    /// The reply to a `select`, `rows` or `export` request.
-    #[wasm_bindgen]
-    pub fn handle(request: JsValue) -> JsValue {
-        let reply = match read(request) {
-            Ok(r) => ENGINE.with(|e| e.borrow_mut().handle(r)),
-            Err(reply) => *reply,
-        };
-        write(&reply)
-    }
-
-    fn read(request: JsValue) -> Result<Request, Box<Reply>> {
-        serde_wasm_bindgen::from_value(request).map_err(|e| {
-            Box::new(Reply::Failed {
-                job: None,
-                message: format!("unreadable request: {e}"),
-            })
-        })
-    }
-
-    fn write(reply: &Reply) -> JsValue {
+    fn write(value: &impl Serialize) -> JsValue {
         let serializer = serde_wasm_bindgen::Serializer::json_compatible();
-        serde::Serialize::serialize(reply, &serializer).unwrap_or(JsValue::NULL)
+        value.serialize(&serializer).unwrap_or(JsValue::NULL)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chunk_core::analysis::protocol::Figures;
+    use chunk_core::analysis::protocol::{Figures, Lane};
     use chunk_core::analysis::{summary, LimitBasis};
     use chunk_core::strategy::chunker;
     use chunk_core::strategy::{run, Settings, SizeUnit};
@@ -862,7 +837,7 @@ mod tests {
         e.set_text(1, text.clone(), None);
         let request = Request::Compare {
             job: 1,
-            lane: 0,
+            lane: Lane::Table,
             text_id: 1,
             strategies: vec![StrategyId::LangchainRecursive, StrategyId::Fixed],
             figures: figures(64, 8, bert),
@@ -947,7 +922,7 @@ mod tests {
         };
         let request = Request::Compare {
             job: 1,
-            lane: 0,
+            lane: Lane::Table,
             text_id: 1,
             strategies: vec![StrategyId::Fixed],
             figures: f,
@@ -1097,7 +1072,7 @@ mod tests {
         let f = figures(8, 2, SizeUnit::Tokens);
         let request = Request::Compare {
             job: 1,
-            lane: 0,
+            lane: Lane::Table,
             text_id: 7,
             strategies: StrategyId::all().collect(),
             figures: f,
@@ -1141,7 +1116,7 @@ mod tests {
         let mut e = engine();
         let request = Request::Compare {
             job: 2,
-            lane: 0,
+            lane: Lane::Table,
             text_id: 8,
             strategies: vec![StrategyId::Fixed],
             figures: figures(8, 0, SizeUnit::Tokens),
@@ -1626,20 +1601,20 @@ mod tests {
     }
 
     #[test]
-    fn a_newer_sweep_stops_an_older_one_between_two_settings() {
+    fn a_setting_of_another_sweep_than_the_one_in_progress_is_refused() {
         use chunk_core::retrieval::sweep;
         let mut e = qa_engine();
         let old = sweep_request(20, StrategyId::Fixed);
         let new = sweep_request(21, StrategyId::Sentence);
-        // The worker's loop: the old job's settings until the new job arrives, then the new
-        // job's (its setting 0 starts afresh); the old job's next setting is refused and its
-        // loop ends without a sweep.
+        // The old job's settings, then the new job's (its setting 0 starts afresh): the old
+        // job's next setting is refused (the worker never asks for it: worker.rs).
         assert_eq!(e.sweep_cell(&old, 0), None);
         assert_eq!(e.sweep_cell(&old, 1), None);
         assert_eq!(e.sweep_cell(&new, 0), None);
         assert!(matches!(
             e.sweep_cell(&old, 2),
-            Some(Reply::Failed { job: Some(20), message }) if message.contains("superseded")
+            Some(Reply::Failed { job: Some(20), message })
+                if message.contains("not the sweep in progress")
         ));
         let rest: Vec<Reply> = (1..9).filter_map(|i| e.sweep_cell(&new, i)).collect();
         let Some(Reply::Swept {

@@ -88,6 +88,27 @@ impl PdfFile {
     }
 }
 
+/// Fresh instances a PDF's reading may take after a page traps, at most: each instance keeps
+/// its memory (a copy of the file and its parsed objects) for as long as the worker lives.
+pub const MAX_TRAPS: usize = 50;
+
+/// Memory the instances of one PDF's reading may hold together, in bytes (512 MiB): an
+/// instance holds about four times the file.
+pub const TRAP_MEMORY: u64 = 512 * 1024 * 1024;
+
+/// How many pages that trap a PDF of `file_len` bytes may take before the pages not yet read
+/// are counted unreadable (the pages read are kept): `TRAP_MEMORY / (4 × file_len + 1)`,
+/// rounded down, at least 1 and at most [`MAX_TRAPS`]. Each trap costs a fresh instance
+/// (`assets/extract-worker.js` starts it: a trapped instance is dead).
+#[wasm_bindgen]
+pub fn trap_budget(file_len: usize) -> usize {
+    let per_instance = (file_len as u64).saturating_mul(4).saturating_add(1);
+    let fits = TRAP_MEMORY / per_instance;
+    usize::try_from(fits)
+        .unwrap_or(MAX_TRAPS)
+        .clamp(1, MAX_TRAPS)
+}
+
 /// The document made of `pages` (an array of `{text, images, readable}`, in page order, as
 /// [`PdfFile::read_page`] gave them), `title` and the page-tree repeats left out
 /// ([`PdfFile::pages_repeated`]), as the [`Outcome`] `extract` answers ([`pdf::assemble`]:
@@ -121,5 +142,17 @@ mod tests {
             assert_eq!(parse_format(name.as_str().unwrap()), Ok(format));
         }
         assert!(parse_format("doc").unwrap_err().contains("\"doc\""));
+    }
+
+    #[test]
+    fn the_trap_budget_shrinks_with_the_file_between_one_and_fifty() {
+        assert_eq!(trap_budget(0), 50);
+        assert_eq!(trap_budget(1_000_000), 50);
+        // 512 MiB / (4 × 4 MiB + 1) = 31.99…
+        assert_eq!(trap_budget(4 * 1024 * 1024), 31);
+        // 536_870_912 / 40_000_001 = 13.4…
+        assert_eq!(trap_budget(10_000_000), 13);
+        assert_eq!(trap_budget(128 * 1024 * 1024), 1);
+        assert_eq!(trap_budget(usize::MAX), 1);
     }
 }

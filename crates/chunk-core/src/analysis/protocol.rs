@@ -100,6 +100,43 @@ impl Bm25Setting {
     }
 }
 
+/// Which of the page's tables a [`Request::Compare`] fills. The comparison worker keeps the
+/// newest job of each lane and stops an older one between two rows
+/// ([`Lane::stops`]). On the wire: `"table"`, `"ab"`, `"rest"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Lane {
+    /// The comparison table.
+    Table,
+    /// The A/B view (one strategy at another setting).
+    Ab,
+    /// The table's rows left for the user to start on a long text
+    /// ([`DEFER_SUPERLINEAR_ABOVE_BYTES`]).
+    Rest,
+}
+
+impl Lane {
+    /// Every lane, in the order of [`Lane::number`].
+    pub const ALL: [Lane; 3] = [Lane::Table, Lane::Ab, Lane::Rest];
+
+    /// The lane's number: 0 (table), 1 (A/B), 2 (rest); distinct, for keys.
+    pub fn number(self) -> u32 {
+        match self {
+            Lane::Table => 0,
+            Lane::Ab => 1,
+            Lane::Rest => 2,
+        }
+    }
+
+    /// True when a newer compare of lane `self` stops a running one of lane `running`: the
+    /// same lane, and a new table also stops the rows the user started on the old one
+    /// (`Table` stops `Rest`). Nothing else stops another lane (the A/B view runs beside the
+    /// table).
+    pub fn stops(self, running: Lane) -> bool {
+        self == running || (self == Lane::Table && running == Lane::Rest)
+    }
+}
+
 /// Page → worker.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
@@ -110,10 +147,9 @@ pub enum Request {
     Compare {
         /// Job number (the page ignores replies to older jobs).
         job: u32,
-        /// Which of the page's tables asks (0: the comparison table, 1: the A/B view, 2: the
-        /// table's rows left for the user on a long text): a newer `compare` stops an older
-        /// one of the same lane, and a new lane-0 table also stops lane 2.
-        lane: u32,
+        /// Which of the page's tables asks: a newer `compare` stops an older one of the same
+        /// lane, and a new table also stops the rest ([`Lane::stops`]).
+        lane: Lane,
         /// The text the job is about.
         text_id: u32,
         /// The strategies, in the order rows should arrive.
@@ -215,7 +251,7 @@ pub enum Request {
         job: u32,
     },
     /// Count text `text_id` with an open model's own tokenizer ([`OpenVocab`]), answered by
-    /// [`Reply::OpenCounted`]. The worker script fetches the vocabulary file first when it does
+    /// [`Reply::OpenCounted`]. The worker fetches the vocabulary file first when it does
     /// not hold it yet, posting [`Reply::VocabLoading`] before; a newer `open-count` makes an
     /// older one's answer pointless (the page keeps only the newest job's).
     OpenCount {
@@ -455,8 +491,8 @@ pub enum Reply {
         /// The cancel request's job number.
         job: u32,
     },
-    /// The worker script is fetching `vocab` for [`Request::OpenCount`] `job` (posted by
-    /// `assets/compare-worker.js`, not by the engine).
+    /// The worker is fetching `vocab` for [`Request::OpenCount`] `job` (posted before the
+    /// count when the worker does not hold the vocabulary yet).
     VocabLoading {
         /// Job number.
         job: u32,
@@ -478,8 +514,8 @@ pub enum Reply {
         millis: f64,
     },
     /// A request could not be read or checked (BM25 parameters, an answer span, an empty
-    /// grid, `k` = 0), no strategy is selected for `rows` / `export`, a sweep was superseded,
-    /// or a vocabulary could not be fetched or read.
+    /// grid, `k` = 0), no strategy is selected for `rows` / `export`, a sweep's setting is out
+    /// of order, or a vocabulary could not be fetched or read.
     Failed {
         /// The job, when the request had one.
         job: Option<u32>,
@@ -503,10 +539,27 @@ mod tests {
     }
 
     #[test]
+    fn a_lane_stops_itself_and_a_table_stops_the_rest() {
+        use Lane::*;
+        let stopped: Vec<(Lane, Lane)> = Lane::ALL
+            .into_iter()
+            .flat_map(|new| Lane::ALL.map(|old| (new, old)))
+            .filter(|&(new, old)| new.stops(old))
+            .collect();
+        assert_eq!(
+            stopped,
+            [(Table, Table), (Table, Rest), (Ab, Ab), (Rest, Rest)]
+        );
+        assert_eq!(Lane::ALL.map(Lane::number), [0, 1, 2]);
+        assert_eq!(serde_json::to_string(&Lane::Rest).unwrap(), "\"rest\"");
+        assert_eq!(serde_json::from_str::<Lane>("\"ab\"").unwrap(), Ab);
+    }
+
+    #[test]
     fn requests_read_back_as_written_with_the_pages_names() {
         let r = Request::Compare {
             job: 3,
-            lane: 0,
+            lane: Lane::Table,
             text_id: 1,
             strategies: vec![StrategyId::LangchainRecursive, StrategyId::TextSplitter],
             figures: Figures {
@@ -523,7 +576,7 @@ mod tests {
         };
         let json = serde_json::to_string(&r).unwrap();
         assert!(
-            json.starts_with("{\"kind\":\"compare\",\"job\":3,\"lane\":0"),
+            json.starts_with("{\"kind\":\"compare\",\"job\":3,\"lane\":\"table\""),
             "{json}"
         );
         assert!(

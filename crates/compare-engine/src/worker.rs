@@ -1,0 +1,873 @@
+//! The comparison worker's schedule, with no web type in it: every rule of the page ⇄ worker
+//! protocol that is not a strategy's, decided here once and tested natively.
+//!
+//! - **Supersession.** A newer `compare` stops a running one of a lane it stops
+//!   ([`Lane::stops`]: the same lane, and a table stops the rest); a newer `retrieval` stops
+//!   a running retrieval, a newer `sweep` or a `cancel-sweep` a running sweep; only the
+//!   newest `open-count` is answered with a count. A stopped job posts nothing more.
+//! - **Steps.** `compare`, `retrieval` and `sweep` are answered one row (one setting) per
+//!   step, the worker's script returning to its event loop between two steps
+//!   ([`Effect::Yield`]), so that a newer request or a new text is taken before the next row.
+//!   A compare ends with [`Reply::Compared`] and a retrieval with [`Reply::RetrievalDone`],
+//!   each one step after its last row; a reply other than a row ([`Reply::NeedText`],
+//!   [`Reply::Failed`], [`Reply::Swept`]) ends its job.
+//! - **Order.** `select`, `rows` and `export` are answered in arrival order, each after the
+//!   vocabulary its request needs; `cancel-sweep`, and an `open-count` whose vocabulary is
+//!   held, at once. All of these come before the next step.
+//! - **Vocabularies.** A request whose open vocabulary the engine does not hold
+//!   ([`Engine::vocab_needed`]) waits for it; its file is asked for once
+//!   ([`Effect::Fetch`]) and handed back with [`Worker::vocab_arrived`]. A failed fetch or a
+//!   refused file is reported to each waiting `open-count` ([`Reply::Failed`]); the other
+//!   requests go on without it (chunks sized in the model's tokens are refused, a limit check
+//!   says a stand-in counted), and a later request asks for the file again.
+//!
+//! The script (`assets/compare-worker.js`) only forwards each message ([`Worker::set_text`],
+//! [`Worker::receive`]) and carries out [`Worker::next`]'s effects until it answers `None`.
+
+use std::collections::VecDeque;
+
+use chunk_core::analysis::export::PageMap;
+use chunk_core::analysis::protocol::{Lane, Reply, Request};
+use chunk_core::tokenizer::open::OpenVocab;
+
+use crate::Engine;
+
+/// What the worker's script does next ([`Worker::next`]).
+// Each effect is moved out once and posted at once: boxing the reply would only add an
+// allocation per reply.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq)]
+pub enum Effect {
+    /// Post this reply to the page.
+    Post(Reply),
+    /// Fetch this vocabulary's file ([`OpenVocab::file`], relative to the page's folder) and
+    /// hand its bytes, or the failure, to [`Worker::vocab_arrived`].
+    Fetch(OpenVocab),
+    /// Return to the event loop (`setTimeout(0)`: queued messages run) before calling
+    /// [`Worker::next`] again.
+    Yield,
+}
+
+/// What a stepped job is, for supersession.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Compare(Lane),
+    Retrieval,
+    Sweep,
+}
+
+/// A `compare`, `retrieval` or `sweep` being answered step by step.
+#[derive(Debug)]
+struct Stepped {
+    request: Request,
+    kind: Kind,
+    /// The next row (setting) to answer; `total` for a compare's or retrieval's closing reply.
+    next: usize,
+    /// [`Engine::rows_in`].
+    total: usize,
+    /// The vocabulary being fetched that the job waits for.
+    wait: Option<OpenVocab>,
+}
+
+/// A `select`, `rows` or `export`, or an `open-count`, waiting for its turn or its vocabulary.
+#[derive(Debug)]
+struct Waiting {
+    request: Request,
+    /// Whether the vocabulary it needs has been asked for (an in-order request asks when it
+    /// reaches the head of the queue).
+    asked: bool,
+    /// The vocabulary being fetched that it waits for.
+    wait: Option<OpenVocab>,
+}
+
+/// The comparison worker: the [`Engine`] and the jobs in flight. See the module's doc.
+#[derive(Default)]
+pub struct Worker {
+    engine: Engine,
+    /// Effects due before anything else, in order.
+    effects: VecDeque<Effect>,
+    /// `select`, `rows`, `export`, in arrival order.
+    in_order: VecDeque<Waiting>,
+    /// `open-count`s not answered yet (waiting for a vocabulary, or due).
+    counts: Vec<Waiting>,
+    /// The newest `open-count`'s job.
+    newest_count: Option<u32>,
+    /// Running stepped jobs, in the order of their next turn.
+    stepped: VecDeque<Stepped>,
+    /// The vocabularies asked for ([`Effect::Fetch`]) and not handed back yet.
+    fetching: Vec<OpenVocab>,
+    /// A step ran since the last [`Effect::Yield`].
+    stepped_since_yield: bool,
+}
+
+impl Worker {
+    /// The engine, for reading its state.
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// The page's `text` message: holds `text` as document `text_id` (with its pages for a
+    /// PDF; [`Engine::set_text`]). Taken before the next step of any running job.
+    pub fn set_text(&mut self, text_id: u32, text: String, pages: Option<PageMap>) {
+        self.engine.set_text(text_id, text, pages);
+    }
+
+    /// Queues `reply` to be posted before anything else (a message the script could not
+    /// read as a request, say).
+    pub fn post(&mut self, reply: Reply) {
+        self.effects.push_back(Effect::Post(reply));
+    }
+
+    /// Takes a request from the page: stops the jobs it supersedes and queues it (see the
+    /// module's doc). Nothing is computed here but a `cancel-sweep`'s answer; the effects come
+    /// from [`Worker::next`].
+    pub fn receive(&mut self, request: Request) {
+        match request {
+            Request::Compare { lane, .. } => {
+                self.stepped
+                    .retain(|s| !matches!(s.kind, Kind::Compare(l) if lane.stops(l)));
+                self.start(request, Kind::Compare(lane));
+            }
+            Request::Retrieval { .. } => {
+                self.stepped.retain(|s| s.kind != Kind::Retrieval);
+                self.start(request, Kind::Retrieval);
+            }
+            Request::Sweep { .. } => {
+                self.stepped.retain(|s| s.kind != Kind::Sweep);
+                self.start(request, Kind::Sweep);
+            }
+            Request::CancelSweep { .. } => {
+                self.stepped.retain(|s| s.kind != Kind::Sweep);
+                let reply = self.engine.handle(request);
+                self.post(reply);
+            }
+            Request::OpenCount { job, vocab, .. } => {
+                self.newest_count = Some(job);
+                if self.engine.vocab_needed(&request).is_some() {
+                    self.post(Reply::VocabLoading { job, vocab });
+                }
+                let wait = self.ask_for_vocab(&request);
+                self.counts.push(Waiting {
+                    request,
+                    asked: true,
+                    wait,
+                });
+            }
+            Request::Select { .. } | Request::Rows { .. } | Request::Export { .. } => {
+                self.in_order.push_back(Waiting {
+                    request,
+                    asked: false,
+                    wait: None,
+                });
+            }
+        }
+    }
+
+    /// Hands back the file of `vocab` asked for by [`Effect::Fetch`]: its bytes, or the fetch's
+    /// failure in words (`Err`, reported as is to the waiting `open-count`s). The engine loads
+    /// the bytes once ([`Engine::load_vocab`]); the requests that waited go on. A vocabulary not
+    /// asked for is ignored.
+    pub fn vocab_arrived(&mut self, vocab: OpenVocab, bytes: Result<&[u8], String>) {
+        let Some(at) = self.fetching.iter().position(|&v| v == vocab) else {
+            return;
+        };
+        self.fetching.swap_remove(at);
+        let loaded = bytes.and_then(|b| self.engine.load_vocab(vocab, b));
+        for s in &mut self.stepped {
+            if s.wait == Some(vocab) {
+                s.wait = None;
+            }
+        }
+        for w in &mut self.in_order {
+            if w.wait == Some(vocab) {
+                w.wait = None;
+            }
+        }
+        let mut failures = Vec::new();
+        self.counts.retain_mut(|w| {
+            if w.wait != Some(vocab) {
+                return true;
+            }
+            w.wait = None;
+            match &loaded {
+                Ok(()) => true,
+                Err(message) => {
+                    failures.push(Reply::Failed {
+                        job: Some(w.request.job()),
+                        message: message.clone(),
+                    });
+                    false
+                }
+            }
+        });
+        for reply in failures {
+            self.post(reply);
+        }
+    }
+
+    /// The vocabulary whose file is `file` among those asked for and not handed back (the
+    /// script names them by file).
+    pub fn fetching(&self, file: &str) -> Option<OpenVocab> {
+        self.fetching.iter().copied().find(|v| v.file() == file)
+    }
+
+    /// True when [`Worker::next`] has something to do now (it answers `None` otherwise).
+    pub fn has_work(&self) -> bool {
+        !self.effects.is_empty()
+            || self.counts.iter().any(|w| w.wait.is_none())
+            || self.in_order.front().is_some_and(|w| w.wait.is_none())
+            || self.stepped.iter().any(|s| s.wait.is_none())
+    }
+
+    /// The next effect, `None` when nothing is left until a message or a vocabulary arrives.
+    /// Queued posts and fetches come first, then due `open-count` answers, then the in-order
+    /// requests' answers, then one step of the running job whose turn it is (round robin),
+    /// followed by [`Effect::Yield`] (a job just received takes the first turn).
+    /// `clock` gives milliseconds (rows are timed with it).
+    pub fn next(&mut self, clock: impl Fn() -> f64) -> Option<Effect> {
+        loop {
+            if let Some(effect) = self.effects.pop_front() {
+                return Some(effect);
+            }
+            if let Some(at) = self.counts.iter().position(|w| w.wait.is_none()) {
+                let w = self.counts.remove(at);
+                if Some(w.request.job()) == self.newest_count {
+                    return Some(Effect::Post(self.engine.open_count(&w.request, &clock)));
+                }
+                continue;
+            }
+            if let Some(head) = self.in_order.pop_front() {
+                let mut head = head;
+                if !head.asked {
+                    head.asked = true;
+                    head.wait = self.ask_for_vocab(&head.request);
+                }
+                if head.wait.is_none() {
+                    return Some(Effect::Post(self.engine.handle(head.request)));
+                }
+                self.in_order.push_front(head);
+                if !self.effects.is_empty() {
+                    continue;
+                }
+            }
+            let Some(at) = self.stepped.iter().position(|s| s.wait.is_none()) else {
+                self.stepped_since_yield = false;
+                return None;
+            };
+            if self.stepped_since_yield {
+                self.stepped_since_yield = false;
+                return Some(Effect::Yield);
+            }
+            self.stepped_since_yield = true;
+            let Some(mut job) = self.stepped.remove(at) else {
+                return None;
+            };
+            let (reply, goes_on) = self.step(&mut job, &clock);
+            if goes_on {
+                self.stepped.push_back(job);
+            }
+            if let Some(reply) = reply {
+                return Some(Effect::Post(reply));
+            }
+        }
+    }
+
+    /// Queues a stepped job, asking for its vocabulary first when needed. A new job takes
+    /// the next turn (its first row comes at once), then goes round with the others.
+    fn start(&mut self, request: Request, kind: Kind) {
+        let wait = self.ask_for_vocab(&request);
+        self.stepped.push_front(Stepped {
+            total: Engine::rows_in(&request),
+            request,
+            kind,
+            next: 0,
+            wait,
+        });
+    }
+
+    /// The vocabulary `request` must wait for, asked for ([`Effect::Fetch`]) unless it is
+    /// already on its way; `None` when the engine holds it or none is needed.
+    fn ask_for_vocab(&mut self, request: &Request) -> Option<OpenVocab> {
+        let vocab = self.engine.vocab_needed(request)?;
+        if !self.fetching.contains(&vocab) {
+            self.fetching.push(vocab);
+            self.effects.push_back(Effect::Fetch(vocab));
+        }
+        Some(vocab)
+    }
+
+    /// One step of `job`: its reply, if any, and whether the job has more steps.
+    fn step(&mut self, job: &mut Stepped, clock: &impl Fn() -> f64) -> (Option<Reply>, bool) {
+        let index = job.next;
+        job.next += 1;
+        let id = job.request.job();
+        match job.kind {
+            Kind::Compare(_) if index >= job.total => (Some(Reply::Compared { job: id }), false),
+            Kind::Compare(_) => {
+                let reply = self.engine.compare_row(&job.request, index, clock);
+                let goes_on = matches!(reply, Reply::Row { .. });
+                (Some(reply), goes_on)
+            }
+            Kind::Retrieval if index >= job.total => {
+                (Some(Reply::RetrievalDone { job: id }), false)
+            }
+            Kind::Retrieval => {
+                let reply = self.engine.retrieval_row(&job.request, index, clock);
+                let goes_on = matches!(reply, Reply::RetrievalRow { .. });
+                (Some(reply), goes_on)
+            }
+            Kind::Sweep => match self.engine.sweep_cell(&job.request, index) {
+                None => (None, job.next < job.total),
+                Some(reply @ Reply::SweepProgress { .. }) => (Some(reply), job.next < job.total),
+                Some(reply) => (Some(reply), false),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chunk_core::analysis::protocol::{Bm25Setting, Figures};
+    use chunk_core::models::{model, ModelRef};
+    use chunk_core::retrieval::{locate_answer, QaPair, SweepGrid};
+    use chunk_core::sim::Lang;
+    use chunk_core::strategy::{Settings, SizeUnit, StrategyId};
+    use chunk_core::tokenizer::Encoding;
+    use Effect::{Fetch, Post, Yield};
+
+    const TEXT: &str = "The XV40 runs from minus ten to fifty degrees. It weighs two kilos.\n\n\
+        Charge it for three hours before first use. The battery lasts a week.\n\n\
+        Clean the lens with a dry cloth only; water damages the coating.";
+
+    const NO_CLOCK: fn() -> f64 = || 0.0;
+
+    fn figures() -> Figures {
+        Figures {
+            settings: Settings {
+                chunk_size: 16,
+                chunk_overlap: 0,
+                unit: SizeUnit::Tokens,
+                encoding: Encoding::Cl100kBase,
+            },
+            model: None,
+            price_per_million: 0.02,
+            structure: Default::default(),
+        }
+    }
+
+    /// The same figures with bge-small-en-v1-5 (its WordPiece vocabulary is fetched).
+    fn bge_figures() -> Figures {
+        Figures {
+            model: model("bge-small-en-v1-5").map(ModelRef),
+            ..figures()
+        }
+    }
+
+    const STRATEGIES: [StrategyId; 3] = [
+        StrategyId::Fixed,
+        StrategyId::Sentence,
+        StrategyId::LangchainRecursive,
+    ];
+
+    fn compare(job: u32, lane: Lane) -> Request {
+        Request::Compare {
+            job,
+            lane,
+            text_id: 1,
+            strategies: STRATEGIES.to_vec(),
+            figures: figures(),
+        }
+    }
+
+    fn pairs() -> Vec<QaPair> {
+        vec![QaPair {
+            question: "How long does the battery last?".to_owned(),
+            answer: locate_answer(TEXT, "The battery lasts a week").expect("once"),
+        }]
+    }
+
+    fn retrieval(job: u32) -> Request {
+        Request::Retrieval {
+            job,
+            text_id: 1,
+            pairs: pairs(),
+            strategies: STRATEGIES.to_vec(),
+            figures: figures(),
+            bm25: Bm25Setting::default(),
+            lang: Lang::En,
+            k: 2,
+        }
+    }
+
+    /// A sweep of 2 × 3 = 6 settings (progress after the fourth, the sweep after the sixth).
+    fn sweep(job: u32) -> Request {
+        Request::Sweep {
+            job,
+            text_id: 1,
+            pairs: pairs(),
+            strategy: StrategyId::Fixed,
+            grid: SweepGrid {
+                sizes: vec![8, 16],
+                overlap_percents: vec![0, 10, 25],
+                unit: SizeUnit::Tokens,
+            },
+            figures: figures(),
+            bm25: Bm25Setting::default(),
+            lang: Lang::En,
+            k: 2,
+        }
+    }
+
+    fn worker() -> Worker {
+        let mut w = Worker::default();
+        w.set_text(1, TEXT.to_owned(), None);
+        w
+    }
+
+    /// Every effect until the worker has nothing to do (the script's pump, the yields taken).
+    fn drain(w: &mut Worker) -> Vec<Effect> {
+        std::iter::from_fn(|| w.next(NO_CLOCK)).collect()
+    }
+
+    /// The effects until the next yield (what one turn of the script's event loop posts).
+    fn turn(w: &mut Worker) -> Vec<Effect> {
+        let mut out = Vec::new();
+        while let Some(effect) = w.next(NO_CLOCK) {
+            if effect == Yield {
+                break;
+            }
+            out.push(effect);
+        }
+        out
+    }
+
+    /// The rows an engine alone answers for `request` (the oracle).
+    fn rows_of(request: &Request) -> Vec<Reply> {
+        let mut e = Engine::default();
+        e.set_text(1, TEXT.to_owned(), None);
+        (0..Engine::rows_in(request))
+            .map(|i| e.compare_row(request, i, NO_CLOCK))
+            .collect()
+    }
+
+    /// The job a reply is about (the tests' replies all have one).
+    fn job_of(reply: &Reply) -> Option<u32> {
+        match reply {
+            Reply::Row { job, .. }
+            | Reply::Compared { job }
+            | Reply::NeedText { job }
+            | Reply::RetrievalRow { job, .. }
+            | Reply::RetrievalDone { job }
+            | Reply::SweepProgress { job, .. }
+            | Reply::Swept { job, .. } => Some(*job),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn post(reply: Reply) -> Effect {
+        Post(reply)
+    }
+
+    #[test]
+    fn a_compare_posts_one_row_per_turn_then_compared() {
+        let mut w = worker();
+        let request = compare(4, Lane::Table);
+        w.receive(request.clone());
+        let rows = rows_of(&request);
+        assert_eq!(rows.len(), 3);
+        assert!(rows.iter().all(|r| matches!(r, Reply::Row { job: 4, .. })));
+        let mut expected = Vec::new();
+        for row in rows {
+            expected.push(post(row));
+            expected.push(Yield);
+        }
+        expected.push(post(Reply::Compared { job: 4 }));
+        assert_eq!(drain(&mut w), expected);
+        assert!(!w.has_work());
+        assert_eq!(w.next(NO_CLOCK), None);
+    }
+
+    #[test]
+    fn a_newer_compare_of_the_same_lane_stops_the_older_between_two_rows() {
+        let mut w = worker();
+        w.receive(compare(1, Lane::Ab));
+        let first = turn(&mut w);
+        assert!(matches!(
+            first[..],
+            [Post(Reply::Row {
+                job: 1,
+                strategy: StrategyId::Fixed,
+                ..
+            })]
+        ));
+        w.receive(compare(2, Lane::Ab));
+        let rest = drain(&mut w);
+        let jobs: Vec<u32> = rest
+            .iter()
+            .filter_map(|e| match e {
+                Post(r) => job_of(r),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(jobs, [2, 2, 2, 2], "{rest:?}");
+        assert_eq!(rest.last(), Some(&post(Reply::Compared { job: 2 })));
+    }
+
+    #[test]
+    fn a_table_stops_the_rest_but_not_the_ab_view() {
+        let mut w = worker();
+        // Each job's first row comes when it arrives.
+        w.receive(compare(1, Lane::Rest));
+        assert!(matches!(
+            turn(&mut w)[..],
+            [Post(Reply::Row { job: 1, .. })]
+        ));
+        w.receive(compare(2, Lane::Ab));
+        assert!(matches!(
+            turn(&mut w)[..],
+            [Post(Reply::Row { job: 2, .. })]
+        ));
+        w.receive(compare(3, Lane::Table));
+        let replies: Vec<(u32, &'static str)> = drain(&mut w)
+            .into_iter()
+            .filter_map(|e| match e {
+                Post(Reply::Row { job, .. }) => Some((job, "row")),
+                Post(Reply::Compared { job }) => Some((job, "compared")),
+                Post(other) => panic!("{other:?}"),
+                _ => None,
+            })
+            .collect();
+        // Job 1 (rest) posts nothing more; jobs 2 (A/B) and 3 (table) take turns.
+        assert_eq!(
+            replies,
+            [
+                (3, "row"),
+                (2, "row"),
+                (3, "row"),
+                (2, "row"),
+                (3, "row"),
+                (2, "compared"),
+                (3, "compared"),
+            ]
+        );
+        // And a new rest job does not stop a table.
+        w.receive(compare(5, Lane::Table));
+        w.receive(compare(6, Lane::Rest));
+        let jobs: Vec<u32> = drain(&mut w)
+            .into_iter()
+            .filter_map(|e| match e {
+                Post(Reply::Compared { job }) => Some(job),
+                _ => None,
+            })
+            .collect();
+        // Both finish (the newer took the first turn).
+        assert_eq!(jobs, [6, 5]);
+    }
+
+    #[test]
+    fn a_text_between_two_rows_is_taken_before_the_next_row() {
+        let mut w = worker();
+        w.receive(compare(1, Lane::Table));
+        assert!(matches!(
+            turn(&mut w)[..],
+            [Post(Reply::Row { job: 1, .. })]
+        ));
+        // Another text: the job's rows are about text 1, which the worker no longer holds.
+        w.set_text(2, "Another text.".to_owned(), None);
+        assert_eq!(drain(&mut w), [post(Reply::NeedText { job: 1 })]);
+    }
+
+    #[test]
+    fn retrieval_done_comes_only_for_the_current_job() {
+        let mut w = worker();
+        w.receive(retrieval(1));
+        assert!(matches!(
+            turn(&mut w)[..],
+            [Post(Reply::RetrievalRow {
+                job: 1,
+                strategy: StrategyId::Fixed,
+                ..
+            })]
+        ));
+        w.receive(retrieval(2));
+        let effects = drain(&mut w);
+        let kinds: Vec<(u32, bool)> = effects
+            .iter()
+            .filter_map(|e| match e {
+                Post(Reply::RetrievalRow { job, .. }) => Some((*job, false)),
+                Post(Reply::RetrievalDone { job }) => Some((*job, true)),
+                Post(other) => panic!("{other:?}"),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(kinds, [(2, false), (2, false), (2, false), (2, true)]);
+        // Each row equals the engine's own.
+        let mut e = Engine::default();
+        e.set_text(1, TEXT.to_owned(), None);
+        let oracle: Vec<Effect> = (0..3)
+            .map(|i| post(e.retrieval_row(&retrieval(2), i, NO_CLOCK)))
+            .collect();
+        let rows: Vec<Effect> = effects
+            .into_iter()
+            .filter(|e| matches!(e, Post(Reply::RetrievalRow { .. })))
+            .collect();
+        assert_eq!(rows, oracle);
+    }
+
+    #[test]
+    fn a_sweep_reports_progress_then_the_sweep_and_a_cancel_stops_it() {
+        let mut w = worker();
+        w.receive(sweep(1));
+        let effects = drain(&mut w);
+        // Six settings, six turns: progress after the fourth, the sweep after the sixth.
+        assert_eq!(effects.iter().filter(|e| **e == Yield).count(), 5);
+        let posts: Vec<&Reply> = effects
+            .iter()
+            .filter_map(|e| match e {
+                Post(r) => Some(r),
+                _ => None,
+            })
+            .collect();
+        assert!(
+            matches!(
+                posts[..],
+                [
+                    Reply::SweepProgress {
+                        job: 1,
+                        done: 4,
+                        total: 6
+                    },
+                    Reply::Swept { job: 1, .. }
+                ]
+            ),
+            "{posts:?}"
+        );
+
+        w.receive(sweep(2));
+        assert_eq!(turn(&mut w), []);
+        w.receive(Request::CancelSweep { job: 3 });
+        assert_eq!(drain(&mut w), [post(Reply::SweepCancelled { job: 3 })]);
+        assert!(!w.has_work());
+    }
+
+    #[test]
+    fn a_newer_sweep_stops_the_older() {
+        let mut w = worker();
+        w.receive(sweep(1));
+        assert_eq!(turn(&mut w), []);
+        w.receive(sweep(2));
+        let posts: Vec<u32> = drain(&mut w)
+            .into_iter()
+            .filter_map(|e| match e {
+                Post(r) => job_of(&r),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(posts, [2, 2]);
+    }
+
+    #[test]
+    fn in_order_answers_come_before_the_next_row_in_arrival_order() {
+        let mut w = worker();
+        w.receive(compare(1, Lane::Table));
+        assert!(matches!(
+            turn(&mut w)[..],
+            [Post(Reply::Row { job: 1, .. })]
+        ));
+        w.receive(Request::Select {
+            job: 2,
+            text_id: 1,
+            strategy: StrategyId::Fixed,
+            figures: figures(),
+            bins: 4,
+        });
+        w.receive(Request::Rows {
+            job: 2,
+            from: 0,
+            count: 2,
+        });
+        w.receive(Request::CancelSweep { job: 3 });
+        let effects = turn(&mut w);
+        assert!(
+            matches!(
+                effects[..],
+                [
+                    Post(Reply::SweepCancelled { job: 3 }),
+                    Post(Reply::Selected(_)),
+                    Post(Reply::Rows {
+                        job: 2,
+                        from: 0,
+                        ..
+                    }),
+                    Post(Reply::Row {
+                        job: 1,
+                        strategy: StrategyId::Sentence,
+                        ..
+                    }),
+                ]
+            ),
+            "{effects:?}"
+        );
+    }
+
+    #[test]
+    fn only_the_newest_open_count_is_answered() {
+        let bytes = bert_vocabulary();
+        let mut w = worker();
+        let count = |job| Request::OpenCount {
+            job,
+            text_id: 1,
+            vocab: OpenVocab::BertUncased,
+        };
+        w.receive(count(1));
+        w.receive(count(2));
+        // Each says it waits for the file; the file is asked for once.
+        assert_eq!(
+            drain(&mut w),
+            [
+                post(Reply::VocabLoading {
+                    job: 1,
+                    vocab: OpenVocab::BertUncased
+                }),
+                Fetch(OpenVocab::BertUncased),
+                post(Reply::VocabLoading {
+                    job: 2,
+                    vocab: OpenVocab::BertUncased
+                }),
+            ]
+        );
+        assert_eq!(
+            w.fetching("vocab/bert-base-uncased.txt"),
+            Some(OpenVocab::BertUncased)
+        );
+        w.vocab_arrived(OpenVocab::BertUncased, Ok(&bytes));
+        let expected =
+            chunk_core::tokenizer::open::OpenTokenizer::load(OpenVocab::BertUncased, &bytes)
+                .unwrap()
+                .count(TEXT) as u64;
+        assert_eq!(
+            drain(&mut w),
+            [post(Reply::OpenCounted {
+                job: 2,
+                vocab: OpenVocab::BertUncased,
+                text_id: 1,
+                tokens: expected,
+                millis: 0.0,
+            })]
+        );
+        // Held now: the next count is answered at once, without a fetch.
+        w.receive(count(3));
+        assert!(matches!(
+            drain(&mut w)[..],
+            [Post(Reply::OpenCounted { job: 3, tokens, .. })] if tokens == expected
+        ));
+    }
+
+    #[test]
+    fn a_failed_fetch_is_reported_to_the_open_counts_and_the_others_go_on() {
+        let mut w = worker();
+        w.receive(Request::OpenCount {
+            job: 1,
+            text_id: 1,
+            vocab: OpenVocab::BertUncased,
+        });
+        let bge = Request::Compare {
+            job: 2,
+            lane: Lane::Table,
+            text_id: 1,
+            strategies: STRATEGIES.to_vec(),
+            figures: bge_figures(),
+        };
+        w.receive(bge.clone());
+        assert_eq!(
+            drain(&mut w),
+            [
+                post(Reply::VocabLoading {
+                    job: 1,
+                    vocab: OpenVocab::BertUncased
+                }),
+                Fetch(OpenVocab::BertUncased),
+            ]
+        );
+        assert!(!w.has_work(), "both wait for the file");
+        w.vocab_arrived(
+            OpenVocab::BertUncased,
+            Err("Error: vocab/bert-base-uncased.txt: HTTP 404".to_owned()),
+        );
+        let effects = drain(&mut w);
+        assert_eq!(
+            effects[0],
+            post(Reply::Failed {
+                job: Some(1),
+                message: "Error: vocab/bert-base-uncased.txt: HTTP 404".to_owned(),
+            })
+        );
+        // The compare goes on with a stand-in counting the model's limit.
+        let rows: Vec<&Effect> = effects
+            .iter()
+            .filter(|e| matches!(e, Post(Reply::Row { job: 2, .. })))
+            .collect();
+        assert_eq!(rows.len(), 3);
+        assert_eq!(effects.last(), Some(&post(Reply::Compared { job: 2 })));
+        // A later request asks for the file again.
+        w.receive(bge);
+        assert_eq!(w.next(NO_CLOCK), Some(Fetch(OpenVocab::BertUncased)));
+    }
+
+    #[test]
+    fn a_refused_file_fails_the_open_count_and_a_select_waits_for_its_vocabulary() {
+        let mut w = worker();
+        let select = Request::Select {
+            job: 5,
+            text_id: 1,
+            strategy: StrategyId::Fixed,
+            figures: bge_figures(),
+            bins: 4,
+        };
+        w.receive(select.clone());
+        w.receive(Request::Export {
+            job: 5,
+            format: chunk_core::analysis::protocol::ExportFormat::Jsonl,
+        });
+        assert_eq!(drain(&mut w), [Fetch(OpenVocab::BertUncased)]);
+        w.receive(Request::OpenCount {
+            job: 6,
+            text_id: 1,
+            vocab: OpenVocab::BertUncased,
+        });
+        assert_eq!(
+            drain(&mut w),
+            [post(Reply::VocabLoading {
+                job: 6,
+                vocab: OpenVocab::BertUncased
+            })]
+        );
+        w.vocab_arrived(OpenVocab::BertUncased, Ok(b"\xff\xfe"));
+        let effects = drain(&mut w);
+        assert!(
+            matches!(
+                &effects[..],
+                [
+                    Post(Reply::Failed { job: Some(6), message }),
+                    Post(Reply::Selected(_)),
+                    Post(Reply::Exported { job: 5, .. }),
+                ] if message.starts_with("vocab/bert-base-uncased.txt: ")
+                    && message.contains("not UTF-8")
+            ),
+            "{effects:?}"
+        );
+        // A file handed back unasked is ignored.
+        w.vocab_arrived(OpenVocab::BertUncased, Ok(&bert_vocabulary()));
+        assert_eq!(w.next(NO_CLOCK), None);
+    }
+
+    /// The BERT uncased vocabulary file the page serves (`crates/chunk-core/vocab/`).
+    fn bert_vocabulary() -> Vec<u8> {
+        std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../chunk-core/vocab/bert-base-uncased.txt"
+        ))
+        .expect("the vocabulary")
+    }
+}
