@@ -2,12 +2,15 @@
 // worker that runs the reader's own wasm module, never the page's; the page starts one per
 // file and terminates it when the file is read, cancelled or replaced.
 //
-// Its one message is `{js, wasm, format, bytes}`: the URLs of the reader's wasm-bindgen glue
-// and .wasm, the format ("html", "docx" or "pdf") and the file's content (a transferred
-// ArrayBuffer). It answers `{kind: "done", outcome, millis}` (the reader's Outcome and the time
-// spent reading, in milliseconds, compiling the module excluded) or `{kind: "failed",
-// message}` (with `stage: "load"` when the reader's own files could not be fetched or compiled:
-// offline before they were ever kept, say); while a PDF is read, `{kind: "progress", done,
+// It speaks the page's module-worker handshake (src/worker.rs): first `{kind: "init", js,
+// wasm, module?}` (the URLs of the reader's wasm-bindgen glue and .wasm, and the compiled
+// module when the page has one), answered by `{kind: "ready", module}` once the module is
+// compiled and its glue imported, or by `{kind: "failed", stage: "load", message}` when the
+// reader's own files could not be fetched or compiled (offline before they were ever kept,
+// say). Then one `{kind: "read", format, bytes}`: the format ("html", "docx" or "pdf") and the
+// file's content (a transferred ArrayBuffer). It answers `{kind: "done", outcome, millis}`
+// (the reader's Outcome and the time spent reading, in milliseconds, compiling the module
+// excluded) or `{kind: "failed", message}`; while a PDF is read, `{kind: "progress", done,
 // total}` (pages read, pages) at most every PROGRESS_MS.
 const PROGRESS_MS = 100;
 // A PDF page on which the parser panics traps the module; the worker then reads on in a fresh
@@ -84,29 +87,45 @@ async function readPdf(js, module, bytes) {
   return { outcome: glue.pdf_document(pages, title, repeated), started };
 }
 
-self.onmessage = async ({ data }) => {
-  let module;
+let js;
+let module;
+
+async function start(data) {
   try {
-    const response = await fetch(data.wasm);
-    if (!response.ok) throw new Error(`${data.wasm}: HTTP ${response.status}`);
-    module = await WebAssembly.compile(await response.arrayBuffer());
+    module = data.module;
+    if (!module) {
+      const response = await fetch(data.wasm);
+      if (!response.ok) throw new Error(`${data.wasm}: HTTP ${response.status}`);
+      module = await WebAssembly.compile(await response.arrayBuffer());
+    }
     await import(data.js);
+    js = data.js;
   } catch (err) {
     self.postMessage({ kind: 'failed', stage: 'load', message: `extract worker: ${err}` });
     return;
   }
+  self.postMessage({ kind: 'ready', module });
+}
+
+async function read(data) {
   try {
     const bytes = new Uint8Array(data.bytes);
     if (data.format === 'pdf') {
-      const { outcome, started } = await readPdf(data.js, module, bytes);
+      const { outcome, started } = await readPdf(js, module, bytes);
       self.postMessage({ kind: 'done', outcome, millis: performance.now() - started });
       return;
     }
-    const glue = await instance(data.js, module, 0);
+    const glue = await instance(js, module, 0);
     const started = performance.now();
     const outcome = glue.extract(data.format, bytes);
     self.postMessage({ kind: 'done', outcome, millis: performance.now() - started });
   } catch (err) {
     fail(`${err}`);
   }
+}
+
+self.onmessage = ({ data }) => {
+  if (data?.kind === 'init') start(data);
+  else if (data?.kind === 'read') read(data);
+  else fail(`unexpected message: ${data?.kind}`);
 };

@@ -53,30 +53,75 @@ mod imp {
     use std::rc::Rc;
 
     use doc_extract::{Format, Outcome};
-    use js_sys::{Array, Object, Reflect, Uint8Array};
+    use js_sys::{Reflect, Uint8Array};
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
-    use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 
     use super::{Finished, Progress, ENGINE_GLUE, ENGINE_WASM, WORKER_SCRIPT};
+    use crate::worker::{kind_of, object, Heard, ModuleWorker, Protocol};
 
     type OnDone = Rc<RefCell<Option<Box<dyn FnOnce(Finished)>>>>;
+
+    /// A file to read: `{kind: "read", format, bytes}` (the bytes' buffer transferred).
+    pub struct Read {
+        format: Format,
+        bytes: Uint8Array,
+    }
+
+    /// What the reader answers.
+    pub enum Answer {
+        /// A PDF's reading goes on.
+        Progress(Progress),
+        /// The reading ended.
+        Finished(Finished),
+    }
+
+    /// The document reader's messages (see `assets/extract-worker.js`).
+    pub struct ExtractProtocol;
+
+    impl Protocol for ExtractProtocol {
+        type Request = Read;
+        type Reply = Answer;
+        const NAME: &'static str = "extract worker";
+        const SCRIPT: &'static str = WORKER_SCRIPT;
+        const GLUE: &'static str = ENGINE_GLUE;
+        const WASM: &'static str = ENGINE_WASM;
+
+        fn encode(read: &Read) -> Result<(JsValue, Option<js_sys::ArrayBuffer>), String> {
+            let format = match read.format {
+                Format::Html => "html",
+                Format::Docx => "docx",
+                Format::Pdf => "pdf",
+            };
+            let buffer = read.bytes.buffer();
+            let message = object(&[
+                ("kind", &JsValue::from_str("read")),
+                ("format", &JsValue::from_str(format)),
+                ("bytes", &buffer),
+            ]);
+            Ok((message.into(), Some(buffer)))
+        }
+
+        fn decode(message: JsValue) -> Result<Answer, String> {
+            Ok(match read_progress(&message) {
+                Some(p) => Answer::Progress(p),
+                None => Answer::Finished(read_reply(message)),
+            })
+        }
+    }
 
     /// One file being read in its own worker. Dropping it terminates the worker; its callback
     /// is then never called.
     pub struct ExtractJob {
-        worker: Worker,
+        worker: ModuleWorker<ExtractProtocol>,
         on_done: OnDone,
-        // Kept alive as long as the worker may call them.
-        _on_message: Closure<dyn FnMut(MessageEvent)>,
-        _on_error: Closure<dyn FnMut(web_sys::Event)>,
     }
 
     impl ExtractJob {
         /// Starts a worker reading `bytes` (the whole file, whose buffer is transferred to
-        /// the worker and so left empty here) as `format`; `on_progress` gets each progress
-        /// report of a PDF's reading; `on_done` gets how it ended, once, in a task of its own
-        /// (so it may drop this job).
+        /// the worker once it has started, and so left empty here) as `format`; `on_progress`
+        /// gets each progress report of a PDF's reading; `on_done` gets how it ended, once, in
+        /// a task of its own (so it may drop this job).
         ///
         /// # Errors
         /// English, when there is no document base URL or the browser refuses the module
@@ -87,79 +132,34 @@ mod imp {
             on_progress: impl Fn(Progress) + 'static,
             on_done: impl FnOnce(Finished) + 'static,
         ) -> Result<Self, String> {
-            let url = crate::browser::build_file_url;
-            let (script, js, wasm) = (url(WORKER_SCRIPT)?, url(ENGINE_GLUE)?, url(ENGINE_WASM)?);
-            let options = WorkerOptions::new();
-            options.set_type(WorkerType::Module);
-            let worker = Worker::new_with_options(&script, &options)
-                .map_err(|_| format!("the browser refused to start {WORKER_SCRIPT}"))?;
             let on_done: OnDone = Rc::new(RefCell::new(Some(Box::new(on_done))));
             let done = on_done.clone();
-            // Whether the worker has said anything yet: an error before that is its script
-            // failing to load.
-            let heard = Rc::new(std::cell::Cell::new(false));
-            let heard_here = heard.clone();
-            let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
-                heard_here.set(true);
-                match read_progress(&ev.data()) {
-                    // Only while the job is alive (dropping it takes `on_done`).
-                    Some(p) if done.borrow().is_some() => on_progress(p),
-                    Some(_) => {}
-                    None => finish(&done, read_reply(ev.data())),
-                }
-            });
-            let done = on_done.clone();
-            let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
-                let detail = format!(
-                    "extract worker: {}",
-                    crate::browser::worker_error(&ev, WORKER_SCRIPT)
-                );
-                let finished = if heard.get() {
-                    Finished::Failed(detail)
-                } else {
-                    Finished::NotLoaded(detail)
-                };
-                finish(&done, finished);
-            });
-            worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-            worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-            // A message that cannot be read (`messageerror`) ends the worker's work like an error.
-            worker.set_onmessageerror(Some(on_error.as_ref().unchecked_ref()));
-            let message = Object::new();
-            let format_name = match format {
-                Format::Html => "html",
-                Format::Docx => "docx",
-                Format::Pdf => "pdf",
+            let heard = move |heard: Heard<Answer>| match heard {
+                Heard::Ready(_) => {}
+                // Only while the job is alive (dropping it takes `on_done`).
+                Heard::Reply(Answer::Progress(p)) if done.borrow().is_some() => on_progress(p),
+                Heard::Reply(Answer::Progress(_)) => {}
+                Heard::Reply(Answer::Finished(f)) => finish(&done, f),
+                Heard::Failed { message, loaded } => finish(
+                    &done,
+                    if loaded {
+                        Finished::Failed(message)
+                    } else {
+                        Finished::NotLoaded(message)
+                    },
+                ),
             };
-            for (key, value) in [
-                ("js", JsValue::from_str(&js)),
-                ("wasm", JsValue::from_str(&wasm)),
-                ("format", JsValue::from_str(format_name)),
-                ("bytes", bytes.buffer().into()),
-            ] {
-                let _ = Reflect::set(&message, &key.into(), &value);
-            }
-            if worker
-                .post_message_with_transfer(&message, &Array::of1(&bytes.buffer()))
-                .is_err()
-            {
-                worker.terminate();
-                return Err(format!("could not send the file to {WORKER_SCRIPT}"));
-            }
-            Ok(ExtractJob {
-                worker,
-                on_done,
-                _on_message: on_message,
-                _on_error: on_error,
-            })
+            let worker = ModuleWorker::start(heard, JsValue::UNDEFINED)?;
+            // Posted once the worker is ready (a transfer before would race its init).
+            worker.post(&Read { format, bytes })?;
+            Ok(ExtractJob { worker, on_done })
         }
     }
 
     impl Drop for ExtractJob {
         fn drop(&mut self) {
             self.on_done.borrow_mut().take();
-            // Its closures are dropped with this job.
-            crate::browser::stop_worker(&self.worker);
+            self.worker.stop();
         }
     }
 
@@ -173,10 +173,10 @@ mod imp {
 
     /// A progress report, `{kind: "progress", done, total}`; `None` for any other message.
     fn read_progress(data: &JsValue) -> Option<Progress> {
-        let field = |name: &str| Reflect::get(data, &JsValue::from_str(name)).ok();
-        if field("kind")?.as_string()? != "progress" {
+        if kind_of(data)? != "progress" {
             return None;
         }
+        let field = |name: &str| Reflect::get(data, &JsValue::from_str(name)).ok();
         let count = |name: &str| field(name).and_then(|v| v.as_f64()).map(|v| v as u32);
         Some(Progress {
             done: count("done").unwrap_or(0),

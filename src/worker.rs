@@ -102,6 +102,18 @@ mod imp {
     use super::{kind_of, object, Heard, Protocol};
     use crate::browser::build_file_url;
 
+    /// Posts `message` to `w`, transferring `transfer` when given.
+    fn send(
+        w: &Worker,
+        message: &JsValue,
+        transfer: Option<&js_sys::ArrayBuffer>,
+    ) -> Result<(), JsValue> {
+        match transfer {
+            Some(buffer) => w.post_message_with_transfer(message, &js_sys::Array::of1(buffer)),
+            None => w.post_message(message),
+        }
+    }
+
     struct Inner<P: Protocol> {
         worker: RefCell<Option<Worker>>,
         /// The compiled engine module, once a worker has sent it (`undefined` before).
@@ -109,9 +121,8 @@ mod imp {
         ready: Cell<bool>,
         /// Whether the current worker has sent anything yet.
         heard: Cell<bool>,
-        /// Messages posted before `ready`, in order (copied, not transferred: a transfer
-        /// would race the init).
-        queued: RefCell<Vec<JsValue>>,
+        /// Messages posted before `ready`, in order, each with the buffer it transfers.
+        queued: RefCell<Vec<(JsValue, Option<js_sys::ArrayBuffer>)>>,
         on_event: Box<dyn Fn(Heard<P::Reply>)>,
         /// The current worker's handlers, kept alive while it may call them.
         closures: RefCell<Vec<Box<dyn std::any::Any>>>,
@@ -191,28 +202,23 @@ mod imp {
             self.0.ready.set(false);
         }
 
-        /// Posts `request`: at once when the worker is ready (transferring its buffer, if
-        /// any), else after `ready` (copied).
+        /// Posts `request`, transferring its buffer if it has one: at once when the worker is
+        /// ready, else when it is.
         ///
         /// # Errors
         /// English, when the request cannot be written or posted.
         pub fn post(&self, request: &P::Request) -> Result<(), String> {
             let (message, transfer) = P::encode(request)?;
             if !self.0.ready.get() {
-                self.0.queued.borrow_mut().push(message);
+                self.0.queued.borrow_mut().push((message, transfer));
                 return Ok(());
             }
             let worker = self.0.worker.borrow();
             let Some(w) = worker.as_ref() else {
                 return Err(format!("{} is stopped", P::SCRIPT));
             };
-            let posted = match transfer {
-                Some(buffer) => {
-                    w.post_message_with_transfer(&message, &js_sys::Array::of1(&buffer))
-                }
-                None => w.post_message(&message),
-            };
-            posted.map_err(|_| format!("{} refused a message", P::SCRIPT))
+            send(w, &message, transfer.as_ref())
+                .map_err(|_| format!("{} refused a message", P::SCRIPT))
         }
 
         /// Starts a worker and sends it `init`.
@@ -273,10 +279,10 @@ mod imp {
                     }
                 }
                 self.0.ready.set(true);
-                let queued: Vec<JsValue> = self.0.queued.borrow_mut().drain(..).collect();
+                let queued: Vec<_> = self.0.queued.borrow_mut().drain(..).collect();
                 if let Some(w) = self.0.worker.borrow().as_ref() {
-                    for q in &queued {
-                        let _ = w.post_message(q);
+                    for (message, transfer) in &queued {
+                        let _ = send(w, message, transfer.as_ref());
                     }
                 }
                 (self.0.on_event)(Heard::Ready(self.module()));
