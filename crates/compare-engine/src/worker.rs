@@ -259,7 +259,9 @@ impl Worker {
                 return Some(Effect::Yield);
             }
             self.stepped_since_yield = true;
-            let mut job = self.stepped.remove(at).expect("found above");
+            let Some(mut job) = self.stepped.remove(at) else {
+                return None;
+            };
             let (reply, goes_on) = self.step(&mut job, &clock);
             if goes_on {
                 self.stepped.push_back(job);
