@@ -259,9 +259,7 @@ impl Worker {
                 return Some(Effect::Yield);
             }
             self.stepped_since_yield = true;
-            let Some(mut job) = self.stepped.remove(at) else {
-                return None;
-            };
+            let mut job = self.stepped.remove(at)?;
             let (reply, goes_on) = self.step(&mut job, &clock);
             if goes_on {
                 self.stepped.push_back(job);
