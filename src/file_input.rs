@@ -328,6 +328,191 @@ fn format_name(format: Format) -> &'static str {
     }
 }
 
+/// The line that says what became of the file the user opened: loaded, refused and why,
+/// being read (with a stop button that calls `cancel`), read (with what was left out),
+/// stopped, or the reader failed.
+fn file_message_view(
+    lang: Language,
+    m: FileMessage,
+    cancel: impl Fn(web_sys::MouseEvent) + 'static,
+) -> AnyView {
+    let l = lang.get();
+    let int = |n: usize| format::int(l, n as u128);
+    match m {
+        FileMessage::Loaded(name) => {
+            let text = lang.tf(page_msg::FileLoaded { name: &name });
+            file_note("file-msg ok", None, None, text)
+        }
+        FileMessage::Problem(name, p) => {
+            let text = match p {
+                FileProblem::TooLarge => {
+                    let max = whole_mib(size_limit(&name) as u64);
+                    lang.tf(page_msg::FileTooLarge {
+                        name: &name,
+                        max: &format::int(l, u128::from(max)),
+                    })
+                }
+                FileProblem::NotUtf8 => lang.tf(page_msg::FileNotUtf8 { name: &name }),
+                FileProblem::NulBytes => lang.tf(page_msg::FileNulBytes { name: &name }),
+                FileProblem::Utf16 => lang.tf(page_msg::FileUtf16 { name: &name }),
+                FileProblem::Unreadable => lang.tf(page_msg::FileReadError { name: &name }),
+            };
+            file_note("file-msg error", Some(p.reason()), None, text)
+        }
+        FileMessage::Reading(name, progress) => view! {
+            <p
+                class="file-msg"
+                role="status"
+                data-testid="file-message"
+                data-state="reading"
+                data-done=progress.map(|p| p.done)
+                data-total=progress.map(|p| p.total)
+            >
+                {match progress {
+                    Some(p) => lang.tf(page_msg::FileReadingPages {
+                        name: &name,
+                        done: &format::int(l, u128::from(p.done)),
+                        total: &format::int(l, u128::from(p.total)),
+                    }),
+                    None => lang.tf(page_msg::FileReading { name: &name }),
+                }}
+                " "
+                <button
+                    type="button"
+                    class="button secondary"
+                    data-testid="extract-cancel"
+                    on:click=cancel
+                >
+                    {lang.t(Key::ExtractCancel)}
+                </button>
+            </p>
+        }
+        .into_any(),
+        FileMessage::Extracted(name, x) => {
+            let chars = format::int(l, u128::from(x.chars));
+            let ms = format::int(l, x.millis.round() as u128);
+            let read = if x.format == Format::Pdf {
+                lang.tf(page_msg::FileExtractedPdf {
+                    name: &name,
+                    pages: &int(x.pages),
+                    chars: &chars,
+                    ms: &ms,
+                })
+            } else {
+                lang.tf(page_msg::FileExtracted {
+                    name: &name,
+                    format: format_name(x.format),
+                    chars: &chars,
+                    headings: &int(x.headings),
+                    items: &int(x.list_items),
+                    tables: &int(x.tables),
+                    ms: &ms,
+                })
+            };
+            // What was left out: images and removed elements (HTML, DOCX), images and
+            // pages without text or unreadable (PDF).
+            let mut left_out = Vec::new();
+            if x.format == Format::Pdf {
+                if x.images > 0 {
+                    left_out.push(lang.tf(page_msg::FileImagesLeftOut {
+                        images: &int(x.images),
+                    }));
+                }
+                if x.pages_without_text > 0 {
+                    let n = int(x.pages_without_text);
+                    left_out.push(lang.tf(page_msg::FilePagesWithoutText { n: &n }));
+                }
+                if x.pages_unreadable > 0 {
+                    let n = int(x.pages_unreadable);
+                    left_out.push(lang.tf(page_msg::FilePagesUnreadable { n: &n }));
+                }
+                if x.pages_repeated > 0 {
+                    let n = int(x.pages_repeated);
+                    left_out.push(lang.tf(page_msg::FilePagesRepeated { n: &n }));
+                }
+            } else if x.images + x.removed > 0 {
+                left_out.push(lang.tf(page_msg::FileLeftOut {
+                    images: &int(x.images),
+                    removed: &int(x.removed),
+                }));
+            }
+            view! {
+                <p
+                    class="file-msg ok"
+                    role="status"
+                    data-testid="extract-summary"
+                    data-format=format_name(x.format).to_ascii_lowercase()
+                    data-chars=x.chars.to_string()
+                    data-headings=x.headings.to_string()
+                    data-list-items=x.list_items.to_string()
+                    data-tables=x.tables.to_string()
+                    data-images=x.images.to_string()
+                    data-removed=x.removed.to_string()
+                    data-pages=x.pages.to_string()
+                    data-pages-without-text=x.pages_without_text.to_string()
+                    data-pages-unreadable=x.pages_unreadable.to_string()
+                    data-pages-repeated=x.pages_repeated.to_string()
+                    data-millis=format!("{:.1}", x.millis)
+                >
+                    {read}
+                    {left_out.into_iter().map(|t| view! { " " {t} }).collect_view()}
+                </p>
+            }
+            .into_any()
+        }
+        FileMessage::Refused(name, e) => {
+            let name = name.as_str();
+            let text = match &e {
+                ExtractError::Encrypted => lang.tf(page_msg::FileEncrypted { name }),
+                ExtractError::NotZip { .. } => lang.tf(page_msg::FileNotDocx { name }),
+                ExtractError::NoDocument => lang.tf(page_msg::FileNoDocument { name }),
+                ExtractError::TooLarge => lang.tf(page_msg::FileInflatesTooMuch {
+                    name,
+                    max: &format::int(l, u128::from(doc_extract::MAX_PART_BYTES >> 20)),
+                }),
+                ExtractError::NotUtf8 { .. } => lang.tf(page_msg::FileHtmlNotUtf8 { name }),
+                ExtractError::Damaged { .. } | ExtractError::Xml { .. } => {
+                    lang.tf(page_msg::FileDamaged { name })
+                }
+                ExtractError::NotPdf { .. } => lang.tf(page_msg::FileNotPdf { name }),
+                ExtractError::PasswordRequired => lang.tf(page_msg::FilePdfPassword { name }),
+                ExtractError::NoPages => lang.tf(page_msg::FilePdfNoPages { name }),
+                ExtractError::NoTextLayer { pages } => lang.tf(page_msg::FilePdfScanned {
+                    name,
+                    pages: &int(*pages),
+                }),
+                ExtractError::PagesUnreadable { pages } => {
+                    lang.tf(page_msg::FilePdfPagesUnreadable {
+                        name,
+                        pages: &int(*pages),
+                    })
+                }
+            };
+            // The reader's own detail (English) as the tooltip.
+            let detail = Some(e.to_string());
+            file_note("file-msg error", Some(e.reason()), detail, text)
+        }
+        FileMessage::Cancelled(name) => view! {
+            <p class="file-msg" role="status" data-testid="file-message" data-state="cancelled">
+                {lang.tf(page_msg::FileCancelled { name: &name })}
+            </p>
+        }
+        .into_any(),
+        FileMessage::ReaderFailed(name) => {
+            let text = lang.tf(page_msg::FileReaderFailed { name: &name });
+            file_note("file-msg error", Some("reader-failed"), None, text)
+        }
+        FileMessage::ReaderOffline(name) => {
+            let text = lang.tf(page_msg::FileReaderOffline { name: &name });
+            file_note("file-msg error", Some("reader-offline"), None, text)
+        }
+        FileMessage::NoText(name) => {
+            let text = lang.tf(page_msg::FileNoText { name: &name });
+            file_note("file-msg error", Some("no-text"), None, text)
+        }
+    }
+}
+
 /// Paste box, file open / drop, status and special-token notice. The only writer of the
 /// [`SourceText`] context (it alone takes [`crate::state::SourceWriter`]).
 #[component]
@@ -557,183 +742,7 @@ pub fn TextSource() -> impl IntoView {
         set_dragging.set(true);
     };
 
-    let message_view = move || {
-        let l = lang.get();
-        let int = |n: usize| format::int(l, n as u128);
-        message.get().map(|m| match m {
-            FileMessage::Loaded(name) => {
-                let text = lang.tf(page_msg::FileLoaded { name: &name });
-                file_note("file-msg ok", None, None, text)
-            }
-            FileMessage::Problem(name, p) => {
-                let text = match p {
-                    FileProblem::TooLarge => {
-                        let max = whole_mib(size_limit(&name) as u64);
-                        lang.tf(page_msg::FileTooLarge {
-                            name: &name,
-                            max: &format::int(l, u128::from(max)),
-                        })
-                    }
-                    FileProblem::NotUtf8 => lang.tf(page_msg::FileNotUtf8 { name: &name }),
-                    FileProblem::NulBytes => lang.tf(page_msg::FileNulBytes { name: &name }),
-                    FileProblem::Utf16 => lang.tf(page_msg::FileUtf16 { name: &name }),
-                    FileProblem::Unreadable => lang.tf(page_msg::FileReadError { name: &name }),
-                };
-                file_note("file-msg error", Some(p.reason()), None, text)
-            }
-            FileMessage::Reading(name, progress) => view! {
-                <p
-                    class="file-msg"
-                    role="status"
-                    data-testid="file-message"
-                    data-state="reading"
-                    data-done=progress.map(|p| p.done)
-                    data-total=progress.map(|p| p.total)
-                >
-                    {match progress {
-                        Some(p) => lang.tf(page_msg::FileReadingPages {
-                            name: &name,
-                            done: &format::int(l, u128::from(p.done)),
-                            total: &format::int(l, u128::from(p.total)),
-                        }),
-                        None => lang.tf(page_msg::FileReading { name: &name }),
-                    }}
-                    " "
-                    <button
-                        type="button"
-                        class="button secondary"
-                        data-testid="extract-cancel"
-                        on:click=cancel
-                    >
-                        {lang.t(Key::ExtractCancel)}
-                    </button>
-                </p>
-            }
-            .into_any(),
-            FileMessage::Extracted(name, x) => {
-                let chars = format::int(l, u128::from(x.chars));
-                let ms = format::int(l, x.millis.round() as u128);
-                let read = if x.format == Format::Pdf {
-                    lang.tf(page_msg::FileExtractedPdf {
-                        name: &name,
-                        pages: &int(x.pages),
-                        chars: &chars,
-                        ms: &ms,
-                    })
-                } else {
-                    lang.tf(page_msg::FileExtracted {
-                        name: &name,
-                        format: format_name(x.format),
-                        chars: &chars,
-                        headings: &int(x.headings),
-                        items: &int(x.list_items),
-                        tables: &int(x.tables),
-                        ms: &ms,
-                    })
-                };
-                // What was left out: images and removed elements (HTML, DOCX), images and
-                // pages without text or unreadable (PDF).
-                let mut left_out = Vec::new();
-                if x.format == Format::Pdf {
-                    if x.images > 0 {
-                        left_out.push(lang.tf(page_msg::FileImagesLeftOut {
-                            images: &int(x.images),
-                        }));
-                    }
-                    if x.pages_without_text > 0 {
-                        let n = int(x.pages_without_text);
-                        left_out.push(lang.tf(page_msg::FilePagesWithoutText { n: &n }));
-                    }
-                    if x.pages_unreadable > 0 {
-                        let n = int(x.pages_unreadable);
-                        left_out.push(lang.tf(page_msg::FilePagesUnreadable { n: &n }));
-                    }
-                    if x.pages_repeated > 0 {
-                        let n = int(x.pages_repeated);
-                        left_out.push(lang.tf(page_msg::FilePagesRepeated { n: &n }));
-                    }
-                } else if x.images + x.removed > 0 {
-                    left_out.push(lang.tf(page_msg::FileLeftOut {
-                        images: &int(x.images),
-                        removed: &int(x.removed),
-                    }));
-                }
-                view! {
-                    <p
-                        class="file-msg ok"
-                        role="status"
-                        data-testid="extract-summary"
-                        data-format=format_name(x.format).to_ascii_lowercase()
-                        data-chars=x.chars.to_string()
-                        data-headings=x.headings.to_string()
-                        data-list-items=x.list_items.to_string()
-                        data-tables=x.tables.to_string()
-                        data-images=x.images.to_string()
-                        data-removed=x.removed.to_string()
-                        data-pages=x.pages.to_string()
-                        data-pages-without-text=x.pages_without_text.to_string()
-                        data-pages-unreadable=x.pages_unreadable.to_string()
-                        data-pages-repeated=x.pages_repeated.to_string()
-                        data-millis=format!("{:.1}", x.millis)
-                    >
-                        {read}
-                        {left_out.into_iter().map(|t| view! { " " {t} }).collect_view()}
-                    </p>
-                }
-                .into_any()
-            }
-            FileMessage::Refused(name, e) => {
-                let name = name.as_str();
-                let text = match &e {
-                    ExtractError::Encrypted => lang.tf(page_msg::FileEncrypted { name }),
-                    ExtractError::NotZip { .. } => lang.tf(page_msg::FileNotDocx { name }),
-                    ExtractError::NoDocument => lang.tf(page_msg::FileNoDocument { name }),
-                    ExtractError::TooLarge => lang.tf(page_msg::FileInflatesTooMuch {
-                        name,
-                        max: &format::int(l, u128::from(doc_extract::MAX_PART_BYTES >> 20)),
-                    }),
-                    ExtractError::NotUtf8 { .. } => lang.tf(page_msg::FileHtmlNotUtf8 { name }),
-                    ExtractError::Damaged { .. } | ExtractError::Xml { .. } => {
-                        lang.tf(page_msg::FileDamaged { name })
-                    }
-                    ExtractError::NotPdf { .. } => lang.tf(page_msg::FileNotPdf { name }),
-                    ExtractError::PasswordRequired => lang.tf(page_msg::FilePdfPassword { name }),
-                    ExtractError::NoPages => lang.tf(page_msg::FilePdfNoPages { name }),
-                    ExtractError::NoTextLayer { pages } => lang.tf(page_msg::FilePdfScanned {
-                        name,
-                        pages: &int(*pages),
-                    }),
-                    ExtractError::PagesUnreadable { pages } => {
-                        lang.tf(page_msg::FilePdfPagesUnreadable {
-                            name,
-                            pages: &int(*pages),
-                        })
-                    }
-                };
-                // The reader's own detail (English) as the tooltip.
-                let detail = Some(e.to_string());
-                file_note("file-msg error", Some(e.reason()), detail, text)
-            }
-            FileMessage::Cancelled(name) => view! {
-                <p class="file-msg" role="status" data-testid="file-message" data-state="cancelled">
-                    {lang.tf(page_msg::FileCancelled { name: &name })}
-                </p>
-            }
-            .into_any(),
-            FileMessage::ReaderFailed(name) => {
-                let text = lang.tf(page_msg::FileReaderFailed { name: &name });
-                file_note("file-msg error", Some("reader-failed"), None, text)
-            }
-            FileMessage::ReaderOffline(name) => {
-                let text = lang.tf(page_msg::FileReaderOffline { name: &name });
-                file_note("file-msg error", Some("reader-offline"), None, text)
-            }
-            FileMessage::NoText(name) => {
-                let text = lang.tf(page_msg::FileNoText { name: &name });
-                file_note("file-msg error", Some("no-text"), None, text)
-            }
-        })
-    };
+    let message_view = move || message.get().map(|m| file_message_view(lang, m, cancel));
 
     view! {
         <section class="panel text-source" aria-labelledby="text-heading">
