@@ -49,11 +49,10 @@ pub async fn tokenize(
             return Ok(None);
         }
     }
-    let offsets = job.into_offsets()?;
     // The windows index the text with these offsets: checked as the worker's are.
-    crate::tokenize_worker::check_offsets(&offsets, len)
+    let offsets = chunk_core::tokenizer::TokenBoundaries::new(job.into_offsets()?, len)
         .map_err(|why| format!("tokenizer module result refused: {why}"))?;
-    Ok(Some(offsets))
+    Ok(Some(offsets.into_vec()))
 }
 
 /// A compiled tokenizer module (a `WebAssembly.Module`) as the worker hands it over; nothing

@@ -71,26 +71,9 @@ pub enum Reply {
     Failed(String),
 }
 
-/// Checks that `offsets` can be the token boundaries of a text of `text_len` bytes: from 0 to
-/// `text_len`, strictly increasing (the invariant of `Encoded::offsets`). The page's windows
-/// index the text with them, so a result that breaks it is refused rather than shown.
-pub fn check_offsets(offsets: &[usize], text_len: usize) -> Result<(), String> {
-    if offsets.first() != Some(&0) || offsets.last() != Some(&text_len) {
-        return Err(format!(
-            "offsets span {:?}..{:?}, the text is {text_len} bytes",
-            offsets.first(),
-            offsets.last()
-        ));
-    }
-    if let Some(i) = offsets.windows(2).position(|w| w[0] >= w[1]) {
-        return Err(format!("offsets do not increase at token {i}"));
-    }
-    Ok(())
-}
-
 #[cfg(target_arch = "wasm32")]
 mod imp {
-    use chunk_core::tokenizer::Encoding;
+    use chunk_core::tokenizer::{Encoding, TokenBoundaries};
     use js_sys::{Object, Reflect, Uint32Array, Uint8Array};
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
@@ -240,15 +223,16 @@ mod imp {
 
     impl WorkerResult {
         /// Copies the offsets into wasm memory for a text of `text_len` bytes, or says why they
-        /// cannot be its token boundaries (see [`check_offsets`](super::check_offsets)). Yields
+        /// cannot be its token boundaries (see [`TokenBoundaries::new`]). Yields
         /// to the browser between the copy and the check: for 10 M tokens each takes tens of
         /// milliseconds.
         pub async fn into_offsets(self, text_len: usize) -> Result<Vec<usize>, String> {
             let copied = self.offsets.to_vec();
             crate::browser::yield_now().await;
             let offsets: Vec<usize> = copied.into_iter().map(|o| o as usize).collect();
-            super::check_offsets(&offsets, text_len)?;
-            Ok(offsets)
+            TokenBoundaries::new(offsets, text_len)
+                .map(TokenBoundaries::into_vec)
+                .map_err(|why| why.to_string())
         }
     }
 }
@@ -302,41 +286,5 @@ mod native {
         fn drop(&mut self) {
             match *self {}
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use chunk_core::tokenizer::Encoding;
-
-    use super::check_offsets;
-
-    #[test]
-    fn a_real_tokenization_passes_the_check() {
-        let text = "Chunks of 猫 and 🐈, with  spaces.";
-        let enc = Encoding::Cl100kBase.tokenizer().encode(text);
-        assert_eq!(check_offsets(&enc.offsets, text.len()), Ok(()));
-        let empty = Encoding::Cl100kBase.tokenizer().encode("");
-        assert_eq!(check_offsets(&empty.offsets, 0), Ok(()));
-    }
-
-    #[test]
-    fn offsets_that_break_the_invariant_are_refused_with_the_reason() {
-        assert_eq!(
-            check_offsets(&[], 9),
-            Err("offsets span None..None, the text is 9 bytes".to_string())
-        );
-        assert_eq!(
-            check_offsets(&[0, 999_999_999], 9),
-            Err("offsets span Some(0)..Some(999999999), the text is 9 bytes".to_string())
-        );
-        assert_eq!(
-            check_offsets(&[1, 4, 9], 9),
-            Err("offsets span Some(1)..Some(9), the text is 9 bytes".to_string())
-        );
-        assert_eq!(
-            check_offsets(&[0, 5, 5, 9], 9),
-            Err("offsets do not increase at token 1".to_string())
-        );
     }
 }

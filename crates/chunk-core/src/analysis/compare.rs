@@ -2,9 +2,10 @@
 //! p95 / max chunk tokens, chunks over the model limit, split sentences, cost"), computed the
 //! same way for every strategy from its measured chunks.
 
-use crate::analysis::structure::{structure_faults, Outline, StructureFaults};
+use crate::analysis::structure::{structure_faults, StructureFaults};
 use crate::models::{EmbeddingModel, ModelTokenizer};
-use crate::sim::sentences::{sentence_bytes, SentenceRule};
+use crate::segment::markdown::Outline;
+use crate::segment::sentences::trimmed_sentences;
 use crate::sizer::TokenCounter;
 use crate::strategy::{Chunks, Document};
 use crate::tokenizer::open::OpenTokenizer;
@@ -188,7 +189,7 @@ pub struct Summary {
     pub model_p95_tokens: usize,
     /// Tokens the model drops over all chunks: the sum of each chunk's excess over the limit.
     pub truncated_tokens: usize,
-    /// Sentences in the document ([`SentenceRule::Contextual`]).
+    /// Sentences in the document ([`SentenceRule::Contextual`](crate::sim::SentenceRule::Contextual)).
     pub sentences: usize,
     /// Sentences that no single chunk holds wholly (whitespace around a sentence does not
     /// count: a chunk that lost only the trailing space still holds it).
@@ -361,20 +362,6 @@ fn summarize(
 fn p95(sorted: &[usize]) -> usize {
     let rank = (95 * sorted.len()).div_ceil(100);
     rank.checked_sub(1).map_or(0, |i| sorted[i])
-}
-
-/// Sentence byte ranges without their leading and trailing whitespace; whitespace-only
-/// segments are left out (cached per text by [`Document`]).
-pub(crate) fn trimmed_sentences(text: &str) -> Vec<(usize, usize)> {
-    sentence_bytes(text, SentenceRule::Contextual)
-        .into_iter()
-        .filter_map(|(s, e)| {
-            let seg = &text[s..e];
-            let start = s + (seg.len() - seg.trim_start().len());
-            let end = s + seg.trim_end().len();
-            (start < end).then_some((start, end))
-        })
-        .collect()
 }
 
 /// Sentences not wholly inside one chunk's byte range. Chunks are in document order with

@@ -561,6 +561,20 @@ fn line_break_start(text: &str, line_from: usize, at: usize) -> (Option<usize>, 
     )
 }
 
+/// Sentence byte ranges without their leading and trailing whitespace; whitespace-only
+/// segments are left out (cached per text by `strategy::Document`).
+pub(crate) fn trimmed_sentences(text: &str) -> Vec<(usize, usize)> {
+    crate::sim::sentences::sentence_bytes(text, crate::sim::SentenceRule::Contextual)
+        .into_iter()
+        .filter_map(|(s, e)| {
+            let seg = &text[s..e];
+            let start = s + (seg.len() - seg.trim_start().len());
+            let end = s + seg.trim_end().len();
+            (start < end).then_some((start, end))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

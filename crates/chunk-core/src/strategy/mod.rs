@@ -905,7 +905,7 @@ pub struct Document<'t> {
     index: Arc<TokenIndex>,
     sentences: OnceLock<Vec<(usize, usize)>>,
     sentence_spans: SentenceCache,
-    outline: OnceLock<crate::analysis::structure::Outline>,
+    outline: OnceLock<crate::segment::markdown::Outline>,
 }
 
 /// What [`Document::activate`] makes current on the thread while it lives.
@@ -973,9 +973,9 @@ impl<'t> Document<'t> {
     }
 
     /// The text's code blocks and headings for the structure report, parsed on first use.
-    pub(crate) fn outline(&self) -> &crate::analysis::structure::Outline {
+    pub(crate) fn outline(&self) -> &crate::segment::markdown::Outline {
         self.outline
-            .get_or_init(|| crate::analysis::structure::Outline::new(self.text))
+            .get_or_init(|| crate::segment::markdown::Outline::new(self.text))
     }
 
     /// The text's sentences without surrounding whitespace, computed on first use
@@ -983,7 +983,7 @@ impl<'t> Document<'t> {
     pub(crate) fn trimmed_sentences(&self) -> &[(usize, usize)] {
         self.sentences.get_or_init(|| {
             let _current = self.activate();
-            crate::analysis::compare::trimmed_sentences(self.text)
+            crate::segment::sentences::trimmed_sentences(self.text)
         })
     }
 }
