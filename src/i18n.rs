@@ -18,7 +18,7 @@
 use std::collections::BTreeSet;
 
 /// A UI language: the core's, which also picks the simulator's documents and stop words.
-pub use chunk_core::sim::Lang;
+pub use chunk_core::Lang;
 
 /// A CLDR plural category of a cardinal number, as `Intl.PluralRules.select` names them.
 #[derive(

@@ -1213,7 +1213,9 @@ mod tests {
             deferred,
         };
         let refused = Some(Outcome::Refused {
-            refusal: Refusal::from(&StrategyError::ZeroChunkSize),
+            refusal: Refusal::from(&StrategyError::Params(
+                chunk_core::params::ParamsError::ZeroChunkSize,
+            )),
         });
         let mut t = Table {
             rows: vec![
@@ -1245,7 +1247,7 @@ mod tests {
     #[test]
     fn every_refusal_is_worded_with_its_numbers_in_every_language() {
         let errors = [
-            StrategyError::ZeroChunkSize,
+            StrategyError::Params(chunk_core::params::ParamsError::ZeroChunkSize),
             StrategyError::OverlapRefused {
                 strategy: StrategyId::LangchainRecursive,
                 library: "langchain-text-splitters",

@@ -702,7 +702,7 @@ mod tests {
         assert!(!t.apply(Key::SimSize, "165"), "above the slider");
         assert!(t.apply(
             Key::SimRule,
-            sim_model::rule_code(chunk_core::sim::SentenceRule::Terminators)
+            sim_model::rule_code(chunk_core::segment::sentences::SentenceRule::Terminators)
         ));
         assert_eq!(app.language.lang.get_untracked(), Lang::Pl);
         assert_eq!(app.fields.chunk_size.get_untracked(), "256");

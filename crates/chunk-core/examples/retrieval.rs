@@ -34,10 +34,10 @@ use chunk_core::retrieval::{
     check_span, evaluate, sweep, Bm25Params, CellOutcome, EvalOptions, QaPair, SweepCheck,
     SweepGrid, SweepObjective,
 };
-use chunk_core::sim::Lang;
 use chunk_core::strategy::{chunker, run, Document, Settings, SizeUnit, StrategyId};
 use chunk_core::tokenizer::open::OpenTokenizer;
 use chunk_core::tokenizer::Encoding;
+use chunk_core::Lang;
 use serde_json::{json, Value};
 use std::io::Read;
 use std::process::ExitCode;

@@ -8,6 +8,7 @@
 
 pub mod analysis;
 pub mod formula;
+mod lang;
 pub mod models;
 pub mod params;
 pub mod reconstruct;
@@ -20,3 +21,5 @@ pub mod text_stats;
 pub mod text_view;
 pub mod tokenizer;
 pub mod windows;
+
+pub use lang::Lang;

@@ -16,12 +16,12 @@
 //!
 //! It also exports the open models' tokenizers ([`open_load`], [`open_count`]: WordPiece and
 //! Unigram) for the tokenizer bench against Hugging Face's JavaScript tokenizers
-//! (`bench/open-tokenizers.mjs`), and sentence segmentation ([`chunk_core::sim::sentences::sentence_bytes`]) under
+//! (`bench/open-tokenizers.mjs`), and sentence segmentation ([`chunk_core::segment::sentences::sentence_bytes`]) under
 //! each [`SentenceRule`], named as in [`sentence_rules`], for the sentence bench
 //! (`bench/sentences.mjs`).
 
-use chunk_core::sim::sentences::sentence_bytes;
-use chunk_core::sim::SentenceRule;
+use chunk_core::segment::sentences::sentence_bytes;
+use chunk_core::segment::sentences::SentenceRule;
 use chunk_core::strategy::{chunker, run, Settings, SizeUnit, StrategyError, StrategyId};
 use chunk_core::tokenizer::open::{OpenTokenizer, OpenVocab};
 use chunk_core::tokenizer::Encoding;
@@ -373,7 +373,7 @@ mod tests {
         assert_eq!((chunks, tokens), (29, 28 * 6 + 10));
         assert_eq!(
             measure(StrategyId::Fixed, &settings(0, 0), text).unwrap_err(),
-            StrategyError::ZeroChunkSize.to_string()
+            StrategyError::Params(chunk_core::params::ParamsError::ZeroChunkSize).to_string()
         );
     }
 
@@ -412,7 +412,9 @@ mod tests {
         assert_eq!(overlap_for(StrategyId::Sentence, settings(512, 64)), Ok(64));
         assert_eq!(
             overlap_for(StrategyId::Fixed, settings(0, 64)),
-            Err(StrategyError::ZeroChunkSize)
+            Err(StrategyError::Params(
+                chunk_core::params::ParamsError::ZeroChunkSize
+            ))
         );
     }
 }

@@ -189,7 +189,7 @@ pub struct Summary {
     pub model_p95_tokens: usize,
     /// Tokens the model drops over all chunks: the sum of each chunk's excess over the limit.
     pub truncated_tokens: usize,
-    /// Sentences in the document ([`SentenceRule::Contextual`](crate::sim::SentenceRule::Contextual)).
+    /// Sentences in the document ([`SentenceRule::Contextual`](crate::segment::sentences::SentenceRule::Contextual)).
     pub sentences: usize,
     /// Sentences that no single chunk holds wholly (whitespace around a sentence does not
     /// count: a chunk that lost only the trailing space still holds it).

@@ -1,5 +1,4 @@
 //! Segmentation of a document into structural units (byte ranges), for strategies to pack.
 
 pub mod markdown;
-mod sentence_words;
 pub mod sentences;

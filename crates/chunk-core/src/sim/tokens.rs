@@ -187,7 +187,7 @@ mod tests {
     #[test]
     fn a_real_encoding_gives_more_tokens_in_vietnamese_and_fewer_in_english_code() {
         use crate::sim::documents::Preset;
-        use crate::sim::Lang;
+        use crate::Lang;
         let ratio = |text: &str, e: Encoding| {
             let c = TokenizerComparison::new(
                 TokenizerChoice::Simple.count(text),

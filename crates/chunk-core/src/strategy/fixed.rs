@@ -20,7 +20,7 @@ impl FixedWindows {
     /// Fixed windows with `settings`.
     ///
     /// # Errors
-    /// [`StrategyError::ZeroChunkSize`] when `chunk_size == 0`.
+    /// [`StrategyError::Params`] when `chunk_size == 0`.
     pub fn new(settings: &Settings) -> Result<Self, StrategyError> {
         super::check_unit(StrategyId::Fixed, settings.unit)?;
         Ok(FixedWindows {

@@ -79,7 +79,7 @@ impl MarkdownStructure {
     /// Markdown structure splitting with `settings`, no heading-path prefix.
     ///
     /// # Errors
-    /// [`StrategyError::ZeroChunkSize`] when `chunk_size == 0`.
+    /// [`StrategyError::Params`] when `chunk_size == 0`.
     pub fn new(settings: &Settings) -> Result<Self, StrategyError> {
         super::check_unit(StrategyId::Markdown, settings.unit)?;
         Ok(MarkdownStructure {

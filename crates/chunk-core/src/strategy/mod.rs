@@ -28,7 +28,7 @@ mod semchunk;
 mod sentence;
 mod text_splitter;
 
-use crate::sim::sentences::{CurrentSentences, SentenceCache};
+use crate::segment::sentences::{CurrentSentences, SentenceCache};
 use crate::sizer::{Length, TokenCounter};
 use crate::tokenizer::indexed::{Active, TokenIndex};
 use crate::tokenizer::{Encoded, Encoding};
@@ -425,9 +425,10 @@ pub(crate) fn py_hf_tokenizer(vocab: crate::tokenizer::open::OpenVocab) -> Strin
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[non_exhaustive]
 pub enum StrategyError {
-    /// `chunk_size` was 0.
-    #[error("chunk_size must be at least 1")]
-    ZeroChunkSize,
+    /// The size and overlap cannot be chunk parameters ([`ParamsError::ZeroChunkSize`](crate::params::ParamsError::ZeroChunkSize): a
+    /// `chunk_size` of 0).
+    #[error(transparent)]
+    Params(#[from] crate::params::ParamsError),
     /// The library itself refuses this overlap (LangChain raises `ValueError` when
     /// `chunk_overlap > chunk_size`).
     #[error("{library} refuses chunk_overlap {chunk_overlap} with chunk_size {chunk_size}")]
@@ -608,14 +609,6 @@ pub struct Structure {
     /// and [`ChunkFlags::text_changed`] says so).
     #[serde(default)]
     pub fence_repair: bool,
-}
-
-impl From<crate::params::ParamsError> for StrategyError {
-    fn from(e: crate::params::ParamsError) -> Self {
-        match e {
-            crate::params::ParamsError::ZeroChunkSize => StrategyError::ZeroChunkSize,
-        }
-    }
 }
 
 /// Why a chunk ends where it does: the structure level of the cut, the size limit when no
@@ -964,7 +957,7 @@ impl<'t> Document<'t> {
 
     /// Makes this document the one the current thread's tokenizer consults while the guard
     /// lives (see `tokenizer::indexed`), and the text whose sentence spans are computed once
-    /// ([`crate::sim::sentences::sentence_bytes`]).
+    /// ([`crate::segment::sentences::sentence_bytes`]).
     pub(crate) fn activate(&self) -> Current<'t> {
         Current {
             _tokens: Active::new(&self.index, self.text),
@@ -1068,7 +1061,7 @@ pub fn run_prepared(chunker: &dyn Chunker, document: &Document) -> Result<Chunks
 /// product's) default.
 ///
 /// # Errors
-/// [`StrategyError::ZeroChunkSize`], [`StrategyError::UnitUnsupported`],
+/// [`StrategyError::Params`], [`StrategyError::UnitUnsupported`],
 /// [`StrategyError::TokenizerNotLoaded`] (sized in a model's tokens before its tokenizer is
 /// installed), or the library's own refusal of the setting ([`StrategyError::OverlapRefused`]
 /// …).
@@ -1086,7 +1079,9 @@ pub fn chunker_with(
     structure: Structure,
 ) -> Result<Box<dyn Chunker>, StrategyError> {
     if settings.chunk_size == 0 {
-        return Err(StrategyError::ZeroChunkSize);
+        return Err(StrategyError::Params(
+            crate::params::ParamsError::ZeroChunkSize,
+        ));
     }
     if !id.supports(settings.unit) {
         return Err(StrategyError::UnitUnsupported {

@@ -9,7 +9,7 @@
 use super::{Boundary, Chunker, Piece, Settings, StrategyError, StrategyId};
 use crate::params::ChunkParams;
 use crate::segment::markdown::fenced_code_blocks;
-use crate::sim::sentences::{sentence_bytes, SentenceRule};
+use crate::segment::sentences::{sentence_bytes, SentenceRule};
 use crate::sizer::Length;
 use crate::tokenizer::{Encoding, SliceCounter};
 use std::borrow::Cow;
@@ -125,7 +125,7 @@ impl Recursive {
     /// [`SentenceRule::Contextual`].
     ///
     /// # Errors
-    /// [`StrategyError::ZeroChunkSize`] when `chunk_size == 0`.
+    /// [`StrategyError::Params`] when `chunk_size == 0`.
     pub fn new(settings: &Settings) -> Result<Self, StrategyError> {
         super::check_unit(StrategyId::Recursive, settings.unit)?;
         Ok(Recursive {

@@ -51,7 +51,7 @@ impl SectionBudget {
     /// Section packing with `settings`.
     ///
     /// # Errors
-    /// [`StrategyError::ZeroChunkSize`] when `chunk_size == 0`;
+    /// [`StrategyError::Params`] when `chunk_size == 0`;
     /// [`StrategyError::UnitUnsupported`] when the unit is characters.
     pub fn new(settings: &Settings) -> Result<Self, StrategyError> {
         if settings.unit != SizeUnit::Tokens {
@@ -518,7 +518,9 @@ mod tests {
         );
         assert_eq!(
             SectionBudget::new(&settings(0, 0)),
-            Err(StrategyError::ZeroChunkSize)
+            Err(StrategyError::Params(
+                crate::params::ParamsError::ZeroChunkSize
+            ))
         );
         assert!(chunks("", 10, 0).chunks.is_empty());
     }

@@ -243,7 +243,9 @@ fn same_refusal(library: &str, ours: &StrategyError) -> bool {
         ),
         "ValueError" => matches!(
             ours,
-            E::OverlapRefused { .. } | E::ParameterRefused { .. } | E::ZeroChunkSize
+            E::OverlapRefused { .. }
+                | E::ParameterRefused { .. }
+                | E::Params(chunk_core::params::ParamsError::ZeroChunkSize)
         ),
         _ => false,
     }

@@ -175,7 +175,7 @@ impl LlamaindexMarkdownNodeParser {
     ///
     /// # Errors
     /// [`StrategyError::UnitUnsupported`] for characters (the splitter counts tokens only),
-    /// [`StrategyError::ZeroChunkSize`] (pydantic `gt=0`), and
+    /// [`StrategyError::Params`] (pydantic `gt=0`), and
     /// [`StrategyError::OverlapRefused`] when `chunk_overlap > chunk_size` (the splitter's
     /// `ValueError`).
     pub fn new(settings: &Settings) -> Result<Self, StrategyError> {

@@ -1,7 +1,7 @@
 //! The contextual sentence rule: a terminator ends a sentence or not by what stands around it.
 //!
 //! The word lists named below (`PREFIXES`, `CAPITAL_PREFIXES`, `UNITS`, `STARTERS`) are in
-//! `segment/sentence_words.rs`.
+//! `segment/sentences/words.rs`.
 //!
 //! Terminators: `.` `?` `!` `…` `‼` `⁇` `⁈` `⁉`, the Arabic `؟` `۔`, and (below) the CJK full
 //! stops and the dandas. A run of them ends a sentence only when whitespace follows it (after
@@ -46,7 +46,7 @@
 //! Pragmatic Segmenter's Golden Rules, against cases in every UI language and against a
 //! held-out set (`tests/sentences.rs`).
 
-use super::sentence_words::{contains, CAPITAL_PREFIXES, PREFIXES, STARTERS, UNITS};
+use super::words::{contains, CAPITAL_PREFIXES, PREFIXES, STARTERS, UNITS};
 
 /// Where each sentence starts: byte offsets into `text`, ascending, the first 0 (for a
 /// non-empty text); sentences run from one start to the next, whitespace after a sentence
@@ -559,20 +559,6 @@ fn line_break_start(text: &str, line_from: usize, at: usize) -> (Option<usize>, 
         (structural(line) || structural(next) || numbered).then_some(next_at),
         next_at,
     )
-}
-
-/// Sentence byte ranges without their leading and trailing whitespace; whitespace-only
-/// segments are left out (cached per text by `strategy::Document`).
-pub(crate) fn trimmed_sentences(text: &str) -> Vec<(usize, usize)> {
-    crate::sim::sentences::sentence_bytes(text, crate::sim::SentenceRule::Contextual)
-        .into_iter()
-        .filter_map(|(s, e)| {
-            let seg = &text[s..e];
-            let start = s + (seg.len() - seg.trim_start().len());
-            let end = s + seg.trim_end().len();
-            (start < end).then_some((start, end))
-        })
-        .collect()
 }
 
 #[cfg(test)]
