@@ -231,10 +231,12 @@ impl Targets {
             Key::Encoding => f.encoding.get().name().to_owned(),
             Key::Model => m.model.get().map_or("custom", |x| x.id).to_owned(),
             Key::Strategy => self.compare.strategy.get().to_string(),
+            // The model's own tokens are the `size-tokenizer` key's: the unit says tokens.
             Key::SizeUnit => match self.compare.unit.get() {
-                SizeUnit::Tokens | SizeUnit::Model(_) => "tokens",
-                SizeUnit::Characters => "characters",
+                SizeUnit::Model(_) => SizeUnit::Tokens,
+                unit => unit,
             }
+            .code()
             .to_owned(),
             Key::HeadingPrefix => self
                 .compare
@@ -380,10 +382,8 @@ impl Targets {
                 return true;
             }
             Key::SizeUnit => {
-                let unit = match value {
-                    "tokens" => SizeUnit::Tokens,
-                    "characters" => SizeUnit::Characters,
-                    _ => return false,
+                let Ok(unit) = value.parse::<SizeUnit>() else {
+                    return false;
                 };
                 set(self.compare.unit, unit);
                 return true;

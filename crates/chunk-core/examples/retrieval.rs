@@ -91,11 +91,10 @@ fn main() -> ExitCode {
 }
 
 fn answer(input: &Input) -> Result<Value, String> {
-    let unit = match input.unit.as_str() {
-        "tokens" => SizeUnit::Tokens,
-        "characters" => SizeUnit::Characters,
-        other => return Err(format!("unknown unit {other:?}")),
-    };
+    let unit: SizeUnit = input
+        .unit
+        .parse()
+        .map_err(|_| format!("unknown unit {:?}", input.unit))?;
     let encoding = Encoding::ALL
         .into_iter()
         .find(|e| e.name() == input.encoding)

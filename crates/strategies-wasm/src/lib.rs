@@ -242,15 +242,9 @@ fn parse(
     encoding: &str,
 ) -> Result<(StrategyId, Settings), String> {
     let id = parse_strategy(strategy)?;
-    let unit = match unit {
-        "tokens" => SizeUnit::Tokens,
-        "characters" => SizeUnit::Characters,
-        other => {
-            return Err(format!(
-                "unknown unit {other:?}: expected \"tokens\" or \"characters\""
-            ))
-        }
-    };
+    let unit: SizeUnit = unit
+        .parse()
+        .map_err(|_| format!("unknown unit {unit:?}: expected \"tokens\" or \"characters\""))?;
     let encoding = Encoding::from_name(encoding).ok_or_else(|| {
         format!("unknown encoding {encoding:?}: expected \"cl100k_base\" or \"o200k_base\"")
     })?;

@@ -61,15 +61,7 @@ impl From<&StrategyError> for Refusal {
                 "unit-unsupported",
                 f(&[
                     ("strategy", strategy.to_string()),
-                    (
-                        "unit",
-                        match unit {
-                            crate::strategy::SizeUnit::Tokens => "tokens",
-                            crate::strategy::SizeUnit::Characters => "characters",
-                            crate::strategy::SizeUnit::Model(_) => "model",
-                        }
-                        .to_owned(),
-                    ),
+                    ("unit", unit.code().to_owned()),
                 ]),
             ),
             E::TokenizerNotLoaded { vocab } => (

@@ -133,6 +133,19 @@ pub struct Library {
     pub exact: bool,
 }
 
+impl Library {
+    /// The library's usual name, as the page shows it before the class (`"LangChain ·
+    /// TokenTextSplitter"`): `"LangChain"` for `langchain-text-splitters`, `"LlamaIndex"` for
+    /// `llama-index-core`; text-splitter, semchunk and chonkie go by their package name.
+    pub fn label(&self) -> &'static str {
+        match self.package {
+            "langchain-text-splitters" => "LangChain",
+            "llama-index-core" => "LlamaIndex",
+            package => package,
+        }
+    }
+}
+
 impl StrategyId {
     /// The library and version this strategy reproduces; `None` for the product's own.
     pub fn library(self) -> Option<Library> {
@@ -315,11 +328,27 @@ pub enum Keeps {
 
 /// The unit `chunk_size` and `chunk_overlap` are given in (`"tokens"` / `"characters"` /
 /// `{"model": "bert-uncased"}` in serde; the page's `chunk-size-unit` select chooses tokens or
-/// characters, and its `size-tokenizer` select whose tokens).
+/// characters, and its `size-tokenizer` select whose tokens). Its code ([`SizeUnit::code`],
+/// parsed back by `FromStr`) is the serde name: `"tokens"`, `"characters"` or `"model"`.
 #[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+    strum::EnumDiscriminants,
 )]
 #[serde(rename_all = "lowercase")]
+#[strum_discriminants(
+    name(SizeUnitKind),
+    vis(pub(crate)),
+    derive(strum::EnumString, strum::IntoStaticStr),
+    strum(serialize_all = "lowercase")
+)]
 pub enum SizeUnit {
     /// Tokens of [`Settings::encoding`].
     #[default]
@@ -334,7 +363,27 @@ pub enum SizeUnit {
     Model(crate::tokenizer::open::OpenVocab),
 }
 
+/// Parses a unit's code ([`SizeUnit::code`]): `"tokens"` or `"characters"`. `"model"` is
+/// refused (`strum::ParseError::VariantNotFound`): the code does not say which model.
+impl std::str::FromStr for SizeUnit {
+    type Err = strum::ParseError;
+
+    fn from_str(code: &str) -> Result<Self, Self::Err> {
+        match code.parse::<SizeUnitKind>()? {
+            SizeUnitKind::Tokens => Ok(SizeUnit::Tokens),
+            SizeUnitKind::Characters => Ok(SizeUnit::Characters),
+            SizeUnitKind::Model => Err(strum::ParseError::VariantNotFound),
+        }
+    }
+}
+
 impl SizeUnit {
+    /// The unit's code, as in serde: `"tokens"`, `"characters"`, or `"model"` for any
+    /// [`SizeUnit::Model`] (the vocabulary is [`crate::tokenizer::open::OpenVocab::code`]).
+    pub fn code(self) -> &'static str {
+        SizeUnitKind::from(self).into()
+    }
+
     /// The unit the page's configuration sizes in: tokens become `model`'s own tokens when
     /// the user sizes with the model's tokenizer (`by_model`) and the model has an open one;
     /// characters and BPE tokens otherwise stay as they are.
@@ -1128,6 +1177,45 @@ pub fn chunker_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn size_unit_codes_are_the_serde_names_and_parse_back() {
+        use crate::tokenizer::open::OpenVocab;
+        for (unit, code) in [
+            (SizeUnit::Tokens, "tokens"),
+            (SizeUnit::Characters, "characters"),
+            (SizeUnit::Model(OpenVocab::BertUncased), "model"),
+        ] {
+            assert_eq!(unit.code(), code);
+            let json = serde_json::to_value(unit).unwrap();
+            let serde_name = json
+                .as_str()
+                .map(str::to_owned)
+                .or_else(|| json.as_object().and_then(|o| o.keys().next().cloned()));
+            assert_eq!(serde_name.as_deref(), Some(code));
+        }
+        assert_eq!("tokens".parse::<SizeUnit>(), Ok(SizeUnit::Tokens));
+        assert_eq!("characters".parse::<SizeUnit>(), Ok(SizeUnit::Characters));
+        assert_eq!(
+            "model".parse::<SizeUnit>(),
+            Err(strum::ParseError::VariantNotFound)
+        );
+        assert!("Tokens".parse::<SizeUnit>().is_err());
+    }
+
+    #[test]
+    fn library_labels_are_the_usual_names() {
+        let label = |id: StrategyId| id.library().map(|l| l.label());
+        assert_eq!(label(StrategyId::LangchainRecursive), Some("LangChain"));
+        assert_eq!(label(StrategyId::LlamaindexSentence), Some("LlamaIndex"));
+        assert_eq!(
+            label(StrategyId::TextSplitterMarkdown),
+            Some("text-splitter")
+        );
+        assert_eq!(label(StrategyId::Semchunk), Some("semchunk"));
+        assert_eq!(label(StrategyId::ChonkieToken), Some("chonkie"));
+        assert_eq!(label(StrategyId::SectionBudget), None);
+    }
 
     #[test]
     fn ids_round_trip_and_are_the_issue_names() {

@@ -170,11 +170,7 @@ fn oracle(python: &str, docs: &[(&'static str, String)], cases: &[Case]) -> Hash
             "doc": c.doc,
             "chunk_size": c.settings.chunk_size,
             "chunk_overlap": c.settings.chunk_overlap,
-            "unit": match c.settings.unit {
-                SizeUnit::Tokens => "tokens",
-                SizeUnit::Characters => "characters",
-                SizeUnit::Model(_) => "model",
-            },
+            "unit": c.settings.unit.code(),
             "vocab": match c.settings.unit {
                 SizeUnit::Model(v) => Some(v.code()),
                 _ => None,
