@@ -15,7 +15,6 @@ pub mod reconstruct;
 pub mod retrieval;
 pub mod segment;
 pub mod sim;
-pub mod sizer;
 pub mod strategy;
 pub mod text_stats;
 pub mod text_view;

@@ -6,10 +6,10 @@ use crate::analysis::structure::{structure_faults, StructureFaults};
 use crate::models::{EmbeddingModel, ModelTokenizer};
 use crate::segment::markdown::Outline;
 use crate::segment::sentences::trimmed_sentences;
-use crate::sizer::TokenCounter;
 use crate::strategy::{Chunks, Document};
 use crate::tokenizer::open::OpenTokenizer;
 use crate::tokenizer::Encoding;
+use crate::tokenizer::TokenCounter;
 
 /// What a chunk's count against the embedding model's limit is measured with (SPEC §10: "each
 /// chunk tokenized by the model's own tokenizer with its special tokens and required prefix").

@@ -325,7 +325,7 @@ pub fn ndcg_at_k(top: &[usize], relevant: &[usize], k: usize) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sizer::Length;
+    use crate::strategy::length::Length;
     use crate::strategy::{Boundary, Chunk, ChunkFlags, Keeps};
     use crate::tokenizer::Encoding;
 

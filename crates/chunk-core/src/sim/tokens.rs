@@ -9,7 +9,7 @@
 //! - a BPE encoding ([`crate::tokenizer::Encoding`]), whose tokens tile the text.
 
 use crate::tokenizer::classes::{is_space, is_word_char};
-use crate::tokenizer::{Encoded, Encoding};
+use crate::tokenizer::{Encoded, Encoding, TokenCounter};
 
 /// The byte spans of a text's tokens.
 ///
@@ -180,9 +180,25 @@ impl TokenizerComparison {
     }
 }
 
+/// The original simulator's simple tokenizer as a counter (SPEC §4): words and single
+/// punctuation marks ([`simple_spans`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SimpleTokens;
+
+impl TokenCounter for SimpleTokens {
+    fn count(&self, text: &str) -> usize {
+        simple_spans(text).len()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_simple_tokenizer_counts_words_and_marks() {
+        assert_eq!(SimpleTokens.count("XV40, ok"), 3);
+    }
 
     #[test]
     fn a_real_encoding_gives_more_tokens_in_vietnamese_and_fewer_in_english_code() {

@@ -10,8 +10,9 @@ use super::fixed::{token_piece, window_pieces};
 use super::python::python_isspace;
 use super::{py_str, py_tiktoken, Parameter};
 use super::{Boundary, Chunker, Piece, Settings, StrategyError, StrategyId};
-use crate::sizer::{Length, TokenCounter};
+use crate::strategy::length::Length;
 use crate::tokenizer::find_special_tokens_of;
+use crate::tokenizer::TokenCounter;
 use std::ops::Range;
 
 const LIBRARY: &str = "chonkie";

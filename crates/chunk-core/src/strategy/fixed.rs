@@ -4,7 +4,7 @@
 
 use super::{Boundary, Chunker, Piece, Settings, StrategyError, StrategyId};
 use crate::params::ChunkParams;
-use crate::sizer::Length;
+use crate::strategy::length::Length;
 use crate::windows::fixed_windows;
 
 /// Fixed windows of [`FixedWindows::params`] units of [`FixedWindows::length`].

@@ -19,6 +19,7 @@ mod chonkie;
 mod defaults;
 mod fixed;
 mod langchain;
+pub mod length;
 mod llamaindex;
 mod markdown;
 mod python;
@@ -29,8 +30,9 @@ mod sentence;
 mod text_splitter;
 
 use crate::segment::sentences::{CurrentSentences, SentenceCache};
-use crate::sizer::{Length, TokenCounter};
+use crate::strategy::length::Length;
 use crate::tokenizer::indexed::{Active, TokenIndex};
+use crate::tokenizer::TokenCounter;
 use crate::tokenizer::{Encoded, Encoding};
 use std::borrow::Cow;
 use std::ops::Range;

@@ -32,8 +32,9 @@
 use super::{Boundary, Chunker, Piece, Settings, SizeUnit, StrategyError, StrategyId};
 use crate::params::ChunkParams;
 use crate::segment::markdown::{sections, Section};
-use crate::sizer::{Length, TokenCounter};
+use crate::strategy::length::Length;
 use crate::tokenizer::Encoding;
+use crate::tokenizer::TokenCounter;
 use std::ops::Range;
 
 /// Token-budget section packing: `chunk_size` tokens of [`SectionBudget::encoding`] per chunk,

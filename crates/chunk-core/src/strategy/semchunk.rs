@@ -51,7 +51,7 @@
 use super::python::python_isspace;
 use super::{py_tiktoken, Parameter};
 use super::{Boundary, Chunker, Piece, Settings, SizeUnit, StrategyError, StrategyId};
-use crate::sizer::Length;
+use crate::strategy::length::Length;
 use crate::tokenizer::open::{OpenTokenizer, OpenVocab};
 use crate::tokenizer::{Bpe, Encoded, Encoding};
 use std::ops::Range;

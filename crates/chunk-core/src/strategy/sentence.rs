@@ -12,7 +12,7 @@ use super::recursive::{Grain, Plan};
 use super::{Chunker, Piece, Settings, StrategyError, StrategyId};
 use crate::params::ChunkParams;
 use crate::segment::sentences::SentenceRule;
-use crate::sizer::Length;
+use crate::strategy::length::Length;
 
 /// Sentence packing with [`SentencePacking::rule`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

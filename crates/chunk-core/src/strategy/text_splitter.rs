@@ -13,7 +13,7 @@
 
 use super::Parameter;
 use super::{Boundary, Chunker, Piece, Settings, SizeUnit, StrategyError, StrategyId};
-use crate::sizer::Length;
+use crate::strategy::length::Length;
 use crate::tokenizer::open::OpenTokenizer;
 use crate::tokenizer::Bpe;
 use std::ops::Range;

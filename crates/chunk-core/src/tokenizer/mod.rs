@@ -150,6 +150,22 @@ pub fn tokens_between(offsets: &[usize]) -> usize {
     offsets.len().saturating_sub(1)
 }
 
+/// Counts the units (tokens or characters) of any text. The extension point for tokenizers:
+/// cl100k_base and o200k_base ([`Bpe`]), the simulator's simple tokenizer ([`crate::sim::tokens::SimpleTokens`]),
+/// Unicode scalar values ([`crate::strategy::length::Length::Characters`]), the open models'
+/// WordPiece and Unigram ([`open::OpenTokenizer`]).
+pub trait TokenCounter {
+    /// Units in `text`. Need not be additive: callers never assume
+    /// `count(a + b) == count(a) + count(b)` (BPE merges across the seam).
+    fn count(&self, text: &str) -> usize;
+}
+
+impl TokenCounter for Bpe {
+    fn count(&self, text: &str) -> usize {
+        Bpe::count(self, text)
+    }
+}
+
 /// Token boundaries a tokenizer outside this process (the tokenizer worker, the tokenizer
 /// module) returned for a text, checked on construction to satisfy the invariant of
 /// [`Encoded::offsets`]: from 0 to the text's length in bytes, strictly increasing. The page's

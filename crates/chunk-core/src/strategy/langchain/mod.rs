@@ -25,7 +25,7 @@ pub use separator::{RuleMark, Separator};
 
 use super::fixed::window_pieces;
 use super::{Boundary, Chunker, Piece, Settings, SizeUnit, StrategyError, StrategyId};
-use crate::sizer::Length;
+use crate::strategy::length::Length;
 use crate::strategy::{py_bool, py_list, py_str, Parameter};
 use crate::tokenizer::{find_special_tokens_of, special_tokens_of, Encoding};
 use recursive::{Cut, Measure, Params, Raised};

@@ -37,7 +37,7 @@ use super::{
     check_settings, length_of, model_of, strip, LlamaindexSentenceSplitter, MetadataFit, LIBRARY,
     PIPELINE_MAX_DEPTH,
 };
-use crate::sizer::Length;
+use crate::strategy::length::Length;
 use crate::strategy::python::python_isspace;
 use crate::strategy::{
     py_bool, py_str, Boundary, Chunker, Parameter, Piece, Settings, StrategyError, StrategyId,

@@ -33,7 +33,7 @@ pub use markdown::{LlamaindexMarkdownNodeParser, LlamaindexMarkdownSection};
 pub use punkt::sentence_starts as punkt_sentence_starts;
 
 use super::{Boundary, Chunker, Piece, Settings, SizeUnit, StrategyError, StrategyId};
-use crate::sizer::Length;
+use crate::strategy::length::Length;
 use crate::strategy::{py_bool, py_list, py_str, py_tiktoken, Parameter};
 use crate::tokenizer::open::{OpenTokenizer, OpenVocab};
 use crate::tokenizer::{Bpe, Encoding};
