@@ -6,7 +6,9 @@ use crate::analysis::structure::{structure_faults, StructureFaults};
 use crate::models::{EmbeddingModel, ModelTokenizer};
 use crate::segment::markdown::Outline;
 use crate::segment::sentences::trimmed_sentences;
-use crate::strategy::{Chunks, Document};
+use crate::strategy::Chunks;
+#[cfg(feature = "strategies")]
+use crate::strategy::Document;
 use crate::tokenizer::open::OpenTokenizer;
 use crate::tokenizer::Encoding;
 use crate::tokenizer::TokenCounter;
@@ -73,6 +75,7 @@ impl LimitCheck<'static> {
     }
 }
 
+#[cfg(feature = "bpe-tables")]
 impl<'a> LimitCheck<'a> {
     /// The check of every chunk against `model`'s input limit (SPEC §10), with the model's own
     /// tokenizer where there is one: its BPE encoding (counted afresh when the chunks are sized
@@ -228,6 +231,7 @@ fn ratio(a: usize, b: usize) -> f64 {
     }
 }
 
+#[cfg(feature = "strategies")]
 /// The summary of `chunks` of `text` (the document they were cut from), checked against the
 /// embedding model's input limit `limit`, at a price of `price_per_million` per 1,000,000
 /// tokens.
@@ -242,6 +246,7 @@ pub fn summary(
     summarize(text, &sentences, &outline, chunks, limit, price_per_million).0
 }
 
+#[cfg(feature = "strategies")]
 /// [`summary`] on a prepared document: the same figures, with the document's sentences found
 /// once for every strategy and each repeat counted from the document's tokens
 /// ([`Document::count`]) rather than re-encoded. `chunks` must have been cut from
@@ -256,6 +261,7 @@ pub fn summary_prepared(
     summary_prepared_reading(document, chunks, limit, price_per_million).0
 }
 
+#[cfg(feature = "strategies")]
 /// [`summary_prepared`] and each chunk as the model reads it ([`model_tokens`], which the
 /// summary's model figures are made of), for a caller that shows both without counting the
 /// chunks with the model's tokenizer twice.
@@ -288,6 +294,7 @@ pub fn dropped_tokens(read: usize, max_input_tokens: usize) -> usize {
     read.saturating_sub(max_input_tokens)
 }
 
+#[cfg(feature = "strategies")]
 /// [`summary`] with the document's trimmed sentences given, and each chunk as the model reads
 /// it.
 fn summarize(
@@ -357,6 +364,7 @@ fn summarize(
     (summary, read)
 }
 
+#[cfg(feature = "strategies")]
 /// The 95th percentile of ascending `sorted` by nearest rank: the element at rank
 /// ⌈0.95 · n⌉ (1-based); 0 for an empty slice.
 fn p95(sorted: &[usize]) -> usize {
@@ -364,6 +372,7 @@ fn p95(sorted: &[usize]) -> usize {
     rank.checked_sub(1).map_or(0, |i| sorted[i])
 }
 
+#[cfg(feature = "strategies")]
 /// Sentences not wholly inside one chunk's byte range. Chunks are in document order with
 /// non-decreasing starts, so a sweep finds, for each sentence, the chunks that start at or
 /// before it; the furthest end among them decides.

@@ -15,7 +15,6 @@ pub mod refusal;
 pub mod snippet;
 pub mod structure;
 
-pub use compare::{
-    dropped_tokens, model_tokens, summary, summary_prepared, summary_prepared_reading, LimitBasis,
-    LimitCheck, Summary,
-};
+pub use compare::{dropped_tokens, model_tokens, LimitBasis, LimitCheck, Summary};
+#[cfg(feature = "strategies")]
+pub use compare::{summary, summary_prepared, summary_prepared_reading};

@@ -25,7 +25,7 @@
 //!   non-whitespace text of it, so the chunk spans two heading paths.
 
 use crate::segment::markdown::{CodeBlock, Outline};
-use crate::strategy::section_budget::CLOSING;
+use crate::segment::CLOSING;
 use crate::strategy::Chunks;
 use serde::{Deserialize, Serialize};
 use std::ops::Range;

@@ -2,3 +2,8 @@
 
 pub mod markdown;
 pub mod sentences;
+
+/// Marks that close the clause or sentence before them: a window never starts with one right
+/// after text (the token-budget strategy's cut points; the structure report's separator-led chunk,
+/// [`crate::analysis::structure`]).
+pub(crate) const CLOSING: [char; 12] = ['.', ',', ';', ':', '!', '?', ')', ']', '}', '»', '”', '’'];

@@ -22,6 +22,7 @@ pub struct Prepared {
 
 impl Prepared {
     /// Tokenizes `text` with `tokenizer` and splits it into sentences with `rule`.
+    #[cfg(feature = "bpe-tables")]
     pub fn new(text: &str, tokenizer: TokenizerChoice, rule: SentenceRule) -> Self {
         Self::from_tokens(text, tokenizer.tokenize(text), rule)
     }

@@ -123,6 +123,7 @@ pub enum TokenizerChoice {
 
 impl TokenizerChoice {
     /// Tokenizes `text` into byte spans.
+    #[cfg(feature = "bpe-tables")]
     pub fn tokenize(self, text: &str) -> TokenSpans {
         match self {
             TokenizerChoice::Simple => simple_spans(text),
@@ -133,6 +134,7 @@ impl TokenizerChoice {
     }
 
     /// Number of tokens in `text` (what [`TokenizerChoice::tokenize`] gives, counted).
+    #[cfg(feature = "bpe-tables")]
     pub fn count(self, text: &str) -> usize {
         match self {
             TokenizerChoice::Simple => simple_spans(text).len(),

@@ -32,6 +32,7 @@ impl Length {
     /// [`Length::Model`] has no byte offsets here (its tokens are read from a normalized,
     /// lower-cased text): its boundaries are the char boundaries, the finest cut a strategy
     /// sizing with it may make.
+    #[cfg(feature = "bpe-tables")]
     pub fn boundaries(self, text: &str) -> Vec<usize> {
         match self {
             Length::Characters | Length::Model(_) => text
@@ -70,6 +71,7 @@ impl Length {
     }
 }
 
+#[cfg(feature = "bpe-tables")]
 impl TokenCounter for Length {
     fn count(&self, text: &str) -> usize {
         match self {

@@ -15,18 +15,28 @@
 //!
 //! Adding a strategy is one file, one [`StrategyId`] variant and one arm in [`chunker`].
 
+#[cfg(feature = "strategies")]
 mod chonkie;
 mod defaults;
+#[cfg(feature = "strategies")]
 mod fixed;
+#[cfg(feature = "strategies")]
 mod langchain;
 pub mod length;
+#[cfg(feature = "strategies")]
 mod llamaindex;
+#[cfg(feature = "strategies")]
 mod markdown;
 mod python;
+#[cfg(feature = "strategies")]
 mod recursive;
+#[cfg(feature = "strategies")]
 pub(crate) mod section_budget;
+#[cfg(feature = "strategies")]
 mod semchunk;
+#[cfg(feature = "strategies")]
 mod sentence;
+#[cfg(feature = "strategies")]
 mod text_splitter;
 
 use crate::segment::sentences::{CurrentSentences, SentenceCache};
@@ -39,23 +49,33 @@ use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 use thiserror::Error;
 
+#[cfg(feature = "strategies")]
 pub use chonkie::{ChonkieRecursiveChunker, ChonkieTokenChunker};
 pub use defaults::LibraryDefaults;
+#[cfg(feature = "strategies")]
 pub use fixed::FixedWindows;
+#[cfg(feature = "strategies")]
 pub use langchain::{
     KeepSeparator, LangchainMarkdownHeaderTextSplitter, LangchainMarkdownLanguageSplitter,
     LangchainRecursiveCharacterTextSplitter, LangchainTokenTextSplitter, RuleMark, Separator,
 };
+#[cfg(feature = "strategies")]
 pub use llamaindex::{
     punkt_sentence_starts, LlamaindexMarkdownNodeParser, LlamaindexMarkdownSection,
     LlamaindexSentenceSplitter, LlamaindexTokenTextSplitter, MetadataFit,
 };
+#[cfg(feature = "strategies")]
 pub use markdown::MarkdownStructure;
 pub use python::{python_isprintable, python_isspace};
+#[cfg(feature = "strategies")]
 pub use recursive::Recursive;
+#[cfg(feature = "strategies")]
 pub use section_budget::SectionBudget;
+#[cfg(feature = "strategies")]
 pub use semchunk::Semchunk;
+#[cfg(feature = "strategies")]
 pub use sentence::SentencePacking;
+#[cfg(feature = "strategies")]
 pub use text_splitter::{
     TextSplitterChunker, TextSplitterMarkdownSplitter, TextSplitterTextSplitter,
 };
@@ -909,6 +929,7 @@ impl Chunks {
     }
 }
 
+#[cfg(feature = "strategies")]
 /// A document prepared once for any number of strategy runs and summaries on it: the text, its
 /// tokens in one encoding with the split-step index that makes any slice's token count cost
 /// only its edges, and (on first use) its sentences. Build one per text and encoding, then call
@@ -958,6 +979,7 @@ pub(crate) struct Current<'t> {
     _sentences: CurrentSentences<'t>,
 }
 
+#[cfg(feature = "strategies")]
 impl<'t> Document<'t> {
     /// Tokenizes `text` with `encoding` (one full encode: about 55 ms per MB natively).
     pub fn new(text: &'t str, encoding: Encoding) -> Self {
@@ -1032,6 +1054,7 @@ impl<'t> Document<'t> {
     }
 }
 
+#[cfg(feature = "strategies")]
 /// Runs `chunker` on `text` and measures every chunk with `encoding`: [`run_prepared`] on a
 /// [`Document`] made for this one run.
 ///
@@ -1041,6 +1064,7 @@ pub fn run(chunker: &dyn Chunker, text: &str, encoding: Encoding) -> Result<Chun
     run_prepared(chunker, &Document::new(text, encoding))
 }
 
+#[cfg(feature = "strategies")]
 /// Runs `chunker` on the prepared `document` and measures every chunk with the document's
 /// encoding: each chunk's token count is that of exactly the text shown (counted from the
 /// document's tokens when the text is the document slice), its token range in the document's
@@ -1108,6 +1132,7 @@ pub fn run_prepared(chunker: &dyn Chunker, document: &Document) -> Result<Chunks
     })
 }
 
+#[cfg(feature = "strategies")]
 /// The strategy `id` with `settings` and every other parameter at the library's (or the
 /// product's) default.
 ///
@@ -1120,6 +1145,12 @@ pub fn chunker(id: StrategyId, settings: &Settings) -> Result<Box<dyn Chunker>, 
     chunker_with(id, settings, Structure::default())
 }
 
+#[cfg(feature = "strategies")]
+/// A marker string in every wasm module that links the strategies ([`chunker`] keeps it): the
+/// first-paint guard (`scripts/check-page-wasm.py`) fails the page's module if it holds it.
+pub static STRATEGIES_MARKER: &str = "chunk-core:strategies-linked";
+
+#[cfg(feature = "strategies")]
 /// [`chunker`] with the [`Structure`] options, which only [`StrategyId::Markdown`] reads.
 ///
 /// # Errors
@@ -1129,6 +1160,8 @@ pub fn chunker_with(
     settings: &Settings,
     structure: Structure,
 ) -> Result<Box<dyn Chunker>, StrategyError> {
+    // Keeps the marker in every module that links the strategies (the first-paint guard).
+    std::hint::black_box(STRATEGIES_MARKER);
     if settings.chunk_size == 0 {
         return Err(StrategyError::Params(
             crate::params::ParamsError::ZeroChunkSize,

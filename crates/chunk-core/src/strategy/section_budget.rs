@@ -191,14 +191,10 @@ pub(super) fn pack(
     out
 }
 
-/// Marks that close the clause or sentence before them: a window never starts with one right
-/// after text (the structure report's separator-led chunk, [`crate::analysis::structure`]).
-pub(crate) const CLOSING: [char; 12] = ['.', ',', ';', ':', '!', '?', ')', ']', '}', '»', '”', '’'];
-
 /// Token windows over the byte range `unit` of `text` (one unit too large for the budget).
 ///
 /// The cut points are the unit's own token boundaries (encoding the unit alone) that are also
-/// char boundaries and whose moved place (below) is not a closing mark ([`CLOSING`]) right
+/// char boundaries and whose moved place (below) is not a closing mark ([`crate::segment::CLOSING`]) right
 /// after text. Each has two places: *raw*, the boundary itself, and *moved*, forward over
 /// the whitespace after it (BPE tokens carry the space before a word; moved, the separator ends
 /// the window it closes and the next window starts with a word). Points whose moved places
@@ -246,8 +242,8 @@ pub(super) fn token_windows(
         // Not before a mark that closes the text before it ("word" | ". Next"); between two
         // such marks is a place (a run of dots has to be cut somewhere).
         let before = slice[..m].chars().next_back();
-        let closes = slice[m..].starts_with(CLOSING)
-            && before.is_some_and(|c| !c.is_whitespace() && !CLOSING.contains(&c));
+        let closes = slice[m..].starts_with(crate::segment::CLOSING)
+            && before.is_some_and(|c| !c.is_whitespace() && !crate::segment::CLOSING.contains(&c));
         if t > 0 && m < slice.len() && closes {
             continue;
         }

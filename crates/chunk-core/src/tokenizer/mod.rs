@@ -58,6 +58,8 @@ impl Encoding {
     }
 
     /// The tokenizer for this encoding, built on first call (tables and regex), then shared.
+    /// Only with the `bpe-tables` feature: the tables are most of a module's size.
+    #[cfg(feature = "bpe-tables")]
     pub fn tokenizer(self) -> &'static Bpe {
         static CL100K: LazyLock<Bpe> = LazyLock::new(|| {
             Bpe::new(
