@@ -20,6 +20,7 @@
 pub mod analysis;
 pub mod formula;
 mod lang;
+pub mod limit;
 pub mod models;
 pub mod params;
 pub mod reconstruct;

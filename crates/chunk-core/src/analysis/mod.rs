@@ -11,7 +11,8 @@ pub mod export;
 pub mod histogram;
 pub mod layout;
 pub mod protocol;
-pub mod refusal;
+/// A refusal as data: `crate::strategy::refusal`, also at this path.
+pub use crate::strategy::refusal;
 pub mod snippet;
 pub mod structure;
 

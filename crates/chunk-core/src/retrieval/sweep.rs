@@ -6,8 +6,8 @@
 
 use super::document_terms::DocumentTerms;
 use super::evaluate::{evaluate_prepared, Aggregate, EvalOptions, QaPair};
-use crate::analysis::compare::{chunks_over_limit, model_tokens, LimitBasis, LimitCheck};
-use crate::analysis::refusal::Refusal;
+use crate::limit::{chunks_over_limit, model_tokens, LimitBasis, LimitCheck};
+use crate::strategy::refusal::Refusal;
 #[cfg(feature = "strategies")]
 use crate::strategy::{chunker, run_prepared, Document};
 use crate::strategy::{Settings, SizeUnit, StrategyId};

@@ -30,6 +30,7 @@ mod markdown;
 mod python;
 #[cfg(feature = "strategies")]
 mod recursive;
+pub mod refusal;
 #[cfg(feature = "strategies")]
 pub(crate) mod section_budget;
 #[cfg(feature = "strategies")]
