@@ -22,13 +22,13 @@ bench_corpus_packages() {
     fi
 }
 
-# bench_wasm CRATE: builds the crate (release, wasm32-unknown-unknown; the page's profile), then
-# wasm-bindgen for Node (CommonJS, bench/pkg-node/) and for the browser (ES module + init(),
-# bench/pkg-web/).
+# bench_wasm CRATE [FEATURES]: builds the crate (release, wasm32-unknown-unknown; the page's
+# profile) with FEATURES (comma-separated, none by default), then wasm-bindgen for Node
+# (CommonJS, bench/pkg-node/) and for the browser (ES module + init(), bench/pkg-web/).
 bench_wasm() {
-    local crate="$1" name="${1//-/_}"
-    say "building crates/$crate (release, wasm32-unknown-unknown)"
-    (cd "$ROOT" && cargo build --release --target wasm32-unknown-unknown -p "$crate") || return 1
+    local crate="$1" name="${1//-/_}" features="${2:-}"
+    say "building crates/$crate (release, wasm32-unknown-unknown${features:+, features $features})"
+    (cd "$ROOT" && cargo build --release --target wasm32-unknown-unknown -p "$crate" ${features:+--features "$features"}) || return 1
     local wasm="${CARGO_TARGET_DIR:-$ROOT/target}/wasm32-unknown-unknown/release/$name.wasm"
     wasm-bindgen --target nodejs --out-dir "$BENCH/pkg-node" "$wasm" || return 1
     wasm-bindgen --target web --out-dir "$BENCH/pkg-web" "$wasm" || return 1

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make bench: builds the page's tokenizer alone to wasm (crates/tokenizer-wasm), installs the
+# make bench: builds the page's tokenizer module (crates/tokenize-engine, with its `bench` exports), installs the
 # pinned npm peers (bench/package-lock.json) and the Debian packages the corpus is read from,
 # then prints the figures in Node (bench/node.mjs) and headless Chromium (bench/browser.mjs);
 # then builds the page itself and measures it under 10 MB texts (bench/page.mjs), paste -> exact
@@ -27,7 +27,7 @@ BENCH="$ROOT/bench"
 # The Debian packages the corpus is assembled from, the tokenizer's wasm for Node (CommonJS)
 # and for the browser (ES module + init()), the npm packages (scripts/bench-common.sh).
 bench_corpus_packages
-bench_wasm tokenizer-wasm
+bench_wasm tokenize-engine bench
 bench_npm
 
 status=0

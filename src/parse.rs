@@ -4,7 +4,8 @@
 //! The page keeps every field as the string the user typed (never rewritten), and derives the
 //! numbers from it here. A field that does not parse gets a [`FieldError`] shown beside it.
 
-use chunk_core::formula::{clamp_overlap, DocLength, FormulaInput, CHARS_PER_TOKEN};
+use chunk_core::formula::{DocLength, FormulaInput, CHARS_PER_TOKEN};
+use chunk_core::params::clamp_overlap;
 
 /// Largest document length accepted, in tokens: 10^12 (about 4 TB of English text). Beyond
 /// this a figure is no longer a plausible document, and the core's `u128` totals are proven

@@ -342,7 +342,7 @@ async fn a_bpe_tokenizer_chunks_the_same_document_into_more_tokens() {
         "cl100k_base does not split like the simple tokenizer"
     );
     // The count is the core's own for this encoding, and fixed windows of 60 cut it.
-    let doc = chunk_core::sim::documents::default_document(chunk_core::sim::Lang::En);
+    let doc = chunk_core::sim::documents::default_document(chunk_core::Lang::En);
     let expected = chunk_core::tokenizer::Encoding::Cl100kBase
         .tokenizer()
         .count(doc);

@@ -32,16 +32,16 @@ const SOURCES = {
     node: (enc) => `import { createRequire } from "node:module";
 const require = createRequire(import.meta.url);
 // The nodejs target compiles and instantiates the wasm synchronously when required.
-const w = require("../pkg-node/tokenizer_wasm.js");
+const w = require("../pkg-node/tokenize_engine.js");
 export async function load() {}
 export function create() {
   w.prepare("${enc}");
   return { count: (t) => w.count("${enc}", t), encode: (t) => w.encode("${enc}", t) };
 }
 `,
-    browser: (enc) => `import init, * as w from "../pkg-web/tokenizer_wasm.js";
+    browser: (enc) => `import init, * as w from "../pkg-web/tokenize_engine.js";
 export async function load(base) {
-  await init({ module_or_path: new URL("pkg-web/tokenizer_wasm_bg.wasm", base) });
+  await init({ module_or_path: new URL("pkg-web/tokenize_engine_bg.wasm", base) });
 }
 export function create() {
   w.prepare("${enc}");
@@ -120,7 +120,7 @@ export function writeAdapters() {
 
 /** The wasm file that `tok` instantiates at load (its size counts in what it ships), or null. */
 export function wasmFile(tok) {
-  if (tok === "ours") return path.join(BENCH, "pkg-web", "tokenizer_wasm_bg.wasm");
+  if (tok === "ours") return path.join(BENCH, "pkg-web", "tokenize_engine_bg.wasm");
   if (tok === "tiktoken") return path.join(BENCH, "node_modules", "tiktoken", "lite", "tiktoken_bg.wasm");
   return null;
 }

@@ -5,8 +5,8 @@
 
 #![no_main]
 
-use chunk_core::sim::sentences::sentence_bytes;
-use chunk_core::sim::SentenceRule;
+use chunk_core::segment::sentences::sentence_bytes;
+use chunk_core::segment::sentences::SentenceRule;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|text: &str| {

@@ -292,33 +292,33 @@ pub fn SizeTokenizerSelect() -> impl IntoView {
 
 /// The strategy's display name: the library's class for library strategies, else the
 /// product's own name in `lang`.
+/// Every strategy is named here (no catch-all): a new one does not compile until it has a name.
 pub fn strategy_name(lang: Lang, id: StrategyId) -> String {
-    match id.library() {
-        Some(lib) => format!("{} · {}", library_label(lib.package), lib.api),
-        None => messages::text(
-            lang,
-            match id {
-                StrategyId::Fixed => Msg::OwnFixed,
-                StrategyId::Sentence => Msg::OwnSentence,
-                StrategyId::Recursive => Msg::OwnRecursive,
-                StrategyId::Markdown => Msg::OwnMarkdown,
-                _ => Msg::OwnSectionBudget,
-            },
-        )
-        .to_owned(),
-    }
-}
-
-/// A library's usual name from its package name.
-fn library_label(package: &str) -> &str {
-    match package {
-        "langchain-text-splitters" => "LangChain",
-        "llama-index-core" => "LlamaIndex",
-        "text-splitter" => "text-splitter",
-        "semchunk" => "semchunk",
-        "chonkie" => "chonkie",
-        other => other,
-    }
+    let own = match id {
+        StrategyId::Fixed => Msg::OwnFixed,
+        StrategyId::Sentence => Msg::OwnSentence,
+        StrategyId::Recursive => Msg::OwnRecursive,
+        StrategyId::Markdown => Msg::OwnMarkdown,
+        StrategyId::SectionBudget => Msg::OwnSectionBudget,
+        StrategyId::LangchainToken
+        | StrategyId::LangchainRecursive
+        | StrategyId::LangchainMarkdown
+        | StrategyId::LangchainMarkdownLanguage
+        | StrategyId::TextSplitter
+        | StrategyId::TextSplitterMarkdown
+        | StrategyId::Semchunk
+        | StrategyId::ChonkieRecursive
+        | StrategyId::ChonkieToken
+        | StrategyId::LlamaindexToken
+        | StrategyId::LlamaindexSentence
+        | StrategyId::LlamaindexMarkdown => {
+            return id.library().map_or_else(
+                || id.to_string(),
+                |lib| format!("{} · {}", lib.label(), lib.api),
+            )
+        }
+    };
+    messages::text(lang, own).to_owned()
 }
 
 /// A refusal worded in `lang`, with its numbers formatted.
@@ -419,7 +419,7 @@ mod tests {
     #[test]
     fn every_refusal_is_worded_with_its_numbers_in_every_language() {
         let errors = [
-            StrategyError::ZeroChunkSize,
+            StrategyError::Params(chunk_core::params::ParamsError::ZeroChunkSize),
             StrategyError::OverlapRefused {
                 strategy: StrategyId::LangchainRecursive,
                 library: "langchain-text-splitters",

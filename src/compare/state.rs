@@ -247,7 +247,9 @@ mod tests {
             deferred,
         };
         let refused = Some(Outcome::Refused {
-            refusal: Refusal::from(&StrategyError::ZeroChunkSize),
+            refusal: Refusal::from(&StrategyError::Params(
+                chunk_core::params::ParamsError::ZeroChunkSize,
+            )),
         });
         let mut t = Table {
             rows: vec![

@@ -570,7 +570,9 @@ mod tests {
     fn figures_sort_both_ways_and_refused_and_pending_rows_stay_last() {
         let mut refused = row(StrategyId::ChonkieRecursive, None);
         refused.outcome = Some(Outcome::Refused {
-            refusal: Refusal::from(&StrategyError::ZeroChunkSize),
+            refusal: Refusal::from(&StrategyError::Params(
+                chunk_core::params::ParamsError::ZeroChunkSize,
+            )),
         });
         let rows = vec![
             row(StrategyId::Fixed, Some(5)),

@@ -3,7 +3,7 @@
 //! it, and it reads none of them.
 
 /// A UI language: the core's, which also picks the simulator's documents and stop words.
-pub use chunk_core::sim::Lang;
+pub use chunk_core::Lang;
 
 /// The decimal mark of a language as its `Intl.NumberFormat` writes it (CLDR): `.` in English,
 /// `,` in Vietnamese, Indonesian, Russian and Polish.

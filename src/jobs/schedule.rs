@@ -18,9 +18,9 @@ use chunk_core::analysis::protocol::{
     superlinear, Bm25Setting, ExportFormat, Figures, Lane, Request,
 };
 use chunk_core::retrieval::{QaPair, SweepGrid};
-use chunk_core::sim::Lang;
 use chunk_core::strategy::StrategyId;
 use chunk_core::tokenizer::open::OpenVocab;
+use chunk_core::Lang;
 
 use crate::compare::state::{ChunkPage, EngineStatus, RowState, Table, HISTOGRAM_BINS, ROWS_PAGE};
 use crate::retrieval::state::{RetrievalRowState, RetrievalTable, SweepState};
@@ -734,7 +734,9 @@ mod tests {
         // Their rows are filed into the table under the deferred job.
         let refused = Outcome::Refused {
             refusal: chunk_core::analysis::refusal::Refusal::from(
-                &chunk_core::strategy::StrategyError::ZeroChunkSize,
+                &chunk_core::strategy::StrategyError::Params(
+                    chunk_core::params::ParamsError::ZeroChunkSize,
+                ),
             ),
         };
         assert!(table.file_row(job, waiting[0], refused.clone(), 3.0));

@@ -237,10 +237,12 @@ impl Targets {
             Key::Encoding => f.encoding.get().name().to_owned(),
             Key::Model => m.model.get().map_or("custom", |x| x.id).to_owned(),
             Key::Strategy => self.compare.strategy.get().to_string(),
+            // The model's own tokens are the `size-tokenizer` key's: the unit says tokens.
             Key::SizeUnit => match self.compare.unit.get() {
-                SizeUnit::Tokens | SizeUnit::Model(_) => "tokens",
-                SizeUnit::Characters => "characters",
+                SizeUnit::Model(_) => SizeUnit::Tokens,
+                unit => unit,
             }
+            .code()
             .to_owned(),
             Key::HeadingPrefix => self
                 .compare
@@ -386,10 +388,8 @@ impl Targets {
                 return true;
             }
             Key::SizeUnit => {
-                let unit = match value {
-                    "tokens" => SizeUnit::Tokens,
-                    "characters" => SizeUnit::Characters,
-                    _ => return false,
+                let Ok(unit) = value.parse::<SizeUnit>() else {
+                    return false;
                 };
                 set(self.compare.unit, unit);
                 return true;
@@ -710,7 +710,7 @@ mod tests {
         assert!(!t.apply(Key::SimSize, "165"), "above the slider");
         assert!(t.apply(
             Key::SimRule,
-            sim_model::rule_code(chunk_core::sim::SentenceRule::Terminators)
+            sim_model::rule_code(chunk_core::segment::sentences::SentenceRule::Terminators)
         ));
         assert_eq!(app.language.lang.get_untracked(), Lang::Pl);
         assert_eq!(app.fields.chunk_size.get_untracked(), "256");

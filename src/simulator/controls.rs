@@ -3,9 +3,10 @@
 //! [`SimState`]; every figure below follows through the memos.
 
 use crate::simulator::messages::args as sim_msg;
+use chunk_core::segment::sentences::SentenceRule;
 use chunk_core::sim::documents::Preset;
 use chunk_core::sim::sweep::{Slider, OVERLAP_SLIDER, SIZE_SLIDER};
-use chunk_core::sim::{SentenceRule, Strategy, TokenizerChoice};
+use chunk_core::sim::{Strategy, TokenizerChoice};
 use leptos::prelude::*;
 
 use super::messages::{self, Msg};

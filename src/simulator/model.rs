@@ -16,13 +16,14 @@
 
 use std::sync::Arc;
 
+use chunk_core::params::ParamsError;
+use chunk_core::segment::sentences::sentence_bytes;
+use chunk_core::segment::sentences::SentenceRule;
 use chunk_core::sim::documents::{default_query, Preset};
-use chunk_core::sim::sentences::sentence_bytes;
 use chunk_core::sim::sweep::{bloat_by_overlap, split_by_size};
 use chunk_core::sim::tokens::{simple_spans, TokenSpans};
 use chunk_core::sim::{
-    coverage, keywords, ChunkError, Chunking, Coverage, Metrics, Prepared, SentenceRule, Strategy,
-    TokenizerChoice,
+    coverage, keywords, Chunking, Coverage, Metrics, Prepared, Strategy, TokenizerChoice,
 };
 use chunk_core::tokenizer::Encoding;
 use leptos::prelude::*;
@@ -188,7 +189,7 @@ pub struct SimState {
     /// are empty unless [`TokensState::Ready`].
     pub tokens_state: Memo<TokensState>,
     /// The chunks for the current strategy, size and overlap.
-    pub chunking: Memo<Result<Chunking, ChunkError>>,
+    pub chunking: Memo<Result<Chunking, ParamsError>>,
     /// The metrics of that chunking (`None` when chunking failed).
     pub metrics: Memo<Option<Metrics>>,
     /// With a BPE encoding chosen and its tokens there: the document's tokens by the simple
@@ -503,7 +504,7 @@ pub fn fooled_boundary(text: &str) -> Option<String> {
 mod tests {
     use super::*;
     use chunk_core::sim::documents::default_document;
-    use chunk_core::sim::Lang;
+    use chunk_core::Lang;
 
     #[test]
     fn abbreviations_and_decimals_are_reported_but_semicolons_are_not() {

@@ -3,7 +3,8 @@
 //! and blank chunks, a sentence rule fooled by a full stop, and a query with no keyword.
 
 use crate::simulator::messages::args as sim_msg;
-use chunk_core::sim::{ChunkError, SentenceRule};
+use chunk_core::params::ParamsError;
+use chunk_core::segment::sentences::SentenceRule;
 use leptos::prelude::*;
 
 use super::messages::Msg;
@@ -50,7 +51,7 @@ pub fn warnings(sim: SimState) -> Vec<Warning> {
     }
     let chunking = match sim.chunking.get() {
         Ok(c) => c,
-        Err(ChunkError::ZeroChunkSize) => {
+        Err(ParamsError::ZeroChunkSize) => {
             push("chunk-error", sim.t(Msg::WarnZeroSize).to_string());
             return out;
         }

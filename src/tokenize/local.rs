@@ -14,7 +14,6 @@ use std::sync::Arc;
 
 use chunk_core::tokenizer::Encoding;
 
-use super::module::check_offsets;
 use super::schedule::PAGE_SLICE_MS;
 
 /// Tokenizes `text` with `encoding` on this thread, one slice of [`PAGE_SLICE_MS`] per browser
@@ -44,11 +43,10 @@ pub async fn tokenize(
             return Ok(None);
         }
     }
-    let offsets = job.into_offsets()?;
     // The windows index the text with these offsets: checked as the worker's are.
-    check_offsets(&offsets, len)
+    let offsets = chunk_core::tokenizer::TokenBoundaries::new(job.into_offsets()?, len)
         .map_err(|why| format!("tokenizer module result refused: {why}"))?;
-    Ok(Some(offsets))
+    Ok(Some(offsets.into_vec()))
 }
 
 #[cfg(any(not(target_arch = "wasm32"), feature = "linked-tokenizer"))]

@@ -73,7 +73,7 @@ pub enum Reply {
 
 #[cfg(target_arch = "wasm32")]
 mod imp {
-    use chunk_core::tokenizer::Encoding;
+    use chunk_core::tokenizer::{Encoding, TokenBoundaries};
     use js_sys::{Reflect, Uint32Array, Uint8Array};
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
@@ -210,15 +210,16 @@ mod imp {
 
     impl WorkerResult {
         /// Copies the offsets into wasm memory for a text of `text_len` bytes, or says why they
-        /// cannot be its token boundaries (see [`check_offsets`](super::check_offsets)). Yields
+        /// cannot be its token boundaries (see [`TokenBoundaries::new`]). Yields
         /// to the browser between the copy and the check: for 10 M tokens each takes tens of
         /// milliseconds.
         pub async fn into_offsets(self, text_len: usize) -> Result<Vec<usize>, String> {
             let copied = self.offsets.to_vec();
             crate::browser::yield_now().await;
             let offsets: Vec<usize> = copied.into_iter().map(|o| o as usize).collect();
-            crate::tokenize::module::check_offsets(&offsets, text_len)?;
-            Ok(offsets)
+            TokenBoundaries::new(offsets, text_len)
+                .map(TokenBoundaries::into_vec)
+                .map_err(|why| why.to_string())
         }
     }
 }

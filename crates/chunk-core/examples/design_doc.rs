@@ -6,7 +6,11 @@
 #[path = "../tests/common/figures.rs"]
 mod figures;
 
-use chunk_core::sim::{keywords, Lang, Prepared, SentenceRule, TokenizerChoice};
+use chunk_core::sim::{keywords, Prepared, TokenizerChoice};
+
+use chunk_core::Lang;
+
+use chunk_core::segment::sentences::SentenceRule;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

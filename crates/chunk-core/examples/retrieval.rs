@@ -34,10 +34,10 @@ use chunk_core::retrieval::{
     check_span, evaluate, sweep, Bm25Params, CellOutcome, EvalOptions, QaPair, SweepCheck,
     SweepGrid, SweepObjective,
 };
-use chunk_core::sim::Lang;
 use chunk_core::strategy::{chunker, run, Document, Settings, SizeUnit, StrategyId};
 use chunk_core::tokenizer::open::OpenTokenizer;
 use chunk_core::tokenizer::Encoding;
+use chunk_core::Lang;
 use serde_json::{json, Value};
 use std::io::Read;
 use std::process::ExitCode;
@@ -91,11 +91,10 @@ fn main() -> ExitCode {
 }
 
 fn answer(input: &Input) -> Result<Value, String> {
-    let unit = match input.unit.as_str() {
-        "tokens" => SizeUnit::Tokens,
-        "characters" => SizeUnit::Characters,
-        other => return Err(format!("unknown unit {other:?}")),
-    };
+    let unit: SizeUnit = input
+        .unit
+        .parse()
+        .map_err(|_| format!("unknown unit {:?}", input.unit))?;
     let encoding = Encoding::ALL
         .into_iter()
         .find(|e| e.name() == input.encoding)

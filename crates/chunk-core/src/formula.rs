@@ -5,6 +5,7 @@
 //! overflow: with documents up to 10^12 tokens and any `chunk_size`, the largest product is
 //! `(chunks − 1) × overlap < document × chunk_size ≤ 10^12 × 2^64`, far inside `u128`.
 
+use crate::params::{clamp_overlap, ParamsError};
 use std::fmt;
 
 /// Characters per token used to estimate a token count from a character count: OpenAI's rule
@@ -107,8 +108,8 @@ pub struct FormulaOutput {
 /// Why [`compute`] refused an input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FormulaError {
-    /// `chunk_size` was 0: no window can hold a token.
-    ZeroChunkSize,
+    /// `chunk_size` was 0: no window can hold a token ([`ParamsError::ZeroChunkSize`]).
+    Params(ParamsError),
     /// The price was negative, NaN or infinite.
     InvalidPrice,
     /// The cost does not fit a finite `f64` (a price near `f64::MAX` times many tokens).
@@ -118,7 +119,9 @@ pub enum FormulaError {
 impl fmt::Display for FormulaError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            FormulaError::ZeroChunkSize => f.write_str("chunk_size must be at least 1 token"),
+            FormulaError::Params(ParamsError::ZeroChunkSize) => {
+                f.write_str("chunk_size must be at least 1 token")
+            }
             FormulaError::InvalidPrice => f.write_str("price must be a finite number ≥ 0"),
             FormulaError::CostOverflow => f.write_str("the cost is too large to compute"),
         }
@@ -127,15 +130,9 @@ impl fmt::Display for FormulaError {
 
 impl std::error::Error for FormulaError {}
 
-/// Clamps an overlap below the chunk size: returns `(overlap_used, clamped)`.
-///
-/// `chunk_size` must be ≥ 1. An overlap ≥ `chunk_size` would make the stride zero or negative
-/// and the window loop would never advance, so it becomes `chunk_size − 1`.
-pub fn clamp_overlap(chunk_size: u64, chunk_overlap: u64) -> (u64, bool) {
-    if chunk_overlap >= chunk_size {
-        (chunk_size.saturating_sub(1), true)
-    } else {
-        (chunk_overlap, false)
+impl From<ParamsError> for FormulaError {
+    fn from(e: ParamsError) -> Self {
+        FormulaError::Params(e)
     }
 }
 
@@ -159,12 +156,12 @@ pub fn chunk_count(document: u64, chunk_size: u64, stride: u64) -> u64 {
 /// embedded, 1,408 repeats (12.3 % of the total, 14.1 % over the document), last chunk 144.
 ///
 /// # Errors
-/// [`FormulaError::ZeroChunkSize`] if `chunk_size == 0`; [`FormulaError::InvalidPrice`] if the
+/// [`FormulaError::Params`] if `chunk_size == 0`; [`FormulaError::InvalidPrice`] if the
 /// price is negative or not finite; [`FormulaError::CostOverflow`] if the cost is not finite.
 /// An overlap ≥ size is not an error: it is clamped and flagged.
 pub fn compute(input: FormulaInput) -> Result<FormulaOutput, FormulaError> {
     if input.chunk_size == 0 {
-        return Err(FormulaError::ZeroChunkSize);
+        return Err(FormulaError::Params(ParamsError::ZeroChunkSize));
     }
     check_price(input.price_per_million)?;
     let document = input.document.tokens();
@@ -385,7 +382,10 @@ mod tests {
             chunk_overlap: 0,
             price_per_million: None,
         };
-        assert_eq!(compute(i), Err(FormulaError::ZeroChunkSize));
+        assert_eq!(
+            compute(i),
+            Err(FormulaError::Params(ParamsError::ZeroChunkSize))
+        );
         i.chunk_size = 4;
         for bad in [-1.0, f64::NAN, f64::INFINITY] {
             i.price_per_million = Some(bad);

@@ -2,13 +2,26 @@
 //! fixed windows take their size and overlap from [`ChunkParams`], so the overlap is clamped in
 //! one place only.
 
-use crate::formula::clamp_overlap;
 use std::num::NonZeroUsize;
 use thiserror::Error;
 
+/// Clamps an overlap below the chunk size (SPEC §2), in the caller's unit: returns `(overlap_used, clamped)`.
+///
+/// `chunk_size` must be ≥ 1. An overlap ≥ `chunk_size` would make the stride zero or negative
+/// and the window loop would never advance, so it becomes `chunk_size − 1`.
+pub fn clamp_overlap(chunk_size: u64, chunk_overlap: u64) -> (u64, bool) {
+    if chunk_overlap >= chunk_size {
+        (chunk_size.saturating_sub(1), true)
+    } else {
+        (chunk_overlap, false)
+    }
+}
+
 /// Why [`ChunkParams::new`] refused a setting.
+/// The one error for a chunk size no chunk can hold: the strategies ([`crate::strategy::StrategyError::Params`]),
+/// the simulator ([`crate::sim::chunk`]) and the formula ([`crate::formula::FormulaError::Params`]) all
+/// refuse with it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
-#[non_exhaustive]
 pub enum ParamsError {
     /// `chunk_size` was 0: no chunk can hold anything.
     #[error("chunk_size must be at least 1")]
@@ -35,7 +48,7 @@ impl ChunkParams {
     /// [`ParamsError::ZeroChunkSize`] when `chunk_size == 0`.
     pub fn new(chunk_size: usize, chunk_overlap: usize) -> Result<Self, ParamsError> {
         let size = NonZeroUsize::new(chunk_size).ok_or(ParamsError::ZeroChunkSize)?;
-        // The clamping rule itself is the formula's, for the calculator's u64 lengths too.
+        // One clamping rule for these and for the formula's u64 lengths ([`clamp_overlap`]).
         let (used, _) = clamp_overlap(chunk_size as u64, chunk_overlap as u64);
         Ok(ChunkParams {
             chunk_size: size,

@@ -15,12 +15,13 @@ mod keeps;
 
 use chunk_core::reconstruct::check_reconstruction;
 use chunk_core::segment::markdown::{sections, Section};
-use chunk_core::sizer::{Length, TokenCounter};
+use chunk_core::strategy::length::Length;
 use chunk_core::strategy::{
     run, Boundary, Chunker, HeadingPrefix, Keeps, MarkdownStructure, Piece, Recursive,
     SectionBudget, Settings, SizeUnit, StrategyError,
 };
 use chunk_core::tokenizer::Encoding;
+use chunk_core::tokenizer::TokenCounter;
 use std::ops::Range;
 
 const SIZES: [usize; 5] = [8, 24, 64, 200, 512];

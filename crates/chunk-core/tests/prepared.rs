@@ -8,12 +8,13 @@
 //! page's worker uses it.
 
 use chunk_core::analysis::{summary, summary_prepared, LimitCheck};
-use chunk_core::sizer::{Length, TokenCounter};
+use chunk_core::strategy::length::Length;
 use chunk_core::strategy::{
     chunker, run_prepared, Chunk, ChunkFlags, Chunker, Chunks, Document, Settings, SizeUnit,
     StrategyError, StrategyId,
 };
 use chunk_core::tokenizer::Encoding;
+use chunk_core::tokenizer::TokenCounter;
 
 /// The old `run`: every figure measured from scratch.
 fn reference(c: &dyn Chunker, text: &str, encoding: Encoding) -> Result<Chunks, StrategyError> {

@@ -16,11 +16,11 @@ use chunk_core::retrieval::{
     Bm25Params, CellOutcome, DocumentTerms, EvalOptions, QaAnswer, QaLine, QaPair, Ranking,
     SweepCheck, SweepGrid, SweepObjective,
 };
-use chunk_core::sim::Lang;
-use chunk_core::sizer::Length;
+use chunk_core::strategy::length::Length;
 use chunk_core::strategy::{chunker, run, run_prepared, Document, Settings, SizeUnit, StrategyId};
 use chunk_core::strategy::{Boundary, Chunk, ChunkFlags, Chunks, Keeps};
 use chunk_core::tokenizer::Encoding;
+use chunk_core::Lang;
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 use std::ops::Range;

@@ -10,7 +10,7 @@
 //! A case is right when the rule's sentences, each trimmed of surrounding whitespace, equal the
 //! expected ones. Run with `--nocapture` to see the score table.
 
-use chunk_core::sim::sentences::{sentence_bytes, SentenceRule};
+use chunk_core::segment::sentences::{sentence_bytes, SentenceRule};
 use chunk_core::strategy::punkt_sentence_starts;
 use proptest::prelude::*;
 use serde::Deserialize;

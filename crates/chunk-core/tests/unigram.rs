@@ -19,8 +19,8 @@ mod corpus;
 #[path = "common/hf_oracle.rs"]
 mod hf_oracle;
 
-use chunk_core::sizer::TokenCounter;
 use chunk_core::tokenizer::unigram::Unigram;
+use chunk_core::tokenizer::TokenCounter;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};

@@ -38,10 +38,10 @@ use chunk_core::retrieval::{
     check_span, evaluate_prepared, sweep_cell, DocumentTerms, EvalOptions, QaPair, Sweep,
     SweepCell, SweepCheck,
 };
-use chunk_core::sim::Lang;
 use chunk_core::strategy::{chunker_with, run_prepared, Chunks, Document, StrategyId};
 use chunk_core::tokenizer::open::{OpenTokenizer, OpenVocab};
 use chunk_core::tokenizer::Encoding;
+use chunk_core::Lang;
 
 pub mod worker;
 

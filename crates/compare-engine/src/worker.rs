@@ -329,9 +329,9 @@ mod tests {
     use chunk_core::analysis::protocol::{Bm25Setting, Figures};
     use chunk_core::models::{model, ModelRef};
     use chunk_core::retrieval::{locate_answer, QaPair, SweepGrid};
-    use chunk_core::sim::Lang;
     use chunk_core::strategy::{Settings, SizeUnit, StrategyId};
     use chunk_core::tokenizer::Encoding;
+    use chunk_core::Lang;
     use Effect::{Fetch, Post, Yield};
 
     const TEXT: &str = "The XV40 runs from minus ten to fifty degrees. It weighs two kilos.\n\n\

@@ -16,12 +16,12 @@
 //!
 //! It also exports the open models' tokenizers ([`open_load`], [`open_count`]: WordPiece and
 //! Unigram) for the tokenizer bench against Hugging Face's JavaScript tokenizers
-//! (`bench/open-tokenizers.mjs`), and sentence segmentation ([`chunk_core::sim::sentences::sentence_bytes`]) under
+//! (`bench/open-tokenizers.mjs`), and sentence segmentation ([`chunk_core::segment::sentences::sentence_bytes`]) under
 //! each [`SentenceRule`], named as in [`sentence_rules`], for the sentence bench
 //! (`bench/sentences.mjs`).
 
-use chunk_core::sim::sentences::sentence_bytes;
-use chunk_core::sim::SentenceRule;
+use chunk_core::segment::sentences::sentence_bytes;
+use chunk_core::segment::sentences::SentenceRule;
 use chunk_core::strategy::{chunker, run, Settings, SizeUnit, StrategyError, StrategyId};
 use chunk_core::tokenizer::open::{OpenTokenizer, OpenVocab};
 use chunk_core::tokenizer::Encoding;
@@ -242,15 +242,9 @@ fn parse(
     encoding: &str,
 ) -> Result<(StrategyId, Settings), String> {
     let id = parse_strategy(strategy)?;
-    let unit = match unit {
-        "tokens" => SizeUnit::Tokens,
-        "characters" => SizeUnit::Characters,
-        other => {
-            return Err(format!(
-                "unknown unit {other:?}: expected \"tokens\" or \"characters\""
-            ))
-        }
-    };
+    let unit: SizeUnit = unit
+        .parse()
+        .map_err(|_| format!("unknown unit {unit:?}: expected \"tokens\" or \"characters\""))?;
     let encoding = Encoding::from_name(encoding).ok_or_else(|| {
         format!("unknown encoding {encoding:?}: expected \"cl100k_base\" or \"o200k_base\"")
     })?;
@@ -373,7 +367,7 @@ mod tests {
         assert_eq!((chunks, tokens), (29, 28 * 6 + 10));
         assert_eq!(
             measure(StrategyId::Fixed, &settings(0, 0), text).unwrap_err(),
-            StrategyError::ZeroChunkSize.to_string()
+            StrategyError::Params(chunk_core::params::ParamsError::ZeroChunkSize).to_string()
         );
     }
 
@@ -412,7 +406,9 @@ mod tests {
         assert_eq!(overlap_for(StrategyId::Sentence, settings(512, 64)), Ok(64));
         assert_eq!(
             overlap_for(StrategyId::Fixed, settings(0, 64)),
-            Err(StrategyError::ZeroChunkSize)
+            Err(StrategyError::Params(
+                chunk_core::params::ParamsError::ZeroChunkSize
+            ))
         );
     }
 }

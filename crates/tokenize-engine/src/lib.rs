@@ -11,6 +11,9 @@
 //! builds it as a worker module (`index.html`, `data-type="worker"`), as `tokenize-engine.js` +
 //! `tokenize-engine_bg.wasm`.
 
+#[cfg(feature = "bench")]
+mod bench;
+
 use std::sync::Arc;
 
 use chunk_core::tokenizer::sliced::Slicer;

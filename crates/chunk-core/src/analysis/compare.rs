@@ -2,152 +2,14 @@
 //! p95 / max chunk tokens, chunks over the model limit, split sentences, cost"), computed the
 //! same way for every strategy from its measured chunks.
 
-use crate::analysis::structure::{structure_faults, Outline, StructureFaults};
-use crate::models::{EmbeddingModel, ModelTokenizer};
-use crate::sim::sentences::{sentence_bytes, SentenceRule};
-use crate::sizer::TokenCounter;
-use crate::strategy::{Chunks, Document};
-use crate::tokenizer::open::OpenTokenizer;
-use crate::tokenizer::Encoding;
-
-/// What a chunk's count against the embedding model's limit is measured with (SPEC §10: "each
-/// chunk tokenized by the model's own tokenizer with its special tokens and required prefix").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(tag = "basis", content = "encoding", rename_all = "kebab-case")]
-pub enum LimitBasis {
-    /// No model limit: the limit is a plain number of the chunks' own tokens.
-    ChunkTokens,
-    /// The model's own tokenizer (its BPE encoding, or its WordPiece / Unigram vocabulary):
-    /// the counts are the model's.
-    Own,
-    /// The vendor publishes no tokenizer: this encoding stands in, and the counts are
-    /// estimates ([`crate::models::ModelTokenizer::Proxy`]).
-    Proxy(Encoding),
-    /// The model's own tokenizer could not be loaded (its vocabulary file did not arrive):
-    /// this encoding, the one the chunks are sized with, stands in, and the counts are
-    /// estimates.
-    StandIn(Encoding),
-}
-
-impl LimitBasis {
-    /// True when the over-limit counts are the model's own.
-    pub fn is_exact(self) -> bool {
-        matches!(self, LimitBasis::Own | LimitBasis::ChunkTokens)
-    }
-}
-
-/// The embedding model's input limit as a check of each chunk: a chunk of `n` tokens of the
-/// model's tokenizer is read as `n + added_tokens`, and the model truncates it when that
-/// exceeds `max_input_tokens`, dropping the excess.
-#[derive(Clone, Copy)]
-pub struct LimitCheck<'a> {
-    /// The model's maximum input, in its tokens, including what it adds (special tokens,
-    /// required prefix).
-    pub max_input_tokens: usize,
-    /// Tokens the model adds to every input: its special tokens (`[CLS]`, `[SEP]`).
-    pub added_tokens: usize,
-    /// The text the model card requires before every document (`"passage: "`): each chunk is
-    /// counted with it in front, as the model reads it (a prefix's tokens do not always add up
-    /// with the chunk's: SentencePiece gives the prefix's trailing space a piece of its own).
-    /// Counted only with a [`LimitCheck::counter`].
-    pub prefix: Option<&'a str>,
-    /// Counts a chunk's text with the model's tokenizer; `None`: the chunks' own token counts
-    /// ([`crate::strategy::Chunk::tokens`]) are already in it.
-    pub counter: Option<&'a dyn TokenCounter>,
-    /// What the counts are.
-    pub basis: LimitBasis,
-}
-
-impl LimitCheck<'static> {
-    /// A plain limit of `max_input_tokens` of the chunks' own tokens, nothing added
-    /// ([`LimitBasis::ChunkTokens`]); `usize::MAX` checks nothing.
-    pub const fn within(max_input_tokens: usize) -> Self {
-        LimitCheck {
-            max_input_tokens,
-            added_tokens: 0,
-            prefix: None,
-            counter: None,
-            basis: LimitBasis::ChunkTokens,
-        }
-    }
-}
-
-impl<'a> LimitCheck<'a> {
-    /// The check of every chunk against `model`'s input limit (SPEC §10), with the model's own
-    /// tokenizer where there is one: its BPE encoding (counted afresh when the chunks are sized
-    /// with another encoding than `sizing`), a proxy encoding for a vendor without a public
-    /// tokenizer ([`LimitBasis::Proxy`]), or its WordPiece / Unigram vocabulary from `open`
-    /// (the tokenizers loaded so far). Without that vocabulary, the sizing encoding stands in
-    /// and says so ([`LimitBasis::StandIn`]). A model without a stated limit checks nothing.
-    pub fn for_model(
-        model: &'static EmbeddingModel,
-        sizing: Encoding,
-        open: &[&'a OpenTokenizer],
-    ) -> LimitCheck<'a> {
-        let Some(max_input_tokens) = model.max_input_tokens else {
-            return LimitCheck::within(usize::MAX);
-        };
-        let bpe = |e: Encoding| -> Option<&'a dyn TokenCounter> {
-            // The chunks' own counts are in the sizing encoding; a prefix needs a count of its own.
-            (e != sizing || model.required_prefix.is_some())
-                .then(|| e.tokenizer() as &dyn TokenCounter)
-        };
-        let (counter, basis) = match model.tokenizer {
-            ModelTokenizer::Bpe(e) => (bpe(e), LimitBasis::Own),
-            ModelTokenizer::Proxy(e) => (bpe(e), LimitBasis::Proxy(e)),
-            other => match other
-                .open_vocab()
-                .and_then(|v| open.iter().copied().find(|t| t.vocab() == v))
-            {
-                Some(t) => (Some(t as &dyn TokenCounter), LimitBasis::Own),
-                None => (bpe(sizing), LimitBasis::StandIn(sizing)),
-            },
-        };
-        LimitCheck {
-            max_input_tokens,
-            added_tokens: model.special_tokens,
-            prefix: model.required_prefix,
-            counter,
-            basis,
-        }
-    }
-}
-
-impl std::fmt::Debug for LimitCheck<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("LimitCheck")
-            .field("max_input_tokens", &self.max_input_tokens)
-            .field("added_tokens", &self.added_tokens)
-            .field("prefix", &self.prefix)
-            .field("counter", &self.counter.is_some())
-            .field("basis", &self.basis)
-            .finish()
-    }
-}
-
-/// Every chunk of `chunks` (cut from `text`) as the model reads it, in order: the tokens of
-/// the prefix and its text in the model's tokenizer plus [`LimitCheck::added_tokens`].
-/// Compare each with [`LimitCheck::max_input_tokens`]: the excess is what the model drops.
-pub fn model_tokens(text: &str, chunks: &Chunks, limit: &LimitCheck<'_>) -> Vec<usize> {
-    let mut prefixed = String::new();
-    chunks
-        .chunks
-        .iter()
-        .map(|c| {
-            let own = match (limit.counter, limit.prefix) {
-                (Some(counter), None) => counter.count(&c.text(text)),
-                (Some(counter), Some(prefix)) => {
-                    prefixed.clear();
-                    prefixed.push_str(prefix);
-                    prefixed.push_str(&c.text(text));
-                    counter.count(&prefixed)
-                }
-                (None, _) => c.tokens,
-            };
-            own.saturating_add(limit.added_tokens)
-        })
-        .collect()
-}
+use crate::analysis::structure::{structure_faults, StructureFaults};
+// The model-limit check moved to `crate::limit`; its old paths here stay valid.
+pub use crate::limit::{chunks_over_limit, dropped_tokens, model_tokens, LimitBasis, LimitCheck};
+use crate::segment::markdown::Outline;
+use crate::segment::sentences::trimmed_sentences;
+use crate::strategy::Chunks;
+#[cfg(feature = "strategies")]
+use crate::strategy::Document;
 
 /// The figures of one strategy on one document. Token figures are in tokens of
 /// [`Chunks::encoding`], each chunk counted by encoding exactly its own text.
@@ -188,7 +50,7 @@ pub struct Summary {
     pub model_p95_tokens: usize,
     /// Tokens the model drops over all chunks: the sum of each chunk's excess over the limit.
     pub truncated_tokens: usize,
-    /// Sentences in the document ([`SentenceRule::Contextual`]).
+    /// Sentences in the document ([`SentenceRule::Contextual`](crate::segment::sentences::SentenceRule::Contextual)).
     pub sentences: usize,
     /// Sentences that no single chunk holds wholly (whitespace around a sentence does not
     /// count: a chunk that lost only the trailing space still holds it).
@@ -227,6 +89,7 @@ fn ratio(a: usize, b: usize) -> f64 {
     }
 }
 
+#[cfg(feature = "strategies")]
 /// The summary of `chunks` of `text` (the document they were cut from), checked against the
 /// embedding model's input limit `limit`, at a price of `price_per_million` per 1,000,000
 /// tokens.
@@ -241,6 +104,7 @@ pub fn summary(
     summarize(text, &sentences, &outline, chunks, limit, price_per_million).0
 }
 
+#[cfg(feature = "strategies")]
 /// [`summary`] on a prepared document: the same figures, with the document's sentences found
 /// once for every strategy and each repeat counted from the document's tokens
 /// ([`Document::count`]) rather than re-encoded. `chunks` must have been cut from
@@ -255,6 +119,7 @@ pub fn summary_prepared(
     summary_prepared_reading(document, chunks, limit, price_per_million).0
 }
 
+#[cfg(feature = "strategies")]
 /// [`summary_prepared`] and each chunk as the model reads it ([`model_tokens`], which the
 /// summary's model figures are made of), for a caller that shows both without counting the
 /// chunks with the model's tokenizer twice.
@@ -275,18 +140,7 @@ pub fn summary_prepared_reading(
     )
 }
 
-/// How many of the chunks, read as `read` tokens each ([`model_tokens`]), exceed
-/// `max_input_tokens`: the chunks the model truncates.
-pub fn chunks_over_limit(read: &[usize], max_input_tokens: usize) -> usize {
-    read.iter().filter(|&&t| t > max_input_tokens).count()
-}
-
-/// Tokens the model drops of a chunk it reads as `read` tokens under a limit of
-/// `max_input_tokens`: the excess, 0 when the chunk fits.
-pub fn dropped_tokens(read: usize, max_input_tokens: usize) -> usize {
-    read.saturating_sub(max_input_tokens)
-}
-
+#[cfg(feature = "strategies")]
 /// [`summary`] with the document's trimmed sentences given, and each chunk as the model reads
 /// it.
 fn summarize(
@@ -356,6 +210,7 @@ fn summarize(
     (summary, read)
 }
 
+#[cfg(feature = "strategies")]
 /// The 95th percentile of ascending `sorted` by nearest rank: the element at rank
 /// ⌈0.95 · n⌉ (1-based); 0 for an empty slice.
 fn p95(sorted: &[usize]) -> usize {
@@ -363,20 +218,7 @@ fn p95(sorted: &[usize]) -> usize {
     rank.checked_sub(1).map_or(0, |i| sorted[i])
 }
 
-/// Sentence byte ranges without their leading and trailing whitespace; whitespace-only
-/// segments are left out (cached per text by [`Document`]).
-pub(crate) fn trimmed_sentences(text: &str) -> Vec<(usize, usize)> {
-    sentence_bytes(text, SentenceRule::Contextual)
-        .into_iter()
-        .filter_map(|(s, e)| {
-            let seg = &text[s..e];
-            let start = s + (seg.len() - seg.trim_start().len());
-            let end = s + seg.trim_end().len();
-            (start < end).then_some((start, end))
-        })
-        .collect()
-}
-
+#[cfg(feature = "strategies")]
 /// Sentences not wholly inside one chunk's byte range. Chunks are in document order with
 /// non-decreasing starts, so a sweep finds, for each sentence, the chunks that start at or
 /// before it; the furthest end among them decides.
@@ -401,7 +243,7 @@ fn count_split(sentences: &[(usize, usize)], chunks: &Chunks) -> usize {
 mod tests {
     use super::*;
     use crate::strategy::{chunker, run, Settings, SizeUnit, StrategyId};
-    use crate::tokenizer::Encoding;
+    use crate::tokenizer::{Encoding, TokenCounter};
 
     fn chunks_of(id: StrategyId, text: &str, size: usize, overlap: usize) -> Chunks {
         let s = Settings {

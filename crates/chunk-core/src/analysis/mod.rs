@@ -11,11 +11,11 @@ pub mod export;
 pub mod histogram;
 pub mod layout;
 pub mod protocol;
-pub mod refusal;
+/// A refusal as data: `crate::strategy::refusal`, also at this path.
+pub use crate::strategy::refusal;
 pub mod snippet;
 pub mod structure;
 
-pub use compare::{
-    dropped_tokens, model_tokens, summary, summary_prepared, summary_prepared_reading, LimitBasis,
-    LimitCheck, Summary,
-};
+pub use compare::{dropped_tokens, model_tokens, LimitBasis, LimitCheck, Summary};
+#[cfg(feature = "strategies")]
+pub use compare::{summary, summary_prepared, summary_prepared_reading};

@@ -15,9 +15,9 @@ use crate::models::ModelRef;
 use crate::retrieval::{
     Aggregate, Bm25Params, Bm25ParamsError, PairEvaluation, QaPair, Sweep, SweepGrid,
 };
-use crate::sim::Lang;
 use crate::strategy::{Settings, StrategyId, Structure};
 use crate::tokenizer::open::OpenVocab;
+use crate::Lang;
 use serde::{Deserialize, Serialize};
 
 /// Texts longer than this many bytes leave the text-splitter rows for the user to start:

@@ -76,6 +76,7 @@ impl Snippet {
     }
 }
 
+#[cfg(feature = "strategies")]
 /// The snippet the page shows for `id` with `settings` (every other parameter at the
 /// library's default, as [`crate::strategy::chunker`] builds it): [`rust`] for the
 /// text-splitter strategies, [`python`] for the others; `None` for the product's own
@@ -85,6 +86,7 @@ pub fn snippet(id: StrategyId, settings: &Settings) -> Option<Snippet> {
     snippet_for(id, settings, None)
 }
 
+#[cfg(feature = "strategies")]
 /// [`snippet`] with the chosen embedding model, whose own tokenizer a setting sized in its
 /// tokens ([`SizeUnit::Model`]) loads by the model's Hugging Face name; `None` for such a
 /// setting without a model of that vocabulary.
@@ -96,6 +98,7 @@ pub fn snippet_for(
     rust(id, settings).or_else(|| python_for(id, settings, model))
 }
 
+#[cfg(feature = "strategies")]
 /// Every snippet for `id` with `settings`, the one [`snippet`] shows first: for text-splitter
 /// the Rust crate then its Python binding, for the other libraries the Python one; empty where
 /// [`snippet`] is `None`.
@@ -103,6 +106,7 @@ pub fn snippets(id: StrategyId, settings: &Settings) -> Vec<Snippet> {
     snippets_for(id, settings, None)
 }
 
+#[cfg(feature = "strategies")]
 /// [`snippets`] with the chosen embedding model (see [`snippet_for`]).
 pub fn snippets_for(
     id: StrategyId,
@@ -118,12 +122,14 @@ pub fn snippets_for(
 /// Whether the library reproduces `id` with `settings`: a library strategy, and a setting it
 /// accepts. A setting the strategy refuses (an overlap chonkie's RecursiveChunker does not
 /// have, a size the library rejects) has no code that reproduces it.
+#[cfg(feature = "strategies")]
 fn reproducible(id: StrategyId, settings: &Settings) -> bool {
     id.library().is_some()
         && id.supports(settings.unit)
         && crate::strategy::chunker(id, settings).is_ok()
 }
 
+#[cfg(feature = "strategies")]
 /// The Rust snippet: the text-splitter crate itself for [`StrategyId::TextSplitter`] and
 /// [`StrategyId::TextSplitterMarkdown`] (`ChunkConfig::new(size).with_overlap(overlap)?`, then
 /// `.with_sizer(tiktoken_rs::cl100k_base()?)` or `o200k_base` in tokens; characters are the
@@ -182,12 +188,14 @@ pub fn rust(id: StrategyId, settings: &Settings) -> Option<Snippet> {
     })
 }
 
+#[cfg(feature = "strategies")]
 /// The Python snippet: the library for every library strategy (for text-splitter, its Python
 /// binding `semantic-text-splitter`); `None` where [`snippet`] is `None`.
 pub fn python(id: StrategyId, settings: &Settings) -> Option<Snippet> {
     python_for(id, settings, None)
 }
 
+#[cfg(feature = "strategies")]
 /// [`python`] with the chosen embedding model (see [`snippet_for`]).
 pub fn python_for(
     id: StrategyId,

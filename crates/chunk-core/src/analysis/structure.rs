@@ -3,7 +3,7 @@
 //!
 //! Four faults, each a property of one chunk (a chunk counts once per kind):
 //! - **code cut** ([`StructureFaults::code_cut`]): the chunk starts or ends inside a fenced
-//!   code block ([`fenced_code_blocks`], after the first character of its opening fence and
+//!   code block ([`fenced_code_blocks`](crate::segment::markdown::fenced_code_blocks), after the first character of its opening fence and
 //!   before its end) at a place that is not between two lines of its code: inside a line of
 //!   code, or inside or right after a fence line, so that the fence is apart from the code.
 //!   Between two lines means at a line's start or at its end (before its line ending) in the
@@ -21,11 +21,11 @@
 //!   character is read from the document at the chunk's start when that is a char boundary,
 //!   else from the chunk's own text.
 //! - **heading changed** ([`StructureFaults::heading_changed`]): a markdown heading
-//!   ([`sections`]; not the first line of the document) starts inside the chunk after some
+//!   ([`sections`](crate::segment::markdown::sections); not the first line of the document) starts inside the chunk after some
 //!   non-whitespace text of it, so the chunk spans two heading paths.
 
-use crate::segment::markdown::{fenced_code_blocks, sections, CodeBlock};
-use crate::strategy::section_budget::CLOSING;
+use crate::segment::markdown::{CodeBlock, Outline};
+use crate::segment::CLOSING;
 use crate::strategy::Chunks;
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
@@ -47,28 +47,6 @@ impl StructureFaults {
     /// The sum of the four counts (a chunk with two faults counts twice).
     pub fn total(&self) -> usize {
         self.code_cut + self.fence_only + self.separator_led + self.heading_changed
-    }
-}
-
-/// The structure of a document the report reads: its fenced code blocks and the starts of its
-/// headings (byte offsets).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Outline {
-    code: Vec<CodeBlock>,
-    headings: Vec<usize>,
-}
-
-impl Outline {
-    /// Parses `text` once ([`fenced_code_blocks`], [`sections`]).
-    pub fn new(text: &str) -> Self {
-        Outline {
-            code: fenced_code_blocks(text),
-            headings: sections(text)
-                .into_iter()
-                .filter(|s| s.level > 0 && s.bytes.start > 0)
-                .map(|s| s.bytes.start)
-                .collect(),
-        }
     }
 }
 

@@ -32,7 +32,7 @@
 //! document first); every chunk is ranked, those that score 0 after the others.
 
 use super::terms::for_each_term;
-use crate::sim::Lang;
+use crate::Lang;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 use thiserror::Error;
@@ -401,7 +401,7 @@ impl Ranking {
 mod tests {
     use super::*;
     use crate::retrieval::terms;
-    use crate::sim::Lang;
+    use crate::Lang;
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 1e-12

@@ -32,8 +32,8 @@
 
 use super::bm25::{Bm25Index, Bm25Params, ChunkIds, Interner};
 use super::terms::for_each_term;
-use crate::sim::Lang;
 use crate::strategy::Chunk;
+use crate::Lang;
 use rustc_hash::FxHashMap;
 use std::ops::Range;
 use std::sync::Arc;

@@ -6,8 +6,8 @@ use super::bm25::{Bm25Index, Bm25Params, Ranking};
 use super::document_terms::DocumentTerms;
 use super::span::{span_metrics, SpanMetrics};
 use super::terms::terms;
-use crate::sim::Lang;
 use crate::strategy::{Chunks, StrategyId};
+use crate::Lang;
 use std::ops::Range;
 
 /// A question and the byte span of its answer in the document.
@@ -325,7 +325,7 @@ pub fn ndcg_at_k(top: &[usize], relevant: &[usize], k: usize) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sizer::Length;
+    use crate::strategy::length::Length;
     use crate::strategy::{Boundary, Chunk, ChunkFlags, Keeps};
     use crate::tokenizer::Encoding;
 

@@ -45,7 +45,9 @@ pub use qa_jsonl::{
 };
 pub use span::{char_len, span_metrics, SpanMetrics};
 pub use sweep::{
-    best_setting, overlap_for, sweep, sweep_cell, sweep_with_progress, CellFigures, CellOutcome,
-    Sweep, SweepCell, SweepCheck, SweepGrid, SweepObjective,
+    best_setting, overlap_for, CellFigures, CellOutcome, Sweep, SweepCell, SweepCheck, SweepGrid,
+    SweepObjective,
 };
+#[cfg(feature = "strategies")]
+pub use sweep::{sweep, sweep_cell, sweep_with_progress};
 pub use terms::{term_spans, terms, TermSpan};

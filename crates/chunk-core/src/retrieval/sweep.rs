@@ -6,9 +6,11 @@
 
 use super::document_terms::DocumentTerms;
 use super::evaluate::{evaluate_prepared, Aggregate, EvalOptions, QaPair};
-use crate::analysis::compare::{chunks_over_limit, model_tokens, LimitBasis, LimitCheck};
-use crate::analysis::refusal::Refusal;
-use crate::strategy::{chunker, run_prepared, Document, Settings, SizeUnit, StrategyId};
+use crate::limit::{chunks_over_limit, model_tokens, LimitBasis, LimitCheck};
+use crate::strategy::refusal::Refusal;
+#[cfg(feature = "strategies")]
+use crate::strategy::{chunker, run_prepared, Document};
+use crate::strategy::{Settings, SizeUnit, StrategyId};
 
 /// The settings of a sweep: every size with every overlap.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -255,6 +257,7 @@ pub struct SweepCheck<'a> {
     pub limit: &'a LimitCheck<'a>,
 }
 
+#[cfg(feature = "strategies")]
 /// One setting: `strategy` with `chunk_size` and [`overlap_for`]`(chunk_size,
 /// overlap_percent)` in `unit`, run on the prepared `document` (its encoding measures the
 /// chunks), its chunks checked against [`SweepCheck::limit`] and evaluated on the pairs
@@ -331,6 +334,7 @@ pub fn best_setting(cells: &[SweepCell], objective: SweepObjective) -> Option<us
         .map(|(_, i)| i)
 }
 
+#[cfg(feature = "strategies")]
 /// [`sweep_with_progress`] without progress.
 pub fn sweep(
     document: &Document,
@@ -341,6 +345,7 @@ pub fn sweep(
     sweep_with_progress(document, strategy, grid, check, |_, _| {})
 }
 
+#[cfg(feature = "strategies")]
 /// Runs every setting of `grid` ([`sweep_cell`], the document's terms found once for all of
 /// them), calling `progress(done, total)` after each setting (for the worker's progress
 /// messages).

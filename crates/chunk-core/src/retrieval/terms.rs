@@ -20,7 +20,7 @@
 //! matter, see [`super::bm25`].)
 
 use crate::sim::query::stop_words;
-use crate::sim::Lang;
+use crate::Lang;
 use std::ops::Range;
 use unicode_segmentation::UnicodeSegmentation;
 
@@ -38,7 +38,7 @@ pub struct TermSpan {
 ///
 /// ```
 /// use chunk_core::retrieval::terms;
-/// use chunk_core::sim::Lang;
+/// use chunk_core::Lang;
 /// assert_eq!(
 ///     terms("What is the temperature range of the XV40?", Lang::En),
 ///     ["temperature", "range", "xv40"]

@@ -319,6 +319,31 @@ fn blocks(
     out
 }
 
+/// The structure of a document the structure report (`analysis::structure`) reads: its fenced code blocks and the starts of its
+/// headings (byte offsets).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Outline {
+    /// The fenced code blocks, in document order ([`fenced_code_blocks`]).
+    pub(crate) code: Vec<CodeBlock>,
+    /// The byte offsets where headings start, ascending; the first line of the document is
+    /// left out ([`sections`] with a level above 0).
+    pub(crate) headings: Vec<usize>,
+}
+
+impl Outline {
+    /// Parses `text` once ([`fenced_code_blocks`], [`sections`]).
+    pub fn new(text: &str) -> Self {
+        Outline {
+            code: fenced_code_blocks(text),
+            headings: sections(text)
+                .into_iter()
+                .filter(|s| s.level > 0 && s.bytes.start > 0)
+                .map(|s| s.bytes.start)
+                .collect(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

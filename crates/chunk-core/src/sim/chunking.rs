@@ -1,9 +1,8 @@
 //! The simulator's strategies behind one entry point, [`chunk`], and their common output.
 
 use super::packing::{pack_sentences, DroppedChunk};
-use crate::params::ChunkParams;
+use crate::params::{ChunkParams, ParamsError};
 use crate::windows::{fixed_windows, Window};
-use std::fmt;
 
 /// A chunking strategy of the simulator (SPEC §4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -19,23 +18,6 @@ impl Strategy {
     /// Every strategy, default first.
     pub const ALL: [Strategy; 2] = [Strategy::Fixed, Strategy::Sentence];
 }
-
-/// Why [`chunk`] refused its input.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ChunkError {
-    /// `chunk_size` was 0 tokens: no chunk can hold a token.
-    ZeroChunkSize,
-}
-
-impl fmt::Display for ChunkError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ChunkError::ZeroChunkSize => f.write_str("chunk_size must be at least 1 token"),
-        }
-    }
-}
-
-impl std::error::Error for ChunkError {}
 
 /// The chunks one strategy made of one document, as token ranges.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -65,21 +47,20 @@ pub struct Chunking {
 /// flagged, in both strategies.
 ///
 /// # Errors
-/// [`ChunkError::ZeroChunkSize`] when `chunk_size == 0`.
+/// [`ParamsError::ZeroChunkSize`] when `chunk_size == 0`.
 pub fn chunk(
     strategy: Strategy,
     n_tokens: usize,
     sentences: &[Window],
     chunk_size: usize,
     chunk_overlap: usize,
-) -> Result<Chunking, ChunkError> {
-    let params =
-        ChunkParams::new(chunk_size, chunk_overlap).map_err(|_| ChunkError::ZeroChunkSize)?;
+) -> Result<Chunking, ParamsError> {
+    let params = ChunkParams::new(chunk_size, chunk_overlap)?;
     let overlap = params.chunk_overlap();
     let (chunks, dropped) = match strategy {
         Strategy::Fixed => {
             let w =
-                fixed_windows(n_tokens, chunk_size, overlap).ok_or(ChunkError::ZeroChunkSize)?;
+                fixed_windows(n_tokens, chunk_size, overlap).ok_or(ParamsError::ZeroChunkSize)?;
             (w.windows, Vec::new())
         }
         Strategy::Sentence => {
@@ -111,11 +92,11 @@ mod tests {
     fn zero_size_is_an_error_and_big_overlap_is_clamped() {
         assert_eq!(
             chunk(Strategy::Fixed, 5, &[], 0, 0),
-            Err(ChunkError::ZeroChunkSize)
+            Err(ParamsError::ZeroChunkSize)
         );
         assert_eq!(
             chunk(Strategy::Sentence, 5, &[], 0, 0),
-            Err(ChunkError::ZeroChunkSize)
+            Err(ParamsError::ZeroChunkSize)
         );
         let s = [Window { start: 0, end: 11 }];
         let c = chunk(Strategy::Fixed, 11, &s, 2, 2).expect("size ≥ 1");

@@ -3,10 +3,10 @@
 //! written for this page (files in `crates/chunk-core/docs/`).
 //!
 //! Figures below are in simple-tokenizer tokens under the terminator sentence rule
-//! ([`super::tokens::TokenizerChoice::Simple`], [`super::sentences::SentenceRule::Terminators`]);
+//! ([`super::tokens::TokenizerChoice::Simple`], [`crate::segment::sentences::SentenceRule::Terminators`]);
 //! `tests/gate/spec_figures.rs` checks each of them.
 
-use super::lang::Lang;
+use crate::Lang;
 
 /// A document the simulator can load.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]

@@ -117,8 +117,10 @@ mod tests {
     #[test]
     fn fixed_windows_give_the_calculators_tokens_embedded_and_extra() {
         use crate::formula::{compute, DocLength, FormulaInput};
+        use crate::segment::sentences::SentenceRule;
         use crate::sim::documents::Preset;
-        use crate::sim::{Lang, Prepared, SentenceRule, Strategy, TokenizerChoice};
+        use crate::sim::{Prepared, Strategy, TokenizerChoice};
+        use crate::Lang;
         let text = Preset::Manual.text(Lang::En);
         let p = Prepared::new(text, TokenizerChoice::Simple, SentenceRule::Terminators);
         for (size, overlap) in [(60, 0), (60, 20), (25, 24), (500, 0), (7, 3)] {

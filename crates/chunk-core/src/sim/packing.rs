@@ -32,7 +32,7 @@ pub struct Packed {
 }
 
 /// Packs `sentences` (token ranges that tile `[0, n_tokens)`, e.g. from
-/// [`super::sentences::sentence_tokens`]) into chunks of at most `chunk_size` tokens (or one
+/// [`crate::segment::sentences::sentence_tokens`]) into chunks of at most `chunk_size` tokens (or one
 /// oversize sentence) with at most `chunk_overlap` tokens of whole-sentence overlap.
 ///
 /// `chunk_size` must be ≥ 1 (the caller, [`super::chunking::chunk`], rejects 0). Runs in

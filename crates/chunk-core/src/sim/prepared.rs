@@ -1,10 +1,11 @@
 //! A text prepared once for the simulator (tokenized and segmented), then chunked as often as
 //! the sliders move. Tokenizing with a BPE encoding is the slow step; it happens here only.
 
-use super::chunking::{chunk, ChunkError, Chunking, Strategy};
+use super::chunking::{chunk, Chunking, Strategy};
 use super::metrics::{metrics, Metrics};
-use super::sentences::{sentence_bytes, sentence_tokens, SentenceRule};
 use super::tokens::{TokenSpans, TokenizerChoice};
+use crate::params::ParamsError;
+use crate::segment::sentences::{sentence_bytes, sentence_tokens, SentenceRule};
 use crate::windows::Window;
 
 /// A tokenized, segmented text. It does not keep the text: methods that read it take it again.
@@ -21,6 +22,7 @@ pub struct Prepared {
 
 impl Prepared {
     /// Tokenizes `text` with `tokenizer` and splits it into sentences with `rule`.
+    #[cfg(feature = "bpe-tables")]
     pub fn new(text: &str, tokenizer: TokenizerChoice, rule: SentenceRule) -> Self {
         Self::from_tokens(text, tokenizer.tokenize(text), rule)
     }
@@ -45,13 +47,13 @@ impl Prepared {
     /// Chunks the text (see [`chunk`]); sizes in tokens.
     ///
     /// # Errors
-    /// [`ChunkError::ZeroChunkSize`] when `chunk_size == 0`.
+    /// [`ParamsError::ZeroChunkSize`] when `chunk_size == 0`.
     pub fn chunk(
         &self,
         strategy: Strategy,
         chunk_size: usize,
         chunk_overlap: usize,
-    ) -> Result<Chunking, ChunkError> {
+    ) -> Result<Chunking, ParamsError> {
         chunk(
             strategy,
             self.n_tokens(),

@@ -7,9 +7,9 @@
 //! So matching is by whole words of the text, whatever tokenizer cut the chunks: a word that a
 //! chunk edge cuts in two is held by neither part. It is lexical on purpose (see SPEC §4).
 
-use super::lang::Lang;
 use super::tokens::{is_word, simple_spans, TokenSpans};
 use crate::windows::Window;
+use crate::Lang;
 
 /// Stop words removed from a query, per language: a short list of function words written for
 /// this page (articles, prepositions, question words, copulas), lower-case.

@@ -1,9 +1,10 @@
 //! Slider sweeps (SPEC §4): split sentences against every slider size, bloat factor against
 //! every slider overlap.
 
-use super::chunking::{ChunkError, Strategy};
+use super::chunking::Strategy;
 use super::metrics::split_sentences;
 use super::prepared::Prepared;
+use crate::params::ParamsError;
 
 /// The values of a slider: `min, min + step, …, max` (inclusive).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,12 +42,12 @@ pub const OVERLAP_SLIDER: Slider = Slider {
 /// tokens (the chart of SPEC §4; it is not monotonic).
 ///
 /// # Errors
-/// Never for the slider's sizes (all ≥ 1); the type keeps [`ChunkError`] for honesty.
+/// Never for the slider's sizes (all ≥ 1); the type keeps [`ParamsError`] for honesty.
 pub fn split_by_size(
     prepared: &Prepared,
     strategy: Strategy,
     chunk_overlap: usize,
-) -> Result<Vec<(usize, usize)>, ChunkError> {
+) -> Result<Vec<(usize, usize)>, ParamsError> {
     SIZE_SLIDER
         .values()
         .map(|size| {
@@ -60,12 +61,12 @@ pub fn split_by_size(
 /// tokens; the factor is `None` for a text with no token.
 ///
 /// # Errors
-/// [`ChunkError::ZeroChunkSize`] when `chunk_size == 0`.
+/// [`ParamsError::ZeroChunkSize`] when `chunk_size == 0`.
 pub fn bloat_by_overlap(
     prepared: &Prepared,
     strategy: Strategy,
     chunk_size: usize,
-) -> Result<Vec<(usize, Option<f64>)>, ChunkError> {
+) -> Result<Vec<(usize, Option<f64>)>, ParamsError> {
     let n = prepared.n_tokens();
     OVERLAP_SLIDER
         .values()

@@ -9,7 +9,7 @@
 //! - a BPE encoding ([`crate::tokenizer::Encoding`]), whose tokens tile the text.
 
 use crate::tokenizer::classes::{is_space, is_word_char};
-use crate::tokenizer::{Encoded, Encoding};
+use crate::tokenizer::{Encoded, Encoding, TokenCounter};
 
 /// The byte spans of a text's tokens.
 ///
@@ -123,6 +123,7 @@ pub enum TokenizerChoice {
 
 impl TokenizerChoice {
     /// Tokenizes `text` into byte spans.
+    #[cfg(feature = "bpe-tables")]
     pub fn tokenize(self, text: &str) -> TokenSpans {
         match self {
             TokenizerChoice::Simple => simple_spans(text),
@@ -133,6 +134,7 @@ impl TokenizerChoice {
     }
 
     /// Number of tokens in `text` (what [`TokenizerChoice::tokenize`] gives, counted).
+    #[cfg(feature = "bpe-tables")]
     pub fn count(self, text: &str) -> usize {
         match self {
             TokenizerChoice::Simple => simple_spans(text).len(),
@@ -180,14 +182,30 @@ impl TokenizerComparison {
     }
 }
 
+/// The original simulator's simple tokenizer as a counter (SPEC §4): words and single
+/// punctuation marks ([`simple_spans`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SimpleTokens;
+
+impl TokenCounter for SimpleTokens {
+    fn count(&self, text: &str) -> usize {
+        simple_spans(text).len()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
+    fn the_simple_tokenizer_counts_words_and_marks() {
+        assert_eq!(SimpleTokens.count("XV40, ok"), 3);
+    }
+
+    #[test]
     fn a_real_encoding_gives_more_tokens_in_vietnamese_and_fewer_in_english_code() {
         use crate::sim::documents::Preset;
-        use crate::sim::Lang;
+        use crate::Lang;
         let ratio = |text: &str, e: Encoding| {
             let c = TokenizerComparison::new(
                 TokenizerChoice::Simple.count(text),

@@ -10,8 +10,9 @@ use super::fixed::{token_piece, window_pieces};
 use super::python::python_isspace;
 use super::{py_str, py_tiktoken, Parameter};
 use super::{Boundary, Chunker, Piece, Settings, StrategyError, StrategyId};
-use crate::sizer::{Length, TokenCounter};
+use crate::strategy::length::Length;
 use crate::tokenizer::find_special_tokens_of;
+use crate::tokenizer::TokenCounter;
 use std::ops::Range;
 
 const LIBRARY: &str = "chonkie";
@@ -91,7 +92,7 @@ impl ChonkieRecursiveChunker {
     /// The chunker for `settings` with chonkie's defaults for the rest.
     ///
     /// # Errors
-    /// [`StrategyError::ZeroChunkSize`] (chonkie: `ValueError("chunk_size must be greater than
+    /// [`StrategyError::Params`] (chonkie: `ValueError("chunk_size must be greater than
     /// 0")`). An overlap above 0 is not refused: `RecursiveChunker` has no `chunk_overlap`
     /// parameter, so the chunks are the library's without one, and
     /// [`ChonkieRecursiveChunker::ignored_overlap`] keeps what was asked.
@@ -109,7 +110,9 @@ impl ChonkieRecursiveChunker {
     /// chonkie's constructor checks (`RecursiveChunker.__init__`).
     fn validate(&self) -> Result<(), StrategyError> {
         if self.chunk_size == 0 {
-            return Err(StrategyError::ZeroChunkSize);
+            return Err(StrategyError::Params(
+                crate::params::ParamsError::ZeroChunkSize,
+            ));
         }
         if self.min_characters_per_chunk == 0 {
             return Err(StrategyError::ParameterRefused {
@@ -378,7 +381,7 @@ impl ChonkieTokenChunker {
     /// The chunker for `settings`.
     ///
     /// # Errors
-    /// [`StrategyError::ZeroChunkSize`] (chonkie: `ValueError("chunk_size must be
+    /// [`StrategyError::Params`] (chonkie: `ValueError("chunk_size must be
     /// positive")`); [`StrategyError::OverlapRefused`] when `chunk_overlap >= chunk_size`
     /// (`ValueError("chunk_overlap must be less than chunk_size")`).
     pub fn new(settings: &Settings) -> Result<Self, StrategyError> {
@@ -394,7 +397,9 @@ impl ChonkieTokenChunker {
 
     fn validate(&self) -> Result<(), StrategyError> {
         if self.chunk_size == 0 {
-            return Err(StrategyError::ZeroChunkSize);
+            return Err(StrategyError::Params(
+                crate::params::ParamsError::ZeroChunkSize,
+            ));
         }
         if self.chunk_overlap >= self.chunk_size {
             return Err(StrategyError::OverlapRefused {
@@ -659,7 +664,9 @@ mod tests {
             .all(|w| w[0].bytes.end <= w[1].bytes.start));
         assert_eq!(
             ChonkieRecursiveChunker::new(&settings(0, 0, SizeUnit::Tokens)),
-            Err(StrategyError::ZeroChunkSize)
+            Err(StrategyError::Params(
+                crate::params::ParamsError::ZeroChunkSize
+            ))
         );
         // tiktoken's encode raises ValueError on "<|endoftext|>"; characters do not.
         let c = ChonkieRecursiveChunker::new(&settings(64, 0, SizeUnit::Tokens)).expect("ok");
@@ -735,7 +742,9 @@ mod tests {
         ));
         assert_eq!(
             ChonkieTokenChunker::new(&settings(0, 0, SizeUnit::Characters)),
-            Err(StrategyError::ZeroChunkSize)
+            Err(StrategyError::Params(
+                crate::params::ParamsError::ZeroChunkSize
+            ))
         );
         let c = ChonkieTokenChunker::new(&settings(8, 0, SizeUnit::Tokens)).expect("ok");
         assert!(matches!(

@@ -4,7 +4,7 @@
 
 use super::{Boundary, Chunker, Piece, Settings, StrategyError, StrategyId};
 use crate::params::ChunkParams;
-use crate::sizer::Length;
+use crate::strategy::length::Length;
 use crate::windows::fixed_windows;
 
 /// Fixed windows of [`FixedWindows::params`] units of [`FixedWindows::length`].
@@ -20,7 +20,7 @@ impl FixedWindows {
     /// Fixed windows with `settings`.
     ///
     /// # Errors
-    /// [`StrategyError::ZeroChunkSize`] when `chunk_size == 0`.
+    /// [`StrategyError::Params`] when `chunk_size == 0`.
     pub fn new(settings: &Settings) -> Result<Self, StrategyError> {
         super::check_unit(StrategyId::Fixed, settings.unit)?;
         Ok(FixedWindows {

@@ -53,8 +53,9 @@ use super::{
 };
 use crate::params::ChunkParams;
 use crate::segment::markdown::{fenced_code_blocks, sections, CodeBlock, Section};
-use crate::sizer::{Length, TokenCounter};
+use crate::strategy::length::Length;
 use crate::tokenizer::Encoding;
+use crate::tokenizer::TokenCounter;
 use std::ops::Range;
 
 /// Markdown structure splitting: sections merged up to `chunk_size` units of
@@ -79,7 +80,7 @@ impl MarkdownStructure {
     /// Markdown structure splitting with `settings`, no heading-path prefix.
     ///
     /// # Errors
-    /// [`StrategyError::ZeroChunkSize`] when `chunk_size == 0`.
+    /// [`StrategyError::Params`] when `chunk_size == 0`.
     pub fn new(settings: &Settings) -> Result<Self, StrategyError> {
         super::check_unit(StrategyId::Markdown, settings.unit)?;
         Ok(MarkdownStructure {

@@ -15,45 +15,68 @@
 //!
 //! Adding a strategy is one file, one [`StrategyId`] variant and one arm in [`chunker`].
 
+#[cfg(feature = "strategies")]
 mod chonkie;
 mod defaults;
+#[cfg(feature = "strategies")]
 mod fixed;
+#[cfg(feature = "strategies")]
 mod langchain;
+pub mod length;
+#[cfg(feature = "strategies")]
 mod llamaindex;
+#[cfg(feature = "strategies")]
 mod markdown;
 mod python;
+#[cfg(feature = "strategies")]
 mod recursive;
+pub mod refusal;
+#[cfg(feature = "strategies")]
 pub(crate) mod section_budget;
+#[cfg(feature = "strategies")]
 mod semchunk;
+#[cfg(feature = "strategies")]
 mod sentence;
+#[cfg(feature = "strategies")]
 mod text_splitter;
 
-use crate::sim::sentences::{CurrentSentences, SentenceCache};
-use crate::sizer::{Length, TokenCounter};
+use crate::segment::sentences::{CurrentSentences, SentenceCache};
+use crate::strategy::length::Length;
 use crate::tokenizer::indexed::{Active, TokenIndex};
+use crate::tokenizer::TokenCounter;
 use crate::tokenizer::{Encoded, Encoding};
 use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 use thiserror::Error;
 
+#[cfg(feature = "strategies")]
 pub use chonkie::{ChonkieRecursiveChunker, ChonkieTokenChunker};
 pub use defaults::LibraryDefaults;
+#[cfg(feature = "strategies")]
 pub use fixed::FixedWindows;
+#[cfg(feature = "strategies")]
 pub use langchain::{
     KeepSeparator, LangchainMarkdownHeaderTextSplitter, LangchainMarkdownLanguageSplitter,
     LangchainRecursiveCharacterTextSplitter, LangchainTokenTextSplitter, RuleMark, Separator,
 };
+#[cfg(feature = "strategies")]
 pub use llamaindex::{
     punkt_sentence_starts, LlamaindexMarkdownNodeParser, LlamaindexMarkdownSection,
     LlamaindexSentenceSplitter, LlamaindexTokenTextSplitter, MetadataFit,
 };
+#[cfg(feature = "strategies")]
 pub use markdown::MarkdownStructure;
 pub use python::{python_isprintable, python_isspace};
+#[cfg(feature = "strategies")]
 pub use recursive::Recursive;
+#[cfg(feature = "strategies")]
 pub use section_budget::SectionBudget;
+#[cfg(feature = "strategies")]
 pub use semchunk::Semchunk;
+#[cfg(feature = "strategies")]
 pub use sentence::SentencePacking;
+#[cfg(feature = "strategies")]
 pub use text_splitter::{
     TextSplitterChunker, TextSplitterMarkdownSplitter, TextSplitterTextSplitter,
 };
@@ -131,6 +154,19 @@ pub struct Library {
     /// True when the reproduction is chunk-for-chunk exact on the differential corpus; false
     /// when it is only close (the page labels such a strategy approximate).
     pub exact: bool,
+}
+
+impl Library {
+    /// The library's usual name, as the page shows it before the class (`"LangChain ·
+    /// TokenTextSplitter"`): `"LangChain"` for `langchain-text-splitters`, `"LlamaIndex"` for
+    /// `llama-index-core`; text-splitter, semchunk and chonkie go by their package name.
+    pub fn label(&self) -> &'static str {
+        match self.package {
+            "langchain-text-splitters" => "LangChain",
+            "llama-index-core" => "LlamaIndex",
+            package => package,
+        }
+    }
 }
 
 impl StrategyId {
@@ -315,11 +351,27 @@ pub enum Keeps {
 
 /// The unit `chunk_size` and `chunk_overlap` are given in (`"tokens"` / `"characters"` /
 /// `{"model": "bert-uncased"}` in serde; the page's `chunk-size-unit` select chooses tokens or
-/// characters, and its `size-tokenizer` select whose tokens).
+/// characters, and its `size-tokenizer` select whose tokens). Its code ([`SizeUnit::code`],
+/// parsed back by `FromStr`) is the serde name: `"tokens"`, `"characters"` or `"model"`.
 #[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+    strum::EnumDiscriminants,
 )]
 #[serde(rename_all = "lowercase")]
+#[strum_discriminants(
+    name(SizeUnitKind),
+    vis(pub(crate)),
+    derive(strum::EnumString, strum::IntoStaticStr),
+    strum(serialize_all = "lowercase")
+)]
 pub enum SizeUnit {
     /// Tokens of [`Settings::encoding`].
     #[default]
@@ -334,7 +386,27 @@ pub enum SizeUnit {
     Model(crate::tokenizer::open::OpenVocab),
 }
 
+/// Parses a unit's code ([`SizeUnit::code`]): `"tokens"` or `"characters"`. `"model"` is
+/// refused (`strum::ParseError::VariantNotFound`): the code does not say which model.
+impl std::str::FromStr for SizeUnit {
+    type Err = strum::ParseError;
+
+    fn from_str(code: &str) -> Result<Self, Self::Err> {
+        match code.parse::<SizeUnitKind>()? {
+            SizeUnitKind::Tokens => Ok(SizeUnit::Tokens),
+            SizeUnitKind::Characters => Ok(SizeUnit::Characters),
+            SizeUnitKind::Model => Err(strum::ParseError::VariantNotFound),
+        }
+    }
+}
+
 impl SizeUnit {
+    /// The unit's code, as in serde: `"tokens"`, `"characters"`, or `"model"` for any
+    /// [`SizeUnit::Model`] (the vocabulary is [`crate::tokenizer::open::OpenVocab::code`]).
+    pub fn code(self) -> &'static str {
+        SizeUnitKind::from(self).into()
+    }
+
     /// The unit the page's configuration sizes in: tokens become `model`'s own tokens when
     /// the user sizes with the model's tokenizer (`by_model`) and the model has an open one;
     /// characters and BPE tokens otherwise stay as they are.
@@ -425,9 +497,10 @@ pub(crate) fn py_hf_tokenizer(vocab: crate::tokenizer::open::OpenVocab) -> Strin
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[non_exhaustive]
 pub enum StrategyError {
-    /// `chunk_size` was 0.
-    #[error("chunk_size must be at least 1")]
-    ZeroChunkSize,
+    /// The size and overlap cannot be chunk parameters ([`ParamsError::ZeroChunkSize`](crate::params::ParamsError::ZeroChunkSize): a
+    /// `chunk_size` of 0).
+    #[error(transparent)]
+    Params(#[from] crate::params::ParamsError),
     /// The library itself refuses this overlap (LangChain raises `ValueError` when
     /// `chunk_overlap > chunk_size`).
     #[error("{library} refuses chunk_overlap {chunk_overlap} with chunk_size {chunk_size}")]
@@ -608,14 +681,6 @@ pub struct Structure {
     /// and [`ChunkFlags::text_changed`] says so).
     #[serde(default)]
     pub fence_repair: bool,
-}
-
-impl From<crate::params::ParamsError> for StrategyError {
-    fn from(e: crate::params::ParamsError) -> Self {
-        match e {
-            crate::params::ParamsError::ZeroChunkSize => StrategyError::ZeroChunkSize,
-        }
-    }
 }
 
 /// Why a chunk ends where it does: the structure level of the cut, the size limit when no
@@ -865,6 +930,7 @@ impl Chunks {
     }
 }
 
+#[cfg(feature = "strategies")]
 /// A document prepared once for any number of strategy runs and summaries on it: the text, its
 /// tokens in one encoding with the split-step index that makes any slice's token count cost
 /// only its edges, and (on first use) its sentences. Build one per text and encoding, then call
@@ -905,7 +971,7 @@ pub struct Document<'t> {
     index: Arc<TokenIndex>,
     sentences: OnceLock<Vec<(usize, usize)>>,
     sentence_spans: SentenceCache,
-    outline: OnceLock<crate::analysis::structure::Outline>,
+    outline: OnceLock<crate::segment::markdown::Outline>,
 }
 
 /// What [`Document::activate`] makes current on the thread while it lives.
@@ -914,6 +980,7 @@ pub(crate) struct Current<'t> {
     _sentences: CurrentSentences<'t>,
 }
 
+#[cfg(feature = "strategies")]
 impl<'t> Document<'t> {
     /// Tokenizes `text` with `encoding` (one full encode: about 55 ms per MB natively).
     pub fn new(text: &'t str, encoding: Encoding) -> Self {
@@ -964,7 +1031,7 @@ impl<'t> Document<'t> {
 
     /// Makes this document the one the current thread's tokenizer consults while the guard
     /// lives (see `tokenizer::indexed`), and the text whose sentence spans are computed once
-    /// ([`crate::sim::sentences::sentence_bytes`]).
+    /// ([`crate::segment::sentences::sentence_bytes`]).
     pub(crate) fn activate(&self) -> Current<'t> {
         Current {
             _tokens: Active::new(&self.index, self.text),
@@ -973,9 +1040,9 @@ impl<'t> Document<'t> {
     }
 
     /// The text's code blocks and headings for the structure report, parsed on first use.
-    pub(crate) fn outline(&self) -> &crate::analysis::structure::Outline {
+    pub(crate) fn outline(&self) -> &crate::segment::markdown::Outline {
         self.outline
-            .get_or_init(|| crate::analysis::structure::Outline::new(self.text))
+            .get_or_init(|| crate::segment::markdown::Outline::new(self.text))
     }
 
     /// The text's sentences without surrounding whitespace, computed on first use
@@ -983,11 +1050,12 @@ impl<'t> Document<'t> {
     pub(crate) fn trimmed_sentences(&self) -> &[(usize, usize)] {
         self.sentences.get_or_init(|| {
             let _current = self.activate();
-            crate::analysis::compare::trimmed_sentences(self.text)
+            crate::segment::sentences::trimmed_sentences(self.text)
         })
     }
 }
 
+#[cfg(feature = "strategies")]
 /// Runs `chunker` on `text` and measures every chunk with `encoding`: [`run_prepared`] on a
 /// [`Document`] made for this one run.
 ///
@@ -997,6 +1065,7 @@ pub fn run(chunker: &dyn Chunker, text: &str, encoding: Encoding) -> Result<Chun
     run_prepared(chunker, &Document::new(text, encoding))
 }
 
+#[cfg(feature = "strategies")]
 /// Runs `chunker` on the prepared `document` and measures every chunk with the document's
 /// encoding: each chunk's token count is that of exactly the text shown (counted from the
 /// document's tokens when the text is the document slice), its token range in the document's
@@ -1064,11 +1133,12 @@ pub fn run_prepared(chunker: &dyn Chunker, document: &Document) -> Result<Chunks
     })
 }
 
+#[cfg(feature = "strategies")]
 /// The strategy `id` with `settings` and every other parameter at the library's (or the
 /// product's) default.
 ///
 /// # Errors
-/// [`StrategyError::ZeroChunkSize`], [`StrategyError::UnitUnsupported`],
+/// [`StrategyError::Params`], [`StrategyError::UnitUnsupported`],
 /// [`StrategyError::TokenizerNotLoaded`] (sized in a model's tokens before its tokenizer is
 /// installed), or the library's own refusal of the setting ([`StrategyError::OverlapRefused`]
 /// …).
@@ -1076,6 +1146,12 @@ pub fn chunker(id: StrategyId, settings: &Settings) -> Result<Box<dyn Chunker>, 
     chunker_with(id, settings, Structure::default())
 }
 
+#[cfg(feature = "strategies")]
+/// A marker string in every wasm module that links the strategies ([`chunker`] keeps it): the
+/// first-paint guard (`scripts/check-page-wasm.py`) fails the page's module if it holds it.
+pub static STRATEGIES_MARKER: &str = "chunk-core:strategies-linked";
+
+#[cfg(feature = "strategies")]
 /// [`chunker`] with the [`Structure`] options, which only [`StrategyId::Markdown`] reads.
 ///
 /// # Errors
@@ -1085,8 +1161,12 @@ pub fn chunker_with(
     settings: &Settings,
     structure: Structure,
 ) -> Result<Box<dyn Chunker>, StrategyError> {
+    // Keeps the marker in every module that links the strategies (the first-paint guard).
+    std::hint::black_box(STRATEGIES_MARKER);
     if settings.chunk_size == 0 {
-        return Err(StrategyError::ZeroChunkSize);
+        return Err(StrategyError::Params(
+            crate::params::ParamsError::ZeroChunkSize,
+        ));
     }
     if !id.supports(settings.unit) {
         return Err(StrategyError::UnitUnsupported {
@@ -1133,6 +1213,45 @@ pub fn chunker_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn size_unit_codes_are_the_serde_names_and_parse_back() {
+        use crate::tokenizer::open::OpenVocab;
+        for (unit, code) in [
+            (SizeUnit::Tokens, "tokens"),
+            (SizeUnit::Characters, "characters"),
+            (SizeUnit::Model(OpenVocab::BertUncased), "model"),
+        ] {
+            assert_eq!(unit.code(), code);
+            let json = serde_json::to_value(unit).unwrap();
+            let serde_name = json
+                .as_str()
+                .map(str::to_owned)
+                .or_else(|| json.as_object().and_then(|o| o.keys().next().cloned()));
+            assert_eq!(serde_name.as_deref(), Some(code));
+        }
+        assert_eq!("tokens".parse::<SizeUnit>(), Ok(SizeUnit::Tokens));
+        assert_eq!("characters".parse::<SizeUnit>(), Ok(SizeUnit::Characters));
+        assert_eq!(
+            "model".parse::<SizeUnit>(),
+            Err(strum::ParseError::VariantNotFound)
+        );
+        assert!("Tokens".parse::<SizeUnit>().is_err());
+    }
+
+    #[test]
+    fn library_labels_are_the_usual_names() {
+        let label = |id: StrategyId| id.library().map(|l| l.label());
+        assert_eq!(label(StrategyId::LangchainRecursive), Some("LangChain"));
+        assert_eq!(label(StrategyId::LlamaindexSentence), Some("LlamaIndex"));
+        assert_eq!(
+            label(StrategyId::TextSplitterMarkdown),
+            Some("text-splitter")
+        );
+        assert_eq!(label(StrategyId::Semchunk), Some("semchunk"));
+        assert_eq!(label(StrategyId::ChonkieToken), Some("chonkie"));
+        assert_eq!(label(StrategyId::SectionBudget), None);
+    }
 
     #[test]
     fn ids_round_trip_and_are_the_issue_names() {

@@ -9,8 +9,8 @@
 use super::{Boundary, Chunker, Piece, Settings, StrategyError, StrategyId};
 use crate::params::ChunkParams;
 use crate::segment::markdown::fenced_code_blocks;
-use crate::sim::sentences::{sentence_bytes, SentenceRule};
-use crate::sizer::Length;
+use crate::segment::sentences::{sentence_bytes, SentenceRule};
+use crate::strategy::length::Length;
 use crate::tokenizer::{Encoding, SliceCounter};
 use std::borrow::Cow;
 use std::ops::Range;
@@ -25,7 +25,7 @@ use std::sync::OnceLock;
 /// *Units* are the tokens of the encoding or characters (Unicode scalar values), as
 /// [`Recursive::length`] says; `S` = `chunk_size`, `O` = `chunk_overlap` (clamped below `S` and
 /// flagged by [`ChunkParams`]); `c(x)` = the true count of the text `x`
-/// ([`crate::sizer::TokenCounter::count`]); `T[a..e]` = the document's bytes `a..e`.
+/// ([`crate::tokenizer::TokenCounter::count`]); `T[a..e]` = the document's bytes `a..e`.
 ///
 /// **Cut points.** A separator ends the chunk it closes (langchain PR 21665 fixed the same
 /// fault with its "end" placement): every structural cut point is the *end* of a run of
@@ -125,7 +125,7 @@ impl Recursive {
     /// [`SentenceRule::Contextual`].
     ///
     /// # Errors
-    /// [`StrategyError::ZeroChunkSize`] when `chunk_size == 0`.
+    /// [`StrategyError::Params`] when `chunk_size == 0`.
     pub fn new(settings: &Settings) -> Result<Self, StrategyError> {
         super::check_unit(StrategyId::Recursive, settings.unit)?;
         Ok(Recursive {
@@ -627,7 +627,7 @@ impl<'t> Counter<'t> {
         }
     }
 
-    /// `c(s) ≤ cap`, with the same result as [`crate::sizer::TokenCounter::count`].
+    /// `c(s) ≤ cap`, with the same result as [`crate::tokenizer::TokenCounter::count`].
     fn fits(&mut self, s: &'t str, cap: usize) -> bool {
         match self {
             Counter::Characters => s.chars().nth(cap).is_none(),

@@ -32,8 +32,9 @@
 use super::{Boundary, Chunker, Piece, Settings, SizeUnit, StrategyError, StrategyId};
 use crate::params::ChunkParams;
 use crate::segment::markdown::{sections, Section};
-use crate::sizer::{Length, TokenCounter};
+use crate::strategy::length::Length;
 use crate::tokenizer::Encoding;
+use crate::tokenizer::TokenCounter;
 use std::ops::Range;
 
 /// Token-budget section packing: `chunk_size` tokens of [`SectionBudget::encoding`] per chunk,
@@ -51,7 +52,7 @@ impl SectionBudget {
     /// Section packing with `settings`.
     ///
     /// # Errors
-    /// [`StrategyError::ZeroChunkSize`] when `chunk_size == 0`;
+    /// [`StrategyError::Params`] when `chunk_size == 0`;
     /// [`StrategyError::UnitUnsupported`] when the unit is characters.
     pub fn new(settings: &Settings) -> Result<Self, StrategyError> {
         if settings.unit != SizeUnit::Tokens {
@@ -190,14 +191,10 @@ pub(super) fn pack(
     out
 }
 
-/// Marks that close the clause or sentence before them: a window never starts with one right
-/// after text (the structure report's separator-led chunk, [`crate::analysis::structure`]).
-pub(crate) const CLOSING: [char; 12] = ['.', ',', ';', ':', '!', '?', ')', ']', '}', '»', '”', '’'];
-
 /// Token windows over the byte range `unit` of `text` (one unit too large for the budget).
 ///
 /// The cut points are the unit's own token boundaries (encoding the unit alone) that are also
-/// char boundaries and whose moved place (below) is not a closing mark ([`CLOSING`]) right
+/// char boundaries and whose moved place (below) is not a closing mark ([`crate::segment::CLOSING`]) right
 /// after text. Each has two places: *raw*, the boundary itself, and *moved*, forward over
 /// the whitespace after it (BPE tokens carry the space before a word; moved, the separator ends
 /// the window it closes and the next window starts with a word). Points whose moved places
@@ -245,8 +242,8 @@ pub(super) fn token_windows(
         // Not before a mark that closes the text before it ("word" | ". Next"); between two
         // such marks is a place (a run of dots has to be cut somewhere).
         let before = slice[..m].chars().next_back();
-        let closes = slice[m..].starts_with(CLOSING)
-            && before.is_some_and(|c| !c.is_whitespace() && !CLOSING.contains(&c));
+        let closes = slice[m..].starts_with(crate::segment::CLOSING)
+            && before.is_some_and(|c| !c.is_whitespace() && !crate::segment::CLOSING.contains(&c));
         if t > 0 && m < slice.len() && closes {
             continue;
         }
@@ -518,7 +515,9 @@ mod tests {
         );
         assert_eq!(
             SectionBudget::new(&settings(0, 0)),
-            Err(StrategyError::ZeroChunkSize)
+            Err(StrategyError::Params(
+                crate::params::ParamsError::ZeroChunkSize
+            ))
         );
         assert!(chunks("", 10, 0).chunks.is_empty());
     }

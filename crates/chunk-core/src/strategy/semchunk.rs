@@ -51,7 +51,7 @@
 use super::python::python_isspace;
 use super::{py_tiktoken, Parameter};
 use super::{Boundary, Chunker, Piece, Settings, SizeUnit, StrategyError, StrategyId};
-use crate::sizer::Length;
+use crate::strategy::length::Length;
 use crate::tokenizer::open::{OpenTokenizer, OpenVocab};
 use crate::tokenizer::{Bpe, Encoded, Encoding};
 use std::ops::Range;
@@ -82,11 +82,13 @@ impl Semchunk {
     /// `settings.encoding`; `max_token_chars` at its default.
     ///
     /// # Errors
-    /// [`StrategyError::ZeroChunkSize`] for size 0 (semchunk makes no chunk of 0 tokens);
+    /// [`StrategyError::Params`] for size 0 (semchunk makes no chunk of 0 tokens);
     /// [`StrategyError::UnitUnsupported`] for characters.
     pub fn new(settings: &Settings) -> Result<Self, StrategyError> {
         if settings.chunk_size == 0 {
-            return Err(StrategyError::ZeroChunkSize);
+            return Err(StrategyError::Params(
+                crate::params::ParamsError::ZeroChunkSize,
+            ));
         }
         super::check_unit(StrategyId::Semchunk, settings.unit)?;
         Ok(Semchunk {
@@ -148,7 +150,9 @@ impl Chunker for Semchunk {
 
     fn split(&self, text: &str) -> Result<Vec<Piece>, StrategyError> {
         if self.chunk_size == 0 {
-            return Err(StrategyError::ZeroChunkSize);
+            return Err(StrategyError::Params(
+                crate::params::ParamsError::ZeroChunkSize,
+            ));
         }
         let bpe = self.encoding.tokenizer();
         let model = self.budget().1.model_tokenizer()?;

@@ -11,8 +11,8 @@
 use super::recursive::{Grain, Plan};
 use super::{Chunker, Piece, Settings, StrategyError, StrategyId};
 use crate::params::ChunkParams;
-use crate::sim::sentences::SentenceRule;
-use crate::sizer::Length;
+use crate::segment::sentences::SentenceRule;
+use crate::strategy::length::Length;
 
 /// Sentence packing with [`SentencePacking::rule`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,7 +29,7 @@ impl SentencePacking {
     /// Sentence packing with `settings`.
     ///
     /// # Errors
-    /// [`StrategyError::ZeroChunkSize`] when `chunk_size == 0`.
+    /// [`StrategyError::Params`] when `chunk_size == 0`.
     pub fn new(settings: &Settings) -> Result<Self, StrategyError> {
         super::check_unit(StrategyId::Sentence, settings.unit)?;
         Ok(SentencePacking {

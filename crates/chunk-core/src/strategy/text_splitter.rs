@@ -13,7 +13,7 @@
 
 use super::Parameter;
 use super::{Boundary, Chunker, Piece, Settings, SizeUnit, StrategyError, StrategyId};
-use crate::sizer::Length;
+use crate::strategy::length::Length;
 use crate::tokenizer::open::OpenTokenizer;
 use crate::tokenizer::Bpe;
 use std::ops::Range;
@@ -74,7 +74,7 @@ impl<const MARKDOWN: bool> TextSplitterChunker<MARKDOWN> {
     /// the sizer of `settings.unit`.
     ///
     /// # Errors
-    /// [`StrategyError::ZeroChunkSize`] for capacity 0 and [`StrategyError::OverlapRefused`]
+    /// [`StrategyError::Params`] for capacity 0 and [`StrategyError::OverlapRefused`]
     /// when `overlap >= capacity` (the crate's `ChunkConfigError`).
     pub fn new(settings: &Settings) -> Result<Self, StrategyError> {
         let c = TextSplitterChunker {
@@ -105,7 +105,9 @@ impl<const MARKDOWN: bool> TextSplitterChunker<MARKDOWN> {
     fn check(&self) -> Result<(), StrategyError> {
         let strategy = self.strategy();
         if self.capacity == 0 {
-            return Err(StrategyError::ZeroChunkSize);
+            return Err(StrategyError::Params(
+                crate::params::ParamsError::ZeroChunkSize,
+            ));
         }
         ChunkConfig::new(self.capacity)
             .with_overlap(self.overlap)
@@ -436,7 +438,9 @@ mod tests {
         let s = settings(0, 0, SizeUnit::Characters, Encoding::Cl100kBase);
         assert_eq!(
             TextSplitterTextSplitter::new(&s),
-            Err(StrategyError::ZeroChunkSize)
+            Err(StrategyError::Params(
+                crate::params::ParamsError::ZeroChunkSize
+            ))
         );
         // A field changed after `new` is checked again when splitting.
         let mut c = TextSplitterTextSplitter::new(&settings(

@@ -58,6 +58,8 @@ impl Encoding {
     }
 
     /// The tokenizer for this encoding, built on first call (tables and regex), then shared.
+    /// Only with the `bpe-tables` feature: the tables are most of a module's size.
+    #[cfg(feature = "bpe-tables")]
     pub fn tokenizer(self) -> &'static Bpe {
         static CL100K: LazyLock<Bpe> = LazyLock::new(|| {
             Bpe::new(
@@ -148,6 +150,79 @@ pub fn special_token_counts(found: &[(usize, &'static str)]) -> Vec<(&'static st
 /// one more boundary than tokens); 0 for no boundary at all.
 pub fn tokens_between(offsets: &[usize]) -> usize {
     offsets.len().saturating_sub(1)
+}
+
+/// Counts the units (tokens or characters) of any text. The extension point for tokenizers:
+/// cl100k_base and o200k_base ([`Bpe`]), the simulator's simple tokenizer ([`crate::sim::tokens::SimpleTokens`]),
+/// Unicode scalar values ([`crate::strategy::length::Length::Characters`]), the open models'
+/// WordPiece and Unigram ([`open::OpenTokenizer`]).
+pub trait TokenCounter {
+    /// Units in `text`. Need not be additive: callers never assume
+    /// `count(a + b) == count(a) + count(b)` (BPE merges across the seam).
+    fn count(&self, text: &str) -> usize;
+}
+
+impl TokenCounter for Bpe {
+    fn count(&self, text: &str) -> usize {
+        Bpe::count(self, text)
+    }
+}
+
+/// Token boundaries a tokenizer outside this process (the tokenizer worker, the tokenizer
+/// module) returned for a text, checked on construction to satisfy the invariant of
+/// [`Encoded::offsets`]: from 0 to the text's length in bytes, strictly increasing. The page's
+/// windows index the text with them, so a result that breaks it is refused rather than shown.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TokenBoundaries(Vec<usize>);
+
+/// Why offsets cannot be the token boundaries of a text ([`TokenBoundaries::new`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BoundaryError {
+    /// The offsets do not start at 0 or do not end at the text's length (`None`: no offsets).
+    #[error("offsets span {first:?}..{last:?}, the text is {text_len} bytes")]
+    Span {
+        /// The first offset.
+        first: Option<usize>,
+        /// The last offset.
+        last: Option<usize>,
+        /// The text's length in bytes.
+        text_len: usize,
+    },
+    /// Offset `token + 1` is not above offset `token` (token `token` would be empty or reversed).
+    #[error("offsets do not increase at token {token}")]
+    NotIncreasing {
+        /// The index of the first token whose end is not after its start.
+        token: usize,
+    },
+}
+
+impl TokenBoundaries {
+    /// Takes `offsets` (bytes) as the token boundaries of a text of `text_len` bytes, or says
+    /// why they cannot be: [`BoundaryError::Span`] unless they run from 0 to `text_len`,
+    /// [`BoundaryError::NotIncreasing`] at the first token whose end is not after its start.
+    pub fn new(offsets: Vec<usize>, text_len: usize) -> Result<Self, BoundaryError> {
+        if offsets.first() != Some(&0) || offsets.last() != Some(&text_len) {
+            return Err(BoundaryError::Span {
+                first: offsets.first().copied(),
+                last: offsets.last().copied(),
+                text_len,
+            });
+        }
+        if let Some(token) = offsets.windows(2).position(|w| w[0] >= w[1]) {
+            return Err(BoundaryError::NotIncreasing { token });
+        }
+        Ok(TokenBoundaries(offsets))
+    }
+
+    /// The checked offsets (bytes), ascending, the first 0 and the last the text's length.
+    pub fn as_slice(&self) -> &[usize] {
+        &self.0
+    }
+
+    /// The checked offsets, given back.
+    pub fn into_vec(self) -> Vec<usize> {
+        self.0
+    }
 }
 
 /// A tokenized text: token ids and the byte span of each token in the original text.
@@ -375,6 +450,48 @@ impl<'t> SliceCounter<'t> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_real_tokenization_gives_token_boundaries() {
+        let text = "Chunks of 猫 and 🐈, with  spaces.";
+        let enc = Encoding::Cl100kBase.tokenizer().encode(text);
+        let checked = TokenBoundaries::new(enc.offsets.clone(), text.len()).unwrap();
+        assert_eq!(checked.as_slice(), &enc.offsets[..]);
+        let empty = Encoding::Cl100kBase.tokenizer().encode("");
+        assert_eq!(
+            TokenBoundaries::new(empty.offsets, 0).unwrap().into_vec(),
+            vec![0]
+        );
+    }
+
+    #[test]
+    fn offsets_that_break_the_invariant_are_refused_with_the_reason() {
+        let refused = |offsets: &[usize], len| {
+            TokenBoundaries::new(offsets.to_vec(), len)
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            refused(&[], 9),
+            "offsets span None..None, the text is 9 bytes"
+        );
+        assert_eq!(
+            refused(&[0, 999_999_999], 9),
+            "offsets span Some(0)..Some(999999999), the text is 9 bytes"
+        );
+        assert_eq!(
+            refused(&[1, 4, 9], 9),
+            "offsets span Some(1)..Some(9), the text is 9 bytes"
+        );
+        assert_eq!(
+            TokenBoundaries::new(vec![0, 5, 5, 9], 9),
+            Err(BoundaryError::NotIncreasing { token: 1 })
+        );
+        assert_eq!(
+            refused(&[0, 5, 5, 9], 9),
+            "offsets do not increase at token 1"
+        );
+    }
 
     #[test]
     fn names_round_trip() {

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::unigram::{Unigram, VocabError as UnigramError};
 use super::wordpiece::{VocabError, WordPiece};
-use crate::sizer::TokenCounter;
+use crate::tokenizer::TokenCounter;
 
 /// A vocabulary the page can load on demand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -119,7 +119,7 @@ impl OpenTokenizer {
     }
 
     /// Keeps this tokenizer for the rest of the process, where
-    /// [`crate::sizer::Length::Model`] finds it ([`OpenVocab::loaded`]), and returns the one
+    /// [`crate::strategy::length::Length::Model`] finds it ([`OpenVocab::loaded`]), and returns the one
     /// kept: this one, or the one installed before for the same vocabulary.
     pub fn install(self) -> &'static OpenTokenizer {
         INSTALLED[self.vocab() as usize].get_or_init(|| self)

@@ -25,6 +25,7 @@ pub struct Slicer {
 impl Slicer {
     /// A job for `text` with `encoding`. Builds the encoding's table on its first use in this
     /// thread (tens of milliseconds).
+    #[cfg(feature = "bpe-tables")]
     pub fn new(text: Arc<str>, encoding: Encoding) -> Self {
         Slicer {
             text,

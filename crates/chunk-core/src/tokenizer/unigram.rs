@@ -63,7 +63,7 @@
 //! boundary. The differential test covers every code point below U+30000 and runs with
 //! combining marks, Indic conjuncts, emoji sequences and Hangul jamo.
 
-use crate::sizer::TokenCounter;
+use crate::tokenizer::TokenCounter;
 use std::fmt;
 use unicode_segmentation::UnicodeSegmentation;
 

@@ -34,7 +34,7 @@ use rustc_hash::FxHashMap;
 use unicode_categories::UnicodeCategories;
 use unicode_normalization_alignments::UnicodeNormalization;
 
-use crate::sizer::TokenCounter;
+use crate::tokenizer::TokenCounter;
 
 /// Why a vocabulary could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

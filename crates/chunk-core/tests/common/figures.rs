@@ -2,9 +2,12 @@
 //! gate tests and by `examples/design_doc.rs`, which helps tune a text until every figure holds.
 
 use chunk_core::sim::{
-    coverage, keywords, metrics::split_sentences, Lang, Prepared, SentenceRule, Strategy,
-    TokenizerChoice,
+    coverage, keywords, metrics::split_sentences, Prepared, Strategy, TokenizerChoice,
 };
+
+use chunk_core::Lang;
+
+use chunk_core::segment::sentences::SentenceRule;
 
 /// One figure: what SPEC §4 says and what the text gives.
 pub struct Figure {

@@ -170,11 +170,7 @@ fn oracle(python: &str, docs: &[(&'static str, String)], cases: &[Case]) -> Hash
             "doc": c.doc,
             "chunk_size": c.settings.chunk_size,
             "chunk_overlap": c.settings.chunk_overlap,
-            "unit": match c.settings.unit {
-                SizeUnit::Tokens => "tokens",
-                SizeUnit::Characters => "characters",
-                SizeUnit::Model(_) => "model",
-            },
+            "unit": c.settings.unit.code(),
             "vocab": match c.settings.unit {
                 SizeUnit::Model(v) => Some(v.code()),
                 _ => None,
@@ -243,7 +239,9 @@ fn same_refusal(library: &str, ours: &StrategyError) -> bool {
         ),
         "ValueError" => matches!(
             ours,
-            E::OverlapRefused { .. } | E::ParameterRefused { .. } | E::ZeroChunkSize
+            E::OverlapRefused { .. }
+                | E::ParameterRefused { .. }
+                | E::Params(chunk_core::params::ParamsError::ZeroChunkSize)
         ),
         _ => false,
     }

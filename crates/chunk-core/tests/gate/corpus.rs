@@ -1,8 +1,10 @@
 //! The gate's documents, tokenized once per tokenizer (cl100k_base is the slow step).
 
+use chunk_core::segment::sentences::SentenceRule;
 use chunk_core::sim::documents::{default_document, Preset};
-use chunk_core::sim::{Lang, Prepared, SentenceRule, TokenizerChoice};
+use chunk_core::sim::{Prepared, TokenizerChoice};
 use chunk_core::tokenizer::Encoding;
+use chunk_core::Lang;
 use std::sync::OnceLock;
 
 /// One document of the gate.

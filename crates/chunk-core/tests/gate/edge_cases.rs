@@ -2,8 +2,9 @@
 //! recursive strategy of E06, E07, E11-A and E12 does not exist yet; its parts are left out.
 
 use crate::no_hang;
-use chunk_core::sim::sentences::sentence_bytes;
-use chunk_core::sim::{Prepared, SentenceRule, Strategy, TokenizerChoice};
+use chunk_core::segment::sentences::sentence_bytes;
+use chunk_core::segment::sentences::SentenceRule;
+use chunk_core::sim::{Prepared, Strategy, TokenizerChoice};
 use chunk_core::tokenizer::Encoding;
 use chunk_core::windows::Window;
 

@@ -10,8 +10,9 @@
 use crate::corpus::prepared;
 use crate::sweep::check;
 use chunk_core::reconstruct::check_reconstruction;
+use chunk_core::segment::sentences::SentenceRule;
 use chunk_core::sim::sweep::{OVERLAP_SLIDER, SIZE_SLIDER};
-use chunk_core::sim::{Prepared, SentenceRule, Strategy, TokenizerChoice};
+use chunk_core::sim::{Prepared, Strategy, TokenizerChoice};
 use chunk_core::tokenizer::Encoding;
 use std::io::Read;
 use std::process::{Command, Stdio};

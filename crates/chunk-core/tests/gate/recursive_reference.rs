@@ -8,11 +8,12 @@ use crate::corpus::documents;
 use crate::no_hang;
 use crate::strategies::{own, settings, UNITS};
 use chunk_core::segment::markdown::fenced_code_blocks;
-use chunk_core::sim::sentences::sentence_bytes;
-use chunk_core::sim::SentenceRule;
-use chunk_core::sizer::{Length, TokenCounter};
+use chunk_core::segment::sentences::sentence_bytes;
+use chunk_core::segment::sentences::SentenceRule;
+use chunk_core::strategy::length::Length;
 use chunk_core::strategy::{chunker, Boundary, SizeUnit, StrategyId};
 use chunk_core::tokenizer::Encoding;
+use chunk_core::tokenizer::TokenCounter;
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 

@@ -2,13 +2,13 @@
 
 use crate::figures::spec_figures;
 use crate::no_hang;
+use chunk_core::segment::sentences::SentenceRule;
 use chunk_core::sim::documents::{default_document, default_query, Preset};
 use chunk_core::sim::metrics::split_sentences;
 use chunk_core::sim::sweep::{bloat_by_overlap, split_by_size};
-use chunk_core::sim::{
-    coverage, keywords, Lang, Prepared, SentenceRule, Strategy, TokenizerChoice,
-};
+use chunk_core::sim::{coverage, keywords, Prepared, Strategy, TokenizerChoice};
 use chunk_core::windows::Window;
+use chunk_core::Lang;
 
 fn simple(text: &str) -> Prepared {
     Prepared::new(text, TokenizerChoice::Simple, SentenceRule::Terminators)

@@ -8,7 +8,8 @@
 use crate::corpus::documents;
 use crate::no_hang;
 use crate::strategies::{own, settings};
-use chunk_core::analysis::structure::{structure_faults, Outline, StructureFaults};
+use chunk_core::analysis::structure::{structure_faults, StructureFaults};
+use chunk_core::segment::markdown::Outline;
 use chunk_core::strategy::{chunker, run, SizeUnit, StrategyId};
 use chunk_core::tokenizer::Encoding;
 

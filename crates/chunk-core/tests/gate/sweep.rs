@@ -3,8 +3,9 @@
 use crate::corpus::{prepared, PreparedDoc};
 use crate::no_hang;
 use chunk_core::reconstruct::check_reconstruction;
+use chunk_core::segment::sentences::SentenceRule;
 use chunk_core::sim::sweep::{OVERLAP_SLIDER, SIZE_SLIDER};
-use chunk_core::sim::{SentenceRule, Strategy};
+use chunk_core::sim::Strategy;
 
 /// Fixed windows written independently of `chunk_core::windows`: each window starts `overlap`
 /// tokens before the previous one ended, until a window reaches the end.

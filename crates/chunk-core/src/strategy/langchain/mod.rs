@@ -25,7 +25,7 @@ pub use separator::{RuleMark, Separator};
 
 use super::fixed::window_pieces;
 use super::{Boundary, Chunker, Piece, Settings, SizeUnit, StrategyError, StrategyId};
-use crate::sizer::Length;
+use crate::strategy::length::Length;
 use crate::strategy::{py_bool, py_list, py_str, Parameter};
 use crate::tokenizer::{find_special_tokens_of, special_tokens_of, Encoding};
 use recursive::{Cut, Measure, Params, Raised};
@@ -40,7 +40,9 @@ fn check_sizes(
     chunk_overlap: usize,
 ) -> Result<(), StrategyError> {
     if chunk_size == 0 {
-        return Err(StrategyError::ZeroChunkSize);
+        return Err(StrategyError::Params(
+            crate::params::ParamsError::ZeroChunkSize,
+        ));
     }
     if chunk_overlap > chunk_size {
         return Err(StrategyError::OverlapRefused {
@@ -70,7 +72,7 @@ fn end_last(mut pieces: Vec<Piece>) -> Vec<Piece> {
 /// tiktoken's `decode` (UTF-8 with `errors="replace"`: a window that cuts a character shows
 /// U+FFFD for each cut part, as [`String::from_utf8_lossy`] does).
 ///
-/// Errors: [`StrategyError::ZeroChunkSize`] for `chunk_size` 0; [`StrategyError::OverlapRefused`]
+/// Errors: [`StrategyError::Params`] for `chunk_size` 0; [`StrategyError::OverlapRefused`]
 /// when `chunk_overlap > chunk_size` (`TextSplitter.__init__` raises) or `== chunk_size`
 /// (`split_text_on_tokens` raises "tokens_per_chunk must be greater than chunk_overlap");
 /// [`StrategyError::TextRefused`] when the text holds a special-token string of the encoding
@@ -212,7 +214,7 @@ pub enum KeepSeparator {
 /// `add_start_index` finds the same place by searching, and reports -1 when its guess of the
 /// search start overshoots).
 ///
-/// Errors: [`StrategyError::ZeroChunkSize`] for `chunk_size` 0, [`StrategyError::OverlapRefused`]
+/// Errors: [`StrategyError::Params`] for `chunk_size` 0, [`StrategyError::OverlapRefused`]
 /// when `chunk_overlap > chunk_size` (`TextSplitter.__init__` raises `ValueError`);
 /// [`StrategyError::TextRefused`] in tokens when a measured split holds a special-token string
 /// of the encoding (tiktoken's `encode` raises; a text cut into characters is not refused).
@@ -403,7 +405,7 @@ impl Chunker for LangchainRecursiveCharacterTextSplitter {
 ///
 /// Chunk byte ranges are where each chunk's text lies in the document.
 ///
-/// Errors: [`StrategyError::ZeroChunkSize`] for `chunk_size` 0, [`StrategyError::OverlapRefused`]
+/// Errors: [`StrategyError::Params`] for `chunk_size` 0, [`StrategyError::OverlapRefused`]
 /// when `chunk_overlap > chunk_size` (`TextSplitter.__init__` raises `ValueError`);
 /// [`StrategyError::TextRefused`] in tokens when a measured split holds a special-token string
 /// of the encoding (tiktoken's `encode` raises); [`StrategyError::TokenizerNotLoaded`] in a

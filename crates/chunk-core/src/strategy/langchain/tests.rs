@@ -277,7 +277,9 @@ fn sizes_the_library_refuses() {
     ));
     assert_eq!(
         LangchainRecursiveCharacterTextSplitter::new(&chars(0, 0)).map(|_| ()),
-        Err(StrategyError::ZeroChunkSize)
+        Err(StrategyError::Params(
+            crate::params::ParamsError::ZeroChunkSize
+        ))
     );
     // The recursive splitter accepts overlap == size.
     assert_eq!(

@@ -37,7 +37,7 @@ use super::{
     check_settings, length_of, model_of, strip, LlamaindexSentenceSplitter, MetadataFit, LIBRARY,
     PIPELINE_MAX_DEPTH,
 };
-use crate::sizer::Length;
+use crate::strategy::length::Length;
 use crate::strategy::python::python_isspace;
 use crate::strategy::{
     py_bool, py_str, Boundary, Chunker, Parameter, Piece, Settings, StrategyError, StrategyId,
@@ -175,7 +175,7 @@ impl LlamaindexMarkdownNodeParser {
     ///
     /// # Errors
     /// [`StrategyError::UnitUnsupported`] for characters (the splitter counts tokens only),
-    /// [`StrategyError::ZeroChunkSize`] (pydantic `gt=0`), and
+    /// [`StrategyError::Params`] (pydantic `gt=0`), and
     /// [`StrategyError::OverlapRefused`] when `chunk_overlap > chunk_size` (the splitter's
     /// `ValueError`).
     pub fn new(settings: &Settings) -> Result<Self, StrategyError> {

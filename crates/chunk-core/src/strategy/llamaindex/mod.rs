@@ -33,7 +33,7 @@ pub use markdown::{LlamaindexMarkdownNodeParser, LlamaindexMarkdownSection};
 pub use punkt::sentence_starts as punkt_sentence_starts;
 
 use super::{Boundary, Chunker, Piece, Settings, SizeUnit, StrategyError, StrategyId};
-use crate::sizer::Length;
+use crate::strategy::length::Length;
 use crate::strategy::{py_bool, py_list, py_str, py_tiktoken, Parameter};
 use crate::tokenizer::open::{OpenTokenizer, OpenVocab};
 use crate::tokenizer::{Bpe, Encoding};
@@ -420,7 +420,9 @@ fn check_settings(settings: &Settings, strategy: StrategyId) -> Result<(), Strat
     super::check_unit(strategy, settings.unit)?;
     if settings.chunk_size == 0 {
         // pydantic: chunk_size is Field(gt=0).
-        return Err(StrategyError::ZeroChunkSize);
+        return Err(StrategyError::Params(
+            crate::params::ParamsError::ZeroChunkSize,
+        ));
     }
     if settings.chunk_overlap > settings.chunk_size {
         // Both __init__s: ValueError("Got a larger chunk overlap (…) than chunk size (…)").
@@ -486,7 +488,7 @@ impl LlamaindexTokenTextSplitter {
     ///
     /// # Errors
     /// [`StrategyError::UnitUnsupported`] for characters (the splitter counts tokens only),
-    /// [`StrategyError::ZeroChunkSize`] (pydantic `gt=0`), and
+    /// [`StrategyError::Params`] (pydantic `gt=0`), and
     /// [`StrategyError::OverlapRefused`] when `chunk_overlap > chunk_size` (the library's
     /// `ValueError`).
     pub fn new(settings: &Settings) -> Result<Self, StrategyError> {
@@ -627,7 +629,7 @@ impl LlamaindexSentenceSplitter {
     ///
     /// # Errors
     /// [`StrategyError::UnitUnsupported`] for characters (the splitter counts tokens only),
-    /// [`StrategyError::ZeroChunkSize`] (pydantic `gt=0`), and
+    /// [`StrategyError::Params`] (pydantic `gt=0`), and
     /// [`StrategyError::OverlapRefused`] when `chunk_overlap > chunk_size` (the library's
     /// `ValueError`).
     pub fn new(settings: &Settings) -> Result<Self, StrategyError> {
@@ -1077,7 +1079,9 @@ mod tests {
         }
         assert_eq!(
             LlamaindexTokenTextSplitter::new(&settings(0, 0)),
-            Err(StrategyError::ZeroChunkSize)
+            Err(StrategyError::Params(
+                crate::params::ParamsError::ZeroChunkSize
+            ))
         );
         let chars = Settings {
             unit: SizeUnit::Characters,

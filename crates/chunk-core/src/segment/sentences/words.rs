@@ -1,4 +1,4 @@
-//! The word lists of the contextual sentence rule ([`super::sentences`]), in the UI languages
+//! The word lists of the contextual sentence rule ([`super::contextual`]), in the UI languages
 //! (en, vi, id, ru, pl). Every list is lower-case, without the full stop, and sorted by byte
 //! order so that it can be binary-searched (a unit test checks the order).
 

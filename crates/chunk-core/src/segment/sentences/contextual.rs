@@ -1,7 +1,7 @@
 //! The contextual sentence rule: a terminator ends a sentence or not by what stands around it.
 //!
 //! The word lists named below (`PREFIXES`, `CAPITAL_PREFIXES`, `UNITS`, `STARTERS`) are in
-//! `segment/sentence_words.rs`.
+//! `segment/sentences/words.rs`.
 //!
 //! Terminators: `.` `?` `!` `…` `‼` `⁇` `⁈` `⁉`, the Arabic `؟` `۔`, and (below) the CJK full
 //! stops and the dandas. A run of them ends a sentence only when whitespace follows it (after
@@ -46,7 +46,7 @@
 //! Pragmatic Segmenter's Golden Rules, against cases in every UI language and against a
 //! held-out set (`tests/sentences.rs`).
 
-use super::sentence_words::{contains, CAPITAL_PREFIXES, PREFIXES, STARTERS, UNITS};
+use super::words::{contains, CAPITAL_PREFIXES, PREFIXES, STARTERS, UNITS};
 
 /// Where each sentence starts: byte offsets into `text`, ascending, the first 0 (for a
 /// non-empty text); sentences run from one start to the next, whitespace after a sentence

@@ -1,36 +1,10 @@
 //! Length functions: how a splitter measures a piece of text. Every library sizes its chunks
 //! with one (Python's `len` on `str`, or the length of a tokenizer's encoding), and the product
-//! measures each chunk it shows with the chosen tokenizer.
+//! measures each chunk it shows with the chosen tokenizer. The counting itself is
+//! [`TokenCounter`]'s, which every tokenizer implements ([`crate::tokenizer`]).
 
-use crate::sim::tokens::simple_spans;
 use crate::tokenizer::open::{OpenTokenizer, OpenVocab};
-use crate::tokenizer::{Bpe, Encoding};
-
-/// Counts the units (tokens or characters) of any text. The extension point for tokenizers:
-/// cl100k_base and o200k_base ([`Bpe`]), the simulator's simple tokenizer ([`SimpleTokens`]),
-/// Unicode scalar values ([`Length::Characters`]); WordPiece or Unigram later.
-pub trait TokenCounter {
-    /// Units in `text`. Need not be additive: callers never assume
-    /// `count(a + b) == count(a) + count(b)` (BPE merges across the seam).
-    fn count(&self, text: &str) -> usize;
-}
-
-impl TokenCounter for Bpe {
-    fn count(&self, text: &str) -> usize {
-        Bpe::count(self, text)
-    }
-}
-
-/// The original simulator's simple tokenizer as a counter (SPEC §4): words and single
-/// punctuation marks ([`crate::sim::tokens::simple_spans`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SimpleTokens;
-
-impl TokenCounter for SimpleTokens {
-    fn count(&self, text: &str) -> usize {
-        simple_spans(text).len()
-    }
-}
+use crate::tokenizer::{Encoding, TokenCounter};
 
 /// A splitter's length function: characters, the tokens of a BPE encoding, or the tokens of an
 /// open embedding model's own tokenizer.
@@ -58,6 +32,7 @@ impl Length {
     /// [`Length::Model`] has no byte offsets here (its tokens are read from a normalized,
     /// lower-cased text): its boundaries are the char boundaries, the finest cut a strategy
     /// sizing with it may make.
+    #[cfg(feature = "bpe-tables")]
     pub fn boundaries(self, text: &str) -> Vec<usize> {
         match self {
             Length::Characters | Length::Model(_) => text
@@ -96,6 +71,7 @@ impl Length {
     }
 }
 
+#[cfg(feature = "bpe-tables")]
 impl TokenCounter for Length {
     fn count(&self, text: &str) -> usize {
         match self {
@@ -119,6 +95,5 @@ mod tests {
         assert_eq!(cl.count("猫"), 3);
         assert_eq!(cl.boundaries("猫"), vec![0, 1, 2, 3]);
         assert_eq!(Length::Tokens(Encoding::O200kBase).count("猫"), 1);
-        assert_eq!(SimpleTokens.count("XV40, ok"), 3);
     }
 }

@@ -4,9 +4,20 @@
 /// A language of the page. In messages (serde) its ISO 639-1 code, `"en"` … `"pl"`
 /// ([`Lang::code`]).
 #[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+    strum::EnumString,
+    strum::IntoStaticStr,
 )]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum Lang {
     /// English.
     #[default]
@@ -27,18 +38,12 @@ impl Lang {
 
     /// The ISO 639-1 code, e.g. `"vi"`.
     pub fn code(self) -> &'static str {
-        match self {
-            Lang::En => "en",
-            Lang::Vi => "vi",
-            Lang::Id => "id",
-            Lang::Ru => "ru",
-            Lang::Pl => "pl",
-        }
+        self.into()
     }
 
     /// Parses an ISO 639-1 code; `None` for a language the page does not ship.
     pub fn from_code(code: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|l| l.code() == code)
+        code.parse().ok()
     }
 
     /// Parses a code or a browser language tag such as `"vi"`, `"vi-VN"`, `"pl_PL"` (the
@@ -80,7 +85,20 @@ mod tests {
         for l in Lang::ALL {
             assert_eq!(Lang::from_code(l.code()), Some(l));
         }
+        assert_eq!(
+            Lang::ALL.map(Lang::code),
+            ["en", "vi", "id", "ru", "pl"],
+            "the codes are ISO 639-1"
+        );
+        for l in Lang::ALL {
+            assert_eq!(
+                serde_json::to_value(l).unwrap(),
+                l.code(),
+                "serde writes the code"
+            );
+        }
         assert_eq!(Lang::from_code("de"), None);
+        assert_eq!(Lang::from_code("EN"), None, "codes are lower case");
         assert_eq!(Lang::from_tag("vi-VN"), Some(Lang::Vi));
         assert_eq!(Lang::from_tag("PL_pl"), Some(Lang::Pl));
         assert_eq!(Lang::from_tag(""), None);

@@ -42,7 +42,7 @@ impl From<&StrategyError> for Refusal {
                 .collect()
         };
         let (kind, fields) = match e {
-            E::ZeroChunkSize => ("zero-chunk-size", Vec::new()),
+            E::Params(crate::params::ParamsError::ZeroChunkSize) => ("zero-chunk-size", Vec::new()),
             E::OverlapRefused {
                 strategy,
                 library,
@@ -61,15 +61,7 @@ impl From<&StrategyError> for Refusal {
                 "unit-unsupported",
                 f(&[
                     ("strategy", strategy.to_string()),
-                    (
-                        "unit",
-                        match unit {
-                            crate::strategy::SizeUnit::Tokens => "tokens",
-                            crate::strategy::SizeUnit::Characters => "characters",
-                            crate::strategy::SizeUnit::Model(_) => "model",
-                        }
-                        .to_owned(),
-                    ),
+                    ("unit", unit.code().to_owned()),
                 ]),
             ),
             E::TokenizerNotLoaded { vocab } => (
@@ -202,7 +194,9 @@ mod tests {
         assert_eq!(r.field("strategy"), Some("langchain-recursive"));
         assert_eq!(r.field("nothing"), None);
         assert_eq!(r.english, err.to_string());
-        let zero = Refusal::from(&StrategyError::ZeroChunkSize);
+        let zero = Refusal::from(&StrategyError::Params(
+            crate::params::ParamsError::ZeroChunkSize,
+        ));
         assert_eq!(
             (zero.kind.as_str(), zero.fields.len()),
             ("zero-chunk-size", 0)

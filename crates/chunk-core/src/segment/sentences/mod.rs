@@ -4,6 +4,11 @@
 //! sentence belongs to that sentence; a segment holding only whitespace is merged into the
 //! sentence before it (or after it, at the start of the text).
 
+mod contextual;
+mod words;
+
+pub use contextual::contextual_starts;
+
 use crate::windows::Window;
 use std::cell::RefCell;
 use std::marker::PhantomData;
@@ -252,6 +257,20 @@ pub fn sentence_tokens(
         });
     }
     out
+}
+
+/// Sentence byte ranges without their leading and trailing whitespace; whitespace-only
+/// segments are left out (cached per text by `strategy::Document`).
+pub(crate) fn trimmed_sentences(text: &str) -> Vec<(usize, usize)> {
+    sentence_bytes(text, SentenceRule::Contextual)
+        .into_iter()
+        .filter_map(|(s, e)| {
+            let seg = &text[s..e];
+            let start = s + (seg.len() - seg.trim_start().len());
+            let end = s + seg.trim_end().len();
+            (start < end).then_some((start, end))
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""The first-paint guard: the page's own wasm module stays small and carries no BPE table and
+no chunking strategy (Python 3 standard library only).
+
+Usage: scripts/check-page-wasm.py DIST_DIR [BUDGET_GZIP_BYTES]
+
+DIST_DIR is a Trunk release output (`dist/`, `dist-e2e/`): the page's module is the
+`rag-chunk-calculator-<hash>_bg.wasm` file (the engines' modules are other files and may carry
+both). It fails (exit 1, saying why) when:
+
+- the module gzipped (level 9, as `gzip -9` and the Makefile's figures) is over the budget,
+  BUDGET_GZIP_BYTES, default `DEFAULT_BUDGET` below: the page's gzip size on 2026-12-05 plus
+  about 5 %;
+- it contains a BPE table: the first records of the tables chunk-core's build writes
+  (`crates/chunk-core/build.rs`: `[len][bytes]` per token in rank order; cl100k_base and
+  o200k_base both start with the 94 one-byte tokens `!` … `~`), so a table is found by its own
+  bytes, not by a name;
+- it contains a strategy: the marker string `STRATEGY_MARKER`, which `strategy::chunker` (the
+  one constructor of every strategy, built only with chunk-core's `strategies` feature) keeps
+  alive in any module that links it.
+
+Exit 0 with the figures when the module passes; 2 on a usage error.
+"""
+
+import glob
+import gzip
+import os
+import sys
+
+# The page's module, gzip -9: 698,879 bytes (1,990,404 raw) on 2026-12-05 at commit c0c55b6 + the
+# import-circle work, + ~5 %.
+DEFAULT_BUDGET = 734_000
+
+# The first 94 records of both BPE tables: one byte each, `!` (0x21) to `~` (0x7e).
+TABLE_PREFIX = b"".join(bytes([1, c]) for c in range(0x21, 0x7F))
+
+# Must equal `strategy::STRATEGIES_MARKER` in crates/chunk-core/src/strategy/mod.rs.
+STRATEGY_MARKER = b"chunk-core:strategies-linked"
+
+
+def page_module(dist):
+    found = [
+        path
+        for path in glob.glob(os.path.join(dist, "rag-chunk-calculator-*_bg.wasm"))
+        + glob.glob(os.path.join(dist, "rag_chunk_calculator-*_bg.wasm"))
+    ]
+    if len(found) != 1:
+        raise SystemExit(f"{dist}: expected one page module rag-chunk-calculator-*_bg.wasm, found {found}")
+    return found[0]
+
+
+def main(argv):
+    if len(argv) not in (1, 2) or argv[0].startswith("-"):
+        print(__doc__.strip().splitlines()[3], file=sys.stderr)
+        return 2
+    budget = int(argv[1]) if len(argv) == 2 else DEFAULT_BUDGET
+    path = page_module(argv[0])
+    with open(path, "rb") as f:
+        data = f.read()
+    size = len(gzip.compress(data, compresslevel=9, mtime=0))
+    faults = []
+    if size > budget:
+        faults.append(f"gzip size {size:,} bytes is over the budget of {budget:,} bytes")
+    at = data.find(TABLE_PREFIX)
+    if at >= 0:
+        faults.append(f"a BPE table is linked (its first records at byte {at:,})")
+    at = data.find(STRATEGY_MARKER)
+    if at >= 0:
+        faults.append(f"the chunking strategies are linked (their marker at byte {at:,})")
+    name = os.path.basename(path)
+    if faults:
+        for fault in faults:
+            print(f"{name}: FAIL: {fault}")
+        return 1
+    print(f"{name}: ok: {len(data):,} bytes, gzip {size:,} of {budget:,}; no BPE table, no strategy")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
