@@ -125,6 +125,7 @@ test-phases:
 # --nocapture so that its comparison counts are printed (the snippet tests with it); the Rust
 # snippets run last and alone, so that what they print is the end of the log.
 test-native: tools-serve
+	$(MAKE) check-imports
 	@oracle="$$($(ROOT)/scripts/ensure-oracle.sh)" || exit 1; eval "$$oracle"; \
 	export CHUNK_ORACLE_PYTHON TIKTOKEN_CACHE_DIR; \
 	cargo test --workspace -- --skip library_strategies_equal_the_libraries --skip snippets_reproduce && \
@@ -132,8 +133,7 @@ test-native: tools-serve
 	cargo test -p chunk-core --test differential -- --nocapture rust_snippets
 
 # Module-level import circles (a file of one module using another that uses it back) in the
-# core and the page. Not yet in `make test`: the page still has circles (issue 26); it joins the
-# native phase once `src/` is clean.
+# core and the page (a circle fails the native phase of `make test`).
 .PHONY: check-imports
 check-imports:
 	python3 $(ROOT)/scripts/import-cycles.py $(ROOT)/crates/chunk-core/src $(ROOT)/src
