@@ -16,8 +16,8 @@ const PROGRESS_MS = 100;
 // A PDF page on which the parser panics traps the module; the worker then reads on in a fresh
 // instance (see readPdf). Each instance keeps its memory (a copy of the file and its parsed
 // objects, about four times the file) for as long as the worker lives, so the instances are
-// limited (the reader's `trap_budget`, by the file's length): past that, the pages not yet
-// read are counted unreadable, and the pages read are kept.
+// limited (the reader decides: `reads_on_after`, by the file's length): past that, the pages
+// not yet read are counted unreadable (`unreadable_page`), and the pages read are kept.
 
 function fail(message) {
   self.postMessage({ kind: 'failed', message: `extract worker: ${message}` });
@@ -44,7 +44,6 @@ async function instance(js, module, n) {
 async function readPdf(js, module, bytes) {
   let traps = 0;
   let glue = await instance(js, module, 0);
-  const maxTraps = glue.trap_budget(bytes.length);
   const started = performance.now();
   let file;
   try {
@@ -59,18 +58,17 @@ async function readPdf(js, module, bytes) {
   const pages = [];
   let posted = performance.now();
   self.postMessage({ kind: 'progress', done: 0, total });
-  const unreadable = { text: '', images: 0, readable: false };
   while (pages.length < total) {
     try {
       pages.push(file.read_page(pages.length));
     } catch (err) {
       // A trap, or a stack overflow in the parser (a RangeError).
       if (!(err instanceof WebAssembly.RuntimeError || err instanceof RangeError)) throw err;
-      pages.push(unreadable);
       glue = await instance(js, module, ++traps);
-      if (traps > maxTraps) {
+      pages.push(glue.unreadable_page());
+      if (!glue.reads_on_after(traps, bytes.length)) {
         // The fresh instance only joins the pages (it opens nothing).
-        while (pages.length < total) pages.push(unreadable);
+        while (pages.length < total) pages.push(glue.unreadable_page());
         break;
       }
       try {

@@ -1,4 +1,4 @@
-// The tokenizer's Web Worker (see src/tokenize_worker.rs). It runs the tokenizer's own wasm
+// The tokenizer's Web Worker (see src/tokenize/worker.rs). It runs the tokenizer's own wasm
 // module (crates/tokenize-engine: the BPE tables and the sliced tokenizer), never the page's.
 //
 // The first message is `{kind: "init", js, wasm, module?, slice_ms, report_ms}`: the URL of the

@@ -1,4 +1,4 @@
-// make bench, retrieval part: the built page's retrieval check (src/compare/retrieval.rs, run by
+// make bench, retrieval part: the built page's retrieval check (src/retrieval/, run by
 // the comparison worker, crates/compare-engine) in headless Chromium, at the page's defaults.
 // The text is the repo fixture repeated to about 1 MB and the 10 question/answer pairs are those
 // of crates/chunk-core/examples/retrieval_sweep.rs (the native timing of the same sweep), so the

@@ -1,5 +1,5 @@
 // make bench, sentence part: chunk-core's sentence segmentation
-// (chunk_core::sim::sentences::sentence_bytes) under every rule, compiled to wasm in
+// (chunk_core::segment::sentences::sentence_bytes) under every rule, compiled to wasm in
 // crates/strategies-wasm (`sentence_count(rule, text)`), in Node's main thread and in a Web
 // Worker of headless Chromium, on 1 MB of the mixed corpus and 1 MB of its English prose. Per
 // rule and text: one warm-up call, then RUNS timed calls; the median, ms per MB, the ratio to
@@ -178,7 +178,7 @@ function report(texts, runs) {
   const failures = [];
   const envs = runs.filter((r) => !r.error);
   console.log();
-  console.log(`================ sentence segmentation (chunk_core::sim::sentences::sentence_bytes) in wasm ================`);
+  console.log(`================ sentence segmentation (chunk_core::segment::sentences::sentence_bytes) in wasm ================`);
   console.log(`crates/strategies-wasm sentence_count(rule, text), release profile; one warm-up, then the median of ${RUNS} calls;`);
   console.log("the JS string -> wasm copy is inside the time. MB = 10^6 bytes of UTF-8; x = ms / ms of \"terminators\".");
   for (const r of envs) console.log(`  ${r.name}: ${r.env}`);

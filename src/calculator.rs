@@ -478,7 +478,7 @@ pub fn Results() -> impl IntoView {
 fn Notices() -> impl IntoView {
     let lang = expect_context::<Language>();
     let models = expect_context::<crate::model::ModelSettings>();
-    let fields = expect_context::<FieldsWriter>();
+    let fields = expect_context::<CalculatorFields>();
     let source = expect_context::<SourceText>();
     let derived = expect_context::<Derived>();
     let compare_settings = expect_context::<crate::compare::CompareSettings>();

@@ -1,26 +1,31 @@
 //! The web page of the RAG Chunk Calculator (Leptos 0.8, client-side rendering).
 //!
-//! Codemap:
-//! - [`app`]: the page, the language switch; creates and provides the contexts.
-//! - [`state`]: the contexts, one per writer, and the memos derived from them.
-//! - [`parse`]: parsing and validation of the fields (plain functions, tested natively).
-//! - [`calculator`]: the settings form, the figures and their notices.
-//! - [`file_input`]: paste box, file open / drop (text, HTML, DOCX), tokenizer status,
-//!   special-token notice.
-//! - [`extract_job`]: the document reader worker (one per HTML or DOCX file), both sides.
+//! Codemap (layers from the bottom; a module imports only from the layers below it or its
+//! own, which `scripts/import-cycles.py` checks in `make test`):
+//! - [`browser`], [`i18n`] (the catalogs' machinery, plural rules; [`i18n::locale`]: `Lang`,
+//!   the decimal mark), [`format`] (locale number formats through `Intl.NumberFormat`),
+//!   [`parse`] (parsing and validation of the fields, tested natively), [`ui`] (shared
+//!   widgets: number field, figure, `fill_box`), [`worker`] (`ModuleWorker`, the one
+//!   page-side handle of every module worker).
+//! - [`state`]: the page's contexts, each with a read handle and a write handle that only its
+//!   writers take (the module's doc names them), the memos derived from them, the model's
+//!   contexts ([`state::model`]) and the tokenization's plain types.
+//! - [`model`]: the embedding models' words (limit notes, estimate hints, vector formats).
 //! - [`tokenize`]: counts the text's tokens on every edit without blocking the page: the job
 //!   ([`tokenize::job`]), its pure schedule ([`tokenize::schedule`]: generations, progress, the
 //!   module's download, when a job starts, when the worker is given up), the worker's handle
 //!   ([`tokenize::worker`]), the page's own thread as the fallback ([`tokenize::local`]).
+//! - [`extract_job`]: the document reader worker (one per HTML, DOCX or PDF file).
 //! - [`compare`]: every strategy on the whole text (table, chosen strategy, A/B, export,
-//!   snippet), computed by the comparison worker.
-//! - [`preview`]: the chunk preview (cut points, overlap, cut characters as bytes).
-//! - [`simulator`]: the chunking simulator (SPEC §4): strategies, metrics, coverage, charts.
-//! - [`faq`]: the questions and answers.
-//! - [`prerendered`]: the start over the markup the build prerendered into `index.html`.
-//! - [`i18n`]: the message catalog (one key per message, five languages).
-//! - [`format`]: locale number formats through `Intl.NumberFormat`.
-//! - [`browser`]: the few direct browser calls (language memory, title, test sleep).
+//!   snippet) and the model select and panel, from the comparison worker's replies.
+//! - [`retrieval`]: the retrieval check and the sweep (pairs, fields, table, heat map).
+//! - [`jobs`]: the worker jobs of [`compare`] and [`retrieval`]: a sans-io scheduler
+//!   ([`jobs::schedule`]) and the effects that carry out its decisions.
+//! - [`calculator`] (the settings form, the figures and their notices), [`file_input`] (paste
+//!   box, file open / drop, tokenizer status, special-token notice), [`preview`] (the chunk
+//!   preview), [`simulator`] (SPEC §4), [`share`] (the settings in the URL fragment), [`faq`].
+//! - [`app`]: the page, the language switch; creates and provides the contexts;
+//!   [`prerendered`]: the start over the markup the build prerendered into `index.html`.
 //!
 //! Architecture invariant: all arithmetic, tokenization and windowing come from `chunk_core`;
 //! this crate only validates input, schedules work and renders.

@@ -209,6 +209,11 @@ mod imp {
         /// English, when the request cannot be written or posted.
         pub fn post(&self, request: &P::Request) -> Result<(), String> {
             let (message, transfer) = P::encode(request)?;
+            // A stopped worker (failed, not restarted) takes nothing: nothing is queued for a
+            // worker that will never be ready.
+            if self.0.worker.borrow().is_none() {
+                return Err(format!("{} is stopped", P::SCRIPT));
+            }
             if !self.0.ready.get() {
                 self.0.queued.borrow_mut().push((message, transfer));
                 return Ok(());

@@ -1,16 +1,17 @@
 //! Every strategy on the user's whole text: the comparison table ([`table`]), the chosen
 //! strategy's chunks, histogram, export and snippet ([`panel`]), and two settings side by side
-//! ([`ab`]). Every figure comes from the comparison worker ([`engine`], which runs
-//! `crates/compare-engine`); this module only schedules requests and keeps the replies.
+//! ([`ab`]), and the model select and panel ([`model_panel`]). Every figure comes from the
+//! comparison worker ([`engine`], which runs `crates/compare-engine`); `crate::jobs` schedules
+//! the requests and files the replies, and this module shows them.
 //!
-//! Contexts, each written by one part of the page (Leptos todomvc style):
+//! Contexts (Leptos todomvc style):
 //! - [`CompareSettings`]: the size unit, the size tokenizer and the chosen strategy, written by
 //!   their selects (the unit also by the buttons that fill the form: a library's defaults, the
 //!   sweep's best, which also sets the size tokenizer; all three by a settings link), and the
 //!   unit the chunks are sized in, a `Memo` of them and the chosen model;
-//! - [`CompareResults`]: the worker's replies, written only by the wiring ([`wiring`]);
-//! - the retrieval check's own two ([`retrieval::RetrievalSettings`],
-//!   [`retrieval::RetrievalResults`]), whose requests go through the same workers.
+//! - [`CompareResults`]: the worker's replies, written only by `crate::jobs`;
+//! - the retrieval check's own two (`crate::retrieval::state::RetrievalSettings`,
+//!   `crate::retrieval::state::RetrievalResults`), whose requests go through the same workers.
 
 pub mod ab;
 pub mod engine;

@@ -47,6 +47,8 @@ pub fn classic_preview(strategy: StrategyId, unit: SizeUnit) -> bool {
 pub fn StrategyPanel() -> impl IntoView {
     let app = PageState::from_context();
     let settings = expect_context::<CompareSettings>();
+    // "Use the library's defaults" fills the form.
+    let fields = expect_context::<crate::state::FieldsWriter>();
     let m = move |msg: Msg| messages::text(app.language.lang.get(), msg);
     let on_pick = move |ev| {
         if let Ok(id) = event_target_value(&ev).parse::<StrategyId>() {
@@ -58,7 +60,7 @@ pub fn StrategyPanel() -> impl IntoView {
         if let Some(d) = settings.strategy.get_untracked().library_defaults() {
             // The fields never follow their signals (what was typed is never replaced), so the
             // boxes are set too: this is the user's own request.
-            expect_context::<crate::state::FieldsWriter>().fill_size(d.chunk_size, d.chunk_overlap);
+            fields.fill_size(d.chunk_size, d.chunk_overlap);
             settings.unit.set(d.unit);
         }
     };

@@ -387,12 +387,14 @@ fn start_workers(
             set_timeout(
                 move || {
                     let started = CompareEngine::start(on_main, JsValue::UNDEFINED);
-                    if started.is_none() {
-                        results.engine.set(EngineStatus::Failed(
-                            "no module worker in this browser".into(),
-                        ));
-                    }
+                    let refused = started.is_none();
                     workers.main.set_value(started);
+                    if refused {
+                        let failed = WorkerEvent::Failed("no module worker in this browser".into());
+                        if let Some(s) = workers.schedule(|s| s.on_worker(Worker::Main, failed)) {
+                            apply(&s);
+                        }
+                    }
                 },
                 std::time::Duration::from_millis(0),
             );
@@ -409,6 +411,7 @@ fn worker_event(event: Event) -> WorkerEvent {
             crate::browser::warn(&message);
             WorkerEvent::Failed(message)
         }
+        // A reply is filed, never taken for a report (the callers match it first).
         Event::Ready | Event::Reply(_) => WorkerEvent::Ready,
     }
 }
@@ -583,10 +586,9 @@ fn wire_retrieval(
         results.resolved.with(|_| ());
         results.params.with(|_| ());
         settings.sweep_strategy.track();
-        if results.sweep.with_untracked(SweepState::running) {
-            if let Some(d) = workers.schedule(Schedule::cancel_sweep) {
-                workers.dispatch(&app, d);
-            }
+        let sweep = results.sweep.get_untracked();
+        if let Some(d) = workers.schedule(|s| s.cancel_sweep(&sweep)).flatten() {
+            workers.dispatch(&app, d);
         }
         results.sweep.set(SweepState::default());
     });
@@ -594,13 +596,11 @@ fn wire_retrieval(
         let text = app.source.text.get_untracked();
         let pairs = results.resolved.with_untracked(|r| ready_pairs(r));
         let strategy = settings.sweep_strategy.get_untracked();
-        let (Some(pairs), Ok(p), Some(cut), false, true, false) = (
+        let (Some(pairs), Ok(p), Some(cut), false) = (
             pairs,
             results.params.get_untracked(),
             cutting.get_untracked(),
             text.is_empty(),
-            compare.engine.get_untracked() == EngineStatus::Ready,
-            chunk_core::analysis::protocol::deferred(strategy, text.len()),
         ) else {
             return;
         };
@@ -613,7 +613,7 @@ fn wire_retrieval(
         let lang = app.language.lang.get_untracked();
         let job =
             |s: &mut Schedule| s.sweep(&text, pairs, strategy, grid, figures, p.k, p.bm25, lang);
-        if let Some((state, d)) = workers.schedule(job) {
+        if let Some((state, d)) = workers.schedule(job).flatten() {
             results.sweep.set(state);
             workers.dispatch(&app, d);
         }

@@ -15,7 +15,7 @@
 use std::sync::Arc;
 
 use chunk_core::analysis::protocol::{
-    superlinear, Bm25Setting, ExportFormat, Figures, Lane, Request,
+    deferred, superlinear, Bm25Setting, ExportFormat, Figures, Lane, Request,
 };
 use chunk_core::retrieval::{QaPair, SweepGrid};
 use chunk_core::strategy::StrategyId;
@@ -155,6 +155,30 @@ impl Schedule {
         self.jobs
     }
 
+    /// The posts of a job over `order`: the strategies whose time grows faster than the text
+    /// ([`superlinear`]) to the side worker, the others to the main one (always posted, even
+    /// empty: the main worker answers every job). `request` makes a job's request for a list
+    /// of strategies.
+    fn split(
+        &self,
+        order: Vec<StrategyId>,
+        request: impl Fn(Vec<StrategyId>) -> Request,
+    ) -> Vec<Post> {
+        let (slow, fast): (Vec<StrategyId>, Vec<StrategyId>) =
+            order.into_iter().partition(|&s| superlinear(s));
+        let mut posts = vec![Post {
+            to: Worker::Main,
+            request: request(fast),
+        }];
+        if !slow.is_empty() {
+            posts.push(Post {
+                to: self.side_or_main(),
+                request: request(slow),
+            });
+        }
+        posts
+    }
+
     /// The worker for the side's requests: the side one while it runs, else the main one.
     fn side_or_main(&self) -> Worker {
         if self.side == Side::Running {
@@ -255,25 +279,13 @@ impl Schedule {
             text_id: held.id,
             deferred_job: 0,
         };
-        let (slow, fast): (Vec<StrategyId>, Vec<StrategyId>) =
-            order.into_iter().partition(|&s| superlinear(s));
-        let compare = |strategies| Request::Compare {
+        let posts = self.split(order, |strategies| Request::Compare {
             job,
             lane: Lane::Table,
             text_id: held.id,
             strategies,
             figures,
-        };
-        let mut posts = vec![Post {
-            to: Worker::Main,
-            request: compare(fast),
-        }];
-        if !slow.is_empty() {
-            posts.push(Post {
-                to: self.side_or_main(),
-                request: compare(slow),
-            });
-        }
+        });
         (
             table,
             Dispatch {
@@ -469,9 +481,7 @@ impl Schedule {
             k,
             failed: false,
         };
-        let (slow, fast): (Vec<StrategyId>, Vec<StrategyId>) =
-            order.into_iter().partition(|&s| superlinear(s));
-        let request = |strategies| Request::Retrieval {
+        let posts = self.split(order, |strategies| Request::Retrieval {
             job,
             text_id: held.id,
             pairs: pairs.clone(),
@@ -480,17 +490,7 @@ impl Schedule {
             bm25,
             lang,
             k,
-        };
-        let mut posts = vec![Post {
-            to: Worker::Main,
-            request: request(fast),
-        }];
-        if !slow.is_empty() {
-            posts.push(Post {
-                to: self.side_or_main(),
-                request: request(slow),
-            });
-        }
+        });
         (
             table,
             Dispatch {
@@ -502,7 +502,8 @@ impl Schedule {
 
     /// A sweep of `strategy` over `grid`: its running state and its request, for the side
     /// worker (it holds only the superlinear rows, so the sweep does not wait behind the
-    /// comparison table).
+    /// comparison table). `None` for a strategy the table leaves for the user on this text
+    /// ([`deferred`]: a sweep runs it once per setting), or before the engine is ready.
     #[allow(clippy::too_many_arguments)]
     pub fn sweep(
         &mut self,
@@ -514,7 +515,10 @@ impl Schedule {
         k: usize,
         bm25: Bm25Setting,
         lang: Lang,
-    ) -> (SweepState, Dispatch) {
+    ) -> Option<(SweepState, Dispatch)> {
+        if !self.ready() || deferred(strategy, text.len()) {
+            return None;
+        }
         let held = self.hold(text);
         let job = self.next_job();
         let state = SweepState {
@@ -539,26 +543,29 @@ impl Schedule {
             to: self.side_or_main(),
             request,
         }];
-        (
+        Some((
             state,
             Dispatch {
                 text: Some(held),
                 posts,
             },
-        )
+        ))
     }
 
-    /// Stops a running sweep (a sweep keeps its worker busy to its end, a minute on 10 MB,
-    /// so a stale one is stopped, not only forgotten).
-    pub fn cancel_sweep(&mut self) -> Dispatch {
+    /// A sweep became stale: stop `sweep` while it runs (it keeps its worker busy to its end,
+    /// a minute on 10 MB, so it is stopped, not only forgotten); `None` when it is not running.
+    pub fn cancel_sweep(&mut self, sweep: &SweepState) -> Option<Dispatch> {
+        if !sweep.running() {
+            return None;
+        }
         let job = self.next_job();
-        Dispatch {
+        Some(Dispatch {
             text: None,
             posts: vec![Post {
                 to: self.side_or_main(),
                 request: Request::CancelSweep { job },
             }],
-        }
+        })
     }
 }
 
@@ -668,18 +675,21 @@ mod tests {
         let text: Arc<str> = "Text.".into();
         let (_, dispatch) = s.table(&text, figures(), false);
         assert!(dispatch.posts.iter().all(|p| p.to == Worker::Main));
-        let (_, sweep) = s.sweep(
-            &text,
-            Vec::new(),
-            StrategyId::Fixed,
-            SweepGrid::standard(SizeUnit::Tokens),
-            figures(),
-            5,
-            Bm25Setting { k1: 1.2, b: 0.75 },
-            Lang::En,
-        );
+        let (state, sweep) = s
+            .sweep(
+                &text,
+                Vec::new(),
+                StrategyId::Fixed,
+                SweepGrid::standard(SizeUnit::Tokens),
+                figures(),
+                5,
+                Bm25Setting { k1: 1.2, b: 0.75 },
+                Lang::En,
+            )
+            .expect("ready, and fixed windows are never deferred");
         assert_eq!(sweep.posts[0].to, Worker::Main);
-        assert_eq!(s.cancel_sweep().posts[0].to, Worker::Main);
+        let cancel = s.cancel_sweep(&state).expect("the sweep runs");
+        assert_eq!(cancel.posts[0].to, Worker::Main);
     }
 
     #[test]
@@ -702,6 +712,67 @@ mod tests {
         let mut s = running();
         s.jobs = u32::MAX;
         assert_eq!(s.next_job(), 1);
+    }
+
+    fn sweep_of(s: &mut Schedule, text: &Arc<str>, strategy: StrategyId) -> Option<SweepState> {
+        s.sweep(
+            text,
+            Vec::new(),
+            strategy,
+            SweepGrid::standard(SizeUnit::Tokens),
+            figures(),
+            5,
+            Bm25Setting { k1: 1.2, b: 0.75 },
+            Lang::En,
+        )
+        .map(|(state, _)| state)
+    }
+
+    #[test]
+    fn a_sweep_waits_for_the_engine_and_skips_a_strategy_left_for_the_user() {
+        let short: Arc<str> = "Text.".into();
+        let mut loading = Schedule::new();
+        assert_eq!(sweep_of(&mut loading, &short, StrategyId::Fixed), None);
+        let mut s = running();
+        let long: Arc<str> = "word ".repeat(1_200_000).into();
+        let waiting = StrategyId::all()
+            .find(|&st| deferred(st, long.len()))
+            .expect("some strategy waits on 6 MB");
+        assert_eq!(sweep_of(&mut s, &long, waiting), None);
+        let state = sweep_of(&mut s, &long, StrategyId::Fixed).expect("fixed windows sweep");
+        assert_eq!(state.total, SweepGrid::standard(SizeUnit::Tokens).len());
+        assert!(state.running());
+    }
+
+    #[test]
+    fn only_a_running_sweep_is_cancelled() {
+        let mut s = running();
+        let text: Arc<str> = "Text.".into();
+        let mut state = sweep_of(&mut s, &text, StrategyId::Fixed).expect("sweeps");
+        let cancel = s.cancel_sweep(&state).expect("running");
+        assert!(matches!(
+            cancel.posts[0].request,
+            Request::CancelSweep { job } if job == state.job + 1
+        ));
+        state.failed = true;
+        assert_eq!(s.cancel_sweep(&state), None);
+        assert_eq!(s.cancel_sweep(&SweepState::default()), None);
+    }
+
+    #[test]
+    fn a_browser_without_module_workers_shows_the_failure_for_good() {
+        let mut s = Schedule::new();
+        let settled = s.on_worker(
+            Worker::Main,
+            WorkerEvent::Failed("no module worker in this browser".into()),
+        );
+        assert_eq!(
+            settled.status,
+            Some(EngineStatus::Failed(
+                "no module worker in this browser".into()
+            ))
+        );
+        assert!(!s.ready());
     }
 
     #[test]
@@ -831,7 +902,37 @@ mod tests {
     }
 
     #[test]
-    fn retrieval_leaves_out_the_deferred_strategies_and_splits_like_the_table() {
+    fn retrieval_leaves_out_the_deferred_strategies_on_a_long_text() {
+        let mut s = running();
+        let long: Arc<str> = "word ".repeat(1_200_000).into();
+        let (table, d) = s.retrieval(
+            &long,
+            figures(),
+            Vec::new(),
+            3,
+            Bm25Setting { k1: 1.2, b: 0.75 },
+            Lang::En,
+        );
+        let waiting: Vec<StrategyId> = StrategyId::all()
+            .filter(|&st| deferred(st, long.len()))
+            .collect();
+        assert!(!waiting.is_empty());
+        assert_eq!(table.left_out, waiting);
+        assert_eq!(table.rows.len() + waiting.len(), StrategyId::all().count());
+        let sent: Vec<StrategyId> = d
+            .posts
+            .iter()
+            .flat_map(|p| match &p.request {
+                Request::Retrieval { strategies, .. } => strategies.clone(),
+                _ => Vec::new(),
+            })
+            .collect();
+        assert!(waiting.iter().all(|w| !sent.contains(w)));
+        assert_eq!(sent.len(), table.rows.len());
+    }
+
+    #[test]
+    fn retrieval_on_a_short_text_runs_every_strategy_and_splits_like_the_table() {
         let mut s = running();
         let text: Arc<str> = "A question's answer.".into();
         let (table, d) = s.retrieval(

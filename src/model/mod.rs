@@ -24,7 +24,7 @@ use messages::Mm;
 /// [`EmbeddingModel::chunk_budget`] (the limit less the special tokens and the required
 /// prefix); `usize::MAX` (nothing is over) without a model or a confirmed limit. The
 /// comparison's rows count the real chunks in the model's own tokens instead
-/// (`chunk_core::analysis::compare::LimitCheck`).
+/// (`chunk_core::limit::LimitCheck`).
 pub fn chunk_budget(model: Option<&EmbeddingModel>, encoding: Encoding) -> usize {
     model
         .and_then(|m| m.chunk_budget(encoding))

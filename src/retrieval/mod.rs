@@ -7,8 +7,8 @@
 //! renders the replies.
 //!
 //! Contexts (Leptos todomvc style):
-//! - [`RetrievalSettings`]: the pairs and the section's fields, written only by the section's
-//!   own inputs ([`RetrievalCheck`]);
+//! - [`RetrievalSettings`]: the pairs and the section's fields, written by the section's own
+//!   inputs ([`RetrievalCheck`]) and by the settings link (`crate::share`);
 //! - [`RetrievalResults`]: the worker's replies, written only by `crate::jobs`, and two memos
 //!   over the settings (`state`).
 //!
@@ -955,6 +955,8 @@ enum Metric {
 /// The sweep: strategy, run, progress, the two heat maps and the best setting.
 #[component]
 fn SweepView() -> impl IntoView {
+    // "Use this setting" fills the form.
+    let fields = expect_context::<crate::state::FieldsWriter>();
     let app = PageState::from_context();
     let compare_settings = expect_context::<CompareSettings>();
     let compare = expect_context::<CompareResults>();
@@ -1108,8 +1110,7 @@ fn SweepView() -> impl IntoView {
             let on_apply = move |_| {
                 // The user's own request: the calculator's boxes are set as "use the library's
                 // defaults" sets them (the fields never follow their signals otherwise).
-                expect_context::<crate::state::FieldsWriter>()
-                    .fill_size(c.chunk_size, c.chunk_overlap);
+                fields.fill_size(c.chunk_size, c.chunk_overlap);
                 // Set only when it differs: setting a signal notifies even when the value is
                 // the same, and the sweep is stale when the unit changes.
                 if compare_settings.unit.get_untracked() != unit {

@@ -379,3 +379,82 @@ pub fn ready_pairs(resolved: &[Result<QaPair, PairProblem>]) -> Option<Vec<QaPai
     let pairs: Vec<QaPair> = resolved.iter().cloned().collect::<Result<_, _>>().ok()?;
     (!pairs.is_empty()).then_some(pairs)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chunk_core::analysis::protocol::RetrievalOutcome;
+    use chunk_core::analysis::refusal::Refusal;
+    use chunk_core::limit::LimitBasis;
+    use chunk_core::retrieval::SweepGrid;
+    use chunk_core::strategy::{SizeUnit, StrategyError};
+
+    fn refused() -> RetrievalOutcome {
+        RetrievalOutcome::Refused {
+            refusal: Refusal::from(&StrategyError::Params(
+                chunk_core::params::ParamsError::ZeroChunkSize,
+            )),
+        }
+    }
+
+    #[test]
+    fn a_retrieval_row_is_filed_only_into_its_own_job() {
+        let mut table = RetrievalTable {
+            job: 4,
+            rows: [StrategyId::Fixed, StrategyId::Semchunk]
+                .into_iter()
+                .map(|strategy| RetrievalRowState {
+                    strategy,
+                    outcome: None,
+                    millis: 0.0,
+                })
+                .collect(),
+            left_out: Vec::new(),
+            k: 5,
+            failed: false,
+        };
+        assert!(!table.file_row(3, StrategyId::Fixed, refused(), 1.0));
+        assert!(!table.file_row(4, StrategyId::Recursive, refused(), 1.0));
+        assert_eq!(table.done(), 0);
+        assert!(table.file_row(4, StrategyId::Fixed, refused(), 2.5));
+        assert_eq!((table.done(), table.rows[0].millis), (1, 2.5));
+        assert!(!table.complete());
+        assert!(table.file_row(4, StrategyId::Semchunk, refused(), 1.0));
+        assert!(table.complete());
+    }
+
+    #[test]
+    fn a_sweep_takes_its_own_progress_and_result_only_while_it_runs() {
+        let grid = SweepGrid::standard(SizeUnit::Tokens);
+        let mut state = SweepState {
+            job: 9,
+            done: 0,
+            total: grid.len(),
+            sweep: None,
+            failed: false,
+        };
+        assert!(!state.file_progress(8, 3, grid.len()));
+        assert!(state.file_progress(9, 3, grid.len()));
+        assert_eq!(state.done, 3);
+        let sweep = Sweep {
+            strategy: StrategyId::Fixed,
+            grid: grid.clone(),
+            k: 5,
+            cells: Vec::new(),
+            max_input_tokens: usize::MAX,
+            limit_basis: LimitBasis::ChunkTokens,
+        };
+        assert!(!state.file_sweep(8, sweep.clone()));
+        assert!(state.file_sweep(9, sweep.clone()));
+        assert_eq!((state.done, state.running()), (0, false));
+        // Done: a late progress report or a repeated result changes nothing.
+        assert!(!state.file_progress(9, 5, grid.len()));
+        assert!(!state.file_sweep(9, sweep));
+        let mut failed = SweepState {
+            job: 2,
+            failed: true,
+            ..SweepState::default()
+        };
+        assert!(!failed.file_progress(2, 1, 4));
+    }
+}

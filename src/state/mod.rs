@@ -6,7 +6,7 @@
 //! | read handle | write handle | what it holds | taken by |
 //! |---|---|---|---|
 //! | [`Language`] | [`LanguageWriter`] | the UI language | `app::LanguageSwitch`, the settings link (`share`) |
-//! | [`CalculatorFields`] | [`FieldsWriter`] | the form's fields as typed, the tokenizer | `calculator::Inputs`; the buttons that fill the form on the user's request ("use the library's defaults" in `compare::panel`, "use this setting" in `retrieval`); the model select (`model::ModelSelect`: tokenizer, price) and the size-tokenizer select (`compare::SizeTokenizerSelect`: tokenizer); the settings link (`share`) |
+//! | [`CalculatorFields`] | [`FieldsWriter`] | the form's fields as typed, the tokenizer | `calculator::Inputs`; the buttons that fill the form on the user's request ("use the library's defaults" in `compare::panel`, "use this setting" in `retrieval`); the model select (`compare::model_panel::ModelSelect`: tokenizer, price) and the size-tokenizer select (`compare::SizeTokenizerSelect`: tokenizer); the language switch (`app::LanguageSwitch`: the price's decimal mark); the settings link (`share`) |
 //! | [`SourceText`] | [`SourceWriter`] | the pasted or loaded text, "reading a paste", its PDF pages | `file_input::TextSource` |
 //! | [`Tokenization`] | [`TokenizationWriter`] | the finished tokenization, progress, worker in use | `tokenize::job` |
 //! | [`Derived`] | — | memos read by several components | — |
@@ -144,7 +144,9 @@ split_context! {
     /// The calculator's inputs' write handle: taken by the settings form (`calculator::Inputs`),
     /// the buttons that fill it on the user's request (a library's defaults in
     /// `compare::panel`, the sweep's best setting in `retrieval`), the model select (the
-    /// tokenizer and the price: `model::ModelSelect`) and the settings link (`share`).
+    /// tokenizer and the price: `compare::model_panel::ModelSelect`), the size-tokenizer select
+    /// (the tokenizer), the language switch (the price's decimal mark) and the settings link
+    /// (`share`).
     pub struct FieldsWriter {
         /// Document-length field, as typed.
         pub doc_length: String,

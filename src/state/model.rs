@@ -64,7 +64,7 @@ pub struct ModelResults {
 
 /// The chosen open model's count of the text with its own tokenizer
 /// ([`chunk_core::tokenizer::open`]), as the comparison worker reports it: written only by
-/// `crate::jobs` (the request and the replies), read by `crate::model::ModelPanel`.
+/// `crate::jobs` (the request and the replies), read by `crate::compare::model_panel::ModelPanel`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct OpenCount {
     /// The job of the `open-count` request.

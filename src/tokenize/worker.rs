@@ -10,7 +10,7 @@
 //! fetching it again. This module is the page side: [`TokenizerWorker`] starts the worker,
 //! posts jobs and turns its messages into [`Reply`] values. The job loop (a slice of
 //! [`WORKER_SLICE_MS`], progress, a newer job stops an older one at its next slice) is the
-//! worker's script.
+//! tokenizer module's `Schedule` (`crates/tokenize-engine`); the worker's script only steps it.
 //!
 //! Messages are plain objects:
 //! - page → worker, once: `{kind: "init", js, wasm, module, slice_ms, report_ms}` (the

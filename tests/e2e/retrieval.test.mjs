@@ -1,4 +1,4 @@
-// End-to-end test of the retrieval check (src/compare/retrieval.rs, run by the comparison
+// End-to-end test of the retrieval check (src/retrieval/, run by the comparison
 // worker) on the release build, against the native core (crates/chunk-core/examples/retrieval.rs,
 // which cuts with `run` and evaluates with `evaluate`: not the worker's prepared paths).
 //

@@ -750,9 +750,19 @@ mod exports {
         Yield,
     }
 
+    /// `value` as a JS value; a value that cannot be written becomes a posted `failed` reply
+    /// (never `null`, which the script reads as "nothing to do": the job would stall).
     fn write(value: &impl Serialize) -> JsValue {
         let serializer = serde_wasm_bindgen::Serializer::json_compatible();
-        value.serialize(&serializer).unwrap_or(JsValue::NULL)
+        value.serialize(&serializer).unwrap_or_else(|e| {
+            let failed = Reply::Failed {
+                job: None,
+                message: format!("compare worker: unwritable reply: {e}"),
+            };
+            Wire::Post { reply: &failed }
+                .serialize(&serializer)
+                .unwrap_or(JsValue::UNDEFINED)
+        })
     }
 }
 

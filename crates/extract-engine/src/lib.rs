@@ -109,6 +109,33 @@ pub fn trap_budget(file_len: usize) -> usize {
         .clamp(1, MAX_TRAPS)
 }
 
+/// Whether the reader goes on after its `traps`-th trap on a file of `file_bytes` bytes, in a
+/// fresh instance from the next page: while `traps` is within [`trap_budget`]. Past it, every
+/// page not yet read is counted unreadable (the pages read are kept).
+#[wasm_bindgen]
+pub fn reads_on_after(traps: usize, file_bytes: usize) -> bool {
+    traps <= trap_budget(file_bytes)
+}
+
+/// A page whose content could not be read (it trapped, or the budget ran out before it):
+/// `{text: "", images: 0, readable: false}`, as [`PdfFile::read_page`] writes pages.
+///
+/// # Errors
+/// A string if the page cannot be written as a JS value.
+#[wasm_bindgen]
+pub fn unreadable_page() -> Result<JsValue, JsValue> {
+    to_js(&unreadable())
+}
+
+/// See [`unreadable_page`].
+fn unreadable() -> Page {
+    Page {
+        text: String::new(),
+        images: 0,
+        readable: false,
+    }
+}
+
 /// The document made of `pages` (an array of `{text, images, readable}`, in page order, as
 /// [`PdfFile::read_page`] gave them), `title` and the page-tree repeats left out
 /// ([`PdfFile::pages_repeated`]), as the [`Outcome`] `extract` answers ([`pdf::assemble`]:
@@ -142,6 +169,22 @@ mod tests {
             assert_eq!(parse_format(name.as_str().unwrap()), Ok(format));
         }
         assert!(parse_format("doc").unwrap_err().contains("\"doc\""));
+    }
+
+    #[test]
+    fn reading_goes_on_after_a_trap_while_within_the_budget() {
+        assert!(reads_on_after(1, 1_000));
+        assert!(reads_on_after(50, 1_000));
+        assert!(!reads_on_after(51, 1_000));
+        assert!(reads_on_after(13, 10_000_000));
+        assert!(!reads_on_after(14, 10_000_000));
+        assert!(reads_on_after(1, usize::MAX));
+        assert!(!reads_on_after(2, usize::MAX));
+        let page = unreadable();
+        assert_eq!(
+            (page.text.as_str(), page.images, page.readable),
+            ("", 0, false)
+        );
     }
 
     #[test]

@@ -154,7 +154,7 @@ impl Worker {
 }
 
 /// One text being tokenized in slices (`chunk_core::tokenizer::sliced::Slicer`), for the
-/// page's own thread (`src/tokenize_local.rs`; the worker uses [`Worker`]). JS:
+/// page's own thread (`src/tokenize/local.rs`; the worker uses [`Worker`]). JS:
 /// `new SlicedJob("cl100k_base", bytes)`, then `run_for(ms)` until it returns true, then
 /// `into_offsets()`.
 #[wasm_bindgen]
