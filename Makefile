@@ -136,6 +136,7 @@ test-native: tools-serve
 # core and the page (a circle fails the native phase of `make test`).
 .PHONY: check-imports
 check-imports:
+	python3 $(ROOT)/scripts/import-cycles.py --self-test
 	python3 $(ROOT)/scripts/import-cycles.py $(ROOT)/crates/chunk-core/src $(ROOT)/src
 
 # Only the differential tests (every library strategy against its library), with their counts.
@@ -166,6 +167,7 @@ build-e2e: tools-serve fetch
 CHECK_DIST ?= $(DIST)
 .PHONY: check-page-wasm
 check-page-wasm:
+	python3 $(ROOT)/scripts/check-page-wasm.py --self-test
 	python3 $(ROOT)/scripts/check-page-wasm.py $(CHECK_DIST)
 
 count:

@@ -2,7 +2,7 @@
 """The first-paint guard: the page's own wasm module stays small and carries no BPE table and
 no chunking strategy (Python 3 standard library only).
 
-Usage: scripts/check-page-wasm.py DIST_DIR [BUDGET_GZIP_BYTES]
+Usage: scripts/check-page-wasm.py DIST_DIR [BUDGET_GZIP_BYTES] | --self-test
 
 DIST_DIR is a Trunk release output (`dist/`, `dist-e2e/`): the page's module is the
 `rag-chunk-calculator-<hash>_bg.wasm` file (the engines' modules are other files and may carry
@@ -15,9 +15,9 @@ both). It fails (exit 1, saying why) when:
   (`crates/chunk-core/build.rs`: `[len][bytes]` per token in rank order; cl100k_base and
   o200k_base both start with the 94 one-byte tokens `!` … `~`), so a table is found by its own
   bytes, not by a name;
-- it contains a strategy: the marker string `STRATEGY_MARKER`, which `strategy::chunker` (the
-  one constructor of every strategy, built only with chunk-core's `strategies` feature) keeps
-  alive in any module that links it.
+- it contains a strategy: the marker string `STRATEGY_MARKER`, which `strategy::chunker_with`
+  (through which the engines build every strategy; the strategies exist only with chunk-core's
+  `strategies` feature, which the page does not take) keeps alive in any module that links it.
 
 Exit 0 with the figures when the module passes; 2 on a usage error.
 """
@@ -49,14 +49,8 @@ def page_module(dist):
     return found[0]
 
 
-def main(argv):
-    if len(argv) not in (1, 2) or argv[0].startswith("-"):
-        print(__doc__.strip().splitlines()[3], file=sys.stderr)
-        return 2
-    budget = int(argv[1]) if len(argv) == 2 else DEFAULT_BUDGET
-    path = page_module(argv[0])
-    with open(path, "rb") as f:
-        data = f.read()
+def faults_of(data, budget):
+    """The reasons `data` (a page module's bytes) fails the guard; empty when it passes."""
     size = len(gzip.compress(data, compresslevel=9, mtime=0))
     faults = []
     if size > budget:
@@ -67,6 +61,43 @@ def main(argv):
     at = data.find(STRATEGY_MARKER)
     if at >= 0:
         faults.append(f"the chunking strategies are linked (their marker at byte {at:,})")
+    return size, faults
+
+
+def self_test():
+    """Shows that the guard can fail: a module with a table's first records, one with the
+    strategies' marker, one over the budget fail; a clean one passes. 0 when all hold."""
+    import random
+
+    rng = random.Random(7)
+    clean = bytes(rng.randrange(256) for _ in range(4096))
+    cases = [
+        ("clean", clean, 10_000, 0),
+        ("table", clean[:100] + TABLE_PREFIX + clean[100:], 10_000, 1),
+        ("strategy", clean + STRATEGY_MARKER, 10_000, 1),
+        ("over budget", clean, 1_000, 1),
+    ]
+    wrong = 0
+    for label, data, budget, want in cases:
+        _, faults = faults_of(data, budget)
+        if len(faults) != want:
+            wrong += 1
+            print(f"self-test {label}: {faults}, expected {want} fault(s)")
+    print("self-test: " + ("ok" if not wrong else f"{wrong} case(s) wrong"))
+    return 1 if wrong else 0
+
+
+def main(argv):
+    if argv == ["--self-test"]:
+        return self_test()
+    if len(argv) not in (1, 2) or argv[0].startswith("-"):
+        print(__doc__.strip().splitlines()[3], file=sys.stderr)
+        return 2
+    budget = int(argv[1]) if len(argv) == 2 else DEFAULT_BUDGET
+    path = page_module(argv[0])
+    with open(path, "rb") as f:
+        data = f.read()
+    size, faults = faults_of(data, budget)
     name = os.path.basename(path)
     if faults:
         for fault in faults:

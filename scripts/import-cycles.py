@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Report module-level import cycles in Rust crates (Python 3 standard library only).
 
-Usage: scripts/import-cycles.py [--include-tests] SRC_DIR [SRC_DIR ...]
+Usage: scripts/import-cycles.py [--include-tests] SRC_DIR [SRC_DIR ...] | --self-test
 
 For each crate source directory (e.g. `crates/chunk-core/src`, or `src` for the page):
 
@@ -335,7 +335,44 @@ def check(src, include_tests):
     return found
 
 
+def self_test():
+    """Shows that the check can fail: a two-module circle is found (exit 1's count), an
+    ancestor/descendant pair and a test module's use are not. Returns 0 when all hold."""
+    import contextlib
+    import io
+    import tempfile
+
+    cases = {
+        # a -> b -> a: one circle.
+        "circle": ({"lib.rs": "mod a;\nmod b;\n", "a.rs": "use crate::b::B;\npub struct A;\n",
+                    "b.rs": "use crate::a::A;\npub struct B;\n"}, 1),
+        # A child using its parent's type is how modules are written, not a circle.
+        "parent": ({"lib.rs": "mod a;\npub struct T;\n", "a/mod.rs": "mod c;\nuse crate::T;\n",
+                    "a/c.rs": "use super::super::T;\nuse crate::a::X;\n"}, 0),
+        # A use inside `#[cfg(test)] mod tests { … }` is left out.
+        "tests": ({"lib.rs": "mod a;\nmod b;\n", "a.rs": "use crate::b::B;\npub struct A;\n",
+                   "b.rs": "pub struct B;\n#[cfg(test)]\nmod tests {\n    use crate::a::A;\n}\n"}, 0),
+    }
+    failures = 0
+    for label, (files, want) in cases.items():
+        with tempfile.TemporaryDirectory() as src:
+            for rel, text in files.items():
+                path = os.path.join(src, rel)
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "w") as f:
+                    f.write(text)
+            with contextlib.redirect_stdout(io.StringIO()):
+                got = check(src, include_tests=False)
+        if got != want:
+            failures += 1
+            print(f"self-test {label}: {got} circle(s), expected {want}")
+    print("self-test: " + ("ok" if not failures else f"{failures} case(s) wrong"))
+    return 1 if failures else 0
+
+
 def main(argv):
+    if argv == ["--self-test"]:
+        return self_test()
     include_tests = "--include-tests" in argv
     dirs = [a for a in argv if a != "--include-tests"]
     if not dirs or any(a.startswith("-") for a in dirs):
