@@ -3,8 +3,8 @@
 // file and terminates it when the file is read, cancelled or replaced.
 //
 // It speaks the page's module-worker handshake (src/worker.rs): first `{kind: "init", js,
-// wasm, module?}` (the URLs of the reader's wasm-bindgen glue and .wasm, and the compiled
-// module when the page has one), answered by `{kind: "ready", module}` once the module is
+// wasm, module?}` (the URLs of the reader's wasm-bindgen glue and .wasm, and a compiled
+// module if one is given; the page gives none, so each file's worker compiles its own), answered by `{kind: "ready", module}` once the module is
 // compiled and its glue imported, or by `{kind: "failed", stage: "load", message}` when the
 // reader's own files could not be fetched or compiled (offline before they were ever kept,
 // say). Then one `{kind: "read", format, bytes}`: the format ("html", "docx" or "pdf") and the

@@ -7,8 +7,9 @@
 //!   earlier worker (`undefined` otherwise: the worker fetches and compiles it), and the
 //!   protocol's own fields ([`Protocol::init_fields`]);
 //! - worker → page: `{kind: "ready", module}` with the module it compiled, which the handle
-//!   keeps for a restart; then the protocol's replies, and `{kind: "failed", message}` for
-//!   anything that went wrong.
+//!   keeps for a restart; then the protocol's replies (each protocol reads its own
+//!   `{kind: "failed", message}`). A message the protocol cannot read, an `error` or a
+//!   `messageerror` event stops the worker ([`Heard::Failed`]).
 //!
 //! A [`Protocol`] says how its requests and replies cross `postMessage` (serde for the
 //! comparison's, typed arrays transferred where a buffer is large). The handle does the rest:
@@ -52,7 +53,8 @@ pub trait Protocol: 'static {
 #[derive(Debug)]
 pub enum Heard<R> {
     /// The worker runs (its first start, or a restart) and takes the queued requests; with
-    /// the engine's compiled `WebAssembly.Module` (`undefined` when it sent none).
+    /// the engine's compiled `WebAssembly.Module` the handle keeps (the one this worker sent,
+    /// else the one it was started with; `undefined` when it has none).
     Ready(JsValue),
     /// A reply.
     Reply(R),

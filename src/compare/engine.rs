@@ -18,7 +18,7 @@ use wasm_bindgen::JsValue;
 
 use crate::worker::{Heard, ModuleWorker, Protocol};
 
-/// Restarts of a failed worker in a row, at most (a strategy that traps on this text would
+/// Restarts of a failed worker over the page's life, at most (a strategy that traps on this text would
 /// trap again).
 pub const MAX_RESTARTS: u32 = 3;
 

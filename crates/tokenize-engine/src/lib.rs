@@ -40,7 +40,7 @@ pub enum Step {
     Done {
         /// The job's number.
         id: u32,
-        /// The offsets, non-decreasing, the last the text's length in bytes.
+        /// The offsets, strictly increasing from 0, the last the text's length in bytes.
         offsets: Vec<usize>,
     },
 }
