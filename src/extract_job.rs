@@ -58,7 +58,7 @@ mod imp {
     use wasm_bindgen::JsCast;
 
     use super::{Finished, Progress, ENGINE_GLUE, ENGINE_WASM, WORKER_SCRIPT};
-    use crate::worker::{kind_of, object, Heard, ModuleWorker, Protocol};
+    use crate::worker::{field, kind_of, object, Heard, ModuleWorker, Protocol};
 
     type OnDone = Rc<RefCell<Option<Box<dyn FnOnce(Finished)>>>>;
 
@@ -176,8 +176,7 @@ mod imp {
         if kind_of(data)? != "progress" {
             return None;
         }
-        let field = |name: &str| Reflect::get(data, &JsValue::from_str(name)).ok();
-        let count = |name: &str| field(name).and_then(|v| v.as_f64()).map(|v| v as u32);
+        let count = |name: &str| field(data, name).as_f64().map(|v| v as u32);
         Some(Progress {
             done: count("done").unwrap_or(0),
             total: count("total").unwrap_or(0),
@@ -186,33 +185,29 @@ mod imp {
 
     /// The worker's message: `{kind: "done", outcome, millis}` or `{kind: "failed", message}`.
     fn read_reply(data: JsValue) -> Finished {
-        let field = |name: &str| Reflect::get(&data, &JsValue::from_str(name)).ok();
-        match field("kind").and_then(|k| k.as_string()).as_deref() {
+        match kind_of(&data).as_deref() {
             Some("done") => {
-                let millis = field("millis").and_then(|m| m.as_f64()).unwrap_or(0.0);
-                let outcome = field("outcome");
+                let millis = field(&data, "millis").as_f64().unwrap_or(0.0);
+                let outcome = field(&data, "outcome");
                 // The text stays a JS string here (megabytes: one copy would be a long task).
-                let text = outcome
-                    .as_ref()
-                    .and_then(|o| Reflect::get(o, &JsValue::from_str("text")).ok())
-                    .and_then(|t| t.dyn_into::<js_sys::JsString>().ok());
-                if let (Some(o), Some(_)) = (&outcome, &text) {
-                    let _ = Reflect::set(o, &JsValue::from_str("text"), &JsValue::from_str(""));
+                let text = field(&outcome, "text").dyn_into::<js_sys::JsString>().ok();
+                if text.is_some() {
+                    let _ =
+                        Reflect::set(&outcome, &JsValue::from_str("text"), &JsValue::from_str(""));
                 }
                 let text = text.unwrap_or_else(|| js_sys::JsString::from(""));
-                match outcome.map(serde_wasm_bindgen::from_value::<Outcome>) {
-                    Some(Ok(outcome)) => Finished::Read(outcome, text, millis),
-                    Some(Err(e)) => {
+                match serde_wasm_bindgen::from_value::<Outcome>(outcome) {
+                    Ok(outcome) => Finished::Read(outcome, text, millis),
+                    Err(e) => {
                         Finished::Failed(format!("unreadable answer from the extract worker: {e}"))
                     }
-                    None => Finished::Failed("the extract worker sent no outcome".to_owned()),
                 }
             }
             Some("failed") => {
-                let message = field("message")
-                    .and_then(|m| m.as_string())
+                let message = field(&data, "message")
+                    .as_string()
                     .unwrap_or_else(|| "the extract worker failed".to_owned());
-                match field("stage").and_then(|s| s.as_string()).as_deref() {
+                match field(&data, "stage").as_string().as_deref() {
                     Some("load") => Finished::NotLoaded(message),
                     _ => Finished::Failed(message),
                 }

@@ -69,11 +69,14 @@ pub enum Heard<R> {
     },
 }
 
+/// Field `key` of a worker's message, or `undefined` (also when the message is no object).
+pub fn field(message: &JsValue, key: &str) -> JsValue {
+    js_sys::Reflect::get(message, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
 /// The field `kind` of a message, if it has one.
 pub fn kind_of(message: &JsValue) -> Option<String> {
-    js_sys::Reflect::get(message, &JsValue::from_str("kind"))
-        .ok()
-        .and_then(|k| k.as_string())
+    field(message, "kind").as_string()
 }
 
 /// A plain JS object with the given fields.

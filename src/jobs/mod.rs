@@ -314,19 +314,17 @@ fn start_workers(
             retrieval.worker_failed();
         }
     };
-    let on_side = move |event: Event| match event {
-        Event::Reply(reply) => receive(workers, results, model_results, retrieval, *reply),
-        Event::Ready | Event::Failed(_) => {
-            let event = worker_event(event);
+    let on_side = move |event: Event| match report(event) {
+        Err(reply) => receive(workers, results, model_results, retrieval, *reply),
+        Ok(event) => {
             if let Some(s) = workers.schedule(|s| s.on_worker(Worker::Side, event)) {
                 apply(&s);
             }
         }
     };
-    let on_main = move |event: Event| match event {
-        Event::Reply(reply) => receive(workers, results, model_results, retrieval, *reply),
-        Event::Ready | Event::Failed(_) => {
-            let event = worker_event(event);
+    let on_main = move |event: Event| match report(event) {
+        Err(reply) => receive(workers, results, model_results, retrieval, *reply),
+        Ok(event) => {
             let Some(settled) = workers.schedule(|s| s.on_worker(Worker::Main, event)) else {
                 return;
             };
@@ -404,15 +402,16 @@ fn start_workers(
     let _ = (app, on_main);
 }
 
-/// A worker's own report as the scheduler takes it (the console hears of a failure).
-fn worker_event(event: Event) -> WorkerEvent {
+/// A worker's own report as the scheduler takes it (the console hears of a failure), or
+/// the reply it carries, to be filed.
+fn report(event: Event) -> Result<WorkerEvent, Box<Reply>> {
     match event {
+        Event::Ready => Ok(WorkerEvent::Ready),
         Event::Failed(message) => {
             crate::browser::warn(&message);
-            WorkerEvent::Failed(message)
+            Ok(WorkerEvent::Failed(message))
         }
-        // A reply is filed, never taken for a report (the callers match it first).
-        Event::Ready | Event::Reply(_) => WorkerEvent::Ready,
+        Event::Reply(reply) => Err(reply),
     }
 }
 

@@ -74,18 +74,13 @@ pub enum Reply {
 #[cfg(target_arch = "wasm32")]
 mod imp {
     use chunk_core::tokenizer::{Encoding, TokenBoundaries};
-    use js_sys::{Reflect, Uint32Array, Uint8Array};
+    use js_sys::{Uint32Array, Uint8Array};
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
 
     use super::{Reply, LOADING_REPORT_MS, WORKER_SCRIPT, WORKER_SLICE_MS};
     use crate::tokenize::module::{Module, ENGINE_GLUE, ENGINE_WASM};
-    use crate::worker::{object, Heard, ModuleWorker, Protocol};
-
-    /// Field `key` of a message, or `undefined`.
-    fn field(message: &JsValue, key: &str) -> JsValue {
-        Reflect::get(message, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
-    }
+    use crate::worker::{field, object, Heard, ModuleWorker, Protocol};
 
     /// Field `key` as a job number or byte count (a non-negative integer), if it is one.
     fn whole(message: &JsValue, key: &str) -> Option<u32> {
