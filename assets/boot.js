@@ -25,6 +25,33 @@ if ('serviceWorker' in navigator) {
 // call, so this loader offers it (an absolute URL: the caller resolves it against the base).
 globalThis.ragChunkCalculatorImport = (url) => import(url);
 
+// Until the page's module has started, the prerendered page (crates/prerender) takes input:
+// its form, disabled in the markup for a browser without JavaScript, is enabled now, and a
+// file dropped anywhere on the page is held here instead of the browser opening it in place of
+// the page. The app takes both over when it mounts (src/prerendered.rs: it reads the form's
+// controls and `ragChunkCalculatorEarly.files`, then sets the global to undefined, after which
+// drops are the live page's). The first edit shows the notice that it is kept (#boot-waiting).
+const prerendered = document.getElementById('prerendered');
+const early = { files: null };
+globalThis.ragChunkCalculatorEarly = early;
+if (prerendered) {
+  prerendered.disabled = false;
+  prerendered.setAttribute('data-waiting', '');
+  const waiting = () => document.getElementById('boot-waiting')?.removeAttribute('hidden');
+  prerendered.addEventListener('input', waiting, { once: true });
+  prerendered.addEventListener('change', waiting, { once: true });
+}
+const holdDrop = (ev) => {
+  if (globalThis.ragChunkCalculatorEarly !== early || !ev.dataTransfer?.types?.includes('Files')) return;
+  ev.preventDefault();
+  if (ev.type === 'drop' && ev.dataTransfer.files.length > 0) {
+    early.files = ev.dataTransfer.files;
+    document.getElementById('boot-waiting')?.removeAttribute('hidden');
+  }
+};
+addEventListener('dragover', holdDrop);
+addEventListener('drop', holdDrop);
+
 const tag = document.querySelector('script[data-wasm]');
 try {
   const { default: init } = await import(tag.dataset.js);
@@ -35,6 +62,11 @@ try {
   // its controls disabled, so it says so with the notice the build put in it (hidden until
   // now) instead of looking as if it were about to work.
   console.error(`the page did not start: ${err}`);
-  document.getElementById('prerendered')?.setAttribute('data-failed', '');
+  if (prerendered) {
+    prerendered.disabled = true;
+    prerendered.removeAttribute('data-waiting');
+    prerendered.setAttribute('data-failed', '');
+  }
+  document.getElementById('boot-waiting')?.setAttribute('hidden', '');
   document.getElementById('boot-failed')?.removeAttribute('hidden');
 }

@@ -11,8 +11,10 @@
 #   chromium      /usr/bin/chromium and /usr/bin/chromedriver exist
 #                 (else: apt-get update && apt-get install -y chromium chromium-driver)
 #   node          node >= 20 and npm answer (cannot be installed here: fails with a message)
-#   serve         = rust wasm-target trunk wasm-bindgen
-#   test          = serve chromium node
+#   wasm-opt      scripts/wasm-opt/node_modules holds binaryen as its package-lock.json pins it
+#                 (else: npm ci there), for the release build's hook (scripts/wasm-opt.mjs)
+#   serve         = rust wasm-target trunk wasm-bindgen node wasm-opt
+#   test          = serve chromium
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -123,6 +125,20 @@ step_node() {
     say "ok: node $(node --version), npm $(npm --version)"
 }
 
+step_wasm_opt() {
+    local dir="$ROOT/scripts/wasm-opt" want have
+    want="$(node -p 'require(process.argv[1]).packages["node_modules/binaryen"].version' "$dir/package-lock.json")"
+    have="$(node -p 'require(process.argv[1]).version' "$dir/node_modules/binaryen/package.json" 2>/dev/null || true)"
+    if [[ "$have" == "$want" ]]; then
+        say "ok: wasm-opt from binaryen $have (npm) in scripts/wasm-opt"
+        return
+    fi
+    say "installing: npm ci in scripts/wasm-opt (binaryen $want: wasm-opt on Node; found '${have:-none}')"
+    (cd "$dir" && npm ci --no-audit --no-fund)
+    "$dir/node_modules/binaryen/bin/wasm-opt" --version >/dev/null \
+        || die "binaryen $want is installed but its wasm-opt does not answer --version"
+}
+
 run_step() {
     case "$1" in
         rust) step_rust ;;
@@ -131,13 +147,14 @@ run_step() {
         wasm-bindgen) step_wasm_bindgen ;;
         chromium) step_chromium ;;
         node) step_node ;;
-        serve) for s in rust wasm-target trunk wasm-bindgen; do run_step "$s"; done ;;
-        test) for s in rust wasm-target trunk wasm-bindgen chromium node; do run_step "$s"; done ;;
+        wasm-opt) step_wasm_opt ;;
+        serve) for s in rust wasm-target trunk wasm-bindgen node wasm-opt; do run_step "$s"; done ;;
+        test) for s in rust wasm-target trunk wasm-bindgen node wasm-opt chromium; do run_step "$s"; done ;;
         *) die "unknown step '$1' (see the header of $0)" ;;
     esac
 }
 
-(($# > 0)) || die "usage: $0 STEP... (rust, wasm-target, trunk, wasm-bindgen, chromium, node, serve, test)"
+(($# > 0)) || die "usage: $0 STEP... (rust, wasm-target, trunk, wasm-bindgen, chromium, node, wasm-opt, serve, test)"
 for step in "$@"; do
     run_step "$step"
 done

@@ -22,12 +22,11 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startStaticServer } from './static-server.mjs';
-import { launchBrowser, numberValue, sel, typeText, waitForAttr } from './page.mjs';
+import { launchBrowser, nativeCounts, numberValue, sel, typeText, waitForAttr } from './page.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..', '..');
@@ -48,28 +47,6 @@ function expectedChunks(n, size, overlap) {
   if (n === 0) return 0;
   if (n <= size) return 1;
   return 1 + Math.ceil((n - size) / (size - overlap));
-}
-
-/** The native core's counts for the fixture: {bytes, chars, cl100k_base, o200k_base}. */
-function nativeCounts() {
-  let line = process.env.E2E_NATIVE_COUNTS;
-  if (!line) {
-    const run = spawnSync('cargo', ['run', '--quiet', '-p', 'chunk-core', '--example', 'count', '--', FIXTURE], {
-      cwd: REPO,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    if (run.error) throw new Error(`cannot run cargo for the native count: ${run.error.message}`);
-    if (run.status !== 0) throw new Error(`the count example failed with exit status ${run.status}`);
-    line = run.stdout.trim().split('\n').pop();
-  }
-  const counts = JSON.parse(line);
-  for (const key of ['bytes', ...ENCODINGS]) {
-    if (!Number.isInteger(counts[key]) || counts[key] <= 0) {
-      throw new Error(`native count output lacks a positive integer "${key}": ${line}`);
-    }
-  }
-  return counts;
 }
 
 async function textOf(page, testid) {
@@ -124,7 +101,7 @@ let fixtureText;
 
 before(async () => {
   fixtureText = readFileSync(FIXTURE, 'utf8');
-  native = nativeCounts();
+  native = nativeCounts(FIXTURE);
   assert.equal(native.bytes, Buffer.byteLength(fixtureText, 'utf8'), 'count example read a different file');
   browser = await launchBrowser();
 });

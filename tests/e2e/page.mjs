@@ -2,6 +2,9 @@
 // through its data-testid hooks.
 
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startStaticServer } from './static-server.mjs';
 
@@ -140,4 +143,28 @@ export async function pasteText(page, text) {
   await box.focus();
   await page.keyboard.press('ControlOrMeta+A');
   await page.keyboard.press('ControlOrMeta+V');
+}
+
+/** The native core's counts of the file `fixture` (the JSON line of `E2E_NATIVE_COUNTS`, which
+ * `make test` writes for the fixture, else `cargo run -p chunk-core --example count`):
+ * {bytes, chars, cl100k_base, o200k_base}. */
+export function nativeCounts(fixture) {
+  let line = process.env.E2E_NATIVE_COUNTS;
+  if (!line) {
+    const run = spawnSync('cargo', ['run', '--quiet', '-p', 'chunk-core', '--example', 'count', '--', fixture], {
+      cwd: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..'),
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    if (run.error) throw new Error(`cannot run cargo for the native count: ${run.error.message}`);
+    if (run.status !== 0) throw new Error(`the count example failed with exit status ${run.status}`);
+    line = run.stdout.trim().split('\n').pop();
+  }
+  const counts = JSON.parse(line);
+  for (const key of ['bytes', 'cl100k_base', 'o200k_base']) {
+    if (!Number.isInteger(counts[key]) || counts[key] <= 0) {
+      throw new Error(`native count output lacks a positive integer "${key}": ${line}`);
+    }
+  }
+  return counts;
 }

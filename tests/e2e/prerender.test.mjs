@@ -17,7 +17,13 @@
 //      of anti-aliased edges);
 //      a question of the FAQ opened before the takeover is still open;
 //  (d) the live app works: a new chunk size changes the figures, the language switch turns the
-//      page Vietnamese and back, and there is still one app.
+//      page Vietnamese and back, and there is still one app;
+//  (f) a first visit on Slow 4G (1.6 Mbit/s down, 150 ms RTT, gzip, empty cache) loses nothing:
+//      the whole fixture pasted (a real Ctrl+V) into the prerendered box the moment it takes
+//      input, and a chunk size typed into the prerendered field, are the live app's once it
+//      has started: the exact token count of the fixture (the native core's), the typed chunk
+//      size and its chunk count, the focus still in the box; and a file dropped on the page
+//      before the app started is read by it.
 //
 // Environment (all optional): E2E_DIST, E2E_DIST_SUBPATH, E2E_SUBPATH, CHROMIUM.
 
@@ -27,7 +33,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startStaticServer } from './static-server.mjs';
-import { launchBrowser, numberValue, sel } from './page.mjs';
+import { launchBrowser, nativeCounts, numberValue, sel } from './page.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..', '..');
@@ -40,6 +46,10 @@ const APP_START_MS = 60_000;
 const CONTAINER = '#prerendered';
 /** The page's own wasm (not a worker's): Trunk's hashed name of the root package. */
 const PAGE_WASM = /\/rag-chunk-calculator-[0-9a-f]+_bg\.wasm$/;
+
+const FIXTURE = path.join(REPO, 'tests', 'fixtures', 'moonstone-short.txt');
+/** Chrome's "Slow 4G" preset, as bench/network.mjs emulates it. */
+const SLOW_4G = { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8 };
 
 const BUILDS = [
   { name: 'root build', dir: DIST, prefix: '/' },
@@ -349,3 +359,116 @@ for (const build of BUILDS) {
     });
   });
 }
+
+describe('first visit on Slow 4G, root build', () => {
+  const skip = existsSync(path.join(DIST, 'index.html')) ? false : `${DIST} is not built`;
+  let server;
+  let url;
+
+  before(async () => {
+    if (skip) return;
+    ({ server, url } = await startStaticServer({ root: DIST, prefix: '/', gzip: true }));
+  });
+
+  after(async () => {
+    if (!server?.listening) return;
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  /** A fresh context on Slow 4G with an empty cache and no service worker; its page. */
+  async function slowPage() {
+    const context = await browser.newContext({ serviceWorkers: 'block' });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url });
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    await cdp.send('Network.emulateNetworkConditions', SLOW_4G);
+    const errors = [];
+    page.on('pageerror', (err) => errors.push(err.stack ?? String(err)));
+    return { context, page, errors };
+  }
+
+  /** Waits until the prerendered page takes input (assets/boot.js enabled it); asserts that the
+   * app has not started yet, so that what follows is an edit before it. */
+  async function waitForEarlyForm(page) {
+    await page.waitForFunction(() => document.querySelector('#prerendered')?.disabled === false, null, { timeout: 60_000 });
+    assert.equal(await page.locator(sel('text-input')).count(), 0, 'the app had already started: nothing was early');
+  }
+
+  test('(f) what is pasted and typed before the app starts is counted exactly', { skip }, async () => {
+    const native = nativeCounts(FIXTURE);
+    const text = readFileSync(FIXTURE, 'utf8');
+    const { context, page, errors } = await slowPage();
+    try {
+      await page.goto(url, { waitUntil: 'commit', timeout: 60_000 });
+      await waitForEarlyForm(page);
+      const box = page.locator(`${CONTAINER} [data-testid="text-input"]`);
+      await page.evaluate((t) => navigator.clipboard.writeText(t), text);
+      await box.focus();
+      await page.keyboard.press('ControlOrMeta+V');
+      const size = page.locator(`${CONTAINER} [data-testid="chunk-size"]`);
+      await size.fill('256');
+      const overlap = page.locator(`${CONTAINER} [data-testid="chunk-overlap"]`);
+      await overlap.fill('0');
+      await box.focus();
+      assert.equal(await box.inputValue(), text, 'the prerendered box holds the paste');
+      assert.equal(await page.locator(sel('text-input')).count(), 0, 'the app started during the edit: nothing was early');
+      assert.ok(await page.locator('#boot-waiting').isVisible(), 'the page says the edit is kept');
+
+      await page.locator(sel('text-input')).waitFor({ state: 'attached', timeout: 120_000 });
+      await page.waitForFunction(
+        ([s, bytes]) => {
+          const status = document.querySelector(s);
+          return status?.dataset.state === 'ready' && status.dataset.bytes === String(bytes);
+        },
+        [sel('status'), native.bytes],
+        { timeout: 120_000 },
+      ).catch(() => {});
+      assert.equal(await numberValue(page, 'out-doc-tokens'), native.cl100k_base, 'the exact cl100k_base count of the paste');
+      assert.equal(await page.locator(sel('chunk-size')).inputValue(), '256', 'the chunk size typed early');
+      assert.equal(await numberValue(page, 'out-chunks'), Math.ceil(native.cl100k_base / 256), 'chunks of 256 tokens, no overlap');
+      assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'text-input', 'the focus is still in the box');
+      assert.equal(await page.locator('#prerendered').count(), 0, 'one app');
+      assert.deepEqual(errors, [], 'page errors');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('(f) a file dropped before the app starts is read by it', { skip }, async () => {
+    const text = 'Dropped before the page started.\n\nIt is read all the same.\n';
+    const { context, page, errors } = await slowPage();
+    try {
+      await page.goto(url, { waitUntil: 'commit', timeout: 60_000 });
+      await waitForEarlyForm(page);
+      const drop = await page.evaluateHandle((t) => {
+        const data = new DataTransfer();
+        data.items.add(new File([t], 'early.txt', { type: 'text/plain' }));
+        return data;
+      }, text);
+      const target = page.locator(`${CONTAINER} [data-testid="text-input"]`);
+      await target.dispatchEvent('dragover', { dataTransfer: drop });
+      const dropped = await target.evaluate((el, data) => {
+        const ev = new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true });
+        el.dispatchEvent(ev);
+        return ev.defaultPrevented;
+      }, drop);
+      assert.equal(dropped, true, 'the page held the drop (the browser did not open the file)');
+      assert.equal(await page.locator(sel('text-input')).count(), 0, 'the app started before the drop: nothing was early');
+
+      await page.locator(sel('text-input')).waitFor({ state: 'attached', timeout: 120_000 });
+      await page.waitForFunction(
+        ([s, bytes]) => document.querySelector(s)?.dataset.bytes === String(bytes),
+        [sel('status'), Buffer.byteLength(text)],
+        { timeout: 120_000 },
+      ).catch(() => {});
+      assert.equal(await page.locator(sel('status')).getAttribute('data-bytes'), String(Buffer.byteLength(text)), 'the dropped file is the text');
+      assert.equal(await page.locator(sel('text-input')).inputValue(), text, 'the box shows it');
+      assert.deepEqual(errors, [], 'page errors');
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -8,7 +8,8 @@
 
 import { createServer } from 'node:http';
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -32,10 +33,14 @@ export const MIME_TYPES = {
 };
 
 /**
- * Starts serving `root` under `prefix` on 127.0.0.1:`port` (0 = any free port).
+ * Starts serving `root` under `prefix` on 127.0.0.1:`port` (0 = any free port). With `gzip`,
+ * a client that accepts it gets each file gzip-compressed (as a static host serves the site;
+ * compressed once per file), so that a test under network emulation waits for the bytes a
+ * visitor would.
  * Resolves to { server, port, url } where url is the page's address (ends with the prefix).
  */
-export async function startStaticServer({ root, prefix = '/', port = 0 }) {
+export async function startStaticServer({ root, prefix = '/', port = 0, gzip = false }) {
+  const compressed = new Map();
   if (!prefix.startsWith('/') || !prefix.endsWith('/')) {
     throw new Error(`prefix must start and end with "/", got ${JSON.stringify(prefix)}`);
   }
@@ -72,6 +77,12 @@ export async function startStaticServer({ root, prefix = '/', port = 0 }) {
     }
     if (!info || !info.isFile()) return send(404, 'not found\n');
     const type = MIME_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+    if (gzip && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
+      if (!compressed.has(file)) compressed.set(file, gzipSync(await readFile(file)));
+      const body = compressed.get(file);
+      res.writeHead(200, { 'content-type': type, 'content-length': body.length, 'content-encoding': 'gzip', 'cache-control': 'no-store' });
+      return res.end(req.method === 'HEAD' ? undefined : body);
+    }
     res.writeHead(200, { 'content-type': type, 'content-length': info.size, 'cache-control': 'no-store' });
     if (req.method === 'HEAD') return res.end();
     createReadStream(file).pipe(res);

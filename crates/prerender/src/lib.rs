@@ -4,9 +4,11 @@
 //! message catalogs; nothing of it is written twice.
 //!
 //! What a visitor sees until the app starts: the whole page as it opens (title, tagline,
-//! settings form, the empty text box, the simulator on its default document, the FAQ), its
-//! form controls disabled (the wrapper is a disabled `<fieldset>`), links and the FAQ's
-//! `<details>` working. When the wasm has started, `rag_chunk_calculator::prerendered::mount`
+//! settings form, the empty text box, the simulator on its default document, the FAQ), links
+//! and the FAQ's `<details>` working. Its form controls are disabled in the markup (the wrapper
+//! is a disabled `<fieldset>`), for a browser without JavaScript; `assets/boot.js` enables them
+//! as soon as scripts run, and the app takes over what a visitor typed, picked or dropped
+//! there (`rag_chunk_calculator::prerendered`). When the wasm has started, `rag_chunk_calculator::prerendered::mount`
 //! mounts the live app and removes this markup in the same task, so no frame shows both.
 //!
 //! Trunk runs the binary after every build (`[[hooks]]` in `Trunk.toml`, stage `post_build`)
@@ -43,10 +45,15 @@ pub fn render_app() -> String {
 /// page that will never work does not look as if it were about to.
 pub fn wrap(app: &str) -> String {
     let notice = escape(i18n::text(Lang::En, Key::BootFailed));
+    let waiting = escape(i18n::text(Lang::En, Key::BootWaiting));
     format!(
-        r#"<fieldset id="{CONTAINER_ID}" role="none" disabled><p id="{BOOT_FAILED_ID}" class="notice" role="alert" hidden>{notice}</p>{app}</fieldset>"#
+        r#"<fieldset id="{CONTAINER_ID}" role="none" disabled><p id="{BOOT_FAILED_ID}" class="notice" role="alert" hidden>{notice}</p><p id="{BOOT_WAITING_ID}" class="notice" role="status" hidden>{waiting}</p>{app}</fieldset>"#
     )
 }
+
+/// The `id` of the notice [`wrap`] writes that `assets/boot.js` shows when a visitor edits the
+/// form before the app has started: what they type is kept (`src/prerendered.rs`).
+pub const BOOT_WAITING_ID: &str = "boot-waiting";
 
 /// The `id` of the notice [`wrap`] writes, which `assets/boot.js` shows.
 pub const BOOT_FAILED_ID: &str = "boot-failed";
@@ -100,14 +107,17 @@ mod tests {
         let page = "<html><head><title>t</title></head><body><noscript>n</noscript></body></html>";
         let out = insert(page, &wrap("<main>x</main>")).unwrap();
         let notice = i18n::text(Lang::En, Key::BootFailed);
-        assert!(
-            !notice.contains(['<', '>', '&', '"']),
-            "escape() untested by {notice:?}"
-        );
+        let waiting = i18n::text(Lang::En, Key::BootWaiting);
+        for text in [notice, waiting] {
+            assert!(
+                !text.contains(['<', '>', '&', '"']),
+                "escape() untested by {text:?}"
+            );
+        }
         assert_eq!(
             out,
             format!(
-                r#"<html><head><title>t</title></head><body><noscript>n</noscript><fieldset id="{CONTAINER_ID}" role="none" disabled><p id="{BOOT_FAILED_ID}" class="notice" role="alert" hidden>{notice}</p><main>x</main></fieldset>
+                r#"<html><head><title>t</title></head><body><noscript>n</noscript><fieldset id="{CONTAINER_ID}" role="none" disabled><p id="{BOOT_FAILED_ID}" class="notice" role="alert" hidden>{notice}</p><p id="{BOOT_WAITING_ID}" class="notice" role="status" hidden>{waiting}</p><main>x</main></fieldset>
   </body></html>"#
             )
         );
