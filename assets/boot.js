@@ -29,17 +29,24 @@ globalThis.ragChunkCalculatorImport = (url) => import(url);
 // its form, disabled in the markup for a browser without JavaScript, is enabled now, and a
 // file dropped anywhere on the page is held here instead of the browser opening it in place of
 // the page. The app takes both over when it mounts (src/prerendered.rs: it reads the form's
-// controls and `ragChunkCalculatorEarly.files`, then sets the global to undefined, after which
-// drops are the live page's). The first edit shows the notice that it is kept (#boot-waiting).
+// controls marked edited and `ragChunkCalculatorEarly.files`, then sets the global to undefined,
+// after which drops are the live page's). An edit shows the notice that it is kept
+// (#boot-waiting).
 const prerendered = document.getElementById('prerendered');
 const early = { files: null };
 globalThis.ragChunkCalculatorEarly = early;
 if (prerendered) {
   prerendered.disabled = false;
   prerendered.setAttribute('data-waiting', '');
-  const waiting = () => document.getElementById('boot-waiting')?.removeAttribute('hidden');
-  prerendered.addEventListener('input', waiting, { once: true });
-  prerendered.addEventListener('change', waiting, { once: true });
+  // Marks each control the visitor edits (`data-edited`): only those are handed over, so that
+  // what the live app starts from (a saved language, a settings link) is not undone by the
+  // prerendered page's defaults.
+  const edited = (ev) => {
+    ev.target?.setAttribute?.('data-edited', '');
+    document.getElementById('boot-waiting')?.removeAttribute('hidden');
+  };
+  prerendered.addEventListener('input', edited);
+  prerendered.addEventListener('change', edited);
 }
 const holdDrop = (ev) => {
   if (globalThis.ragChunkCalculatorEarly !== early || !ev.dataTransfer?.types?.includes('Files')) return;

@@ -10,8 +10,10 @@
 //! soon as scripts run (it is disabled in the markup, for a browser without JavaScript) and
 //! holds a file dropped on the page. [`mount`] reads what the visitor changed in the form
 //! before the live app replaced it ([`Edits`]: a value typed or pasted, a setting picked, a
-//! file chosen or dropped), and gives each to the live control of the same `id` (or
-//! `data-testid`) as an `input` and a `change` event, the way the browser reports a visitor's
+//! file chosen or dropped; only the controls `boot.js` saw an edit of, marked [`EDITED`], so
+//! that what the live app starts from, such as a saved language or a settings link, is not
+//! undone by the prerendered defaults), and gives each to the live control of the same `id`
+//! (or `data-testid`) as an `input` and a `change` event, the way the browser reports a visitor's
 //! own edit, so that the live app takes it through its usual handlers and counts it. The
 //! control that had the focus has it again, with its selection.
 
@@ -89,6 +91,9 @@ fn take_dropped_files() -> Option<web_sys::FileList> {
     (files.length() > 0).then_some(files)
 }
 
+/// The attribute `assets/boot.js` puts on a prerendered control when the visitor edits it.
+const EDITED: &str = "data-edited";
+
 /// What a visitor left in one prerendered form control.
 enum Held {
     /// The text of a text box or a number field, or a select's chosen value.
@@ -112,10 +117,15 @@ struct Control {
 struct Edits(Vec<Control>);
 
 impl Edits {
-    /// Every `input`, `textarea` and `select` of `container` with an `id` or a `data-testid`.
+    /// Every `input`, `textarea` and `select` of `container` marked [`EDITED`], with an `id` or
+    /// a `data-testid`.
     fn read(container: &web_sys::Element) -> Edits {
         let focused = document().active_element();
-        let list = container.query_selector_all("input, textarea, select").ok();
+        let list = container
+            .query_selector_all(&format!(
+                "input[{EDITED}], textarea[{EDITED}], select[{EDITED}]"
+            ))
+            .ok();
         let n = list.as_ref().map_or(0, web_sys::NodeList::length);
         let mut controls = Vec::new();
         for i in 0..n {

@@ -437,6 +437,25 @@ describe('first visit on Slow 4G, root build', () => {
     }
   });
 
+  test('(f) what the visitor did not touch is the live app\'s own: a saved language, a settings link', { skip }, async () => {
+    const { context, page, errors } = await slowPage();
+    try {
+      await context.addInitScript(() => localStorage.setItem('rag-chunk-calculator.lang', 'vi'));
+      await page.goto(`${url}#v=1&chunk_size=300&chunk_overlap=30`, { waitUntil: 'commit', timeout: 60_000 });
+      await waitForEarlyForm(page);
+      await page.locator(`${CONTAINER} [data-testid="text-input"]`).fill('Typed early.');
+      await page.locator(sel('text-input')).waitFor({ state: 'attached', timeout: 120_000 });
+      await page.waitForFunction((s) => document.querySelector(s)?.dataset.bytes === '12', sel('status'), { timeout: 120_000 }).catch(() => {});
+      assert.equal(await page.locator(sel('status')).getAttribute('data-bytes'), '12', 'the typed text');
+      assert.equal(await page.evaluate(() => document.documentElement.lang), 'vi', 'the saved language');
+      assert.equal(await page.locator(sel('chunk-size')).inputValue(), '300', 'the link\'s chunk size');
+      assert.equal(await page.locator(sel('chunk-overlap')).inputValue(), '30', 'the link\'s overlap');
+      assert.deepEqual(errors, [], 'page errors');
+    } finally {
+      await context.close();
+    }
+  });
+
   test('(f) a file dropped before the app starts is read by it', { skip }, async () => {
     const text = 'Dropped before the page started.\n\nIt is read all the same.\n';
     const { context, page, errors } = await slowPage();
