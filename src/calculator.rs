@@ -482,8 +482,14 @@ fn Notices() -> impl IntoView {
     let source = expect_context::<SourceText>();
     let derived = expect_context::<Derived>();
     let compare_settings = expect_context::<crate::compare::CompareSettings>();
+    let compare = expect_context::<crate::compare::CompareResults>();
     let out = derived.output;
+    // The formula and fixed windows use size − 1 for an overlap at or over the size; a strategy
+    // that refuses it says why instead (`results-refused`), and no value was used.
     let clamped = move || {
+        if matches!(compare.shown.get(), Shown::Refused { .. }) {
+            return None;
+        }
         let (requested, used) = derived.checked.with(|c| c.clamped_overlap())?;
         let size = derived.checked.with(|c| c.size_value)?;
         let l = lang.get();

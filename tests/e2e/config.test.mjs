@@ -179,6 +179,17 @@ test('the strategy, unit and model chosen drive the results card and the model p
     assert.ok(await page.locator(sel('results-tokens-rule')).count(), 'the card says how tokens embedded are counted');
     t.diagnostic(`fixed 20/5 over emoji and CJK: ${windows.chunks.length} windows, ${embedded} tokens embedded (card = row = LangChain's windows re-encoded)`);
 
+    // (d2) An overlap over the size: fixed windows use size − 1 and say so; a library that
+    // refuses it says why, and the card does not also claim a value was used instead.
+    await page.fill(sel('chunk-overlap'), '25');
+    await page.waitForFunction(() => document.querySelector('[data-testid="notice-overlap-clamped"]:not(#prerendered *)')?.dataset.used === '19', null, { timeout: 30000 });
+    await page.selectOption(sel('strategy'), 'langchain-recursive');
+    await page.locator(sel('results-refused')).waitFor({ timeout: 60000 });
+    assert.equal(await page.locator(sel('notice-overlap-clamped')).count(), 0, 'a refusal and "uses 19 instead" side by side');
+    await page.selectOption(sel('strategy'), 'fixed');
+    await page.locator(sel('notice-overlap-clamped')).waitFor({ timeout: 30000 });
+    await page.fill(sel('chunk-overlap'), '5');
+
     // (e) No text: the formula, labelled as fixed windows.
     await typeText(page, '');
     await page.waitForFunction(() => document.querySelector('[data-testid="results"]')?.dataset.source === 'formula', null, { timeout: 10000 });
