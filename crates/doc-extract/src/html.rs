@@ -27,13 +27,14 @@
 //! `display: none` or `visibility: hidden` hides what its selectors match, where a selector is
 //! compound selectors (an optional element name, classes, an optional id: `nav`, `.skip`,
 //! `div.menu#top`) joined by descendant combinators (`.sidebar a`); such a rule never hides
-//! `html` or `body` (pages hide themselves until a script shows them). Not covered, so the element
-//! is kept: external style sheets (`<link rel=stylesheet>`) and `@import`; other combinators
-//! (`>`, `+`, `~`), attribute selectors, pseudo-classes and `*`; specificity and order (a later
-//! or more specific `display: block` does not bring an element back, and `visibility: visible`
-//! on a child of a `visibility: hidden` element does not either); inheritance of anything but
-//! hiding itself; styles set by scripts; the closed content of `details`; elements moved out of
-//! view (`position`, `clip`, zero size, `opacity: 0`).
+//! `html` or `body` (pages hide themselves until a script shows them). Not covered, so what
+//! they hide is kept: external style sheets (`<link rel=stylesheet>`) and `@import`; other
+//! combinators (`>`, `+`, `~`), attribute selectors, pseudo-classes and `*`; styles set by
+//! scripts; the closed content of `details`; elements moved or clipped out of view (`position`,
+//! `clip`, zero size, `opacity: 0`). Not covered either, so what they show is dropped:
+//! specificity and order (a later or more specific `display: block` does not bring back an
+//! element a rule hides), and `visibility: visible` on a child of a `visibility: hidden`
+//! element.
 //!
 //! Written: headings as `#` lines, list items as `- ` / `N. ` lines, table rows as cells joined
 //! by ` | `; whitespace collapses outside `pre`. Every `pre` is a fenced code block (` ``` `, or
