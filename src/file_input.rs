@@ -241,6 +241,8 @@ struct ExtractSummary {
     tables: usize,
     images: usize,
     removed: usize,
+    /// HTML page boilerplate left out (navigation, the page's header, footer and sidebar).
+    boilerplate: usize,
     /// A PDF's pages (0 for HTML and DOCX), those without text, those that could not be read.
     pages: usize,
     pages_without_text: usize,
@@ -261,6 +263,7 @@ impl ExtractSummary {
             tables: found.tables,
             images: found.images,
             removed: found.removed,
+            boilerplate: found.boilerplate,
             pages: found.pages(),
             pages_without_text: found.pages_without_text,
             pages_unreadable: found.pages_unreadable,
@@ -409,8 +412,8 @@ fn file_message_view(
                     ms: &ms,
                 })
             };
-            // What was left out: images and removed elements (HTML, DOCX), images and
-            // pages without text or unreadable (PDF).
+            // What was left out: images and removed elements (HTML, DOCX) and page
+            // boilerplate (HTML), images and pages without text or unreadable (PDF).
             let mut left_out = Vec::new();
             if x.format == Format::Pdf {
                 if x.images > 0 {
@@ -430,11 +433,17 @@ fn file_message_view(
                     let n = int(x.pages_repeated);
                     left_out.push(lang.tf(page_msg::FilePagesRepeated { n: &n }));
                 }
-            } else if x.images + x.removed > 0 {
-                left_out.push(lang.tf(page_msg::FileLeftOut {
-                    images: &int(x.images),
-                    removed: &int(x.removed),
-                }));
+            } else {
+                if x.images + x.removed > 0 {
+                    left_out.push(lang.tf(page_msg::FileLeftOut {
+                        images: &int(x.images),
+                        removed: &int(x.removed),
+                    }));
+                }
+                if x.boilerplate > 0 {
+                    let n = int(x.boilerplate);
+                    left_out.push(lang.tf(page_msg::FileBoilerplateLeftOut { n: &n }));
+                }
             }
             view! {
                 <p
@@ -448,6 +457,7 @@ fn file_message_view(
                     data-tables=x.tables.to_string()
                     data-images=x.images.to_string()
                     data-removed=x.removed.to_string()
+                    data-boilerplate=x.boilerplate.to_string()
                     data-pages=x.pages.to_string()
                     data-pages-without-text=x.pages_without_text.to_string()
                     data-pages-unreadable=x.pages_unreadable.to_string()

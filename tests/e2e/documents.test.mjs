@@ -117,6 +117,11 @@ test('HTML, DOCX and PDF files are read in a worker, with the reference extracti
     for (const [hook, key] of [['data-headings', 'headings'], ['data-list-items', 'list_items'], ['data-tables', 'tables']]) {
       assert.equal(Number(await attr(hook)), want[key], `${file}: ${key}`);
     }
+    if (kind === 'html') {
+      for (const [hook, key] of [['data-removed', 'removed'], ['data-boilerplate', 'boilerplate'], ['data-images', 'images']]) {
+        assert.equal(Number(await attr(hook)), want[key], `${file}: ${key}`);
+      }
+    }
     if (kind === 'pdf') {
       assert.equal(Number(await attr('data-pages')), want.pages.length, `${file}: pages`);
       assert.equal(Number(await attr('data-pages-without-text')), 0, `${file}: pages without text`);

@@ -2,7 +2,7 @@
 extraction of a fixture (crates/doc-extract/tests/reference.py: BeautifulSoup with html5lib,
 python-docx, pypdf) and its cl100k_base token count by Python's tiktoken, whitespace runs
 written as one space (a PDF's line breaks kept). Prints one JSON object: {"tokens", "headings", "list_items", "tables"},
-and for a PDF also "pages" (each page's text, as pypdf extracts it).
+for HTML also "removed", "boilerplate" and "images" (what was left out), and for a PDF also "pages" (each page's text, as pypdf extracts it).
 Usage: reference_count.py html|docx|pdf PATH (TIKTOKEN_CACHE_DIR must hold the encoding file).
 """
 import json
@@ -29,4 +29,7 @@ if __name__ == "__main__":
            "tables": found["tables"]}
     if "pages" in found:
         out["pages"] = found["pages"]
+    for key in ("removed", "boilerplate", "images"):
+        if key in found:
+            out[key] = found[key]
     print(json.dumps(out))

@@ -2,18 +2,20 @@
 //! DOCX file or a PDF — written as markdown-like text so that structure-aware chunkers see it: headings
 //! as `#` lines, list items as `- ` lines, table rows as cells joined by ` | `, blocks separated
 //! by a blank line. With it, [`Extracted`] says what was found (headings, list items, tables)
-//! and what was left out (images, scripts and styles, hidden elements).
+//! and what was left out (images, scripts and styles, hidden elements, page boilerplate).
 //!
 //! The rules, stated once and checked against reference extractions (BeautifulSoup with
 //! html5lib, python-docx) by `tests/reference.rs`:
 //! - **HTML** ([`html`]): the document as browsers parse it (html5ever); out go `head`,
 //!   `script`, `style`, `noscript`, `template`, `iframe`, `object`, `svg`, `canvas`, `select`
-//!   and every element with the `hidden` attribute, an inline `display:none` /
-//!   `visibility:hidden` style, or a simple selector (`nav`, `.skip`, `div#menu`) that the
-//!   page's own style sheets hide outside at-rules, with everything inside them (the head's
-//!   scripts and styles are counted as left out); whitespace collapses outside `pre`; a `pre`
-//!   holding `code` is a fenced code block (` ``` `, with the language its `language-*` class
-//!   names), so markdown-aware strategies see code as code.
+//!   wherever they are (each counted), hidden elements (the `hidden` attribute,
+//!   `aria-hidden="true"`, an inline `display:none` / `visibility:hidden` style, or a simple
+//!   selector such as `nav.menu` or `.sidebar a` that the page's own style sheets hide outside
+//!   at-rules) and page boilerplate (`nav`, and a `header`, `footer` or `aside` that is not an
+//!   article's or a section's), with everything inside them; whitespace collapses outside
+//!   `pre`; every `pre` is a fenced code block (` ``` `, with the language its classes or
+//!   `data-lang` name) and an inline `code` a code span between backticks, so markdown-aware
+//!   strategies see code as code.
 //! - **DOCX** ([`docx`]): the body of `word/document.xml` in order; paragraphs, their text runs
 //!   (`w:t`, a tab as a tab, `w:br`/`w:cr` as a line break), headings by their style's name
 //!   ("heading N", "Title"), list items by numbering (`w:numPr`, on the paragraph or its style),
@@ -112,8 +114,17 @@ pub struct Extracted {
     /// Images left out (`<img>`, a DOCX drawing or picture): their pixels are not text.
     pub images: usize,
     /// Elements left out with everything inside them: HTML scripts, styles, hidden elements
-    /// and the other non-content elements the crate's rules name.
+    /// and the other non-content elements the crate's rules name ([`html`]'s documentation
+    /// says which are counted).
     pub removed: usize,
+    /// HTML page boilerplate left out with everything inside it: navigation, and the page's
+    /// own header, footer and sidebar (not an article's; [`html`]'s documentation states the
+    /// rule). 0 for DOCX and PDF.
+    #[serde(default)]
+    pub boilerplate: usize,
+    /// Code blocks found (HTML `pre`), written as fenced blocks.
+    #[serde(default)]
+    pub code_blocks: usize,
     /// A PDF's pages: for page `i` (0-based), the byte offset in `text` where its text starts,
     /// non-decreasing, one per page (a page without text starts where the next text starts).
     /// The page of a byte is the last page starting at or before it. Empty for HTML and DOCX.

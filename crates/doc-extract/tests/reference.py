@@ -1,7 +1,8 @@
 """Reference extractions for tests/reference.rs: the text BeautifulSoup (html5lib's parser,
 the WHATWG algorithm), python-docx and pypdf get out of a document, by the crate's rules stated
 here again independently. Prints one JSON object: {"text", "title", "headings", "list_items",
-"tables"}, and for a PDF also "pages" (each page's text), or {"error": "password"} for a PDF
+"tables"}, for HTML also "code_blocks", "removed", "boilerplate" and "images" (left out as the
+crate's rules count them), and for a PDF also "pages" (each page's text), or {"error": "password"} for a PDF
 that opens only with a password. Usage: reference.py html|docx|pdf PATH. Also imported by
 tests/e2e/reference_count.py.
 """
@@ -9,31 +10,160 @@ import json
 import sys
 
 
+# Left out with everything inside them, wherever they are (the head too, apart from its title).
+REMOVED = ["script", "style", "noscript", "template", "iframe", "object", "svg", "canvas",
+           "select"]
+# What scopes a header, footer or aside to itself (HTML-AAM's landmark scoping).
+SCOPES = ["article", "aside", "main", "nav", "section"]
+SCOPE_ROLES = ["article", "complementary", "main", "navigation", "region"]
+
+
+def css_hiding_selectors(soup):
+    """The selectors of the page's own <style> sheets whose rules, outside at-rule blocks,
+    declare display:none or visibility:hidden, when made only of names, classes, ids and
+    descendant combinators (the crate's documented subset; soupsieve then matches them)."""
+    import re
+
+    out = []
+    for sheet in soup.find_all("style"):
+        # (get_text() leaves out a style sheet's own text: it is not the page's text.)
+        text = "".join(str(s) for s in sheet.contents)
+        css = re.sub(r"/\*.*?(\*/|$)", "", text, flags=re.S)
+        depth, start, prelude = 0, 0, None
+        for i, c in enumerate(css):
+            if c == "{":
+                if depth == 0:
+                    prelude, start = css[start:i], i + 1
+                depth += 1
+            elif c == "}":
+                depth = max(depth - 1, 0)
+                if depth == 0:
+                    decls = "".join(css[start:i].split()).lower()
+                    if (prelude is not None and not prelude.strip().startswith("@")
+                            and ("display:none" in decls or "visibility:hidden" in decls)):
+                        for sel in prelude.split(","):
+                            words = sel.split()
+                            if words and all(re.fullmatch(r"[\w-]*(\.[\w-]+)*(#[\w-]+)?(\.[\w-]+)*", w)
+                                             for w in words):
+                                out.append(" ".join(words))
+                    prelude, start = None, i + 1
+            elif c == ";" and depth == 0:
+                start = i + 1
+    return out
+
+
 def html_reference(path):
-    from bs4 import BeautifulSoup
+    import re
+
+    from bs4 import BeautifulSoup, NavigableString, Tag
 
     with open(path, encoding="utf-8") as f:
         soup = BeautifulSoup(f.read(), "html5lib")
     title = soup.title.get_text() if soup.title else None
-    removed = ["head", "script", "style", "noscript", "template", "iframe", "object", "svg",
-               "canvas", "select"]
+    by_sheet = set()
+    for sel in css_hiding_selectors(soup):
+        by_sheet.update(id(t) for t in soup.select(sel) if t.name not in ("html", "body"))
+
+    def role(tag):
+        words = tag.get("role", "").split()
+        return words[0].lower() if words else None
 
     def hidden(tag):
-        if tag.has_attr("hidden"):
-            return True
         style = "".join(tag.get("style", "").split()).lower()
-        return "display:none" in style or "visibility:hidden" in style
+        return (tag.has_attr("hidden") or tag.get("aria-hidden", "").strip().lower() == "true"
+                or "display:none" in style or "visibility:hidden" in style
+                or id(tag) in by_sheet)
 
-    for tag in soup.find_all(lambda t: t.name in removed or hidden(t)):
-        if not tag.decomposed:
-            tag.decompose()
+    def boilerplate(tag):
+        if tag.name == "nav" or role(tag) == "navigation":
+            return True
+        page_level = tag.name in ("header", "footer", "aside") or role(tag) in (
+            "banner", "contentinfo", "complementary")
+        return page_level and tag.find_parent(
+            lambda p: p.name in SCOPES or role(p) in SCOPE_ROLES) is None
+
+    # Counted as the crate counts: every REMOVED element not inside another one, and the
+    # outermost hidden or boilerplate element (hidden first), left out.
+    removed = boilerplate_count = 0
+    drop = []
+
+    def walk(tag, dropped, in_removed):
+        nonlocal removed, boilerplate_count
+        for child in list(tag.children):
+            if not isinstance(child, Tag):
+                continue
+            is_removed = child.name in REMOVED
+            if is_removed and not in_removed:
+                removed += 1
+            if dropped:
+                walk(child, True, in_removed or is_removed)
+                continue
+            if child.name == "head" or is_removed or hidden(child):
+                removed += child.name != "head" and not is_removed
+                drop.append(child)
+                walk(child, True, is_removed)
+            elif boilerplate(child):
+                boilerplate_count += 1
+                drop.append(child)
+                walk(child, True, False)
+            else:
+                walk(child, False, False)
+
+    walk(soup, False, False)
+    for tag in drop:
+        tag.decompose()
     body = soup.body or soup
+
+    prefixes = ["language-", "lang-", "highlight-source-", "highlight-"]
+
+    def language(pre):
+        code = pre.find("code", recursive=False)
+        places = ([code] if code else []) + [pre] + [p for p in list(pre.parents)[:2]]
+        for tag in places:
+            for c in tag.get("class") or []:
+                for p in prefixes:
+                    if c.startswith(p):
+                        lang = c[len(p):]
+                        if lang and lang != "default" and "`" not in lang:
+                            return lang
+                        break
+            lang = (tag.get("data-lang") or "").strip()
+            if lang and lang != "default" and "`" not in lang and not any(
+                    ch.isspace() for ch in lang):
+                return lang
+        return ""
+
+    def ticks(text):
+        return max((len(run) for run in re.findall("`+", text)), default=0)
+
+    # Code blocks: the outermost pre, fenced, with its language; inline code outside them:
+    # between backticks (one more than its longest run of them).
+    blocks = [pre for pre in body.find_all("pre") if pre.find_parent("pre") is None]
+    for pre in blocks:
+        code = pre.get_text()
+        fence = "`" * max(3, ticks(code) + 1)
+        pre.insert(0, NavigableString(f"\n{fence}{language(pre)}\n"))
+        pre.append(NavigableString(f"\n{fence}\n"))
+    for code in body.find_all("code"):
+        if code.find_parent("pre") is None and code.find_parent("code") is None:
+            raw = code.get_text()
+            text = " ".join(raw.split())
+            if text:
+                n = "`" * (ticks(text) + 1)
+                pad = " " if text.startswith("`") or text.endswith("`") else ""
+                before = " " if raw[:1].isspace() else ""
+                after = " " if raw[-1:].isspace() else ""
+                code.replace_with(NavigableString(f"{before}{n}{pad}{text}{pad}{n}{after}"))
     return {
         "text": body.get_text(""),
         "title": " ".join(title.split()) if title else None,
         "headings": len(body.find_all(["h1", "h2", "h3", "h4", "h5", "h6"])),
         "list_items": len(body.find_all("li")),
         "tables": len(body.find_all("table")),
+        "code_blocks": len(blocks),
+        "removed": removed,
+        "boilerplate": boilerplate_count,
+        "images": len(body.find_all("img")),
     }
 
 
