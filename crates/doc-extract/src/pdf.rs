@@ -491,8 +491,7 @@ fn spell_out_text_quotes(doc: &mut Document, page: ObjectId) {
     let Ok(content) = doc.get_page_content(page) else {
         return;
     };
-    // The operators' bytes appear in most contents only inside strings, if at all.
-    if !content.iter().any(|&b| b == b'\'' || b == b'"') {
+    if !may_show_text_by_quotes(&content) {
         return;
     }
     let Ok(decoded) = Content::decode(&content) else {
@@ -525,6 +524,64 @@ fn spell_out_text_quotes(doc: &mut Document, page: ObjectId) {
     if let Ok(Object::Dictionary(dict)) = doc.get_object_mut(page) {
         dict.set("Contents", Object::Reference(stream));
     }
+}
+
+/// Whether a content stream may hold the `'` or `"` operator: one of the two bytes outside a
+/// literal string, a hexadecimal string, a comment and an inline image's data. A cheap scan,
+/// so that a content is parsed a second time only where it may need the rewrite (the bytes are
+/// common inside strings: fpdf2 writes glyph ids in literal strings). It errs only towards
+/// true (a name holding the byte), which costs that parse and no more.
+fn may_show_text_by_quotes(content: &[u8]) -> bool {
+    let delimiter = |b: u8| b.is_ascii_whitespace() || b"()<>[]{}/%".contains(&b);
+    let mut i = 0;
+    while i < content.len() {
+        match content[i] {
+            b'(' => {
+                // A literal string: balanced parentheses, a backslash escapes the next byte.
+                let mut depth = 1;
+                i += 1;
+                while i < content.len() && depth > 0 {
+                    match content[i] {
+                        b'\\' => i += 1,
+                        b'(' => depth += 1,
+                        b')' => depth -= 1,
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                continue;
+            }
+            b'<' if content.get(i + 1) != Some(&b'<') => {
+                // A hexadecimal string, up to its `>`.
+                while i < content.len() && content[i] != b'>' {
+                    i += 1;
+                }
+            }
+            b'%' => {
+                while i < content.len() && content[i] != b'\n' && content[i] != b'\r' {
+                    i += 1;
+                }
+            }
+            b'I' if content.get(i + 1) == Some(&b'D')
+                && (i == 0 || delimiter(content[i - 1]))
+                && content.get(i + 2).is_some_and(|&b| b.is_ascii_whitespace()) =>
+            {
+                // An inline image's data, up to `EI` standing alone.
+                i += 3;
+                while i + 2 < content.len()
+                    && !(content[i..].starts_with(b"EI")
+                        && delimiter(content[i - 1])
+                        && content.get(i + 2).is_none_or(|&b| delimiter(b)))
+                {
+                    i += 1;
+                }
+            }
+            b'\'' | b'"' => return true,
+            _ => {}
+        }
+        i += 1;
+    }
+    false
 }
 
 /// One page's extracted text by the module's rules: spaces inside a line folded, lines
@@ -904,6 +961,25 @@ mod tests {
         let content = "BT /F2 20 Tf 72 720 Td <0001000400020004> Tj ET";
         let read = extract(&pdf_with_cid_font(content, "[1 4 600]")).expect("a PDF");
         assert_eq!((read.text.as_str(), read.glyphs_without_text), ("ab", 2));
+    }
+
+    #[test]
+    fn only_a_quote_outside_strings_comments_and_image_data_may_be_an_operator() {
+        for (content, may) in [
+            (&b"BT (It's \\) \"so\") Tj ET"[..], false),
+            (b"BT <2722> Tj % it's\n[(a) -250 (\"b\")] TJ ET", false),
+            (b"BI /W 1 /H 1 ID '\" EI Q", false),
+            (b"BT (a) Tj (b) ' ET", true),
+            (b"BT 1 2 (c)\" ET", true),
+            (b"<< /A 1 >> BDC (x) Tj EMC (y)'", true),
+        ] {
+            assert_eq!(
+                may_show_text_by_quotes(content),
+                may,
+                "{}",
+                String::from_utf8_lossy(content)
+            );
+        }
     }
 
     #[test]
