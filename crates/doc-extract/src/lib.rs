@@ -142,6 +142,10 @@ pub struct Extracted {
     /// back to an ancestor): each page is read once, and these repeats are left out.
     #[serde(default)]
     pub pages_repeated: usize,
+    /// A PDF's glyphs that have no text (their font maps them to no character, as some symbol
+    /// and private-use glyphs): shown on the page, but nothing in `text`.
+    #[serde(default)]
+    pub glyphs_without_text: usize,
 }
 
 impl Extracted {

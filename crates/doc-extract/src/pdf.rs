@@ -1,7 +1,17 @@
 //! A PDF's text layer, page by page, as a RAG pipeline's PDF loader gets it: the text of each
-//! page in the order of its content (pdf-extract 0.12.1 on lopdf, which places each glyph and
-//! breaks lines and paragraphs by the gaps between them), then cleaned the same way for every
-//! page and joined, with the byte offset where each page starts ([`Extracted::page_starts`]).
+//! page in the order of its content (pdf-extract 0.12.1 on lopdf places each glyph; this module
+//! breaks words, lines and paragraphs by the gaps between them, [`SPACE_GAP`]), then cleaned the
+//! same way for every page and joined, with the byte offset where each page starts
+//! ([`Extracted::page_starts`]).
+//!
+//! Two gaps of pdf-extract are closed before it reads (measured on the producer corpus,
+//! `tests/producers.rs`): a CID font's widths given as a range (`c_first c_last w` in `/W`,
+//! which Chromium, LibreOffice and others write) are read by pdf-extract as no width at all, so
+//! the glyphs after them seemed to stand apart (spaces inside words); they are rewritten as
+//! lists when the file is opened ([`spell_out_cid_widths`]). And the `'` and `"` operators
+//! (next line, then show text: Ghostscript's ps2pdf writes most lines so) are not run by
+//! pdf-extract, so those lines were lost; a page's content that uses them is rewritten with the
+//! operators they stand for before the page is read.
 //!
 //! The crate was chosen over pdf.js on measured fidelity and size (docs/design.md, "Reading
 //! PDFs"); `tests/reference.rs` checks it against pypdf on the fixtures, page for page.
@@ -20,7 +30,12 @@
 //! ([`ExtractError::PasswordRequired`]); one encrypted with an owner password only (printing or
 //! copying restricted) opens with the empty password, as every viewer opens it, and is read.
 
-use pdf_extract::{Document, Object, ObjectId, PlainTextOutput};
+use std::cell::RefCell;
+
+use pdf_extract::content::{Content, Operation};
+use pdf_extract::{
+    Dictionary, Document, MediaBox, Object, ObjectId, OutputDev, OutputError, Stream, Transform,
+};
 use serde::{Deserialize, Serialize};
 
 use crate::{ExtractError, Extracted};
@@ -30,7 +45,9 @@ use crate::{ExtractError, Extracted};
 /// does on some damaged files), open the file again and go on with the next page;
 /// [`assemble`] makes the document of the pages read, [`extract`] does it all at once.
 pub struct PdfReader {
-    doc: Document,
+    /// The document; a page's content is rewritten in place just before it is read
+    /// ([`spell_out_text_quotes`]), hence the cell.
+    doc: RefCell<Document>,
     /// The pages' numbers and object ids, in page order, each page object once.
     pages: Vec<(u32, ObjectId)>,
     /// Entries of the page tree that named a page object already listed (a tree whose `/Kids`
@@ -48,6 +65,10 @@ pub struct Page {
     /// False when the page's content could not be read (damaged, or the parser panicked on it);
     /// its text is then empty.
     pub readable: bool,
+    /// Glyphs shown on the page that have no text: their font maps them to no character (no
+    /// `/ToUnicode` entry and no encoding that names them), so they add nothing to `text`.
+    #[serde(default)]
+    pub glyphs_without_text: usize,
 }
 
 impl PdfReader {
@@ -85,8 +106,9 @@ impl PdfReader {
             return Err(ExtractError::NoPages);
         }
         empty_images(&mut doc);
+        spell_out_cid_widths(&mut doc);
         Ok(PdfReader {
-            doc,
+            doc: RefCell::new(doc),
             repeated,
             pages,
         })
@@ -106,7 +128,7 @@ impl PdfReader {
     /// The document information's `/Title`, when it is a non-empty text string (whitespace
     /// runs as one space).
     pub fn title(&self) -> Option<String> {
-        let doc = &self.doc;
+        let doc = &*self.doc.borrow();
         let info = dictionary(doc, doc.trailer.get(b"Info").ok()?)?;
         let title = pdf_extract::decode_text_string(info.get(b"Title").ok()?).ok()?;
         let title = title.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -127,18 +149,19 @@ impl PdfReader {
             return Page::default();
         };
         let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let mut raw = String::new();
-            let mut out = PlainTextOutput::new(&mut raw);
-            pdf_extract::output_doc_page(&self.doc, &mut out, number).map(|()| raw)
+            spell_out_text_quotes(&mut self.doc.borrow_mut(), id);
+            let mut out = PageText::default();
+            pdf_extract::output_doc_page(&self.doc.borrow(), &mut out, number).map(|()| out)
         }));
-        let text = match read {
-            Ok(Ok(raw)) => Some(clean_page(&raw)),
-            Ok(Err(_)) | Err(_) => None,
+        let (text, glyphs_without_text) = match read {
+            Ok(Ok(out)) => (Some(clean_page(&out.text)), out.glyphs_without_text),
+            Ok(Err(_)) | Err(_) => (None, 0),
         };
         Page {
             readable: text.is_some(),
             text: text.unwrap_or_default(),
-            images: page_images(&self.doc, id),
+            images: page_images(&self.doc.borrow(), id),
+            glyphs_without_text,
         }
     }
 }
@@ -271,6 +294,7 @@ pub fn assemble(
             .count(),
         pages_unreadable: unreadable,
         pages_repeated,
+        glyphs_without_text: pages.iter().map(|p| p.glyphs_without_text).sum(),
         ..Extracted::default()
     })
 }
@@ -285,6 +309,279 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, ExtractError> {
         .map(|i| reader.read_page(i))
         .collect();
     assemble(&pages, reader.title(), reader.pages_repeated())
+}
+
+/// The least gap between two glyphs of a line that is a word gap, as a fraction of the font
+/// size (both in page space): 0.15 em.
+///
+/// pdf-extract's plain-text output uses 0.1 em (pdf.js about the same); pypdf half the font's
+/// space width (0.125 em in Times, 0.139 em in Helvetica, 0.174 em in DejaVu Sans Bold).
+/// Measured on the producer corpus (`tests/producers.rs`): 0.12 em or less splits headings
+/// letter-spaced by 0.12 em (as style sheets set capitals; Chromium places each glyph), 0.25 em
+/// or more joins words in pdfTeX's tightest lines (TeX shrinks a 0.33 em space to 0.22 em);
+/// 0.15 em reads every producer as pypdf does, with a margin both ways.
+pub const SPACE_GAP: f64 = 0.15;
+
+/// pdf-extract's glyphs of one page as lines of text ([`OutputDev`]): a line break where a
+/// glyph moves down by more than half the font size to the left of the previous one's end (a
+/// blank line where it moves down by more than 1.5 times the font size: a paragraph), as
+/// pdf-extract's plain-text output decides; a space where a glyph starts more than
+/// [`SPACE_GAP`] to the right of where the previous one's advance (its width, character and
+/// word spacing, horizontal scaling) ended.
+#[derive(Default)]
+struct PageText {
+    /// The page's raw text, for [`clean_page`].
+    text: String,
+    /// Page space to page space with y downwards (from the page's media box).
+    flip: Transform,
+    /// Where the previous glyph ended (x, y in flipped page space); `None` before the first.
+    last: Option<(f64, f64)>,
+    /// Glyphs that decoded to no text ([`Page::glyphs_without_text`]).
+    glyphs_without_text: usize,
+}
+
+impl OutputDev for PageText {
+    fn begin_page(
+        &mut self,
+        _page: u32,
+        media_box: &MediaBox,
+        _art_box: Option<(f64, f64, f64, f64)>,
+    ) -> Result<(), OutputError> {
+        self.flip = Transform::row_major(1., 0., 0., -1., 0., media_box.ury - media_box.lly);
+        Ok(())
+    }
+
+    fn end_page(&mut self) -> Result<(), OutputError> {
+        Ok(())
+    }
+
+    /// `trm`: text space (before the font size) to page space; `width`: the glyph's width in
+    /// text space units per unit of font size (its `/W` or `/Widths` entry / 1000); `spacing`:
+    /// the character spacing, plus the word spacing for a single-byte code 32, in unscaled
+    /// text space units; `font_size`: the `Tf` size.
+    fn output_character(
+        &mut self,
+        trm: &Transform,
+        width: f64,
+        spacing: f64,
+        font_size: f64,
+        text: &str,
+    ) -> Result<(), OutputError> {
+        let position = trm.post_transform(&self.flip);
+        let (x, y) = (position.m31, position.m32);
+        // The size pdf-extract's plain-text output uses: the side of the square with the area
+        // of the font's (size, size) box in page space.
+        let size = (font_size * (trm.m11 + trm.m21) * font_size * (trm.m12 + trm.m22))
+            .abs()
+            .sqrt();
+        if let Some((end, last_y)) = self.last {
+            let down = (y - last_y).abs();
+            if down > size * 1.5 {
+                self.text.push('\n');
+            }
+            if x < end && down > size * 0.5 {
+                self.text.push('\n');
+            }
+            if x > end + size * SPACE_GAP {
+                self.text.push(' ');
+            }
+        }
+        if text.is_empty() {
+            self.glyphs_without_text += 1;
+        }
+        self.text.push_str(text);
+        // The pen's move in text space, Th · (w0 · Tfs + Tc + Tw) (ISO 32000-1, 9.4.4), which
+        // `trm` (holding Th) takes to page space.
+        let advance = width * font_size + spacing;
+        self.last = Some((x + advance * trm.m11, y));
+        Ok(())
+    }
+
+    fn begin_word(&mut self) -> Result<(), OutputError> {
+        Ok(())
+    }
+
+    fn end_word(&mut self) -> Result<(), OutputError> {
+        Ok(())
+    }
+
+    fn end_line(&mut self) -> Result<(), OutputError> {
+        Ok(())
+    }
+}
+
+/// Most widths a CID font's `/W` may spell out ([`spell_out_cid_widths`]): CIDs are 16-bit, so
+/// no real font needs more; a font past it is left as it was.
+const MAX_CID_WIDTHS: i64 = 1 << 17;
+
+/// Rewrites each CID font's `/W` ranges, `c_first c_last w` (every CID from `c_first` to
+/// `c_last` is `w` wide; ISO 32000-1, 9.7.4.3), as lists, `c_first [w w …]`, the form
+/// pdf-extract 0.12.1 reads (it reads a range as no CID at all, so those glyphs took the
+/// default width `/DW`, and the glyphs after them seemed to stand apart or overlap). A `/W`
+/// that is not a well-formed array of the two forms is left as it was.
+fn spell_out_cid_widths(doc: &mut Document) {
+    let fonts: Vec<ObjectId> = doc
+        .objects
+        .iter()
+        .filter(|(_, o)| {
+            o.as_dict().is_ok_and(|d| {
+                d.get(b"Subtype")
+                    .and_then(Object::as_name)
+                    .is_ok_and(|t| t == b"CIDFontType0" || t == b"CIDFontType2")
+            })
+        })
+        .map(|(id, _)| *id)
+        .collect();
+    for id in fonts {
+        let Some(widths) = doc
+            .get_dictionary(id)
+            .ok()
+            .and_then(|d| d.get(b"W").ok())
+            .and_then(|w| resolve(doc, w))
+            .and_then(|w| w.as_array().ok())
+            .and_then(|w| widths_as_lists(w))
+        else {
+            continue;
+        };
+        if let Ok(Object::Dictionary(font)) = doc.get_object_mut(id) {
+            font.set("W", Object::Array(widths));
+        }
+    }
+}
+
+/// `w` (a `/W` array) with its ranges written as lists; `None` when it has no range, or is
+/// not a sequence of `c [widths]` and `c_first c_last w` entries, or would spell out more than
+/// [`MAX_CID_WIDTHS`] widths.
+fn widths_as_lists(w: &[Object]) -> Option<Vec<Object>> {
+    let mut out = Vec::with_capacity(w.len());
+    let (mut i, mut ranges, mut spelled) = (0, 0, 0);
+    while i < w.len() {
+        let first = w[i].as_i64().ok()?;
+        match w.get(i + 1)? {
+            Object::Array(list) => {
+                out.push(Object::Integer(first));
+                out.push(Object::Array(list.clone()));
+                i += 2;
+            }
+            last => {
+                let count = last.as_i64().ok()? - first + 1;
+                spelled += count;
+                if count < 1 || spelled > MAX_CID_WIDTHS {
+                    return None;
+                }
+                let width = w.get(i + 2)?;
+                if !matches!(width, Object::Integer(_) | Object::Real(_)) {
+                    return None;
+                }
+                out.push(Object::Integer(first));
+                out.push(Object::Array(vec![width.clone(); count as usize]));
+                ranges += 1;
+                i += 3;
+            }
+        }
+    }
+    (ranges > 0).then_some(out)
+}
+
+/// Rewrites page `page`'s content, when it uses the `'` or `"` operators, with the operators
+/// they stand for (ISO 32000-1, 9.4.3): `s '` is `T* s Tj`, `aw ac s "` is
+/// `aw Tw ac Tc T* s Tj`. pdf-extract 0.12.1 does not run them, so the text they show was lost.
+/// A content that does not parse is left as it was (pdf-extract then refuses the page).
+fn spell_out_text_quotes(doc: &mut Document, page: ObjectId) {
+    let Ok(content) = doc.get_page_content(page) else {
+        return;
+    };
+    if !may_show_text_by_quotes(&content) {
+        return;
+    }
+    let Ok(decoded) = Content::decode(&content) else {
+        return;
+    };
+    let quoted = |op: &Operation| op.operator == "'" || op.operator == "\"";
+    if !decoded.operations.iter().any(quoted) {
+        return;
+    }
+    let mut operations = Vec::with_capacity(decoded.operations.len() + 16);
+    for op in decoded.operations {
+        match (op.operator.as_str(), op.operands.as_slice()) {
+            ("'", [s]) => {
+                operations.push(Operation::new("T*", vec![]));
+                operations.push(Operation::new("Tj", vec![s.clone()]));
+            }
+            ("\"", [aw, ac, s]) => {
+                operations.push(Operation::new("Tw", vec![aw.clone()]));
+                operations.push(Operation::new("Tc", vec![ac.clone()]));
+                operations.push(Operation::new("T*", vec![]));
+                operations.push(Operation::new("Tj", vec![s.clone()]));
+            }
+            _ => operations.push(op),
+        }
+    }
+    let Ok(bytes) = (Content { operations }).encode() else {
+        return;
+    };
+    let stream = doc.add_object(Stream::new(Dictionary::new(), bytes));
+    if let Ok(Object::Dictionary(dict)) = doc.get_object_mut(page) {
+        dict.set("Contents", Object::Reference(stream));
+    }
+}
+
+/// Whether a content stream may hold the `'` or `"` operator: one of the two bytes outside a
+/// literal string, a hexadecimal string, a comment and an inline image's data. A cheap scan,
+/// so that a content is parsed a second time only where it may need the rewrite (the bytes are
+/// common inside strings: fpdf2 writes glyph ids in literal strings). It errs only towards
+/// true (a name holding the byte), which costs that parse and no more.
+fn may_show_text_by_quotes(content: &[u8]) -> bool {
+    let delimiter = |b: u8| b.is_ascii_whitespace() || b"()<>[]{}/%".contains(&b);
+    let mut i = 0;
+    while i < content.len() {
+        match content[i] {
+            b'(' => {
+                // A literal string: balanced parentheses, a backslash escapes the next byte.
+                let mut depth = 1;
+                i += 1;
+                while i < content.len() && depth > 0 {
+                    match content[i] {
+                        b'\\' => i += 1,
+                        b'(' => depth += 1,
+                        b')' => depth -= 1,
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                continue;
+            }
+            b'<' if content.get(i + 1) != Some(&b'<') => {
+                // A hexadecimal string, up to its `>`.
+                while i < content.len() && content[i] != b'>' {
+                    i += 1;
+                }
+            }
+            b'%' => {
+                while i < content.len() && content[i] != b'\n' && content[i] != b'\r' {
+                    i += 1;
+                }
+            }
+            b'I' if content.get(i + 1) == Some(&b'D')
+                && (i == 0 || delimiter(content[i - 1]))
+                && content.get(i + 2).is_some_and(|&b| b.is_ascii_whitespace()) =>
+            {
+                // An inline image's data, up to `EI` standing alone.
+                i += 3;
+                while i + 2 < content.len()
+                    && !(content[i..].starts_with(b"EI")
+                        && delimiter(content[i - 1])
+                        && content.get(i + 2).is_none_or(|&b| delimiter(b)))
+                {
+                    i += 1;
+                }
+            }
+            b'\'' | b'"' => return true,
+            _ => {}
+        }
+        i += 1;
+    }
+    false
 }
 
 /// One page's extracted text by the module's rules: spaces inside a line folded, lines
@@ -418,6 +715,7 @@ mod tests {
             text: text.to_owned(),
             images: 1,
             readable,
+            glyphs_without_text: 0,
         };
         assert_eq!(
             assemble(&[page("", true), page("", false)], None, 0),
@@ -594,6 +892,102 @@ mod tests {
             (plain.text.as_str(), plain.pages(), plain.pages_repeated),
             ("Page A.\n\nPage B.", 2, 0)
         );
+    }
+
+    /// A one-page PDF whose content is `content`, with `/F1` Helvetica and `/F2` a CID font
+    /// (Identity-H) whose `/W` is `widths` and `/DW` 100, mapping CIDs 1, 2 and 3 to "a", "b"
+    /// and "c" and CID 4 to nothing.
+    fn pdf_with_cid_font(content: &str, widths: &str) -> Vec<u8> {
+        let cmap = "/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /T def \
+            1 begincodespacerange <0000> <FFFF> endcodespacerange 3 beginbfchar <0001> <0061> \
+            <0002> <0062> <0003> <0063> endbfchar endcmap CMapName currentdict /CMap \
+            defineresource pop end end";
+        let stream = |body: &str| {
+            format!("<< /Length {} >>\nstream\n{body}\nendstream", body.len()).into_bytes()
+        };
+        pdf_of(&[
+            b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R /F2 5 0 R >> >> /Contents 6 0 R >>".to_vec(),
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_vec(),
+            b"<< /Type /Font /Subtype /Type0 /BaseFont /Test /Encoding /Identity-H /DescendantFonts [8 0 R] /ToUnicode 7 0 R >>".to_vec(),
+            stream(content),
+            stream(cmap),
+            format!("<< /Type /Font /Subtype /CIDFontType2 /BaseFont /Test /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor 9 0 R /DW 100 /W {widths} >>").into_bytes(),
+            b"<< /Type /FontDescriptor /FontName /Test /Flags 32 /FontBBox [0 0 1000 1000] /ItalicAngle 0 /Ascent 800 /Descent -200 /CapHeight 700 /StemV 80 >>".to_vec(),
+        ])
+    }
+
+    #[test]
+    fn a_cid_fonts_width_ranges_are_its_glyphs_widths() {
+        // "a" ends where the second string starts, 0.6 em (12 units at 20 pt) to the right:
+        // no gap, when "a" is read 0.6 em wide, not the default 0.1 em.
+        let content = "BT /F2 20 Tf 72 720 Td <0001> Tj 12 0 Td <0002> Tj 12 0 Td <0003> Tj ET";
+        for widths in ["[1 3 600]", "[1 [600 600] 3 3 600]", "[1 [600 600 600]]"] {
+            let read = extract(&pdf_with_cid_font(content, widths)).expect("a PDF");
+            assert_eq!(read.text, "abc", "{widths}");
+        }
+        // A gap of a word space (0.3 em) is one.
+        let spaced = "BT /F2 20 Tf 72 720 Td <0001> Tj 18 0 Td <0002> Tj ET";
+        let read = extract(&pdf_with_cid_font(spaced, "[1 3 600]")).expect("a PDF");
+        assert_eq!(read.text, "a b");
+        assert_eq!(
+            widths_as_lists(&[
+                1.into(),
+                2.into(),
+                500.into(),
+                4.into(),
+                vec![7.into()].into()
+            ]),
+            Some(vec![
+                1.into(),
+                vec![500.into(), 500.into()].into(),
+                4.into(),
+                vec![7.into()].into()
+            ])
+        );
+        // Lists only, a range backwards, a range too long, a range cut short: left as they are.
+        assert_eq!(widths_as_lists(&[1.into(), vec![7.into()].into()]), None);
+        assert_eq!(widths_as_lists(&[3.into(), 1.into(), 500.into()]), None);
+        assert_eq!(
+            widths_as_lists(&[0.into(), (1i64 << 20).into(), 500.into()]),
+            None
+        );
+        assert_eq!(widths_as_lists(&[1.into(), 2.into()]), None);
+    }
+
+    #[test]
+    fn a_glyph_its_font_maps_to_no_text_is_counted() {
+        let content = "BT /F2 20 Tf 72 720 Td <0001000400020004> Tj ET";
+        let read = extract(&pdf_with_cid_font(content, "[1 4 600]")).expect("a PDF");
+        assert_eq!((read.text.as_str(), read.glyphs_without_text), ("ab", 2));
+    }
+
+    #[test]
+    fn only_a_quote_outside_strings_comments_and_image_data_may_be_an_operator() {
+        for (content, may) in [
+            (&b"BT (It's \\) \"so\") Tj ET"[..], false),
+            (b"BT <2722> Tj % it's\n[(a) -250 (\"b\")] TJ ET", false),
+            (b"BI /W 1 /H 1 ID '\" EI Q", false),
+            (b"BT (a) Tj (b) ' ET", true),
+            (b"BT 1 2 (c)\" ET", true),
+            (b"<< /A 1 >> BDC (x) Tj EMC (y)'", true),
+        ] {
+            assert_eq!(
+                may_show_text_by_quotes(content),
+                may,
+                "{}",
+                String::from_utf8_lossy(content)
+            );
+        }
+    }
+
+    #[test]
+    fn text_shown_by_the_quote_operators_is_read_on_its_own_lines() {
+        let content = "BT /F1 12 Tf 14 TL 72 720 Td (First line) Tj (Second line) ' \
+                       2 1 (Third line) \" ET";
+        let read = extract(&pdf_with_cid_font(content, "[]")).expect("a PDF");
+        assert_eq!(read.text, "First line\nSecond line\nThird line");
     }
 
     #[test]

@@ -133,6 +133,7 @@ fn unreadable() -> Page {
         text: String::new(),
         images: 0,
         readable: false,
+        glyphs_without_text: 0,
     }
 }
 
