@@ -26,24 +26,39 @@ if ('serviceWorker' in navigator) {
 globalThis.ragChunkCalculatorImport = (url) => import(url);
 
 // Until the page's module has started, the prerendered page (crates/prerender) takes input:
-// its form, disabled in the markup for a browser without JavaScript, is enabled now, and a
-// file dropped anywhere on the page is held here instead of the browser opening it in place of
-// the page. The app takes both over when it mounts (src/prerendered.rs: it reads the form's
-// controls marked edited and `ragChunkCalculatorEarly.files`, then sets the global to undefined,
-// after which drops are the live page's). An edit shows the notice that it is kept
-// (#boot-waiting).
+// its form, disabled in the markup for a browser without JavaScript, is enabled now (its
+// buttons stay disabled: they have nothing to do yet), and a file dropped anywhere on the page
+// is held here instead of the browser opening it in place of the page. The app takes both over
+// when it mounts (src/prerendered.rs: it reads the controls marked `data-edited`, the focused
+// control, and `ragChunkCalculatorEarly.files`, then sets the global to undefined, after which
+// drops are the live page's). An edit shows the notice that it is kept (#boot-waiting).
 const prerendered = document.getElementById('prerendered');
 const early = { files: null };
 globalThis.ragChunkCalculatorEarly = early;
+const waiting = document.getElementById('boot-waiting');
 if (prerendered) {
+  for (const button of prerendered.querySelectorAll('button')) button.disabled = true;
   prerendered.disabled = false;
   prerendered.setAttribute('data-waiting', '');
-  // Marks each control the visitor edits (`data-edited`): only those are handed over, so that
-  // what the live app starts from (a saved language, a settings link) is not undone by the
-  // prerendered page's defaults.
+  // Only the controls marked `data-edited` are handed over, so that what the live app starts
+  // from (a saved language, a settings link) is not undone by the prerendered defaults. A
+  // control the browser filled in again (coming back to the page) counts as edited too.
+  const mark = (el) => el.setAttribute('data-edited', '');
+  for (const el of prerendered.querySelectorAll('input, textarea, select')) {
+    const restored = el.type === 'checkbox' || el.type === 'radio'
+      ? el.checked !== el.defaultChecked
+      : el.tagName === 'SELECT'
+        ? [...el.options].some((o) => o.selected !== o.defaultSelected)
+        : el.type !== 'file' && el.value !== el.defaultValue;
+    if (restored) mark(el);
+  }
+  // A text typed or a file picked after a drop is the newer edit: the held drop is let go.
+  const textEdit = '[data-testid="text-input"], [data-testid="file-input"]';
   const edited = (ev) => {
-    ev.target?.setAttribute?.('data-edited', '');
-    document.getElementById('boot-waiting')?.removeAttribute('hidden');
+    if (!(ev.target instanceof Element)) return;
+    mark(ev.target);
+    if (ev.target.matches(textEdit)) early.files = null;
+    waiting?.removeAttribute('hidden');
   };
   prerendered.addEventListener('input', edited);
   prerendered.addEventListener('change', edited);
@@ -53,7 +68,7 @@ const holdDrop = (ev) => {
   ev.preventDefault();
   if (ev.type === 'drop' && ev.dataTransfer.files.length > 0) {
     early.files = ev.dataTransfer.files;
-    document.getElementById('boot-waiting')?.removeAttribute('hidden');
+    waiting?.removeAttribute('hidden');
   }
 };
 addEventListener('dragover', holdDrop);
@@ -69,6 +84,8 @@ try {
   // its controls disabled, so it says so with the notice the build put in it (hidden until
   // now) instead of looking as if it were about to work.
   console.error(`the page did not start: ${err}`);
+  // Nothing will take a drop now: the browser's own handling comes back.
+  globalThis.ragChunkCalculatorEarly = undefined;
   if (prerendered) {
     prerendered.disabled = true;
     prerendered.removeAttribute('data-waiting');

@@ -15,7 +15,8 @@
 //! undone by the prerendered defaults), and gives each to the live control of the same `id`
 //! (or `data-testid`) as an `input` and a `change` event, the way the browser reports a visitor's
 //! own edit, so that the live app takes it through its usual handlers and counts it. The
-//! control that had the focus has it again, with its selection.
+//! element that had the focus has it again (edited or not), with its selection, without
+//! scrolling the page.
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -104,23 +105,44 @@ enum Held {
     Files(web_sys::FileList),
 }
 
-/// A prerendered control's key (its `id`, else its `data-testid`), what it holds, and the
-/// selection in it if it had the focus (UTF-16 offsets, as the DOM counts them).
+/// A prerendered control's key (its `id`, else its `data-testid`) and what it holds.
 struct Control {
-    key: (&'static str, String),
+    key: Key,
     held: Held,
-    focus: Option<(u32, u32)>,
 }
 
-/// The prerendered form's controls as the visitor left them, read before the live app mounts.
+/// How a live element is found from a prerendered one: `(attribute, value)`, the `id` if it has
+/// one, else its `data-testid`.
+type Key = (&'static str, String);
+
+/// The element that had the focus, and its selection if it has one (UTF-16 offsets, as the DOM
+/// counts them, and the direction: `forward`, `backward` or `none`).
+struct Focus {
+    key: Key,
+    selection: Option<(u32, u32, String)>,
+}
+
+/// The prerendered form's controls as the visitor left them, and where the focus was, read
+/// before the live app mounts.
 #[derive(Default)]
-struct Edits(Vec<Control>);
+struct Edits {
+    controls: Vec<Control>,
+    focus: Option<Focus>,
+}
+
+/// `el`'s [`Key`], if it has an `id` or a `data-testid`.
+fn key_of(el: &web_sys::Element) -> Option<Key> {
+    match (el.get_attribute("id"), el.get_attribute("data-testid")) {
+        (Some(id), _) if !id.is_empty() => Some(("id", id)),
+        (_, Some(hook)) if !hook.is_empty() => Some(("data-testid", hook)),
+        _ => None,
+    }
+}
 
 impl Edits {
     /// Every `input`, `textarea` and `select` of `container` marked [`EDITED`], with an `id` or
-    /// a `data-testid`.
+    /// a `data-testid`; and the focused element of `container`, edited or not.
     fn read(container: &web_sys::Element) -> Edits {
-        let focused = document().active_element();
         let list = container
             .query_selector_all(&format!(
                 "input[{EDITED}], textarea[{EDITED}], select[{EDITED}]"
@@ -136,56 +158,64 @@ impl Edits {
             else {
                 continue;
             };
-            let key = match (el.get_attribute("id"), el.get_attribute("data-testid")) {
-                (Some(id), _) if !id.is_empty() => ("id", id),
-                (_, Some(hook)) if !hook.is_empty() => ("data-testid", hook),
-                _ => continue,
-            };
-            let has_focus = focused.as_ref() == Some(&el);
-            let (held, focus) = if let Some(input) = el.dyn_ref::<web_sys::HtmlInputElement>() {
-                let focus = has_focus.then(|| input_selection(input)).flatten();
+            let Some(key) = key_of(&el) else { continue };
+            let held = if let Some(input) = el.dyn_ref::<web_sys::HtmlInputElement>() {
                 match input.type_().as_str() {
-                    "checkbox" | "radio" => (Held::Checked(input.checked()), None),
+                    "checkbox" | "radio" => Held::Checked(input.checked()),
                     "file" => match input.files().filter(|f| f.length() > 0) {
-                        Some(files) => (Held::Files(files), None),
+                        Some(files) => Held::Files(files),
                         None => continue,
                     },
-                    _ => (Held::Value(input.value()), focus),
+                    _ => Held::Value(input.value()),
                 }
             } else if let Some(area) = el.dyn_ref::<web_sys::HtmlTextAreaElement>() {
-                let focus = has_focus
-                    .then(|| Some((area.selection_start().ok()??, area.selection_end().ok()??)))
-                    .flatten();
-                (Held::Value(area.value()), focus)
+                Held::Value(area.value())
             } else if let Some(select) = el.dyn_ref::<web_sys::HtmlSelectElement>() {
-                (Held::Value(select.value()), None)
+                Held::Value(select.value())
             } else {
                 continue;
             };
-            controls.push(Control { key, held, focus });
+            controls.push(Control { key, held });
         }
-        Edits(controls)
+        let focus = document()
+            .active_element()
+            .filter(|el| container.contains(Some(el)))
+            .and_then(|el| {
+                let key = key_of(&el)?;
+                let selection = if let Some(area) = el.dyn_ref::<web_sys::HtmlTextAreaElement>() {
+                    selection_of(
+                        area.selection_start(),
+                        area.selection_end(),
+                        area.selection_direction(),
+                    )
+                } else if let Some(input) = el.dyn_ref::<web_sys::HtmlInputElement>() {
+                    selection_of(
+                        input.selection_start(),
+                        input.selection_end(),
+                        input.selection_direction(),
+                    )
+                } else {
+                    None
+                };
+                Some(Focus { key, selection })
+            });
+        Edits { controls, focus }
     }
 
     /// Gives each control's state to the live control with the same key where it differs from
     /// what the live app shows, as the visitor's edit (an `input`, then a `change` event); the
-    /// files dropped on the page, if any, go to the live file input last (a dropped document
-    /// is the newest edit). Restores the focus and selection.
+    /// files dropped on the page, if any, go to the live file input last (`boot.js` lets a
+    /// drop go when a text is typed or a file picked after it, so a drop held here is the
+    /// newest edit of the text). Then the element that had the focus has it again, with its
+    /// selection, without scrolling.
     fn give_to_live(self, document: &web_sys::Document, dropped: Option<web_sys::FileList>) {
-        let mut refocus = None;
-        for control in self.0 {
-            let (attr, key) = &control.key;
-            let selector = format!("[{attr}=\"{}\"]", key.replace('"', "\\\""));
-            let Some(live) = document.query_selector(&selector).ok().flatten() else {
+        for control in self.controls {
+            let Some(live) = find(document, &control.key) else {
                 continue;
             };
-            let changed = apply(&live, &control.held);
-            if changed {
+            if apply(&live, &control.held) {
                 dispatch(&live, "input");
                 dispatch(&live, "change");
-            }
-            if let Some(range) = control.focus {
-                refocus = Some((live, range));
             }
         }
         if let Some(files) = dropped {
@@ -199,22 +229,39 @@ impl Edits {
                 dispatch(&input, "change");
             }
         }
-        if let Some((live, (start, end))) = refocus {
-            if let Some(el) = live.dyn_ref::<web_sys::HtmlElement>() {
-                let _ = el.focus();
-            }
+        let Some(focus) = self.focus else { return };
+        let Some(live) = find(document, &focus.key) else {
+            return;
+        };
+        if let Some(el) = live.dyn_ref::<web_sys::HtmlElement>() {
+            let options = web_sys::FocusOptions::new();
+            options.set_prevent_scroll(true);
+            let _ = el.focus_with_options(&options);
+        }
+        if let Some((start, end, direction)) = focus.selection {
             if let Some(area) = live.dyn_ref::<web_sys::HtmlTextAreaElement>() {
-                let _ = area.set_selection_range(start, end);
+                let _ = area.set_selection_range_with_direction(start, end, &direction);
             } else if let Some(input) = live.dyn_ref::<web_sys::HtmlInputElement>() {
-                let _ = input.set_selection_range(start, end);
+                let _ = input.set_selection_range_with_direction(start, end, &direction);
             }
         }
     }
 }
 
-/// An input's selection, where its type has one (a number field has none).
-fn input_selection(input: &web_sys::HtmlInputElement) -> Option<(u32, u32)> {
-    Some((input.selection_start().ok()??, input.selection_end().ok()??))
+/// The live element with `key`, if any.
+fn find(document: &web_sys::Document, (attr, value): &Key) -> Option<web_sys::Element> {
+    let selector = format!("[{attr}=\"{}\"]", value.replace('"', "\\\""));
+    document.query_selector(&selector).ok().flatten()
+}
+
+/// A selection read from the DOM, where the element has one (a number field has none).
+fn selection_of(
+    start: Result<Option<u32>, wasm_bindgen::JsValue>,
+    end: Result<Option<u32>, wasm_bindgen::JsValue>,
+    direction: Result<Option<String>, wasm_bindgen::JsValue>,
+) -> Option<(u32, u32, String)> {
+    let direction = direction.ok().flatten().unwrap_or_else(|| "none".into());
+    Some((start.ok()??, end.ok()??, direction))
 }
 
 /// Puts `held` into the live control `live`; whether that changed what it holds.

@@ -397,6 +397,23 @@ describe('first visit on Slow 4G, root build', () => {
     assert.equal(await page.locator(sel('text-input')).count(), 0, 'the app had already started: nothing was early');
   }
 
+  /** Drops a text file holding `text` on the prerendered box; whether the drop was held
+   * (its default prevented). */
+  async function dropEarly(page, text) {
+    const drop = await page.evaluateHandle((t) => {
+      const data = new DataTransfer();
+      data.items.add(new File([t], 'early.txt', { type: 'text/plain' }));
+      return data;
+    }, text);
+    const target = page.locator(`${CONTAINER} [data-testid="text-input"]`);
+    await target.dispatchEvent('dragover', { dataTransfer: drop });
+    return target.evaluate((el, data) => {
+      const ev = new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true });
+      el.dispatchEvent(ev);
+      return ev.defaultPrevented;
+    }, drop);
+  }
+
   test('(f) what is pasted and typed before the app starts is counted exactly', { skip }, async () => {
     const native = nativeCounts(FIXTURE);
     const text = readFileSync(FIXTURE, 'utf8');
@@ -456,25 +473,35 @@ describe('first visit on Slow 4G, root build', () => {
     }
   });
 
+  test('(f) the focus stays where the visitor put it, without scrolling', { skip }, async () => {
+    const { context, page, errors } = await slowPage();
+    try {
+      await page.goto(url, { waitUntil: 'commit', timeout: 60_000 });
+      await waitForEarlyForm(page);
+      // Clicked into the box, nothing typed yet; then scrolled to the FAQ.
+      await page.locator(`${CONTAINER} [data-testid="text-input"]`).click();
+      await page.locator(`${CONTAINER} .faq`).scrollIntoViewIfNeeded();
+      const scrolled = await page.evaluate(() => window.scrollY);
+      assert.ok(scrolled > 0, 'the page scrolled');
+      assert.equal(await page.locator(sel('text-input')).count(), 0, 'the app had already started: nothing was early');
+      await page.locator(sel('text-input')).waitFor({ state: 'attached', timeout: 120_000 });
+      assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'text-input', 'the focus is in the live box');
+      assert.equal(await page.evaluate(() => window.scrollY), scrolled, 'the page did not jump to the box');
+      await page.keyboard.type('typed after');
+      assert.equal(await page.locator(sel('text-input')).inputValue(), 'typed after', 'keystrokes after the takeover reach the box');
+      assert.deepEqual(errors, [], 'page errors');
+    } finally {
+      await context.close();
+    }
+  });
+
   test('(f) a file dropped before the app starts is read by it', { skip }, async () => {
     const text = 'Dropped before the page started.\n\nIt is read all the same.\n';
     const { context, page, errors } = await slowPage();
     try {
       await page.goto(url, { waitUntil: 'commit', timeout: 60_000 });
       await waitForEarlyForm(page);
-      const drop = await page.evaluateHandle((t) => {
-        const data = new DataTransfer();
-        data.items.add(new File([t], 'early.txt', { type: 'text/plain' }));
-        return data;
-      }, text);
-      const target = page.locator(`${CONTAINER} [data-testid="text-input"]`);
-      await target.dispatchEvent('dragover', { dataTransfer: drop });
-      const dropped = await target.evaluate((el, data) => {
-        const ev = new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true });
-        el.dispatchEvent(ev);
-        return ev.defaultPrevented;
-      }, drop);
-      assert.equal(dropped, true, 'the page held the drop (the browser did not open the file)');
+      assert.equal(await dropEarly(page, text), true, 'the page held the drop (the browser did not open the file)');
       assert.equal(await page.locator(sel('text-input')).count(), 0, 'the app started before the drop: nothing was early');
 
       await page.locator(sel('text-input')).waitFor({ state: 'attached', timeout: 120_000 });
@@ -485,6 +512,24 @@ describe('first visit on Slow 4G, root build', () => {
       ).catch(() => {});
       assert.equal(await page.locator(sel('status')).getAttribute('data-bytes'), String(Buffer.byteLength(text)), 'the dropped file is the text');
       assert.equal(await page.locator(sel('text-input')).inputValue(), text, 'the box shows it');
+      assert.deepEqual(errors, [], 'page errors');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('(f) a text typed after an early drop is the newer edit', { skip }, async () => {
+    const { context, page, errors } = await slowPage();
+    try {
+      await page.goto(url, { waitUntil: 'commit', timeout: 60_000 });
+      await waitForEarlyForm(page);
+      assert.equal(await dropEarly(page, 'The dropped file.\n'), true, 'the drop was held');
+      await page.locator(`${CONTAINER} [data-testid="text-input"]`).fill('Typed after the drop.');
+      assert.equal(await page.locator(sel('text-input')).count(), 0, 'the app started before the edits: nothing was early');
+      await page.locator(sel('text-input')).waitFor({ state: 'attached', timeout: 120_000 });
+      await page.waitForFunction((s) => document.querySelector(s)?.dataset.state === 'ready', sel('status'), { timeout: 120_000 }).catch(() => {});
+      assert.equal(await page.locator(sel('text-input')).inputValue(), 'Typed after the drop.', 'the typed text, not the file');
+      assert.equal(await page.locator(sel('status')).getAttribute('data-bytes'), '21', 'its bytes are counted');
       assert.deepEqual(errors, [], 'page errors');
     } finally {
       await context.close();
