@@ -30,10 +30,10 @@ globalThis.ragChunkCalculatorImport = (url) => import(url);
 // buttons stay disabled: they have nothing to do yet), and a file dropped anywhere on the page
 // is held here instead of the browser opening it in place of the page. The app takes both over
 // when it mounts (src/prerendered.rs: it reads the controls marked `data-edited`, the focused
-// control, and `ragChunkCalculatorEarly.files`, then sets the global to undefined, after which
-// drops are the live page's). An edit shows the notice that it is kept (#boot-waiting).
+// control, and `ragChunkCalculatorEarly`'s held drop (`files`) or large paste (`paste`), then
+// sets the global to undefined, after which drops are the live page's). An edit shows the notice that it is kept (#boot-waiting).
 const prerendered = document.getElementById('prerendered');
-const early = { files: null };
+const early = { files: null, paste: null };
 globalThis.ragChunkCalculatorEarly = early;
 const waiting = document.getElementById('boot-waiting');
 if (prerendered) {
@@ -62,12 +62,30 @@ if (prerendered) {
   };
   prerendered.addEventListener('input', edited);
   prerendered.addEventListener('change', edited);
+  // A paste that makes the box's text larger than the live box shows (its `data-large-text`,
+  // in UTF-8 bytes) is held back as the live box holds it back (laying out megabytes in a
+  // textarea takes seconds): the box keeps its text and turns read-only, and the app pastes
+  // the held text where the selection was.
+  const box = prerendered.querySelector('textarea[data-testid="text-input"]');
+  const large = Number(box?.dataset.largeText);
+  box?.addEventListener('paste', (ev) => {
+    const text = ev.clipboardData?.getData('text') ?? '';
+    const bytes = (s) => new TextEncoder().encode(s).length;
+    if (!(large > 0) || bytes(box.value) + bytes(text) <= large) return; // the browser inserts it
+    ev.preventDefault();
+    early.paste = { text, start: box.selectionStart, end: box.selectionEnd };
+    early.files = null;
+    box.readOnly = true;
+    mark(box);
+    waiting?.removeAttribute('hidden');
+  });
 }
 const holdDrop = (ev) => {
   if (globalThis.ragChunkCalculatorEarly !== early || !ev.dataTransfer?.types?.includes('Files')) return;
   ev.preventDefault();
   if (ev.type === 'drop' && ev.dataTransfer.files.length > 0) {
     early.files = ev.dataTransfer.files;
+    early.paste = null;
     waiting?.removeAttribute('hidden');
   }
 };

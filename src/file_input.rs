@@ -33,7 +33,8 @@ pub const MAX_DOCUMENT_BYTES: f64 = 64.0 * 1024.0 * 1024.0;
 /// on a bare textarea in headless Chromium 156 with mixed-script text: 64 KB takes one 141 ms
 /// task to show, 128 KB 175 ms (79 ms per key), 250 KB 538 ms (151 ms per key); 32 KB stays
 /// under 50 ms. Such a text is held in the state only; the box is emptied, made read-only and
-/// replaced by a notice until the text is cleared.
+/// replaced by a notice until the text is cleared. The box says it in `data-large-text`, so
+/// that `assets/boot.js` holds such a paste back from the prerendered box in the same way.
 pub const LARGE_TEXT_BYTES: usize = 32 * 1024;
 
 /// A paste longer than this many UTF-16 code units (1 Mi) is copied into the page over several
@@ -768,6 +769,7 @@ pub fn TextSource() -> impl IntoView {
                     lang.t(if large.get() { Key::LargeTextPlaceholder } else { Key::TextPlaceholder })
                 }
                 node_ref=textarea
+                data-large-text=LARGE_TEXT_BYTES.to_string()
                 prop:readOnly=large
                 on:input=move |ev| {
                     let value = event_target_value(&ev);

@@ -8,15 +8,16 @@
 //!
 //! Nothing a visitor did meanwhile is lost. `assets/boot.js` enables the prerendered form as
 //! soon as scripts run (it is disabled in the markup, for a browser without JavaScript) and
-//! holds a file dropped on the page. [`mount`] reads what the visitor changed in the form
-//! before the live app replaced it ([`Edits`]: a value typed or pasted, a setting picked, a
-//! file chosen or dropped; only the controls `boot.js` saw an edit of, marked [`EDITED`], so
-//! that what the live app starts from, such as a saved language or a settings link, is not
-//! undone by the prerendered defaults), and gives each to the live control of the same `id`
-//! (or `data-testid`) as an `input` and a `change` event, the way the browser reports a visitor's
-//! own edit, so that the live app takes it through its usual handlers and counts it. The
-//! element that had the focus has it again (edited or not), with its selection, without
-//! scrolling the page.
+//! holds back a file dropped on the page and a paste too large for the box ([`HeldBack`]).
+//! [`mount`] reads what the visitor changed in the form before the live app replaced it
+//! ([`Edits`]: a value typed or pasted, a setting picked, a file chosen; only the controls
+//! `boot.js` saw an edit of, marked [`EDITED`], so that what the live app starts from, such as
+//! a saved language or a settings link, is not undone by the prerendered defaults), and gives
+//! each to the live control of the same `id` (or `data-testid`) as an `input` and a `change`
+//! event, and what was held back as a `paste` or a file input's `change`: the way the browser
+//! reports a visitor's own edit, so that the live app takes it through its usual handlers and
+//! counts it. The element that had the focus has it again (edited or not), with its
+//! selection, without scrolling the page.
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -38,12 +39,12 @@ pub fn mount() {
         .map(Iterator::collect)
         .unwrap_or_default();
     let edits = container.as_ref().map(Edits::read).unwrap_or_default();
-    let dropped = take_dropped_files();
+    let held = take_held();
     leptos::mount::mount_to_body(crate::App);
     if let Some(container) = &container {
         container.remove();
     }
-    edits.give_to_live(&document, dropped);
+    edits.give_to_live(&document, held);
     if container.is_none() {
         return;
     }
@@ -70,14 +71,27 @@ fn details(
     (0..n).filter_map(move |i| list.as_ref()?.item(i)?.dyn_into().ok())
 }
 
-/// The global through which `assets/boot.js` hands over what was dropped on the page before the
-/// app started: an object whose `files` is the `FileList` of the last drop (or `null`). The app
+/// The global through which `assets/boot.js` hands over what it held back before the app
+/// started: an object whose `files` is the `FileList` of the last drop on the page, and whose
+/// `paste` is a paste too large for the box (`{ text, start, end }`: the text, and the box's
+/// selection then, in UTF-16 offsets), or `null`; at most one of the two, the newer. The app
 /// sets it to `undefined` when it takes it, and the script then lets drops through.
 const EARLY_GLOBAL: &str = "ragChunkCalculatorEarly";
 
-/// The files dropped on the page before the app started (see [`EARLY_GLOBAL`]), if any; from
-/// now on the live page's own drop target takes drops.
-fn take_dropped_files() -> Option<web_sys::FileList> {
+/// What `assets/boot.js` held back for the app (see [`EARLY_GLOBAL`]).
+enum HeldBack {
+    /// Files dropped on the page.
+    Dropped(web_sys::FileList),
+    /// A paste into the text box, too large for it, and the selection it replaces.
+    Pasted {
+        text: js_sys::JsString,
+        start: u32,
+        end: u32,
+    },
+}
+
+/// What `boot.js` held back, if anything; from now on the live page takes drops and pastes.
+fn take_held() -> Option<HeldBack> {
     let global = js_sys::global();
     let early = js_sys::Reflect::get(&global, &EARLY_GLOBAL.into()).ok()?;
     let _ = js_sys::Reflect::set(
@@ -85,11 +99,19 @@ fn take_dropped_files() -> Option<web_sys::FileList> {
         &EARLY_GLOBAL.into(),
         &wasm_bindgen::JsValue::UNDEFINED,
     );
-    let files: web_sys::FileList = js_sys::Reflect::get(&early, &"files".into())
-        .ok()?
-        .dyn_into()
-        .ok()?;
-    (files.length() > 0).then_some(files)
+    let field = |name: &str| js_sys::Reflect::get(&early, &name.into()).ok();
+    if let Some(paste) = field("paste").filter(|p| p.is_object()) {
+        let get = |name: &str| js_sys::Reflect::get(&paste, &name.into()).ok();
+        let text: js_sys::JsString = get("text")?.dyn_into().ok()?;
+        let offset = |name: &str| get(name).and_then(|v| v.as_f64()).map(|n| n as u32);
+        return Some(HeldBack::Pasted {
+            text,
+            start: offset("start").unwrap_or(0),
+            end: offset("end").unwrap_or(0),
+        });
+    }
+    let files: web_sys::FileList = field("files")?.dyn_into().ok()?;
+    (files.length() > 0).then_some(HeldBack::Dropped(files))
 }
 
 /// The attribute `assets/boot.js` puts on a prerendered control when the visitor edits it.
@@ -208,7 +230,7 @@ impl Edits {
     /// drop go when a text is typed or a file picked after it, so a drop held here is the
     /// newest edit of the text). Then the element that had the focus has it again, with its
     /// selection, without scrolling.
-    fn give_to_live(self, document: &web_sys::Document, dropped: Option<web_sys::FileList>) {
+    fn give_to_live(self, document: &web_sys::Document, held: Option<HeldBack>) {
         for control in self.controls {
             let Some(live) = find(document, &control.key) else {
                 continue;
@@ -218,16 +240,24 @@ impl Edits {
                 dispatch(&live, "change");
             }
         }
-        if let Some(files) = dropped {
-            if let Some(input) = document
-                .query_selector("[data-testid=\"file-input\"]")
-                .ok()
-                .flatten()
-                .and_then(|e| e.dyn_into::<web_sys::HtmlInputElement>().ok())
-            {
-                input.set_files(Some(&files));
-                dispatch(&input, "change");
+        match held {
+            Some(HeldBack::Dropped(files)) => {
+                if let Some(input) = find(document, &("data-testid", "file-input".into()))
+                    .and_then(|e| e.dyn_into::<web_sys::HtmlInputElement>().ok())
+                {
+                    input.set_files(Some(&files));
+                    dispatch(&input, "change");
+                }
             }
+            Some(HeldBack::Pasted { text, start, end }) => {
+                if let Some(area) = find(document, &("data-testid", "text-input".into()))
+                    .and_then(|e| e.dyn_into::<web_sys::HtmlTextAreaElement>().ok())
+                {
+                    let _ = area.set_selection_range(start, end);
+                    paste(&area, &String::from(text));
+                }
+            }
+            None => {}
         }
         let Some(focus) = self.focus else { return };
         let Some(live) = find(document, &focus.key) else {
@@ -288,6 +318,22 @@ fn apply(live: &web_sys::Element, held: &Held) -> bool {
         true
     } else {
         false
+    }
+}
+
+/// Dispatches a `paste` event of `text` at `target`, as the browser does for a visitor's paste:
+/// the live box's handler takes a large one into the page's state itself.
+fn paste(target: &web_sys::EventTarget, text: &str) {
+    let Ok(data) = web_sys::DataTransfer::new() else {
+        return;
+    };
+    let _ = data.set_data("text/plain", text);
+    let init = web_sys::ClipboardEventInit::new();
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    init.set_clipboard_data(Some(&data));
+    if let Ok(ev) = web_sys::ClipboardEvent::new_with_event_init_dict("paste", &init) {
+        let _ = target.dispatch_event(&ev);
     }
 }
 
