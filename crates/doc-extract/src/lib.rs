@@ -14,10 +14,14 @@
 //!   scripts and styles are counted as left out); whitespace collapses outside `pre`; a `pre`
 //!   holding `code` is a fenced code block (` ``` `, with the language its `language-*` class
 //!   names), so markdown-aware strategies see code as code.
-//! - **DOCX** ([`docx`]): the body of `word/document.xml` in order; paragraphs, their text runs
-//!   (`w:t`, a tab as a tab, `w:br`/`w:cr` as a line break), headings by their style's name
-//!   ("heading N", "Title"), list items by numbering (`w:numPr`, on the paragraph or its style),
-//!   tables row by row; deleted text and field codes are not text.
+//! - **DOCX** ([`docx`]): the body of `word/document.xml` in order, as Word shows it;
+//!   paragraphs, their text runs (`w:t`, a tab as a tab, `w:br`/`w:cr` as a line break),
+//!   headings by their style's name ("heading N", "Title"), list items by numbering (`w:numPr`,
+//!   on the paragraph or its style, with `word/numbering.xml`: `N. ` or `- `, 2 spaces a level,
+//!   Word's counters), code paragraphs (a code style or monospace runs) as one fenced block with
+//!   their indentation, tables row by row, footnotes and endnotes after the body as `[^N]: `
+//!   lines; headers, footers and comments are left out and counted; deleted text and field
+//!   codes are not text.
 //! - **PDF** ([`pdf`]): the text layer of each page (pypdf is the reference), with the byte
 //!   offset where each page starts ([`Extracted::page_starts`]), so that chunks can name their
 //!   pages; a PDF has no reliable structure to mark, so it has no `#` or `- ` lines.
@@ -105,7 +109,8 @@ pub struct Extracted {
     pub title: Option<String>,
     /// Headings found, written as `#` lines.
     pub headings: usize,
-    /// List items found, written as `- ` lines.
+    /// List items found, written as `- ` lines (a numbered DOCX item as `N. `, indented 2 spaces
+    /// a level).
     pub list_items: usize,
     /// Tables found, flattened to one line per row.
     pub tables: usize,
@@ -131,6 +136,18 @@ pub struct Extracted {
     /// back to an ancestor): each page is read once, and these repeats are left out.
     #[serde(default)]
     pub pages_repeated: usize,
+    /// A DOCX's footnotes and endnotes written after its body as `[^N]: ` lines (each marked
+    /// `[^N]` where the body refers to it). 0 for HTML and PDF.
+    #[serde(default)]
+    pub notes: usize,
+    /// A DOCX's headers and footers that hold text, left out (they repeat on every page): the
+    /// distinct header and footer parts its sections use. 0 for HTML and PDF.
+    #[serde(default)]
+    pub headers_footers: usize,
+    /// A DOCX's comments (`w:comment` of `word/comments.xml`), left out: reviewers' notes, not
+    /// the document's text. 0 for HTML and PDF.
+    #[serde(default)]
+    pub comments: usize,
 }
 
 impl Extracted {

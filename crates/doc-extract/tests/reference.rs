@@ -1,10 +1,13 @@
 //! The readers against reference extractions of the same fixtures (`tests/fixtures/moonstone.html`
 //! and `moonstone.docx`, made by `tests/fixtures/make_documents.py`; `moonstone.pdf` and the
-//! small PDFs, made by `make_pdf.py`): BeautifulSoup with html5lib, python-docx and pypdf, run
-//! for real from the test venv (`CHUNK_ORACLE_PYTHON`, which `make test` sets). The texts must hold the same characters in the same order once
-//! whitespace and the crate's own markers (`# `, `- `, ` | `) are left out, the counts of
-//! headings, list items and tables must be equal, and the cl100k_base token counts (whitespace
-//! runs as one space) are printed: ours carries the markers, so it may be larger, by at most 3 %.
+//! small PDFs, made by `make_pdf.py`; `word-features.docx`, made by `make_word_features.py`:
+//! code, nested and restarted lists, a footnote): BeautifulSoup with html5lib, python-docx (with
+//! the footnotes read from their part's XML) and pypdf, run for real from the test venv
+//! (`CHUNK_ORACLE_PYTHON`, which `make test` sets). The texts must hold the same characters in
+//! the same order once whitespace and the crate's own markers (`# `, `- `, `N. `, ` | `, code
+//! fences, `[^N]`) are left out, the counts of headings, list items, tables and notes must be
+//! equal, and the cl100k_base token counts (whitespace runs as one space) are printed: ours
+//! carries the markers, so it may be larger, by at most 3 % on the long fixtures.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -43,11 +46,17 @@ fn reference(kind: &str, path: &PathBuf) -> serde_json::Value {
 }
 
 /// `text` without the markers the crate writes at line starts (`#…# `, `- ` after an indent,
-/// `N. `) and between cells (` | `), and without whitespace.
+/// `N. `, a note's `[^N]: `), between cells (` | `), a code block's fence lines, the note
+/// references `[^N]`, and without whitespace.
 fn content(text: &str) -> String {
     let mut out = String::new();
     for line in text.lines() {
         let line = line.trim_start();
+        if line.len() >= 3 && line.trim_end().chars().all(|c| c == '`') {
+            continue;
+        }
+        let line = without_note_marks(line);
+        let line = line.as_str();
         let line = match line.find(|c| c != '#') {
             Some(n) if n > 0 && line[n..].starts_with(' ') => &line[n + 1..],
             _ => line,
@@ -68,11 +77,39 @@ fn content(text: &str) -> String {
     out
 }
 
+/// `line` without a note's `[^N]: ` at its start and the references `[^N]` inside it.
+fn without_note_marks(line: &str) -> String {
+    let mut out = String::new();
+    let mut rest = line;
+    while let Some(at) = rest.find("[^") {
+        let digits = rest[at + 2..]
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(0);
+        let end = at + 2 + digits;
+        if digits > 0 && rest[end..].starts_with(']') {
+            out.push_str(&rest[..at]);
+            let after = &rest[end + 1..];
+            rest = if out.is_empty() {
+                after.strip_prefix(": ").unwrap_or(after)
+            } else {
+                after
+            };
+        } else {
+            out.push_str(&rest[..at + 2]);
+            rest = &rest[at + 2..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 fn without_whitespace(s: &str) -> String {
     s.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
-fn check(kind: &str, ours: &Extracted, reference: &serde_json::Value) {
+/// Compares `ours` with the reference: the same characters, the same counts, and at most
+/// `max_more` (a fraction) more or fewer cl100k_base tokens.
+fn check(kind: &str, ours: &Extracted, reference: &serde_json::Value, max_more: f64) {
     let theirs = reference["text"].as_str().expect("text");
     // A PDF's text carries no markers: a line that starts with "- " is the document's own.
     let a = if kind == "pdf" {
@@ -99,6 +136,9 @@ fn check(kind: &str, ours: &Extracted, reference: &serde_json::Value) {
     assert_eq!(ours.headings, count("headings"), "{kind} headings");
     assert_eq!(ours.list_items, count("list_items"), "{kind} list items");
     assert_eq!(ours.tables, count("tables"), "{kind} tables");
+    if kind == "docx" {
+        assert_eq!(ours.notes, count("notes"), "{kind} notes");
+    }
     let bpe = Encoding::Cl100kBase.tokenizer();
     // Counted with whitespace runs as one space on both sides: the reference keeps the page's
     // source indentation, which no pipeline embeds as it is.
@@ -115,7 +155,7 @@ fn check(kind: &str, ours: &Extracted, reference: &serde_json::Value) {
         ours.tables
     );
     assert!(
-        more.abs() <= 0.03,
+        more.abs() <= max_more,
         "{kind}: token counts differ by {:.2} %",
         more * 100.0
     );
@@ -127,7 +167,7 @@ fn html_reader_keeps_what_beautifulsoup_keeps() {
     let page = std::fs::read_to_string(&path).expect("fixture");
     let ours = html::extract(&page);
     let theirs = reference("html", &path);
-    check("html", &ours, &theirs);
+    check("html", &ours, &theirs, 0.03);
     assert_eq!(ours.title.as_deref(), theirs["title"].as_str());
     // The body's hidden block, style-hidden paragraph and noscript, and the head's script and
     // style (the head is left out whole, what it holds of them counted); its one image.
@@ -139,7 +179,17 @@ fn docx_reader_keeps_what_python_docx_keeps() {
     let path = fixture("moonstone.docx");
     let bytes = std::fs::read(&path).expect("fixture");
     let ours = docx::extract(&bytes).expect("a DOCX");
-    check("docx", &ours, &reference("docx", &path));
+    check("docx", &ours, &reference("docx", &path), 0.03);
+}
+
+#[test]
+fn docx_reader_keeps_python_docx_text_of_code_lists_and_notes() {
+    let path = fixture("word-features.docx");
+    let ours = docx::extract(&std::fs::read(&path).expect("fixture")).expect("a DOCX");
+    // A short text where the markers weigh: two fences, ten list markers, two note marks
+    // (measured: ours 158 tokens, python-docx's text 120, +31.7 %).
+    check("docx", &ours, &reference("docx", &path), 0.35);
+    assert_eq!((ours.notes, ours.headers_footers, ours.comments), (1, 2, 1));
 }
 
 #[test]
@@ -148,7 +198,7 @@ fn pdf_reader_keeps_what_pypdf_keeps_page_for_page() {
     let bytes = std::fs::read(&path).expect("fixture");
     let ours = pdf::extract(&bytes).expect("a PDF with text");
     let theirs = reference("pdf", &path);
-    check("pdf", &ours, &theirs);
+    check("pdf", &ours, &theirs, 0.03);
     let pages: Vec<&str> = theirs["pages"]
         .as_array()
         .expect("pages")
@@ -183,7 +233,7 @@ fn pdf_reader_keeps_what_pypdf_keeps_page_for_page() {
 fn a_pdf_with_an_owner_password_only_is_read_like_pypdf_reads_it() {
     let path = fixture("restricted.pdf");
     let ours = pdf::extract(&std::fs::read(&path).expect("fixture")).expect("readable");
-    check("pdf", &ours, &reference("pdf", &path));
+    check("pdf", &ours, &reference("pdf", &path), 0.03);
     assert_eq!(ours.page_starts, [0]);
 }
 
@@ -209,7 +259,7 @@ fn pdfs_without_text_or_behind_a_password_are_refused_with_their_reason() {
 fn a_page_the_parser_cannot_read_is_skipped_and_counted() {
     let path = fixture("damaged-page.pdf");
     let ours = pdf::extract(&std::fs::read(&path).expect("fixture")).expect("two pages read");
-    check("pdf", &ours, &reference("pdf", &path));
+    check("pdf", &ours, &reference("pdf", &path), 0.03);
     assert_eq!(
         ours.text,
         "The first page is whole.\n\nThe third page is whole too."
