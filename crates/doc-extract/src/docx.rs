@@ -336,10 +336,10 @@ impl Numbering {
             .or_default();
         if counters.used.insert(num_id.to_owned()) {
             for &(l, start) in &num.starts {
-                counts[l] = Some(start - 1);
+                counts[l] = Some(start.saturating_sub(1));
             }
         }
-        let n = counts[level].map_or(def.map_or(1, |d| d.start), |c| c + 1);
+        let n = counts[level].map_or(def.map_or(1, |d| d.start), |c| c.saturating_add(1));
         counts[level] = Some(n);
         for deeper in &mut counts[level + 1..] {
             *deeper = None;
@@ -629,8 +629,8 @@ fn comment_count(xml: &str) -> usize {
 /// [`ExtractError::Damaged`] for a part that does not inflate,
 /// [`ExtractError::NoDocument`] without `word/document.xml`, [`ExtractError::TooLarge`] and
 /// [`ExtractError::Xml`] for a part too large or not well-formed (the document, its styles,
-/// relationships, numbering, footnotes and endnotes; a header, footer or comments part that is
-/// not well-formed is only not counted).
+/// relationships, numbering, footnotes and endnotes; a header, footer or comments part that
+/// does not inflate or is not well-formed is only not counted).
 pub fn extract(bytes: &[u8]) -> Result<Extracted, ExtractError> {
     if bytes.starts_with(OLE_MAGIC) {
         return Err(ExtractError::Encrypted);
@@ -686,13 +686,14 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, ExtractError> {
     repeated.extend(parts("footer"));
     repeated.sort();
     repeated.dedup();
+    // Left out whatever they hold: one that does not read is only not counted.
     for name in repeated {
-        if read_part(&mut zip, &name)?.is_some_and(|xml| has_text(&xml)) {
-            found.headers_footers += 1;
+        if let Ok(Some(xml)) = read_part(&mut zip, &name) {
+            found.headers_footers += usize::from(has_text(&xml));
         }
     }
     for name in parts("comments") {
-        if let Some(xml) = read_part(&mut zip, &name)? {
+        if let Ok(Some(xml)) = read_part(&mut zip, &name) {
             found.comments += comment_count(&xml);
         }
     }
@@ -746,8 +747,10 @@ struct BodyWriter<'c> {
     /// The code block being gathered: its lines so far, and the empty paragraphs after them.
     code: Option<(String, usize)>,
     counters: Counters,
-    /// The notes referenced so far, numbered by position (1-based).
+    /// The notes referenced so far, in order: number N is `note_order[N - 1]`.
     note_order: Vec<NoteKey>,
+    /// Each referenced note's number.
+    note_numbers: HashMap<NoteKey, usize>,
 }
 
 impl BodyWriter<'_> {
@@ -770,14 +773,13 @@ impl BodyWriter<'_> {
         if !self.context.notes.contains_key(&key) {
             return None;
         }
-        let at = match self.note_order.iter().position(|k| *k == key) {
-            Some(at) => at,
-            None => {
-                self.note_order.push(key);
-                self.note_order.len() - 1
-            }
-        };
-        Some(at + 1)
+        if let Some(&n) = self.note_numbers.get(&key) {
+            return Some(n);
+        }
+        self.note_order.push(key.clone());
+        let n = self.note_order.len();
+        self.note_numbers.insert(key, n);
+        Some(n)
     }
 
     /// Writes a paragraph that ended, `in_table` when it is a table cell's.
@@ -908,6 +910,7 @@ fn body(document: &str, context: &Context) -> Result<Extracted, ExtractError> {
         code: None,
         counters: Counters::default(),
         note_order: Vec::new(),
+        note_numbers: HashMap::new(),
     };
     let styles = &context.styles;
     let mut para: Option<Paragraph> = None;
@@ -1184,6 +1187,21 @@ mod tests {
              - no marker shown\n\nnumId 0 is no list\n\n7. style's list continues"
         );
         assert_eq!(e.list_items, 12);
+    }
+
+    #[test]
+    fn absurd_list_numbers_saturate_instead_of_overflowing() {
+        let numbering_xml = format!(
+            r#"<w:numbering xmlns:w="w"><w:abstractNum w:abstractNumId="1"><w:lvl w:ilvl="0"><w:start w:val="{}"/></w:lvl></w:abstractNum><w:num w:numId="1"><w:abstractNumId w:val="1"/></w:num><w:num w:numId="2"><w:abstractNumId w:val="1"/><w:lvlOverride w:ilvl="0"><w:startOverride w:val="{}"/></w:lvlOverride></w:num></w:numbering>"#,
+            i64::MAX,
+            i64::MIN
+        );
+        let e = read(
+            &[p("", "1/0", "a"), p("", "1/0", "b"), p("", "2/0", "c")].concat(),
+            &context(&numbering_xml),
+        );
+        let (max, min) = (i64::MAX, i64::MIN + 1);
+        assert_eq!(e.text, format!("{max}. a\n{max}. b\n{min}. c"));
     }
 
     #[test]
