@@ -2,7 +2,8 @@
 //! DOCX file or a PDF — written as markdown-like text so that structure-aware chunkers see it: headings
 //! as `#` lines, list items as `- ` lines, table rows as cells joined by ` | `, blocks separated
 //! by a blank line. With it, [`Extracted`] says what was found (headings, list items, tables)
-//! and what was left out (images, scripts and styles, hidden elements).
+//! and what was left out (images, scripts and styles, hidden elements; a DOCX's headers, footers
+//! and comments).
 //!
 //! The rules, stated once and checked against reference extractions (BeautifulSoup with
 //! html5lib, python-docx) by `tests/reference.rs`:
