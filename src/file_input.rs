@@ -250,6 +250,11 @@ struct ExtractSummary {
     pages_unreadable: usize,
     /// A PDF's page-tree entries left out as repeats (a cycle).
     pages_repeated: usize,
+    /// A DOCX's footnotes and endnotes written after its text, its headers and footers and its
+    /// comments left out (`Extracted::notes`, `headers_footers`, `comments`).
+    notes: usize,
+    headers_footers: usize,
+    comments: usize,
     /// Time the reader spent, in milliseconds.
     millis: f64,
 }
@@ -269,6 +274,9 @@ impl ExtractSummary {
             pages_without_text: found.pages_without_text,
             pages_unreadable: found.pages_unreadable,
             pages_repeated: found.pages_repeated,
+            notes: found.notes,
+            headers_footers: found.headers_footers,
+            comments: found.comments,
             millis,
         }
     }
@@ -413,8 +421,9 @@ fn file_message_view(
                     ms: &ms,
                 })
             };
-            // What was left out: images and removed elements (HTML, DOCX) and page
-            // boilerplate (HTML), images and pages without text or unreadable (PDF).
+            // What was left out: images, removed elements and page boilerplate (HTML), images,
+            // headers and footers and comments, and the notes written after the text (DOCX),
+            // images and pages without text or unreadable (PDF).
             let mut left_out = Vec::new();
             if x.format == Format::Pdf {
                 if x.images > 0 {
@@ -433,6 +442,24 @@ fn file_message_view(
                 if x.pages_repeated > 0 {
                     let n = int(x.pages_repeated);
                     left_out.push(lang.tf(page_msg::FilePagesRepeated { n: &n }));
+                }
+            } else if x.format == Format::Docx {
+                if x.images > 0 {
+                    left_out.push(lang.tf(page_msg::FileImagesLeftOut {
+                        images: &int(x.images),
+                    }));
+                }
+                if x.headers_footers > 0 {
+                    let n = int(x.headers_footers);
+                    left_out.push(lang.tf(page_msg::FileHeadersFootersLeftOut { n: &n }));
+                }
+                if x.comments > 0 {
+                    let n = int(x.comments);
+                    left_out.push(lang.tf(page_msg::FileCommentsLeftOut { n: &n }));
+                }
+                if x.notes > 0 {
+                    let n = int(x.notes);
+                    left_out.push(lang.tf(page_msg::FileNotesAppended { n: &n }));
                 }
             } else {
                 if x.images + x.removed > 0 {
@@ -463,6 +490,9 @@ fn file_message_view(
                     data-pages-without-text=x.pages_without_text.to_string()
                     data-pages-unreadable=x.pages_unreadable.to_string()
                     data-pages-repeated=x.pages_repeated.to_string()
+                    data-notes=x.notes.to_string()
+                    data-headers-footers=x.headers_footers.to_string()
+                    data-comments=x.comments.to_string()
                     data-millis=format!("{:.1}", x.millis)
                 >
                     {read}

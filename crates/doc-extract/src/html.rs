@@ -50,7 +50,7 @@ use ego_tree::NodeId;
 use scraper::node::Element;
 use scraper::{ElementRef, Html, Node};
 
-use crate::writer::Writer;
+use crate::writer::{fence_for, Writer};
 use crate::Extracted;
 
 /// Elements left out with everything inside them, wherever they are: not content a reader sees
@@ -289,12 +289,6 @@ fn boilerplate(e: &Element, scoped: bool) -> bool {
                     role.as_deref(),
                     Some("banner" | "contentinfo" | "complementary")
                 )))
-}
-
-/// The fence of a code block whose text is `code`: three backticks, or one more than the
-/// longest run of backticks inside it, so that the code cannot close it.
-fn fence_for(code: &str) -> String {
-    "`".repeat((longest_backticks(code) + 1).max(3))
 }
 
 /// The longest run of backticks in `s`.

@@ -2,7 +2,8 @@
 //! DOCX file or a PDF — written as markdown-like text so that structure-aware chunkers see it: headings
 //! as `#` lines, list items as `- ` lines, table rows as cells joined by ` | `, blocks separated
 //! by a blank line. With it, [`Extracted`] says what was found (headings, list items, tables)
-//! and what was left out (images, scripts and styles, hidden elements, page boilerplate).
+//! and what was left out (images, scripts and styles, hidden elements, page boilerplate; a
+//! DOCX's headers, footers and comments).
 //!
 //! The rules, stated once and checked against reference extractions (BeautifulSoup with
 //! html5lib, python-docx) by `tests/reference.rs`:
@@ -16,10 +17,14 @@
 //!   `pre`; every `pre` is a fenced code block (` ``` `, with the language its classes or
 //!   `data-lang` name) and an inline `code` a code span between backticks, so markdown-aware
 //!   strategies see code as code.
-//! - **DOCX** ([`docx`]): the body of `word/document.xml` in order; paragraphs, their text runs
-//!   (`w:t`, a tab as a tab, `w:br`/`w:cr` as a line break), headings by their style's name
-//!   ("heading N", "Title"), list items by numbering (`w:numPr`, on the paragraph or its style),
-//!   tables row by row; deleted text and field codes are not text.
+//! - **DOCX** ([`docx`]): the body of `word/document.xml` in order, as Word shows it;
+//!   paragraphs, their text runs (`w:t`, a tab as a tab, `w:br`/`w:cr` as a line break),
+//!   headings by their style's name ("heading N", "Title"), list items by numbering (`w:numPr`,
+//!   on the paragraph or its style, with `word/numbering.xml`: `N. ` or `- `, 2 spaces a level,
+//!   Word's counters), code paragraphs (a code style or monospace runs) as one fenced block with
+//!   their indentation, tables row by row, footnotes and endnotes after the body as `[^N]: `
+//!   lines; headers, footers and comments are left out and counted; deleted text and field
+//!   codes are not text.
 //! - **PDF** ([`pdf`]): the text layer of each page (pypdf is the reference), with the byte
 //!   offset where each page starts ([`Extracted::page_starts`]), so that chunks can name their
 //!   pages; a PDF has no reliable structure to mark, so it has no `#` or `- ` lines.
@@ -107,7 +112,8 @@ pub struct Extracted {
     pub title: Option<String>,
     /// Headings found, written as `#` lines.
     pub headings: usize,
-    /// List items found, written as `- ` lines.
+    /// List items found, written as `- ` lines (a numbered DOCX item as `N. `, indented 2 spaces
+    /// a level).
     pub list_items: usize,
     /// Tables found, flattened to one line per row.
     pub tables: usize,
@@ -146,6 +152,18 @@ pub struct Extracted {
     /// and private-use glyphs): shown on the page, but nothing in `text`.
     #[serde(default)]
     pub glyphs_without_text: usize,
+    /// A DOCX's footnotes and endnotes written after its body as `[^N]: ` lines (each marked
+    /// `[^N]` where the body refers to it). 0 for HTML and PDF.
+    #[serde(default)]
+    pub notes: usize,
+    /// A DOCX's headers and footers that hold text, left out (they repeat on every page): the
+    /// distinct header and footer parts its sections use. 0 for HTML and PDF.
+    #[serde(default)]
+    pub headers_footers: usize,
+    /// A DOCX's comments (`w:comment` of `word/comments.xml`), left out: reviewers' notes, not
+    /// the document's text. 0 for HTML and PDF.
+    #[serde(default)]
+    pub comments: usize,
 }
 
 impl Extracted {

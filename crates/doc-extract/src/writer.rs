@@ -76,6 +76,15 @@ impl Writer {
     }
 }
 
+/// The fence of a code block whose text is `code`: three backticks, or one more than the
+/// longest run of backticks inside it, so that the code cannot close it (CommonMark 0.31,
+/// §4.5: a closing fence is at least as long as the opening one). Both readers' (HTML `pre`,
+/// DOCX code paragraphs).
+pub(crate) fn fence_for(code: &str) -> String {
+    let longest = code.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    "`".repeat((longest + 1).max(3))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -92,6 +101,13 @@ mod tests {
         w.end_line(1);
         w.raw("  e  f");
         assert_eq!(w.finish(), "a b\n\n- c | d\n  e  f");
+    }
+
+    #[test]
+    fn a_fence_is_longer_than_any_backtick_run_inside() {
+        assert_eq!(fence_for("a `` b"), "```");
+        assert_eq!(fence_for("x = ```y```"), "````");
+        assert_eq!(fence_for("`````"), "``````");
     }
 
     #[test]

@@ -2,7 +2,8 @@
 the WHATWG algorithm), python-docx and pypdf get out of a document, by the crate's rules stated
 here again independently. Prints one JSON object: {"text", "title", "headings", "list_items",
 "tables"}, for HTML also "code_blocks", "removed", "boilerplate" and "images" (left out as the
-crate's rules count them), and for a PDF also "pages" (each page's text), or {"error": "password"} for a PDF
+crate's rules count them), for a DOCX also "notes" (its footnotes and endnotes, whose text
+follows the body's), and for a PDF also "pages" (each page's text), or {"error": "password"} for a PDF
 that opens only with a password. Usage: reference.py html|docx|pdf PATH. Also imported by
 tests/e2e/reference_count.py.
 """
@@ -186,8 +187,27 @@ def docx_reference(path):
             elif name.startswith("List"):
                 items += 1
             parts.append(block.text)
+    # Footnotes and endnotes after the body, in order of first reference (python-docx has no
+    # API for them: their parts' XML, with python-docx's own lxml).
+    from lxml import etree
+    from docx.oxml.ns import qn
+
+    note_parts = {}
+    for rel in d.part.rels.values():
+        kind = rel.reltype.rsplit("/", 1)[-1]
+        if not rel.is_external and kind in ("footnotes", "endnotes"):
+            note_parts[kind] = etree.fromstring(rel.target_part.blob)
+    order = []
+    for ref in d.element.body.iter(qn("w:footnoteReference"), qn("w:endnoteReference")):
+        kind = "footnotes" if ref.tag == qn("w:footnoteReference") else "endnotes"
+        if (kind, ref.get(qn("w:id"))) not in order:
+            order.append((kind, ref.get(qn("w:id"))))
+    for kind, note_id in order:
+        for note in note_parts[kind]:
+            if note.get(qn("w:id")) == note_id:
+                parts.append("".join(t.text or "" for t in note.iter(qn("w:t"))))
     return {"text": "\n".join(parts), "title": None, "headings": headings,
-            "list_items": items, "tables": tables}
+            "list_items": items, "tables": tables, "notes": len(order)}
 
 
 def pdf_reference(path):
