@@ -250,6 +250,8 @@ struct ExtractSummary {
     pages_unreadable: usize,
     /// A PDF's page-tree entries left out as repeats (a cycle).
     pages_repeated: usize,
+    /// A PDF's glyphs whose font maps them to no character (`Extracted::glyphs_without_text`).
+    glyphs_without_text: usize,
     /// A DOCX's footnotes and endnotes written after its text, its headers and footers and its
     /// comments left out (`Extracted::notes`, `headers_footers`, `comments`).
     notes: usize,
@@ -274,6 +276,7 @@ impl ExtractSummary {
             pages_without_text: found.pages_without_text,
             pages_unreadable: found.pages_unreadable,
             pages_repeated: found.pages_repeated,
+            glyphs_without_text: found.glyphs_without_text,
             notes: found.notes,
             headers_footers: found.headers_footers,
             comments: found.comments,
@@ -443,6 +446,10 @@ fn file_message_view(
                     let n = int(x.pages_repeated);
                     left_out.push(lang.tf(page_msg::FilePagesRepeated { n: &n }));
                 }
+                if x.glyphs_without_text > 0 {
+                    let n = int(x.glyphs_without_text);
+                    left_out.push(lang.tf(page_msg::FileGlyphsWithoutText { n: &n }));
+                }
             } else if x.format == Format::Docx {
                 if x.images > 0 {
                     left_out.push(lang.tf(page_msg::FileImagesLeftOut {
@@ -490,6 +497,7 @@ fn file_message_view(
                     data-pages-without-text=x.pages_without_text.to_string()
                     data-pages-unreadable=x.pages_unreadable.to_string()
                     data-pages-repeated=x.pages_repeated.to_string()
+                    data-glyphs-without-text=x.glyphs_without_text.to_string()
                     data-notes=x.notes.to_string()
                     data-headers-footers=x.headers_footers.to_string()
                     data-comments=x.comments.to_string()

@@ -149,6 +149,47 @@ test('HTML, DOCX and PDF files are read in a worker, with the reference extracti
   await page.context().close();
 });
 
+test('a Word file as Word shows it, and a browser-printed PDF without split words', async () => {
+  const { page, errors } = await openReadyPage(env.browser, env.url);
+  // (a) word-features.docx: a footnote written after the text, a header, a footer and a
+  // comment left out and said so, code fenced with its indentation, lists numbered and nested.
+  await choose(page, 'word-features.docx', fs.readFileSync(path.join(FIXTURES, 'word-features.docx')));
+  await settled(page, 'docx');
+  const summary = page.locator(sel('extract-summary'));
+  const attrs = await summary.evaluate((e) => ({ ...e.dataset }));
+  assert.deepEqual(
+    [attrs.notes, attrs.headersFooters, attrs.comments],
+    ['1', '2', '1'],
+    `the DOCX summary: ${JSON.stringify(attrs)}`,
+  );
+  for (const words of [/footnote/i, /header/i, /comment/i]) {
+    assert.match(await summary.textContent(), words, 'the summary says what was left out or added');
+  }
+  await page.waitForFunction((s) => document.querySelector(s)?.value.includes('```'), sel('text-input'), { timeout: 60_000 });
+  const docx = await page.locator(sel('text-input')).inputValue();
+  assert.match(docx, /\n```\n/, 'a fenced code block');
+  assert.match(docx, /\n {2}- /, 'a nested list item');
+  assert.match(docx, /\n1\. /, 'a numbered list item');
+  assert.match(docx, /\[\^1\]: /, 'the footnote after the text');
+
+  // (b) The Chromium-printed PDF reads as pypdf reads it: every word of ours is one of its.
+  const file = path.join(FIXTURES, 'pdf-producers', 'chromium.pdf');
+  await choose(page, 'chromium.pdf', fs.readFileSync(file));
+  await settled(page, 'pdf');
+  await page.waitForFunction((s) => Number(document.querySelector(s)?.dataset.bytes) > 1000, sel('status'), { timeout: 60_000 });
+  const want = reference('pdf', file);
+  const ours = await page.locator(sel('text-input')).inputValue();
+  assert.ok(ours.length > 1000, 'the PDF\'s text is in the box (it is under 32 KiB)');
+  // Every word of ours is one of pypdf's (a word split by a space would be two that are not).
+  const theirs = new Set(want.pages.join('\n').split(/\s+/u));
+  const foreign = ours.split(/\s+/u).filter((w) => w && !theirs.has(w));
+  assert.deepEqual(foreign, [], 'words of ours that pypdf does not have');
+  const { tokens } = await countOf(page, Number(await page.locator(sel('status')).getAttribute('data-bytes')));
+  assert.ok(Math.abs(tokens / want.tokens - 1) <= 0.03, `chromium.pdf: ${tokens} tokens against pypdf's ${want.tokens}`);
+  assert.deepEqual(errors, [], 'page errors');
+  await page.context().close();
+});
+
 test('a PDF’s chunks name their pages, shown and downloaded, as pypdf places their text', async () => {
   const { page, errors } = await openReadyPage(env.browser, env.url);
   const file = path.join(FIXTURES, 'moonstone.pdf');
