@@ -28,18 +28,24 @@ globalThis.ragChunkCalculatorImport = (url) => import(url);
 // Until the page's module has started, the prerendered page (crates/prerender) takes input:
 // its form, disabled in the markup for a browser without JavaScript, is enabled now (its
 // buttons stay disabled: they have nothing to do yet), and a file dropped anywhere on the page
-// is held here instead of the browser opening it in place of the page. The app takes both over
-// when it mounts (src/prerendered.rs: it reads the controls marked `data-edited`, the focused
-// control, and `ragChunkCalculatorEarly`'s held drop (`files`) or large paste (`paste`), then
-// sets the global to undefined, after which drops are the live page's). An edit shows the notice that it is kept (#boot-waiting).
+// is held here instead of the browser opening it in place of the page. The app takes it all
+// over when it mounts (src/prerendered.rs: it reads the controls marked `data-edited`, the
+// focused control, and `ragChunkCalculatorEarly`'s held drop (`files`) or large paste
+// (`paste`), the newer of the two only, then sets the global to undefined, after which drops
+// are the live page's). An edit shows the notice that it is kept (#boot-waiting).
 const prerendered = document.getElementById('prerendered');
 const early = { files: null, paste: null };
 globalThis.ragChunkCalculatorEarly = early;
 const waiting = document.getElementById('boot-waiting');
+const box = prerendered?.querySelector('textarea[data-testid="text-input"]');
+/** Lets a held paste go (a newer edit of the text came): the box takes typing again. */
+const dropPaste = () => {
+  early.paste = null;
+  if (box) box.readOnly = false;
+};
 if (prerendered) {
   for (const button of prerendered.querySelectorAll('button')) button.disabled = true;
   prerendered.disabled = false;
-  prerendered.setAttribute('data-waiting', '');
   // Only the controls marked `data-edited` are handed over, so that what the live app starts
   // from (a saved language, a settings link) is not undone by the prerendered defaults. A
   // control the browser filled in again (coming back to the page) counts as edited too.
@@ -52,28 +58,36 @@ if (prerendered) {
         : el.type !== 'file' && el.value !== el.defaultValue;
     if (restored) mark(el);
   }
-  // A text typed or a file picked after a drop is the newer edit: the held drop is let go.
-  const textEdit = '[data-testid="text-input"], [data-testid="file-input"]';
+  // A file picked after a drop or a held paste is the newer edit of the text, as is a text
+  // typed after a drop: what was held is let go.
   const edited = (ev) => {
     if (!(ev.target instanceof Element)) return;
     mark(ev.target);
-    if (ev.target.matches(textEdit)) early.files = null;
+    if (ev.target.matches('[data-testid="text-input"]')) early.files = null;
+    if (ev.target.matches('[data-testid="file-input"]')) {
+      early.files = null;
+      dropPaste();
+    }
     waiting?.removeAttribute('hidden');
   };
   prerendered.addEventListener('input', edited);
   prerendered.addEventListener('change', edited);
-  // A paste that makes the box's text larger than the live box shows (its `data-large-text`,
-  // in UTF-8 bytes) is held back as the live box holds it back (laying out megabytes in a
-  // textarea takes seconds): the box keeps its text and turns read-only, and the app pastes
-  // the held text where the selection was.
-  const box = prerendered.querySelector('textarea[data-testid="text-input"]');
+  // A paste that makes the box's text larger than the live box shows is held back, as the
+  // live box holds it back (laying out megabytes in a textarea takes seconds): the box keeps
+  // its text and turns read-only, and the app pastes the held text where the selection was.
+  // The rule is the live box's own (`src/file_input.rs`, `on_paste`: the box's and the
+  // paste's UTF-8 bytes together over LARGE_TEXT_BYTES, which the box states in
+  // `data-large-text`); a change there is made here too. Another paste while one is held
+  // takes its place (the box is read-only, so the browser would insert nothing).
   const large = Number(box?.dataset.largeText);
   box?.addEventListener('paste', (ev) => {
     const text = ev.clipboardData?.getData('text') ?? '';
     const bytes = (s) => new TextEncoder().encode(s).length;
-    if (!(large > 0) || bytes(box.value) + bytes(text) <= large) return; // the browser inserts it
+    if (!early.paste && !(large > 0 && bytes(box.value) + bytes(text) > large)) return; // the browser inserts it
     ev.preventDefault();
-    early.paste = { text, start: box.selectionStart, end: box.selectionEnd };
+    early.paste = early.paste
+      ? { ...early.paste, text }
+      : { text, start: box.selectionStart, end: box.selectionEnd };
     early.files = null;
     box.readOnly = true;
     mark(box);
@@ -85,7 +99,7 @@ const holdDrop = (ev) => {
   ev.preventDefault();
   if (ev.type === 'drop' && ev.dataTransfer.files.length > 0) {
     early.files = ev.dataTransfer.files;
-    early.paste = null;
+    dropPaste();
     waiting?.removeAttribute('hidden');
   }
 };
@@ -99,14 +113,19 @@ try {
   dispatchEvent(new CustomEvent('TrunkApplicationStarted', { detail: { wasm } }));
 } catch (err) {
   // The page's module did not arrive or start: the prerendered page (crates/prerender) stays,
-  // its controls disabled, so it says so with the notice the build put in it (hidden until
+  // its controls off, so it says so with the notice the build put in it (hidden until
   // now) instead of looking as if it were about to work.
   console.error(`the page did not start: ${err}`);
   // Nothing will take a drop now: the browser's own handling comes back.
   globalThis.ragChunkCalculatorEarly = undefined;
+  // What was typed stays readable and can be copied (a disabled box could not be selected);
+  // nothing else takes input.
   if (prerendered) {
-    prerendered.disabled = true;
-    prerendered.removeAttribute('data-waiting');
+    for (const el of prerendered.querySelectorAll('input, textarea')) {
+      if (el.type === 'file' || el.type === 'checkbox' || el.type === 'radio') el.disabled = true;
+      else el.readOnly = true;
+    }
+    for (const el of prerendered.querySelectorAll('select')) el.disabled = true;
     prerendered.setAttribute('data-failed', '');
   }
   document.getElementById('boot-waiting')?.setAttribute('hidden', '');

@@ -257,6 +257,8 @@ struct ExtractSummary {
     notes: usize,
     headers_footers: usize,
     comments: usize,
+    /// A DOCX's parts read without because they did not read (`Extracted::parts_unreadable`).
+    parts_unreadable: usize,
     /// Time the reader spent, in milliseconds.
     millis: f64,
 }
@@ -280,6 +282,7 @@ impl ExtractSummary {
             notes: found.notes,
             headers_footers: found.headers_footers,
             comments: found.comments,
+            parts_unreadable: found.parts_unreadable,
             millis,
         }
     }
@@ -468,6 +471,10 @@ fn file_message_view(
                     let n = int(x.notes);
                     left_out.push(lang.tf(page_msg::FileNotesAppended { n: &n }));
                 }
+                if x.parts_unreadable > 0 {
+                    let n = int(x.parts_unreadable);
+                    left_out.push(lang.tf(page_msg::FileDocxPartsUnreadable { n: &n }));
+                }
             } else {
                 if x.images + x.removed > 0 {
                     left_out.push(lang.tf(page_msg::FileLeftOut {
@@ -501,6 +508,7 @@ fn file_message_view(
                     data-notes=x.notes.to_string()
                     data-headers-footers=x.headers_footers.to_string()
                     data-comments=x.comments.to_string()
+                    data-parts-unreadable=x.parts_unreadable.to_string()
                     data-millis=format!("{:.1}", x.millis)
                 >
                     {read}

@@ -254,7 +254,7 @@ impl Edits {
                     .and_then(|e| e.dyn_into::<web_sys::HtmlTextAreaElement>().ok())
                 {
                     let _ = area.set_selection_range(start, end);
-                    paste(&area, &String::from(text));
+                    paste(&area, &text);
                 }
             }
             None => {}
@@ -322,12 +322,18 @@ fn apply(live: &web_sys::Element, held: &Held) -> bool {
 }
 
 /// Dispatches a `paste` event of `text` at `target`, as the browser does for a visitor's paste:
-/// the live box's handler takes a large one into the page's state itself.
-fn paste(target: &web_sys::EventTarget, text: &str) {
+/// the live box's handler takes a large one into the page's state itself, in slices. The JS
+/// string is handed to `setData` as it is (not copied into wasm memory and back).
+fn paste(target: &web_sys::EventTarget, text: &js_sys::JsString) {
     let Ok(data) = web_sys::DataTransfer::new() else {
         return;
     };
-    let _ = data.set_data("text/plain", text);
+    let set = js_sys::Reflect::get(&data, &"setData".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+    if let Some(set) = set {
+        let _ = set.call2(&data, &"text/plain".into(), text);
+    }
     let init = web_sys::ClipboardEventInit::new();
     init.set_bubbles(true);
     init.set_cancelable(true);

@@ -3,6 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -161,6 +162,10 @@ export function nativeCounts(fixture) {
     line = run.stdout.trim().split('\n').pop();
   }
   const counts = JSON.parse(line);
+  const bytes = fs.statSync(fixture).size;
+  if (counts.bytes !== bytes) {
+    throw new Error(`the native counts are of a text of ${counts.bytes} bytes, ${fixture} has ${bytes} (E2E_NATIVE_COUNTS is another fixture's)`);
+  }
   for (const key of ['bytes', 'cl100k_base', 'o200k_base']) {
     if (!Number.isInteger(counts[key]) || counts[key] <= 0) {
       throw new Error(`native count output lacks a positive integer "${key}": ${line}`);

@@ -47,7 +47,7 @@ const CONTAINER = '#prerendered';
 /** The page's own wasm (not a worker's): Trunk's hashed name of the root package. */
 const PAGE_WASM = /\/rag-chunk-calculator-[0-9a-f]+_bg\.wasm$/;
 
-const FIXTURE = path.join(REPO, 'tests', 'fixtures', 'moonstone-short.txt');
+const FIXTURE = path.resolve(process.env.E2E_FIXTURE ?? path.join(REPO, 'tests', 'fixtures', 'moonstone-short.txt'));
 /** Chrome's "Slow 4G" preset, as bench/network.mjs emulates it. */
 const SLOW_4G = { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8 };
 
@@ -376,9 +376,17 @@ describe('first visit on Slow 4G, root build', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  /** A fresh context on Slow 4G with an empty cache and no service worker; its page. */
+  /** A fresh context on Slow 4G with an empty cache and no service worker; its page. The
+   * page's own module is held back until `release()`, so that the edits a test makes happen
+   * before the app starts whatever the machine's load. */
   async function slowPage() {
     const context = await browser.newContext({ serviceWorkers: 'block' });
+    let release;
+    const released = new Promise((resolve) => (release = resolve));
+    await context.route(PAGE_WASM, async (route) => {
+      await released;
+      await route.continue();
+    });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url });
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
@@ -387,7 +395,7 @@ describe('first visit on Slow 4G, root build', () => {
     await cdp.send('Network.emulateNetworkConditions', SLOW_4G);
     const errors = [];
     page.on('pageerror', (err) => errors.push(err.stack ?? String(err)));
-    return { context, page, errors };
+    return { context, page, errors, release };
   }
 
   /** Waits until the prerendered page takes input (assets/boot.js enabled it); asserts that the
@@ -417,7 +425,7 @@ describe('first visit on Slow 4G, root build', () => {
   test('(f) what is pasted and typed before the app starts is counted exactly', { skip }, async () => {
     const native = nativeCounts(FIXTURE);
     const text = readFileSync(FIXTURE, 'utf8');
-    const { context, page, errors } = await slowPage();
+    const { context, page, errors, release } = await slowPage();
     try {
       await page.goto(url, { waitUntil: 'commit', timeout: 60_000 });
       await waitForEarlyForm(page);
@@ -440,6 +448,7 @@ describe('first visit on Slow 4G, root build', () => {
       assert.equal(await page.locator(sel('text-input')).count(), 0, 'the app started during the edit: nothing was early');
       assert.ok(await page.locator('#boot-waiting').isVisible(), 'the page says the edit is kept');
 
+      release();
       await page.locator(sel('text-input')).waitFor({ state: 'attached', timeout: 120_000 });
       await page.waitForFunction(
         ([s, bytes]) => {
@@ -456,17 +465,19 @@ describe('first visit on Slow 4G, root build', () => {
       assert.equal(await page.locator('#prerendered').count(), 0, 'one app');
       assert.deepEqual(errors, [], 'page errors');
     } finally {
+      release();
       await context.close();
     }
   });
 
   test('(f) what the visitor did not touch is the live app\'s own: a saved language, a settings link', { skip }, async () => {
-    const { context, page, errors } = await slowPage();
+    const { context, page, errors, release } = await slowPage();
     try {
       await context.addInitScript(() => localStorage.setItem('rag-chunk-calculator.lang', 'vi'));
       await page.goto(`${url}#v=1&chunk_size=300&chunk_overlap=30`, { waitUntil: 'commit', timeout: 60_000 });
       await waitForEarlyForm(page);
       await page.locator(`${CONTAINER} [data-testid="text-input"]`).fill('Typed early.');
+      release();
       await page.locator(sel('text-input')).waitFor({ state: 'attached', timeout: 120_000 });
       await page.waitForFunction((s) => document.querySelector(s)?.dataset.bytes === '12', sel('status'), { timeout: 120_000 }).catch(() => {});
       assert.equal(await page.locator(sel('status')).getAttribute('data-bytes'), '12', 'the typed text');
@@ -475,12 +486,13 @@ describe('first visit on Slow 4G, root build', () => {
       assert.equal(await page.locator(sel('chunk-overlap')).inputValue(), '30', 'the link\'s overlap');
       assert.deepEqual(errors, [], 'page errors');
     } finally {
+      release();
       await context.close();
     }
   });
 
   test('(f) the focus stays where the visitor put it, without scrolling', { skip }, async () => {
-    const { context, page, errors } = await slowPage();
+    const { context, page, errors, release } = await slowPage();
     try {
       await page.goto(url, { waitUntil: 'commit', timeout: 60_000 });
       await waitForEarlyForm(page);
@@ -490,6 +502,7 @@ describe('first visit on Slow 4G, root build', () => {
       const scrolled = await page.evaluate(() => window.scrollY);
       assert.ok(scrolled > 0, 'the page scrolled');
       assert.equal(await page.locator(sel('text-input')).count(), 0, 'the app had already started: nothing was early');
+      release();
       await page.locator(sel('text-input')).waitFor({ state: 'attached', timeout: 120_000 });
       assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'text-input', 'the focus is in the live box');
       assert.equal(await page.evaluate(() => window.scrollY), scrolled, 'the page did not jump to the box');
@@ -497,19 +510,21 @@ describe('first visit on Slow 4G, root build', () => {
       assert.equal(await page.locator(sel('text-input')).inputValue(), 'typed after', 'keystrokes after the takeover reach the box');
       assert.deepEqual(errors, [], 'page errors');
     } finally {
+      release();
       await context.close();
     }
   });
 
   test('(f) a file dropped before the app starts is read by it', { skip }, async () => {
     const text = 'Dropped before the page started.\n\nIt is read all the same.\n';
-    const { context, page, errors } = await slowPage();
+    const { context, page, errors, release } = await slowPage();
     try {
       await page.goto(url, { waitUntil: 'commit', timeout: 60_000 });
       await waitForEarlyForm(page);
       assert.equal(await dropEarly(page, text), true, 'the page held the drop (the browser did not open the file)');
       assert.equal(await page.locator(sel('text-input')).count(), 0, 'the app started before the drop: nothing was early');
 
+      release();
       await page.locator(sel('text-input')).waitFor({ state: 'attached', timeout: 120_000 });
       await page.waitForFunction(
         ([s, bytes]) => document.querySelector(s)?.dataset.bytes === String(bytes),
@@ -520,24 +535,27 @@ describe('first visit on Slow 4G, root build', () => {
       assert.equal(await page.locator(sel('text-input')).inputValue(), text, 'the box shows it');
       assert.deepEqual(errors, [], 'page errors');
     } finally {
+      release();
       await context.close();
     }
   });
 
   test('(f) a text typed after an early drop is the newer edit', { skip }, async () => {
-    const { context, page, errors } = await slowPage();
+    const { context, page, errors, release } = await slowPage();
     try {
       await page.goto(url, { waitUntil: 'commit', timeout: 60_000 });
       await waitForEarlyForm(page);
       assert.equal(await dropEarly(page, 'The dropped file.\n'), true, 'the drop was held');
       await page.locator(`${CONTAINER} [data-testid="text-input"]`).fill('Typed after the drop.');
       assert.equal(await page.locator(sel('text-input')).count(), 0, 'the app started before the edits: nothing was early');
+      release();
       await page.locator(sel('text-input')).waitFor({ state: 'attached', timeout: 120_000 });
       await page.waitForFunction((s) => document.querySelector(s)?.dataset.state === 'ready', sel('status'), { timeout: 120_000 }).catch(() => {});
       assert.equal(await page.locator(sel('text-input')).inputValue(), 'Typed after the drop.', 'the typed text, not the file');
       assert.equal(await page.locator(sel('status')).getAttribute('data-bytes'), '21', 'its bytes are counted');
       assert.deepEqual(errors, [], 'page errors');
     } finally {
+      release();
       await context.close();
     }
   });

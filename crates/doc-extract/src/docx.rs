@@ -628,9 +628,11 @@ fn comment_count(xml: &str) -> usize {
 /// `.doc`), [`ExtractError::NotZip`] for anything else that is not a zip archive,
 /// [`ExtractError::Damaged`] for a part that does not inflate,
 /// [`ExtractError::NoDocument`] without `word/document.xml`, [`ExtractError::TooLarge`] and
-/// [`ExtractError::Xml`] for a part too large or not well-formed (the document, its styles,
-/// relationships, numbering, footnotes and endnotes; a header, footer or comments part that
-/// does not inflate or is not well-formed is only not counted).
+/// [`ExtractError::Xml`] for the document or its styles too large or not well-formed. The
+/// other parts only add to the body: relationships, numbering, footnotes or endnotes that do
+/// not inflate or are not well-formed are read without (the parts Word names by convention,
+/// bullets for numbers, no notes) and counted in [`Extracted::parts_unreadable`]; a header,
+/// footer or comments part that does not read is only not counted.
 pub fn extract(bytes: &[u8]) -> Result<Extracted, ExtractError> {
     if bytes.starts_with(OLE_MAGIC) {
         return Err(ExtractError::Encrypted);
@@ -643,12 +645,24 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, ExtractError> {
         Some(xml) => styles(&xml)?,
         None => Styles(HashMap::new()),
     };
-    // Without relationships, the parts Word names by convention.
-    let rels = match read_part(&mut zip, "word/_rels/document.xml.rels")? {
-        Some(xml) => relationships(&xml)?,
-        None => ["numbering", "footnotes", "endnotes", "comments"]
+    // Parts that add to the body but do not read: the body is read without them.
+    let mut unreadable = 0;
+    // Without relationships (or with ones that do not read), the parts Word names by
+    // convention.
+    let conventional = || {
+        ["numbering", "footnotes", "endnotes", "comments"]
             .map(|k| (k.to_owned(), format!("word/{k}.xml")))
-            .to_vec(),
+            .to_vec()
+    };
+    let rels = match read_part(&mut zip, "word/_rels/document.xml.rels")
+        .and_then(|xml| xml.map(|xml| relationships(&xml)).transpose())
+    {
+        Ok(Some(rels)) => rels,
+        Ok(None) => conventional(),
+        Err(_) => {
+            unreadable += 1;
+            conventional()
+        }
     };
     let parts = |kind: &str| -> Vec<String> {
         let mut names: Vec<String> = rels
@@ -656,6 +670,7 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, ExtractError> {
             .filter(|(k, _)| k == kind)
             .map(|(_, name)| name.clone())
             .collect();
+        names.sort();
         names.dedup();
         names
     };
@@ -665,8 +680,11 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, ExtractError> {
         notes: HashMap::new(),
     };
     for name in parts("numbering") {
-        if let Some(xml) = read_part(&mut zip, &name)? {
-            context.numbering = numbering(&xml)?;
+        match read_part(&mut zip, &name).and_then(|xml| xml.map(|xml| numbering(&xml)).transpose())
+        {
+            Ok(Some(read)) => context.numbering = read,
+            Ok(None) => {}
+            Err(_) => unreadable += 1,
         }
     }
     for (kind, tag, rel) in [
@@ -674,14 +692,21 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, ExtractError> {
         (NoteKind::End, "w:endnote", "endnotes"),
     ] {
         for name in parts(rel) {
-            if let Some(xml) = read_part(&mut zip, &name)? {
-                for (id, paras) in notes(&xml, tag)? {
-                    context.notes.insert((kind, id), paras);
+            match read_part(&mut zip, &name)
+                .and_then(|xml| xml.map(|xml| notes(&xml, tag)).transpose())
+            {
+                Ok(Some(read)) => {
+                    for (id, paras) in read {
+                        context.notes.insert((kind, id), paras);
+                    }
                 }
+                Ok(None) => {}
+                Err(_) => unreadable += 1,
             }
         }
     }
     let mut found = body(&document, &context)?;
+    found.parts_unreadable = unreadable;
     let mut repeated = parts("header");
     repeated.extend(parts("footer"));
     repeated.sort();
@@ -760,6 +785,7 @@ impl BodyWriter<'_> {
             return;
         };
         let fence = fence_for(&code);
+        self.found.code_blocks += 1;
         self.w.end_line(2);
         self.w.marker(&fence);
         self.w.end_line(1);
@@ -1359,6 +1385,7 @@ mod tests {
             (1, 10, 0, 0)
         );
         assert_eq!((e.notes, e.headers_footers, e.comments), (1, 2, 1));
+        assert_eq!((e.code_blocks, e.parts_unreadable), (2, 0));
     }
 
     #[test]
@@ -1428,5 +1455,37 @@ mod tests {
             extract(&bad),
             Err(ExtractError::Damaged { ref part, .. }) if part == "word/document.xml"
         ));
+    }
+
+    #[test]
+    fn parts_that_only_add_to_the_body_are_read_without_when_damaged() {
+        let xml = br#"<w:document xmlns:w="w"><w:body><w:p><w:pPr><w:numPr><w:ilvl w:val="0"/><w:numId w:val="1"/></w:numPr></w:pPr><w:r><w:t>First</w:t></w:r><w:r><w:footnoteReference w:id="1"/></w:r></w:p></w:body></w:document>"#;
+        let numbering = br#"<w:numbering xmlns:w="w"><w:abstractNum w:abstractNumId="0"><w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/></w:lvl></w:abstractNum><w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num></w:numbering>"#;
+        let footnotes = br#"<w:footnotes xmlns:w="w"><w:footnote w:id="1"><w:p><w:r><w:t>A note.</w:t></w:r></w:p></w:footnote></w:footnotes>"#;
+        let whole = extract(&zip_of(&[
+            ("word/document.xml", xml),
+            ("word/numbering.xml", numbering),
+            ("word/footnotes.xml", footnotes),
+        ]))
+        .unwrap();
+        assert_eq!(whole.text, "1. First[^1]\n\n[^1]: A note.");
+        assert_eq!((whole.notes, whole.parts_unreadable), (1, 0));
+        // The numbering and the notes not well-formed, the relationships too: the body is
+        // read, with a bullet and no note, and the three parts are counted.
+        let broken = extract(&zip_of(&[
+            ("word/document.xml", xml),
+            (
+                "word/_rels/document.xml.rels",
+                b"<Relationships></Relationship>",
+            ),
+            ("word/numbering.xml", b"<w:numbering xmlns:w=\"w\"></w:num>"),
+            (
+                "word/footnotes.xml",
+                b"<w:footnotes xmlns:w=\"w\"><w:footnote w:id=\"1\"></w:p>",
+            ),
+        ]))
+        .unwrap();
+        assert_eq!(broken.text, "- First");
+        assert_eq!((broken.notes, broken.parts_unreadable), (0, 3));
     }
 }

@@ -128,7 +128,8 @@ pub struct Extracted {
     /// rule). 0 for DOCX and PDF.
     #[serde(default)]
     pub boilerplate: usize,
-    /// Code blocks found (HTML `pre`), written as fenced blocks.
+    /// Code blocks found (an HTML `pre`; a DOCX's run of code paragraphs), written as fenced
+    /// blocks. 0 for PDF.
     #[serde(default)]
     pub code_blocks: usize,
     /// A PDF's pages: for page `i` (0-based), the byte offset in `text` where its text starts,
@@ -164,6 +165,12 @@ pub struct Extracted {
     /// the document's text. 0 for HTML and PDF.
     #[serde(default)]
     pub comments: usize,
+    /// A DOCX's parts that only add to its body (relationships, numbering, footnotes, endnotes)
+    /// and could not be read (too large, not inflating, not well-formed): the body is read
+    /// without them (conventional part names, bullets for numbers, no notes). 0 for HTML and
+    /// PDF.
+    #[serde(default)]
+    pub parts_unreadable: usize,
 }
 
 impl Extracted {

@@ -464,8 +464,10 @@ fn widths_as_lists(w: &[Object]) -> Option<Vec<Object>> {
                 i += 2;
             }
             last => {
-                let count = last.as_i64().ok()? - first + 1;
-                spelled += count;
+                // The file's numbers: checked, so that a range like `0 9223372036854775807`
+                // is refused instead of overflowing.
+                let count = last.as_i64().ok()?.checked_sub(first)?.checked_add(1)?;
+                spelled = count.checked_add(spelled)?;
                 if count < 1 || spelled > MAX_CID_WIDTHS {
                     return None;
                 }
@@ -954,6 +956,15 @@ mod tests {
             None
         );
         assert_eq!(widths_as_lists(&[1.into(), 2.into()]), None);
+        // Ranges whose numbers overflow are refused, not wrapped.
+        assert_eq!(
+            widths_as_lists(&[0.into(), i64::MAX.into(), 500.into()]),
+            None
+        );
+        assert_eq!(
+            widths_as_lists(&[i64::MIN.into(), 5.into(), 500.into()]),
+            None
+        );
     }
 
     #[test]

@@ -81,8 +81,12 @@ impl Writer {
 /// §4.5: a closing fence is at least as long as the opening one). Both readers' (HTML `pre`,
 /// DOCX code paragraphs).
 pub(crate) fn fence_for(code: &str) -> String {
-    let longest = code.split(|c| c != '`').map(str::len).max().unwrap_or(0);
-    "`".repeat((longest + 1).max(3))
+    "`".repeat((longest_backticks(code) + 1).max(3))
+}
+
+/// The longest run of backticks in `s` (0 without any).
+pub(crate) fn longest_backticks(s: &str) -> usize {
+    s.split(|c| c != '`').map(str::len).max().unwrap_or(0)
 }
 
 #[cfg(test)]

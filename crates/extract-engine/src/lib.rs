@@ -11,7 +11,8 @@ use wasm_bindgen::prelude::*;
 /// Reads `bytes` (the file's whole content) as `format` (`"html"`, `"docx"` or `"pdf"`, as
 /// [`Format`] serializes; the worker reads a PDF with [`PdfFile`] instead, page by page) and answers the [`Outcome`] as a plain object:
 /// `{outcome: "read", text, title, headings, list_items, tables, images, removed, boilerplate,
-/// code_blocks, page_starts, pages_without_text, pages_unreadable, pages_repeated}` (the fields of
+/// code_blocks, page_starts, pages_without_text, pages_unreadable, pages_repeated,
+/// glyphs_without_text, notes, headers_footers, comments, parts_unreadable}` (the fields of
 /// [`doc_extract::Extracted`]) or `{outcome: "refused", reason, …}`.
 ///
 /// # Errors
