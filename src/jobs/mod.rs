@@ -377,13 +377,25 @@ fn start_workers(
                 || tokenization.tokenized.with(Option::is_some)
                 || tokenization.progress.get() == crate::state::Progress::Failed
         });
+        // Nor while a count runs: compiling the engine's module takes the CPU a first paste
+        // needs (two cores); it starts `COMPARE_START_GRACE` after the tokenizer became usable
+        // or its count ended, if no count runs then.
+        let counting = Memo::new(move |_| {
+            matches!(
+                tokenization.progress.get(),
+                crate::state::Progress::Running { .. }
+            )
+        });
         Effect::new(move |_| {
-            if !usable.get() || started_once.get_value() {
+            if !usable.get() || counting.get() || started_once.get_value() {
                 return;
             }
-            started_once.set_value(true);
             set_timeout(
                 move || {
+                    if counting.get_untracked() || started_once.get_value() {
+                        return; // the effect runs again once the count ends
+                    }
+                    started_once.set_value(true);
                     let started = CompareEngine::start(on_main, JsValue::UNDEFINED);
                     let refused = started.is_none();
                     workers.main.set_value(started);
@@ -394,13 +406,19 @@ fn start_workers(
                         }
                     }
                 },
-                std::time::Duration::from_millis(0),
+                COMPARE_START_GRACE,
             );
         });
     }
     #[cfg(not(target_arch = "wasm32"))]
     let _ = (app, on_main);
 }
+
+/// How long the main comparison worker waits, once the tokenizer can count or a count has
+/// ended, before it starts (and fetches and compiles the engine), so that a text pasted as soon
+/// as the page can count has its count running first.
+#[cfg(target_arch = "wasm32")]
+const COMPARE_START_GRACE: std::time::Duration = std::time::Duration::from_millis(300);
 
 /// A worker's own report as the scheduler takes it (the console hears of a failure), or
 /// the reply it carries, to be filed.
