@@ -97,8 +97,8 @@ fn figures_of(
 }
 
 /// Creates and provides the comparison's and the retrieval check's contexts and wires them to
-/// the workers: the main worker starts once the page has painted and the tokenizer can count,
-/// the side worker once the main one runs, and every change of the text, the fields, the unit
+/// the workers: the main worker starts once the page has painted and the tokenizer can count
+/// (and no count runs), the side worker once the main one runs, and every change of the text, the fields, the unit
 /// or the strategy (debounced by [`DEBOUNCE_MS`]) becomes a job.
 pub fn start(app: PageState) {
     let models = expect_context::<ModelSettings>();
@@ -296,8 +296,9 @@ fn results(
     }
 }
 
-/// Starts the main worker after the first paint, once the tokenizer can count, and the side
-/// worker when the scheduler says; routes every worker event.
+/// Starts the main worker after the first paint, once the tokenizer can count and no count
+/// runs ([`COMPARE_START_GRACE`] after), and the side worker when the scheduler says; routes
+/// every worker event.
 fn start_workers(
     app: PageState,
     workers: Workers,
