@@ -8,7 +8,9 @@
 //  - on install: the page (index.html, fetched again from the network) and every same-origin
 //    file it names (the hashed wasm-bindgen glue and .wasm, the hashed CSS, boot.js, the
 //    manifest), the workers' files (tokenize-worker.js, tokenize-engine.js and
-//    tokenize-engine_bg.wasm, as src/tokenize/module.rs name them;
+//    tokenize-engine_bg.wasm, as src/tokenize/module.rs name them, and the tokenizer's tables
+//    tables/cl100k_base.bin and tables/o200k_base.bin, as chunk-core's `Encoding::table_path`
+//    names them;
 //    compare-worker.js, compare-engine.js and compare-engine_bg.wasm, as
 //    src/compare/engine.rs names them) and the icon;
 //  - afterwards: every same-origin GET answered 200 under the scope when the page asks for it,
@@ -20,9 +22,12 @@
 //  - the page itself: the network first, the kept copy when the network fails (offline);
 //  - a file with Trunk's content hash in its name (name-<16 hex digits>[_bg].js/.wasm/.css):
 //    the kept copy first — the name changes whenever the content does;
-//  - any other file (boot.js, the workers' scripts, the comparison engine, vocabularies): the
-//    network first (the browser's HTTP cache still applies), the kept copy offline, so a new
-//    deployment is never paired with an older file of the same name.
+//  - any other file (boot.js, the workers' scripts, the comparison engine, vocabularies, the
+//    tables): the network first (the browser's HTTP cache still applies), the kept copy
+//    offline, so a new deployment is never paired with an older file of the same name. The
+//    tokenizer asks for a table with its build's checksum as a query (`?v=…`, for the HTTP
+//    cache): such a file is kept under its URL without the query (one copy per file), which
+//    answers it offline; the tokenizer refuses a copy that is another build's.
 //
 // A new deployment: its index.html (fetched first, whenever the page is opened online) names
 // new hashed files, which are kept as the page loads them; hashed files it no longer names are
@@ -42,6 +47,8 @@ const EXTRA = [
   'tokenize-worker.js',
   'tokenize-engine.js',
   'tokenize-engine_bg.wasm',
+  'tables/cl100k_base.bin',
+  'tables/o200k_base.bin',
   'compare-worker.js',
   'compare-engine.js',
   'compare-engine_bg.wasm',
@@ -161,15 +168,22 @@ async function hashed(event) {
   return response;
 }
 
+/** The URL a file is kept under: without its query (a table's `?v=` only names its build). */
+function keyOf(request) {
+  const url = new URL(request.url);
+  url.search = '';
+  return url.href;
+}
+
 /** Any other file: the network first; offline, the kept copy. */
 async function other(event) {
   try {
     const response = await fetch(event.request);
-    event.waitUntil(keep(event.request, response.clone()));
+    event.waitUntil(keep(keyOf(event.request), response.clone()));
     return response;
   } catch (err) {
     const cache = await caches.open(CACHE);
-    const kept = await cache.match(event.request);
+    const kept = await cache.match(keyOf(event.request));
     if (kept) return kept;
     throw err;
   }

@@ -11,13 +11,18 @@ both). It fails (exit 1, saying why) when:
 - the module gzipped (level 9, as `gzip -9` and the Makefile's figures) is over the budget,
   BUDGET_GZIP_BYTES, default `DEFAULT_BUDGET` below: the page's gzip size on 2026-12-05 plus
   about 5 %;
-- it contains a BPE table: the first records of the tables chunk-core's build writes
-  (`crates/chunk-core/build.rs`: `[len][bytes]` per token in rank order; cl100k_base and
-  o200k_base both start with the 94 one-byte tokens `!` … `~`), so a table is found by its own
-  bytes, not by a name;
+- it contains a BPE table: the first tokens of the tables chunk-core's build writes
+  (`crates/chunk-core/build.rs`: the token lengths, then the tokens' bytes in rank order;
+  cl100k_base and o200k_base both start with the same 256 one-byte tokens, `!` … `~` first),
+  so a table is found by its own bytes, not by a name (the earlier `[len][bytes]` records
+  too);
 - it contains a strategy: the marker string `STRATEGY_MARKER`, which `strategy::chunker_with`
   (through which the engines build every strategy; the strategies exist only with chunk-core's
   `strategies` feature, which the page does not take) keeps alive in any module that links it.
+
+The tokenizer's module (`tokenize-engine_bg.wasm`) is checked for a table too: it fetches
+each table as a file of its own (`tables/<encoding>.bin`), so that the first count waits only
+for the table of its encoding.
 
 Exit 0 with the figures when the module passes; 2 on a usage error.
 """
@@ -31,8 +36,13 @@ import sys
 # import-circle work, + ~5 %.
 DEFAULT_BUDGET = 734_000
 
-# The first 94 records of both BPE tables: one byte each, `!` (0x21) to `~` (0x7e).
-TABLE_PREFIX = b"".join(bytes([1, c]) for c in range(0x21, 0x7F))
+# The bytes of the first 188 tokens of both BPE tables, one byte each: `!` (0x21) to `~` (0x7e),
+# then 0xa1–0xac and 0xae–0xff (GPT-2's byte order), as the table's blob starts.
+TABLE_PREFIX = bytes(range(0x21, 0x7F)) + bytes(range(0xA1, 0xAD)) + bytes(range(0xAE, 0x100))
+# The same tokens as the earlier `[len][bytes]` records (the first 94).
+TABLE_RECORDS = b"".join(bytes([1, c]) for c in range(0x21, 0x7F))
+# The tokenizer's module, which must carry no table either.
+TOKENIZER_MODULE = "tokenize-engine_bg.wasm"
 
 # Must equal `strategy::STRATEGIES_MARKER` in crates/chunk-core/src/strategy/mod.rs.
 STRATEGY_MARKER = b"chunk-core:strategies-linked"
@@ -55,13 +65,21 @@ def faults_of(data, budget):
     faults = []
     if size > budget:
         faults.append(f"gzip size {size:,} bytes is over the budget of {budget:,} bytes")
-    at = data.find(TABLE_PREFIX)
-    if at >= 0:
-        faults.append(f"a BPE table is linked (its first records at byte {at:,})")
+    faults += table_faults(data)
     at = data.find(STRATEGY_MARKER)
     if at >= 0:
         faults.append(f"the chunking strategies are linked (their marker at byte {at:,})")
     return size, faults
+
+
+def table_faults(data):
+    """Why `data` (a module's bytes) carries a BPE table; empty when it does not."""
+    faults = []
+    for mark in (TABLE_PREFIX, TABLE_RECORDS):
+        at = data.find(mark)
+        if at >= 0:
+            faults.append(f"a BPE table is linked (its first tokens at byte {at:,})")
+    return faults
 
 
 def self_test():
@@ -74,6 +92,7 @@ def self_test():
     cases = [
         ("clean", clean, 10_000, 0),
         ("table", clean[:100] + TABLE_PREFIX + clean[100:], 10_000, 1),
+        ("old table", clean[:100] + TABLE_RECORDS + clean[100:], 10_000, 1),
         ("strategy", clean + STRATEGY_MARKER, 10_000, 1),
         ("over budget", clean, 1_000, 1),
     ]
@@ -104,6 +123,15 @@ def main(argv):
             print(f"{name}: FAIL: {fault}")
         return 1
     print(f"{name}: ok: {len(data):,} bytes, gzip {size:,} of {budget:,}; no BPE table, no strategy")
+    engine = os.path.join(argv[0], TOKENIZER_MODULE)
+    if os.path.exists(engine):
+        with open(engine, "rb") as f:
+            faults = table_faults(f.read())
+        for fault in faults:
+            print(f"{TOKENIZER_MODULE}: FAIL: {fault}")
+        if faults:
+            return 1
+        print(f"{TOKENIZER_MODULE}: ok: no BPE table")
     return 0
 
 

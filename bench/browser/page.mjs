@@ -61,6 +61,23 @@ window.bench = {
     }
   },
 
+  /**
+   * The first encode of /data/`file` by `tok` in a fresh Worker (its load and create timed
+   * apart, not in `ms`): `{ ms, setupMs, tokens }`.
+   */
+  async firstEncode(tok, enc, file) {
+    const worker = new Worker(new URL("worker.mjs", import.meta.url), { type: "module" });
+    try {
+      return await new Promise((resolve, reject) => {
+        worker.onmessage = ({ data }) => (data.error ? reject(new Error(data.error)) : resolve(data));
+        worker.onerror = (e) => reject(new Error(e.message || "worker error"));
+        worker.postMessage({ url: bundleUrl(tok, enc), base: BASE, file, first: true });
+      });
+    } finally {
+      worker.terminate();
+    }
+  },
+
   /** One peer worst case in a Worker, terminated after WORST_CAP_MS. */
   worstPeer(tok, enc, name) {
     return new Promise((resolve) => {

@@ -1,7 +1,9 @@
 // Runs one worst case for page.mjs: loads the tokenizer bundle and builds the text, posts
 // { ready }, then on "run" posts { ms, count } or { error }. The page terminates it at the cap.
 // Given a `file` of /data/ instead of a case `name`, it times `runs` encodes of that text and
-// posts { ms, tokens } (encodeRuns; bench/paste.mjs).
+// posts { ms, tokens } (encodeRuns; bench/paste.mjs); with `first` too, it times only the first
+// encode of this fresh worker (after its load and create, timed apart) and posts
+// { ms, setupMs, tokens }.
 import { encodeRuns, worstText } from "../lib/measure.mjs";
 
 let tok = null;
@@ -14,13 +16,22 @@ self.onmessage = async ({ data }) => {
       self.postMessage({ ms: performance.now() - t, count });
       return;
     }
+    const t0 = performance.now();
     const mod = await import(data.url);
     await mod.load(data.base);
     tok = mod.create();
+    const setupMs = performance.now() - t0;
     if (data.file) {
       const res = await fetch(new URL(`/data/${data.file}`, data.base));
       if (!res.ok) throw new Error(`GET /data/${data.file}: ${res.status}`);
-      self.postMessage(encodeRuns(tok, await res.text(), data.runs));
+      const text = await res.text();
+      if (data.first) {
+        const t = performance.now();
+        const tokens = tok.encode(text).length;
+        self.postMessage({ ms: performance.now() - t, setupMs, tokens });
+        return;
+      }
+      self.postMessage(encodeRuns(tok, text, data.runs));
       return;
     }
     text = worstText(data.name);

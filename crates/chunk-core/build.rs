@@ -1,7 +1,13 @@
 //! Build-time tables of the tokenizers, written to `OUT_DIR`:
-//! - `<encoding>.bin`: every ordinary token's bytes in rank order, as `[len: u8][bytes; len]`
-//!   records (the longest token is 128 bytes). tiktoken-rs defines the tables; this compact form
-//!   is embedded with `include_bytes!` instead of base64 text to parse at start-up.
+//! - `<encoding>.bin`: the length of every ordinary token in rank order (one byte each, the
+//!   longest token is 128 bytes), then every token's bytes in rank order, back to back
+//!   (`tokenizer::table`). tiktoken-rs defines the tables. The lengths apart from the bytes
+//!   gzip 6 % smaller than `[len][bytes]` records (docs/design.md). Embedded with
+//!   `include_bytes!` natively and in the comparison's module (feature `bpe-tables`); the
+//!   tokenizer's module fetches them as files (`tables/<encoding>.bin`).
+//! - `tables.rs`: each table's size in bytes, token count and checksum (`table_checksum` below,
+//!   the same function as `tokenizer::table::checksum`), so that a fetched file is checked
+//!   against what this build wrote.
 //! - `unicode_classes.rs`: the Unicode classes that the split patterns use (`\p{L}`, `\p{N}`,
 //!   `\s`, `\p{Lu}` …), as sorted code-point intervals with a bit set per interval, read from
 //!   regex-syntax — the same Unicode data as tiktoken-rs's regexes.
@@ -12,22 +18,44 @@ fn out_path(name: &str) -> std::path::PathBuf {
     Path::new(&env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join(name)
 }
 
-fn write_table(name: &str, bpe: &tiktoken_rs::CoreBPE, expected: u32) {
-    let mut out = Vec::with_capacity(expected as usize * 8);
+/// Must equal `tokenizer::table::checksum` (a test checks the embedded tables against the
+/// constants this build writes): 8 bytes at a time, little-endian, the last word padded with
+/// zeros, mixed as FxHash does, then the length.
+fn table_checksum(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let mut h: u64 = 0;
+    for chunk in bytes.chunks(8) {
+        let mut word = [0u8; 8];
+        word[..chunk.len()].copy_from_slice(chunk);
+        h = (h.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(K);
+    }
+    (h.rotate_left(5) ^ bytes.len() as u64).wrapping_mul(K)
+}
+
+/// Writes `<name>.bin` and returns the line of `tables.rs` that describes it.
+fn write_table(name: &str, bpe: &tiktoken_rs::CoreBPE, expected: u32) -> String {
+    let mut lens = Vec::with_capacity(expected as usize);
+    let mut blob = Vec::with_capacity(expected as usize * 8);
     let mut rank: u32 = 0;
     // Ordinary ranks are contiguous from 0; the first rank that does not decode ends them
     // (special tokens come after a gap).
     while let Ok(bytes) = bpe.decode_bytes(&[rank]) {
         let len = u8::try_from(bytes.len()).expect("a token longer than 255 bytes");
-        out.push(len);
-        out.extend_from_slice(&bytes);
+        lens.push(len);
+        blob.extend_from_slice(&bytes);
         rank += 1;
     }
     assert_eq!(
         rank, expected,
         "{name}: unexpected number of ordinary tokens"
     );
-    fs::write(out_path(&format!("{name}.bin")), out).expect("write table");
+    lens.extend_from_slice(&blob);
+    fs::write(out_path(&format!("{name}.bin")), &lens).expect("write table");
+    format!(
+        "TableFacts {{ tokens: {rank}, bytes: {}, checksum: {:#018x} }}",
+        lens.len(),
+        table_checksum(&lens)
+    )
 }
 
 /// The classes, in bit order; must match the `class` constants in `tokenizer/classes.rs`.
@@ -141,15 +169,22 @@ fn write_classes() {
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
-    write_table(
+    let cl100k = write_table(
         "cl100k_base",
         &tiktoken_rs::cl100k_base().expect("cl100k_base"),
         100_256,
     );
-    write_table(
+    let o200k = write_table(
         "o200k_base",
         &tiktoken_rs::o200k_base().expect("o200k_base"),
         199_998,
     );
+    let facts = format!(
+        "/// cl100k_base's table as this build wrote it.\n\
+         pub(crate) const CL100K_BASE: TableFacts = {cl100k};\n\
+         /// o200k_base's table as this build wrote it.\n\
+         pub(crate) const O200K_BASE: TableFacts = {o200k};\n"
+    );
+    fs::write(out_path("tables.rs"), facts).expect("write table facts");
     write_classes();
 }

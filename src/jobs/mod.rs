@@ -97,8 +97,8 @@ fn figures_of(
 }
 
 /// Creates and provides the comparison's and the retrieval check's contexts and wires them to
-/// the workers: the main worker starts once the page has painted and the tokenizer can count,
-/// the side worker once the main one runs, and every change of the text, the fields, the unit
+/// the workers: the main worker starts once the page has painted and the tokenizer can count
+/// (and no count runs), the side worker once the main one runs, and every change of the text, the fields, the unit
 /// or the strategy (debounced by [`DEBOUNCE_MS`]) becomes a job.
 pub fn start(app: PageState) {
     let models = expect_context::<ModelSettings>();
@@ -296,8 +296,9 @@ fn results(
     }
 }
 
-/// Starts the main worker after the first paint, once the tokenizer can count, and the side
-/// worker when the scheduler says; routes every worker event.
+/// Starts the main worker after the first paint, once the tokenizer can count and no count
+/// runs ([`COMPARE_START_GRACE`] after), and the side worker when the scheduler says; routes
+/// every worker event.
 fn start_workers(
     app: PageState,
     workers: Workers,
@@ -377,13 +378,25 @@ fn start_workers(
                 || tokenization.tokenized.with(Option::is_some)
                 || tokenization.progress.get() == crate::state::Progress::Failed
         });
+        // Nor while a count runs: compiling the engine's module takes the CPU a first paste
+        // needs (two cores); it starts `COMPARE_START_GRACE` after the tokenizer became usable
+        // or its count ended, if no count runs then.
+        let counting = Memo::new(move |_| {
+            matches!(
+                tokenization.progress.get(),
+                crate::state::Progress::Running { .. }
+            )
+        });
         Effect::new(move |_| {
-            if !usable.get() || started_once.get_value() {
+            if !usable.get() || counting.get() || started_once.get_value() {
                 return;
             }
-            started_once.set_value(true);
             set_timeout(
                 move || {
+                    if counting.get_untracked() || started_once.get_value() {
+                        return; // the effect runs again once the count ends
+                    }
+                    started_once.set_value(true);
                     let started = CompareEngine::start(on_main, JsValue::UNDEFINED);
                     let refused = started.is_none();
                     workers.main.set_value(started);
@@ -394,13 +407,19 @@ fn start_workers(
                         }
                     }
                 },
-                std::time::Duration::from_millis(0),
+                COMPARE_START_GRACE,
             );
         });
     }
     #[cfg(not(target_arch = "wasm32"))]
     let _ = (app, on_main);
 }
+
+/// How long the main comparison worker waits, once the tokenizer can count or a count has
+/// ended, before it starts (and fetches and compiles the engine), so that a text pasted as soon
+/// as the page can count has its count running first.
+#[cfg(target_arch = "wasm32")]
+const COMPARE_START_GRACE: std::time::Duration = std::time::Duration::from_millis(300);
 
 /// A worker's own report as the scheduler takes it (the console hears of a failure), or
 /// the reply it carries, to be filed.

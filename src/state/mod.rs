@@ -315,12 +315,14 @@ split_context! {
         pub tokenized: Option<Arc<Tokenized>>,
         /// Progress of the running tokenization.
         pub progress: Progress,
-        /// The tokenizer module's download while the worker waits for it (`None` once it runs,
-        /// or where the page's thread does the work). Shown by the status while a count waits.
+        /// The tokenizer module's download, then its table's, while the worker waits for them
+        /// (`None` once a table has arrived, or where the page's thread does the work). Shown by
+        /// the status while a count waits.
         pub loading: Option<Loading>,
-        /// True once the tokenizer's Web Worker has started and while it does the tokenizing;
-        /// false before, and where the page's own thread does it (no worker in this browser,
-        /// or it failed). Shown as a `data-worker` hook.
+        /// True once the tokenizer's Web Worker can count (its module runs and a table has
+        /// arrived) and while it does the tokenizing; false before, and where the page's own
+        /// thread does it (no worker in this browser, or it failed). Shown as a `data-worker`
+        /// hook.
         pub worker: bool,
         /// True when the newest job waited for the debounce before it started (typing in a
         /// long text), false when it started at once (a paste, a drop, a file, a short text).

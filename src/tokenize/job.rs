@@ -110,8 +110,9 @@ impl Runner {
     }
 
     /// Starts a (new) worker in place of the current one, if any (none where the browser
-    /// refuses it: the page then counts on its own thread). A worker that has neither said
-    /// "ready" nor reported its download for [`READY_TIMEOUT`] is given up.
+    /// refuses it: the page then counts on its own thread). A worker that can not count yet
+    /// (no table has arrived) and has not reported its downloads for [`READY_TIMEOUT`] is given
+    /// up.
     fn start_worker(self: &Rc<Self>) {
         let serial = self.workers.advance();
         let weak = Rc::downgrade(self);
@@ -128,7 +129,7 @@ impl Runner {
         let started = worker.is_some();
         self.retire_worker(worker);
         self.last_heard.set(now_ms());
-        self.out.worker.set(false); // until it says "ready"
+        self.out.worker.set(false); // until its first table has arrived
         if started {
             if module.is_none() {
                 self.out.loading.set(Some(Loading::default()));
@@ -215,9 +216,9 @@ impl Runner {
                     .as_ref()
                     .is_some_and(|j| j.generation == generation)
                     && runner.is_current(generation);
-                // A worker still loading the module is watched by `watch_start` (a download
-                // may stall for a while and resume); only a ready one is held to the job's
-                // limit.
+                // A worker still loading the module or its first table is watched by
+                // `watch_start` (a download may stall for a while and resume); only one that
+                // can count is held to the job's limit.
                 let silent = if runner.out.worker.get_untracked() {
                     now_ms() - runner.last_heard.get()
                 } else {
@@ -284,12 +285,20 @@ impl Runner {
             Reply::Loading { received, total } => {
                 self.out.loading.set(Some(Loading { received, total }))
             }
+            // The module runs; the default encoding's table arrives next (its bytes reported
+            // as `Loading` too): the worker counts once a table is there.
             Reply::Ready(module) => {
                 if let Some(module) = module {
                     tokenize_module::offer_module(&module);
                 }
-                self.out.loading.set(None);
-                self.out.worker.set(true);
+            }
+            Reply::TableLoaded(_) => {
+                if self.out.loading.get_untracked().is_some() {
+                    self.out.loading.set(None);
+                }
+                if !self.out.worker.get_untracked() {
+                    self.out.worker.set(true);
+                }
             }
             Reply::Progress { id, done } if self.is_current(id) => {
                 let total = self.in_worker.borrow().as_ref().map(|j| j.text.len());

@@ -3,10 +3,12 @@
 //! the simulator's BPE tokenizers (short texts).
 //!
 //! The page's own wasm module carries no BPE table (issue 11: it would triple its size and
-//! hold the first paint back). On the page's thread the tables come from the tokenizer's own
+//! hold the first paint back). On the page's thread the tokenizer is the tokenizer's own
 //! module (`crates/tokenize-engine`, the one the worker runs): [`tokenize`] imports its glue
 //! once and instantiates the compiled module the worker handed over ([`offer_module`]), or
-//! fetches it when no worker ever sent one. Native builds (the page's unit tests) and builds
+//! fetches it when no worker ever sent one; the module names the table file it still needs
+//! (`table_needed`), which this thread fetches and hands to it (`load_table`, where it is
+//! checked). Native builds (the page's unit tests) and builds
 //! with the `linked-tokenizer` feature (the browser component tests, where no engine file is
 //! served) link `chunk_core`'s tokenizer instead; both run the same `Slicer`.
 
@@ -22,8 +24,9 @@ use super::schedule::PAGE_SLICE_MS;
 /// as `keep_going` returns false between two slices (a newer edit made the job stale).
 ///
 /// # Errors
-/// The tokenizer module could not be loaded (a network error on a first visit, a file
-/// missing from the build) or it trapped; the message is English, for the console.
+/// The tokenizer module or its table could not be loaded (a network error on a first visit,
+/// a file missing from the build, a table refused as not this build's) or it trapped; the
+/// message is English, for the console.
 pub async fn tokenize(
     encoding: Encoding,
     text: Arc<str>,
@@ -102,6 +105,13 @@ mod imp {
         fn import_module(url: &str) -> Result<Promise, JsValue>;
     }
 
+    // The browser's `fetch`, for the table file.
+    #[wasm_bindgen]
+    extern "C" {
+        #[wasm_bindgen(js_name = fetch, catch)]
+        fn fetch_url(url: &str) -> Result<Promise, JsValue>;
+    }
+
     // `SlicedJob` of crates/tokenize-engine, as its glue exports it.
     #[wasm_bindgen]
     extern "C" {
@@ -176,9 +186,56 @@ mod imp {
         format!("tokenizer module: {e:?}")
     }
 
+    /// Calls the method `name` of `target` (the glue's namespace, a response) with `args`.
+    fn call(target: &JsValue, name: &str, args: &Array) -> Result<JsValue, String> {
+        let function: js_sys::Function = Reflect::get(target, &name.into())
+            .ok()
+            .and_then(|f| f.dyn_into().ok())
+            .ok_or_else(|| format!("the tokenizer module has no {name}"))?;
+        Reflect::apply(&function, target, args).map_err(|e| format!("tokenizer module: {e:?}"))
+    }
+
+    /// The bytes of the page's file `file` (relative to the page's folder).
+    async fn fetch_bytes(file: &str) -> Result<Uint8Array, String> {
+        let url = build_file_url(file)?;
+        let failed = |e: JsValue| format!("{file}: {e:?}");
+        let response = JsFuture::from(fetch_url(&url).map_err(failed)?)
+            .await
+            .map_err(failed)?;
+        let status = Reflect::get(&response, &"status".into())
+            .ok()
+            .and_then(|s| s.as_f64())
+            .unwrap_or(0.0);
+        if status != 200.0 {
+            return Err(format!("{file}: HTTP {status}"));
+        }
+        let buffer = call(&response, "arrayBuffer", &Array::new()).and_then(|p| {
+            p.dyn_into::<Promise>()
+                .map_err(|_| format!("{file}: no body"))
+        })?;
+        let buffer = JsFuture::from(buffer).await.map_err(failed)?;
+        Ok(Uint8Array::new(&buffer))
+    }
+
+    /// Loads `encoding`'s table into the module's instance unless it holds it already.
+    async fn ensure_table(glue: &JsValue, encoding: Encoding) -> Result<(), String> {
+        let needed = call(glue, "table_needed", &Array::of1(&encoding.name().into()))?;
+        let Some(file) = needed.as_string() else {
+            return Ok(());
+        };
+        let bytes = fetch_bytes(&file).await?;
+        call(
+            glue,
+            "load_table",
+            &Array::of2(&encoding.name().into(), &bytes),
+        )?;
+        Ok(())
+    }
+
     impl Job {
         pub(super) async fn start(encoding: Encoding, text: Arc<str>) -> Result<Self, String> {
             let glue = glue().await?;
+            ensure_table(&glue, encoding).await?;
             let class = Reflect::get(&glue, &"SlicedJob".into())
                 .ok()
                 .and_then(|c| c.dyn_into::<js_sys::Function>().ok())

@@ -3,8 +3,9 @@
 //! cut.
 //!
 //! The worker (`assets/tokenize-worker.js`) runs the tokenizer's own wasm module
-//! (`crates/tokenize-engine`: the BPE tables and the sliced tokenizer), not the page's, which
-//! holds no table. The worker fetches and compiles that module itself, reporting the bytes
+//! (`crates/tokenize-engine`: the sliced tokenizer), not the page's; that module fetches the
+//! BPE table of an encoding (`tables/<encoding>.bin`, the default one as soon as it runs)
+//! and checks it against this build's size and checksum. The worker fetches and compiles that module itself, reporting the bytes
 //! received, and hands the compiled `WebAssembly.Module` back: a restarted worker, and the
 //! page's own thread when it must tokenize ([`crate::tokenize::local`]), start from it without
 //! fetching it again. This module is the page side: [`TokenizerWorker`] starts the worker,
@@ -13,17 +14,20 @@
 //! tokenizer module's `Schedule` (`crates/tokenize-engine`); the worker's script only steps it.
 //!
 //! Messages are plain objects:
-//! - page → worker, once: `{kind: "init", js, wasm, module, slice_ms, report_ms}` (the
-//!   module's glue and .wasm URLs, the compiled module or `undefined`, [`WORKER_SLICE_MS`],
-//!   [`LOADING_REPORT_MS`]), then one per job: `{id, encoding, bytes}` with `id` a job number,
+//! - page → worker, once: `{kind: "init", js, wasm, module, table, slice_ms, report_ms}` (the
+//!   module's glue and .wasm URLs, the compiled module or `undefined`, the default encoding's
+//!   table file (`Encoding::table_file`), fetched beside the module, since the module asks for
+//!   it first, [`WORKER_SLICE_MS`], [`LOADING_REPORT_MS`]), then one per job: `{id, encoding, bytes}` with `id` a job number,
 //!   `encoding` a name such as `"cl100k_base"` and `bytes` the text as UTF-8 (a transferred
 //!   `Uint8Array`);
-//! - worker → page: `{kind: "loading", received, total}` while the module arrives (bytes;
-//!   `total` null when unknown), `{kind: "ready", module}` once it runs, then per job
+//! - worker → page: `{kind: "loading", received, total}` while the module arrives, and again
+//!   while a table arrives (bytes; `total` null when unknown), `{kind: "ready", module}` once
+//!   the module runs, `{kind: "table", encoding}` once a table has arrived (the first one: the
+//!   worker can count), then per job
 //!   `{kind: "progress", id, done}` (`done` in bytes), `{kind: "done", id, offsets}` (a
 //!   transferred `Uint32Array` of the token boundaries' byte offsets, as in
 //!   [`Encoded`](chunk_core::tokenizer::Encoded); the page needs no ids), `{kind: "failed",
-//!   message}`.
+//!   message}` (also when the job's table could not be fetched or was refused).
 
 #[cfg(target_arch = "wasm32")]
 pub use imp::{TokenizerWorker, WorkerResult};
@@ -39,8 +43,8 @@ pub const WORKER_SCRIPT: &str = "tokenize-worker.js";
 /// What the worker reports to the page.
 #[derive(Debug)]
 pub enum Reply {
-    /// The tokenizer module is arriving: `received` bytes so far, of `total` when the browser
-    /// knows the size (not for a compressed file).
+    /// The tokenizer module, or then a table, is arriving: `received` bytes so far, of `total`
+    /// when the browser knows the size (not for a compressed file). Any other reply ends it.
     Loading {
         /// Bytes of the module received.
         received: usize,
@@ -49,8 +53,11 @@ pub enum Reply {
     },
     /// The worker has started the tokenizer module and takes jobs (posted earlier ones wait for
     /// this); with the compiled module (when it sent one), for a restart and for the page's
-    /// own thread.
+    /// own thread. It can count once a table has arrived ([`Reply::TableLoaded`]).
     Ready(Option<Module>),
+    /// The table of the named encoding has arrived in the worker and passed its check: the
+    /// worker can count (with that encoding at least).
+    TableLoaded(String),
     /// Job `id` has tokenized its first `done` bytes.
     Progress {
         /// Job number, as posted.
@@ -108,6 +115,8 @@ mod imp {
 
         fn init_fields() -> Vec<(&'static str, JsValue)> {
             vec![
+                // The worker fetches it beside its module; the module asks for it first.
+                ("table", JsValue::from(Encoding::default().table_file())),
                 ("slice_ms", JsValue::from(WORKER_SLICE_MS)),
                 ("report_ms", JsValue::from(LOADING_REPORT_MS)),
             ]
@@ -177,6 +186,9 @@ mod imp {
                 received: whole(message, "received").unwrap_or(0) as usize,
                 total: whole(message, "total").map(|t| t as usize),
             }),
+            ("table", _) => Ok(Reply::TableLoaded(
+                field(message, "encoding").as_string().unwrap_or_default(),
+            )),
             ("progress", Some(id)) => Ok(Reply::Progress {
                 id,
                 done: whole(message, "done").unwrap_or(0) as usize,

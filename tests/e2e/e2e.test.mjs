@@ -12,9 +12,10 @@
 //      core (examples/count.rs) in cl100k_base and o200k_base, counted in the page's Web
 //      Worker, and the chunk count equals the formula's for that count;
 //  (c) during load only same-origin requests, none failing; after the load event only the
-//      tokenizer worker's own two files (its script and the wasm-bindgen glue it imports) and
-//      the comparison worker's three (script, engine glue, engine module; never preloaded),
-//      and no request at all once both are ready, while text is pasted and counted;
+//      tokenizer worker's own files (its script, the wasm-bindgen glue it imports, its module
+//      and the cl100k_base table) and the comparison worker's three (script, engine glue,
+//      engine module; never preloaded), and no request once both are ready, while text is
+//      pasted and counted, but o200k_base's table once when that encoding is first chosen;
 //  (d) every chunk element carries its token and byte offsets, consistent with the windows.
 //
 // Environment (all optional): E2E_DIST, E2E_DIST_SUBPATH, E2E_SUBPATH, E2E_FIXTURE,
@@ -198,6 +199,11 @@ for (const build of BUILDS) {
       // So does the comparison worker, which fetches the strategies' engine.
       const engineUp = await waitForAttr(page, 'compare', 'data-engine', 'ready', APP_START_MS);
       assert.ok(engineUp, `the comparison worker did not start; page errors: ${JSON.stringify(pageErrors)}`);
+      // The tokenizer's module asks for the default encoding's table as soon as it runs: wait
+      // until that request is seen, so that it counts as the worker's start.
+      const asked = () => [...loadRequests, ...afterLoadRequests].some((r) => r.includes('/tables/cl100k_base.bin?v='));
+      for (const t0 = Date.now(); !asked() && Date.now() - t0 < APP_START_MS; ) await new Promise((r) => setTimeout(r, 20));
+      assert.ok(asked(), 'the tokenizer worker did not ask for the cl100k_base table');
       workerReady = true;
     }
 
@@ -325,14 +331,18 @@ for (const build of BUILDS) {
       });
     }
 
-    test('(c) after the load event, only the workers fetch their own files; then no request', async (t) => {
+    test('(c) after the load event, only the workers fetch their own files; then no request but the other encoding\'s table', async (t) => {
       needPage();
-      // The tokenizer worker fetches its script and the tokenizer module (its glue and .wasm:
-      // the BPE tables, which the page's own module does not carry); the comparison worker
-      // its script, the engine's glue and the engine's module.
-      const workers = ['tokenize-worker.js', 'tokenize-engine.js', 'tokenize-engine_bg.wasm', 'compare-worker.js', 'compare-engine.js', 'compare-engine_bg.wasm'];
+      // The tokenizer worker fetches its script, the tokenizer module (its glue and .wasm) and
+      // the default encoding's BPE table (tables/cl100k_base.bin, with its build's checksum as
+      // a query; neither module carries a table); the comparison worker its script, the
+      // engine's glue and the engine's module.
+      const workers = ['tokenize-worker.js', 'tokenize-engine.js', 'tokenize-engine_bg.wasm', 'tables/cl100k_base.bin', 'compare-worker.js', 'compare-engine.js', 'compare-engine_bg.wasm'];
       const allowed = workers.map((f) => `GET ${origin}${build.prefix}${f}`);
-      const workerFetches = afterLoadRequests.filter((r) => allowed.includes(r.split(' ').slice(0, 2).join(' ')));
+      const workerFetches = afterLoadRequests.filter((r) => {
+        const [method, url] = r.split(' ');
+        return allowed.includes(`${method} ${url.split('?')[0]}`);
+      });
       const preloaded = await page.locator('link[rel="preload"], link[rel="modulepreload"]').evaluateAll((ls) => ls.map((l) => l.href));
       assert.deepEqual(preloaded.filter((h) => h.includes('compare-engine')), [], 'the comparison engine is preloaded with the page');
       const others = afterLoadRequests.filter((r) => !workerFetches.includes(r));
@@ -345,7 +355,14 @@ for (const build of BUILDS) {
           "and allow data: in the CSP's img-src)"
         : '';
       assert.deepEqual(others, [], `requests made after the load event${iconHint}`);
-      assert.deepEqual(afterReadyRequests, [], 'requests made once the worker was ready (pasting and counting)');
+      // o200k_base's table is fetched once, when that encoding is first chosen (test (b)).
+      const o200k = afterReadyRequests.filter((r) => r.includes('/tables/o200k_base.bin?v='));
+      assert.ok(o200k.length <= 1, `o200k_base's table fetched more than once: ${o200k.join(' | ')}`);
+      assert.deepEqual(
+        afterReadyRequests.filter((r) => !o200k.includes(r)),
+        [],
+        'requests made once the worker was ready (pasting and counting), but o200k_base\'s table',
+      );
       assert.deepEqual(badResponses, [], 'responses with status >= 400');
       assert.deepEqual(failedRequests, [], 'failed requests');
     });

@@ -339,6 +339,39 @@ describe('tokenizing in the Web Worker', () => {
     }
   });
 
+  test('a table that is not this build\'s is refused, in the worker and on the page\'s thread: the count says failed; the next edit tries again', async () => {
+    const context = await browser.newContext({ serviceWorkers: 'block' });
+    let stale = true;
+    const asked = [];
+    await context.route('**/tables/cl100k_base.bin*', (route) => {
+      asked.push(route.request().url());
+      return stale ? route.fulfill({ status: 200, body: 'an older build\'s table' }) : route.continue();
+    });
+    try {
+      const page = await context.newPage();
+      const errors = [];
+      const warnings = [];
+      page.on('pageerror', (err) => errors.push(err.stack ?? String(err)));
+      page.on('console', (msg) => msg.type() === 'warning' && warnings.push(msg.text()));
+      await page.goto(url, { waitUntil: 'load' });
+      await page.locator(sel('text-input')).waitFor({ state: 'visible', timeout: APP_START_MS });
+      await typeText(page, 'Chunks of text.');
+      await waitForAttr(page, 'status', 'data-state', 'failed', TOKENIZE_MS);
+      assert.equal((await status(page)).worker, 'false', 'data-worker after the failure');
+      assert.ok(asked.length >= 2 && asked.every((u) => /\/tables\/cl100k_base\.bin\?v=[0-9a-f]{16}$/.test(u)), `asked: ${asked}`);
+      const why = 'table refused: tables/cl100k_base.bin: 22 bytes, this build\'s table has';
+      assert.ok(warnings.some((w) => w.startsWith(`tokenizer worker: ${why}`)), `the worker's refusal: ${warnings.join(' | ')}`);
+      assert.ok(warnings.some((w) => w.startsWith('tokenizer module:') && w.includes(why)), `the page's refusal: ${warnings.join(' | ')}`);
+      // The right file again: the next edit counts exactly (on the page's thread).
+      stale = false;
+      await typeText(page, fixture);
+      await waitForCount(page, fixtureCounts.cl100k_base, fixtureCounts.bytes);
+      assert.deepEqual(errors, [], 'uncaught errors in the page');
+    } finally {
+      await context.close();
+    }
+  });
+
   test('without the worker script the page counts on its own thread, with the same result', async (t) => {
     await onPage({ workerScript: null }, async ({ page, errors, warnings }) => {
       await typeText(page, fixture);

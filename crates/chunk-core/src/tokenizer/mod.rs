@@ -2,7 +2,9 @@
 //! byte span of every token in the original text.
 //!
 //! Design (docs/design.md, "The tokenizer's design"): the tables come from tiktoken-rs at build time (`build.rs`) in a
-//! compact form embedded in the binary; the lookup is built on first use of an encoding only.
+//! compact form ([`table`]), embedded in native builds and the comparison's module, fetched as
+//! one file per encoding by the tokenizer's module; the lookup is built on first use of an
+//! encoding only.
 //! The split step is a hand-written, linear-time scanner equal to tiktoken's regexes ([`pretokenize`]); the merge is
 //! tiktoken's rank merge with a heap path for long pieces ([`merge`]). Strings such as
 //! `<|endoftext|>` are ordinary text, as on OpenAI's public tokenizer page
@@ -18,6 +20,7 @@ mod merge;
 pub mod open;
 mod pretokenize;
 pub mod sliced;
+pub mod table;
 pub mod unigram;
 pub mod wordpiece;
 
@@ -57,22 +60,15 @@ impl Encoding {
         Self::ALL.into_iter().find(|e| e.name() == name)
     }
 
-    /// The tokenizer for this encoding, built on first call (tables and regex), then shared.
-    /// Only with the `bpe-tables` feature: the tables are most of a module's size.
+    /// The tokenizer for this encoding from its embedded table, built on first call, then
+    /// shared. Only with the `bpe-tables` feature: the tables are most of a module's size. (A
+    /// module without them fetches a table and builds its tokenizer with [`Encoding::load`].)
     #[cfg(feature = "bpe-tables")]
     pub fn tokenizer(self) -> &'static Bpe {
-        static CL100K: LazyLock<Bpe> = LazyLock::new(|| {
-            Bpe::new(
-                include_bytes!(concat!(env!("OUT_DIR"), "/cl100k_base.bin")),
-                Pattern::Cl100k,
-            )
-        });
-        static O200K: LazyLock<Bpe> = LazyLock::new(|| {
-            Bpe::new(
-                include_bytes!(concat!(env!("OUT_DIR"), "/o200k_base.bin")),
-                Pattern::O200k,
-            )
-        });
+        static CL100K: LazyLock<Bpe> =
+            LazyLock::new(|| Bpe::new(Encoding::Cl100kBase.embedded_table(), Encoding::Cl100kBase));
+        static O200K: LazyLock<Bpe> =
+            LazyLock::new(|| Bpe::new(Encoding::O200kBase.embedded_table(), Encoding::O200kBase));
         match self {
             Encoding::Cl100kBase => &CL100K,
             Encoding::O200kBase => &O200K,
@@ -283,14 +279,14 @@ pub struct Bpe {
 }
 
 impl Bpe {
-    fn new(table: &'static [u8], split: Pattern) -> Self {
-        let mut tokens = Vec::with_capacity(table.len() / 6);
-        let mut at = 0;
-        while at < table.len() {
-            let len = usize::from(table[at]);
-            tokens.push(&table[at + 1..at + 1 + len]);
-            at += 1 + len;
-        }
+    /// The tokenizer of `encoding` from its table (`table::tokens_of`; a table checked by
+    /// [`Encoding::check_table`] or embedded by the build).
+    fn new(table: &'static [u8], encoding: Encoding) -> Self {
+        let tokens = table::tokens_of(table, encoding.table_facts().tokens as usize);
+        let split = match encoding {
+            Encoding::Cl100kBase => Pattern::Cl100k,
+            Encoding::O200kBase => Pattern::O200k,
+        };
         let mut ranks = Ranks::with_capacity_and_hasher(tokens.len(), Default::default());
         for (rank, bytes) in tokens.iter().enumerate() {
             ranks.insert(*bytes, rank as u32);

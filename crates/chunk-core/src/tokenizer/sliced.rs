@@ -27,9 +27,15 @@ impl Slicer {
     /// thread (tens of milliseconds).
     #[cfg(feature = "bpe-tables")]
     pub fn new(text: Arc<str>, encoding: Encoding) -> Self {
+        Slicer::with(text, encoding.tokenizer())
+    }
+
+    /// A job for `text` with the tokenizer `bpe` (e.g. one built from a fetched table,
+    /// [`Encoding::load`]).
+    pub fn with(text: Arc<str>, bpe: &'static Bpe) -> Self {
         Slicer {
             text,
-            bpe: encoding.tokenizer(),
+            bpe,
             encoded: Encoded {
                 ids: Vec::new(),
                 offsets: vec![0],
