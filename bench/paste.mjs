@@ -8,7 +8,7 @@
 //  - gpt-tokenizer (cl100k_base): RUNS timed encodes after a warm-up one, in the main thread of
 //    the Chromium part's bench page (bench/browser/page.html) and in a Web Worker of it; and
 //    its first encode in a fresh Web Worker (after its load and create), against the page's
-//    first paste: the speed-up peer ÷ page (issue 27's goal: ≥ 2);
+//    first paste: the speed-up peer ÷ page (the goal: ≥ 2);
 //  - median and min ms, ms per MB (MB = 10^6 bytes, from the medians), the ratio page ÷
 //    gpt-tokenizer (< 1: the page is faster), both counts, whether the page's worker counted.
 // Not a test: it prints figures. Exits 1 only when a count differs from gpt-tokenizer's
@@ -141,7 +141,7 @@ say(`Page: the first paste of a fresh page whose tokenizer worker has just said 
   `${PEER}: the first encode in a fresh Web Worker, after its import, load and create (timed apart). ` +
   `Speed-up: ${PEER}'s ms ÷ the page's ms, > 1 when the page is faster.\n`);
 say(table(["text", "MB", "page 1st paste ms", `${PEER} 1st encode ms`, `${PEER} load + create ms`, "speed-up"], firsts, 1));
-say("\nGoal (issue 27; a figure, not a test): the first paste ≥ 2× as fast as the peer's first encode.\n");
+say("\nGoal (a figure, not a test): the first paste ≥ 2× as fast as the peer's first encode.\n");
 if (mismatches.length) {
   say(`\n${loudBlock(`TOKEN COUNT MISMATCH (page against ${PEER}, ${ENCODING})`, mismatches)}`);
 } else {
