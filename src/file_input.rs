@@ -798,6 +798,30 @@ pub fn TextSource() -> impl IntoView {
         ev.prevent_default();
         set_dragging.set(true);
     };
+    // A file dropped anywhere else on the page is opened as one dropped on the box: the browser
+    // would otherwise open it in place of the page, and the text would be gone. (Before the
+    // app starts, `assets/boot.js` holds such a drop.)
+    #[cfg(target_arch = "wasm32")]
+    {
+        let files = |ev: &web_sys::DragEvent| {
+            ev.data_transfer()
+                .is_some_and(|d| d.types().includes(&"Files".into(), 0))
+        };
+        let over = window_event_listener(leptos::ev::dragover, move |ev| {
+            if !ev.default_prevented() && files(&ev) {
+                ev.prevent_default();
+            }
+        });
+        let dropped = window_event_listener(leptos::ev::drop, move |ev| {
+            if !ev.default_prevented() && files(&ev) {
+                on_drop(ev);
+            }
+        });
+        on_cleanup(move || {
+            over.remove();
+            dropped.remove();
+        });
+    }
 
     let message_view = move || message.get().map(|m| file_message_view(lang, m, cancel));
 

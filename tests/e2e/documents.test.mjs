@@ -190,6 +190,28 @@ test('a Word file as Word shows it, and a browser-printed PDF without split word
   await page.context().close();
 });
 
+test('a file dropped anywhere on the page is opened, not navigated to', async () => {
+  const { page, errors } = await openReadyPage(env.browser, env.url);
+  const text = 'Dropped on the questions, far from the box.\n';
+  const drop = await page.evaluateHandle((t) => {
+    const data = new DataTransfer();
+    data.items.add(new File([t], 'far.txt', { type: 'text/plain' }));
+    return data;
+  }, text);
+  const faq = page.locator('.faq').first();
+  await faq.dispatchEvent('dragover', { dataTransfer: drop });
+  const held = await faq.evaluate((el, data) => {
+    const ev = new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true });
+    el.dispatchEvent(ev);
+    return ev.defaultPrevented;
+  }, drop);
+  assert.equal(held, true, 'the page took the drop (the browser would have opened the file in its place)');
+  await countOf(page, Buffer.byteLength(text));
+  assert.equal(await page.locator(sel('text-input')).inputValue(), text, 'the dropped file is the text');
+  assert.deepEqual(errors, [], 'page errors');
+  await page.context().close();
+});
+
 test('a PDF’s chunks name their pages, shown and downloaded, as pypdf places their text', async () => {
   const { page, errors } = await openReadyPage(env.browser, env.url);
   const file = path.join(FIXTURES, 'moonstone.pdf');
