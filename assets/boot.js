@@ -60,9 +60,14 @@ if (prerendered) {
   }
   // A file picked after a drop or a held paste is the newer edit of the text, as is a text
   // typed after a drop: what was held is let go.
+  // The prerendered status ("No text yet") is the build's, not the visitor's: once they have
+  // given a text, #boot-waiting speaks for it instead.
+  const status = prerendered.querySelector('[data-testid="status"]');
+  const textGiven = () => status?.setAttribute('hidden', '');
   const edited = (ev) => {
     if (!(ev.target instanceof Element)) return;
     mark(ev.target);
+    if (ev.target.matches('[data-testid="text-input"], [data-testid="file-input"]')) textGiven();
     if (ev.target.matches('[data-testid="text-input"]')) early.files = null;
     if (ev.target.matches('[data-testid="file-input"]')) {
       early.files = null;
@@ -91,6 +96,7 @@ if (prerendered) {
     early.files = null;
     box.readOnly = true;
     mark(box);
+    textGiven();
     waiting?.removeAttribute('hidden');
   });
 }
@@ -100,6 +106,7 @@ const holdDrop = (ev) => {
   if (ev.type === 'drop' && ev.dataTransfer.files.length > 0) {
     early.files = ev.dataTransfer.files;
     dropPaste();
+    prerendered?.querySelector('[data-testid="status"]')?.setAttribute('hidden', '');
     waiting?.removeAttribute('hidden');
   }
 };

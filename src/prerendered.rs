@@ -137,11 +137,13 @@ struct Control {
 /// one, else its `data-testid`.
 type Key = (&'static str, String);
 
-/// The element that had the focus, and its selection if it has one (UTF-16 offsets, as the DOM
-/// counts them, and the direction: `forward`, `backward` or `none`).
+/// The element that had the focus, its selection if it has one (UTF-16 offsets, as the DOM
+/// counts them, and the direction: `forward`, `backward` or `none`), and how far its own
+/// content was scrolled (CSS pixels; a text box's).
 struct Focus {
     key: Key,
     selection: Option<(u32, u32, String)>,
+    scroll_top: i32,
 }
 
 /// The prerendered form's controls as the visitor left them, and where the focus was, read
@@ -219,7 +221,12 @@ impl Edits {
                 } else {
                     None
                 };
-                Some(Focus { key, selection })
+                let scroll_top = el.scroll_top();
+                Some(Focus {
+                    key,
+                    selection,
+                    scroll_top,
+                })
             });
         Edits { controls, focus }
     }
@@ -275,6 +282,8 @@ impl Edits {
                 let _ = input.set_selection_range_with_direction(start, end, &direction);
             }
         }
+        // Setting the selection scrolls the box to the caret; the visitor's view of it stays.
+        live.set_scroll_top(focus.scroll_top);
     }
 }
 

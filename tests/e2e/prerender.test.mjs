@@ -447,6 +447,7 @@ describe('first visit on Slow 4G, root build', () => {
       );
       assert.equal(await page.locator(sel('text-input')).count(), 0, 'the app started during the edit: nothing was early');
       assert.ok(await page.locator('#boot-waiting').isVisible(), 'the page says the edit is kept');
+      assert.equal(await page.locator(`${CONTAINER} [data-testid="status"]`).isVisible(), false, 'no "No text yet" beside the text');
 
       release();
       await page.locator(sel('text-input')).waitFor({ state: 'attached', timeout: 120_000 });
