@@ -498,6 +498,18 @@ fn part_name(target: &str) -> String {
     segments.join("/")
 }
 
+/// One `event` inside an element being skipped whole, `depth` levels deep: follows its
+/// nesting. True at the end of the part (the caller stops reading).
+fn skipped(depth: &mut usize, event: &Event) -> bool {
+    match event {
+        Event::Start(_) => *depth += 1,
+        Event::End(_) => *depth -= 1,
+        Event::Eof => return true,
+        _ => {}
+    }
+    false
+}
+
 /// A footnote or an endnote, by its kind and `w:id`.
 type NoteKey = (NoteKind, String);
 
@@ -521,11 +533,8 @@ fn notes(xml: &str, tag: &str) -> Result<HashMap<String, Vec<String>>, ExtractEr
     loop {
         let event = reader.read_event().map_err(|e| xml_error(&reader, e))?;
         if skip_depth > 0 {
-            match &event {
-                Event::Start(_) => skip_depth += 1,
-                Event::End(_) => skip_depth -= 1,
-                Event::Eof => break,
-                _ => {}
+            if skipped(&mut skip_depth, &event) {
+                break;
             }
             continue;
         }
@@ -954,11 +963,8 @@ fn body(document: &str, context: &Context) -> Result<Extracted, ExtractError> {
     loop {
         let event = reader.read_event().map_err(|e| xml_error(&reader, e))?;
         if skip_depth > 0 {
-            match &event {
-                Event::Start(_) => skip_depth += 1,
-                Event::End(_) => skip_depth -= 1,
-                Event::Eof => break,
-                _ => {}
+            if skipped(&mut skip_depth, &event) {
+                break;
             }
             continue;
         }
