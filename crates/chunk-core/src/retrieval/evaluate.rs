@@ -3,6 +3,7 @@
 //! top-k chunks cover the answer.
 
 use super::bm25::{Bm25Index, Bm25Params, Ranking};
+use super::dense::{cosine_ranking, reciprocal_rank_fusion, Retriever, RRF_K};
 use super::document_terms::DocumentTerms;
 use super::span::{span_metrics, SpanMetrics};
 use super::terms::terms;
@@ -57,10 +58,12 @@ pub struct PairEvaluation {
     /// The best-ranked of [`PairEvaluation::holding`]; `None` when no chunk holds the whole
     /// answer (the cut split it).
     pub whole: Option<usize>,
-    /// The 1-based BM25 rank of [`PairEvaluation::whole`] among all chunks.
+    /// The 1-based rank of [`PairEvaluation::whole`] among all chunks, by the evaluation's
+    /// retriever.
     pub rank: Option<usize>,
-    /// The BM25 score of [`PairEvaluation::whole`] (0 when the chunk holds no query term: it
-    /// is then ranked only by its position among the chunks that score 0).
+    /// The retriever's score of [`PairEvaluation::whole`]: BM25's (0 when the chunk holds no
+    /// query term: it is then ranked only by its position among the chunks that score 0), the
+    /// cosine for dense retrieval, the fused `Σ 1 / (60 + rank)` for hybrid.
     pub score: Option<f64>,
     /// `rank ≤ 1`.
     pub hit_at_1: bool,
@@ -128,6 +131,8 @@ pub struct Aggregate {
 pub struct Evaluation {
     /// The strategy.
     pub strategy: StrategyId,
+    /// The retriever that ranked the chunks.
+    pub retriever: Retriever,
     /// [`EvalOptions::k`].
     pub k: usize,
     /// Number of chunks.
@@ -161,7 +166,7 @@ pub fn evaluate(
 ) -> Evaluation {
     let texts: Vec<_> = chunks.chunks.iter().map(|c| c.text(document)).collect();
     let index = Bm25Index::from_texts(&texts, options.lang, options.bm25);
-    evaluate_with(document, chunks, &index, pairs, options)
+    evaluate_with(document, chunks, &index, pairs, options, None)
 }
 
 /// [`evaluate`] with the document's terms found once ([`DocumentTerms`]): the same
@@ -180,7 +185,88 @@ pub fn evaluate_prepared(
         return evaluate(document, chunks, pairs, options);
     }
     let index = terms.index(document, &chunks.chunks, options.bm25);
-    evaluate_with(document, chunks, &index, pairs, options)
+    evaluate_with(document, chunks, &index, pairs, options, None)
+}
+
+/// The embeddings a dense or hybrid check ranks by.
+#[derive(Clone, Copy, Debug)]
+pub struct Vectors<'a> {
+    /// Dense or hybrid.
+    pub retriever: Retriever,
+    /// One vector per chunk, in chunk order: the embedding of the chunk's own text.
+    pub chunks: &'a [Vec<f32>],
+    /// One vector per pair, in the pairs' order: the question's embedding (with the model's
+    /// query prefix where it has one).
+    pub questions: &'a [Vec<f32>],
+}
+
+/// Why [`evaluate_dense`] cannot rank.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum VectorsError {
+    /// [`Vectors::retriever`] is BM25, which ranks without vectors.
+    #[error("BM25 ranks without vectors")]
+    NotDense,
+    /// Not one vector per chunk.
+    #[error("{found} chunk vectors for {expected} chunks")]
+    Chunks {
+        /// Chunks.
+        expected: usize,
+        /// Vectors given.
+        found: usize,
+    },
+    /// Not one vector per question.
+    #[error("{found} question vectors for {expected} questions")]
+    Questions {
+        /// Pairs.
+        expected: usize,
+        /// Vectors given.
+        found: usize,
+    },
+}
+
+/// [`evaluate_prepared`] ranked by dense or hybrid retrieval ([`super::dense`]): every figure is
+/// computed as for BM25, from the ranking the vectors give (the BM25 index is still built for
+/// hybrid, and for [`PairEvaluation::query`]).
+///
+/// Errors: [`VectorsError`] when the retriever is BM25 or the vectors are not one per chunk and
+/// one per pair.
+pub fn evaluate_dense(
+    document: &str,
+    terms: &DocumentTerms,
+    chunks: &Chunks,
+    pairs: &[QaPair],
+    options: &EvalOptions,
+    vectors: Vectors,
+) -> Result<Evaluation, VectorsError> {
+    if vectors.retriever == Retriever::Bm25 {
+        return Err(VectorsError::NotDense);
+    }
+    if vectors.chunks.len() != chunks.chunks.len() {
+        return Err(VectorsError::Chunks {
+            expected: chunks.chunks.len(),
+            found: vectors.chunks.len(),
+        });
+    }
+    if vectors.questions.len() != pairs.len() {
+        return Err(VectorsError::Questions {
+            expected: pairs.len(),
+            found: vectors.questions.len(),
+        });
+    }
+    let index = if terms.fits(document, options.lang) {
+        terms.index(document, &chunks.chunks, options.bm25)
+    } else {
+        let texts: Vec<_> = chunks.chunks.iter().map(|c| c.text(document)).collect();
+        Bm25Index::from_texts(&texts, options.lang, options.bm25)
+    };
+    Ok(evaluate_with(
+        document,
+        chunks,
+        &index,
+        pairs,
+        options,
+        Some(vectors),
+    ))
 }
 
 fn evaluate_with(
@@ -189,15 +275,33 @@ fn evaluate_with(
     index: &Bm25Index,
     pairs: &[QaPair],
     options: &EvalOptions,
+    vectors: Option<Vectors>,
 ) -> Evaluation {
     let ranges: Vec<Range<usize>> = chunks.chunks.iter().map(|c| c.bytes.clone()).collect();
+    let retriever = vectors.map_or(Retriever::Bm25, |v| v.retriever);
     let results: Vec<PairEvaluation> = pairs
         .iter()
-        .map(|pair| evaluate_pair(document, &ranges, index, pair, options))
+        .enumerate()
+        .map(|(i, pair)| {
+            let query = terms(&pair.question, options.lang);
+            let bm25 = || index.rank(&query);
+            let ranking = match vectors {
+                None => bm25(),
+                Some(v) => {
+                    let dense = cosine_ranking(&v.questions[i], v.chunks);
+                    match v.retriever {
+                        Retriever::Hybrid => reciprocal_rank_fusion(&[&bm25(), &dense], RRF_K),
+                        _ => dense,
+                    }
+                }
+            };
+            evaluate_pair(document, &ranges, query, &ranking, pair, options)
+        })
         .collect();
     let aggregate = aggregate(&results);
     Evaluation {
         strategy: chunks.strategy,
+        retriever,
         k: options.k,
         chunks: chunks.chunks.len(),
         tokens_embedded: chunks.total_tokens(),
@@ -209,12 +313,11 @@ fn evaluate_with(
 fn evaluate_pair(
     document: &str,
     ranges: &[Range<usize>],
-    index: &Bm25Index,
+    query: Vec<String>,
+    ranking: &Ranking,
     pair: &QaPair,
     options: &EvalOptions,
 ) -> PairEvaluation {
-    let query = terms(&pair.question, options.lang);
-    let ranking: Ranking = index.rank(&query);
     let answer = &pair.answer;
     let holding: Vec<usize> = ranges
         .iter()
@@ -469,5 +572,79 @@ mod tests {
         // Top 5 = all three chunks; the answer is in two of them, counted once in I.
         assert_eq!(p.at_5.intersection_chars, 10);
         assert_eq!(p.at_5.retrieved_chars, 11 + 24 + 48);
+    }
+
+    #[test]
+    fn dense_and_hybrid_rank_by_the_vectors() {
+        let pairs = [QaPair {
+            question: "What is the range of the XV40?".into(),
+            answer: 20..33,
+        }];
+        let doc_terms = DocumentTerms::new(DOC, Lang::En);
+        let options = EvalOptions {
+            k: 2,
+            ..EvalOptions::default()
+        };
+        // BM25 ranks 1, 2, 0 (a_held_answer_and_a_split_one_by_hand); these vectors rank
+        // 0 (cosine 1), 2 (0.6), 1 (0).
+        let chunk_vectors = vec![vec![1.0, 0.0], vec![0.0, 1.0], vec![0.6, 0.8]];
+        let questions = vec![vec![2.0, 0.0]];
+        let run = |retriever| {
+            evaluate_dense(
+                DOC,
+                &doc_terms,
+                &chunks(),
+                &pairs,
+                &options,
+                Vectors {
+                    retriever,
+                    chunks: &chunk_vectors,
+                    questions: &questions,
+                },
+            )
+        };
+        let dense = run(Retriever::Dense).unwrap();
+        let p = &dense.pairs[0];
+        assert_eq!(dense.retriever, Retriever::Dense);
+        assert_eq!(
+            (p.top.as_slice(), p.whole, p.rank),
+            (&[0, 2][..], Some(1), Some(3))
+        );
+        assert_eq!((p.score, p.hit_at_1, p.hit_at_k), (Some(0.0), false, false));
+        assert_eq!(
+            p.query,
+            ["range", "xv40"],
+            "the BM25 terms are still reported"
+        );
+        // Hybrid: chunk 0 = 1/61 + 1/63, chunk 1 = 1/61 + 1/63, chunk 2 = 1/62 + 1/62: the tie
+        // of 0 and 1 goes by index.
+        let hybrid = run(Retriever::Hybrid).unwrap();
+        let p = &hybrid.pairs[0];
+        assert_eq!((p.top.as_slice(), p.rank), (&[0, 1][..], Some(2)));
+        assert_eq!(p.score, Some(1.0 / 61.0 + 1.0 / 63.0));
+        assert_eq!(hybrid.aggregate.mrr, 0.5);
+
+        assert_eq!(run(Retriever::Bm25).unwrap_err(), VectorsError::NotDense);
+        let short = evaluate_dense(
+            DOC,
+            &doc_terms,
+            &chunks(),
+            &pairs,
+            &options,
+            Vectors {
+                retriever: Retriever::Dense,
+                chunks: &chunk_vectors[..2],
+                questions: &questions,
+            },
+        );
+        assert_eq!(
+            short.unwrap_err(),
+            VectorsError::Chunks {
+                expected: 3,
+                found: 2
+            }
+        );
+        let bm25 = evaluate(DOC, &chunks(), &pairs, &options);
+        assert_eq!(bm25.retriever, Retriever::Bm25);
     }
 }

@@ -5,6 +5,8 @@
 //!   language removed; the rule is stated there, word for word as the page states it);
 //! - [`bm25`]: Okapi BM25 (k1 = 1.2, b = 0.75 unless set) over a strategy's chunks, a score
 //!   per chunk and the ranking;
+//! - [`dense`]: the ranking by the cosine of embeddings, and hybrid (reciprocal rank fusion of
+//!   BM25 and dense, k = 60);
 //! - [`document_terms`]: a document's terms found once, so that indexing any chunking of it is
 //!   fast (and equal to splitting every chunk);
 //! - [`answer`]: the answer's byte span, located from its text or checked when given;
@@ -25,6 +27,7 @@
 
 pub mod answer;
 pub mod bm25;
+pub mod dense;
 pub mod document_terms;
 pub mod evaluate;
 pub mod qa_jsonl;
@@ -34,10 +37,11 @@ pub mod terms;
 
 pub use answer::{check_span, locate_answer, AnswerError};
 pub use bm25::{Bm25Index, Bm25Params, Bm25ParamsError, Ranking};
+pub use dense::{cosine_ranking, reciprocal_rank_fusion, Retriever, RRF_K};
 pub use document_terms::DocumentTerms;
 pub use evaluate::{
-    evaluate, evaluate_prepared, ndcg_at_k, reciprocal_rank, Aggregate, EvalOptions, Evaluation,
-    PairEvaluation, QaPair,
+    evaluate, evaluate_dense, evaluate_prepared, ndcg_at_k, reciprocal_rank, Aggregate,
+    EvalOptions, Evaluation, PairEvaluation, QaPair, Vectors, VectorsError,
 };
 pub use qa_jsonl::{
     parse_qa_jsonl, question_too_long, write_qa_jsonl, QaAnswer, QaJsonlError, QaLine,

@@ -133,6 +133,15 @@ impl WordPiece {
         self.unk
     }
 
+    /// The id of one of [`BERT_SPECIAL_TOKENS`] (`"[CLS]"`, `"[SEP]"`, …), if the vocabulary
+    /// has it: the ids a model adds around a sequence.
+    pub fn special_id(&self, token: &str) -> Option<u32> {
+        self.specials
+            .iter()
+            .find(|(s, _)| *s == token)
+            .map(|&(_, id)| id)
+    }
+
     fn for_each_id(&self, text: &str, mut emit: impl FnMut(u32)) {
         let mut word = String::new();
         let mut rest = text;

@@ -1,0 +1,355 @@
+//! A BERT encoder (Hugging Face `transformers`' `BertModel`, post-layer-norm, absolute
+//! positions), the architecture of all-MiniLM-L6-v2 and the bge-*-en-v1.5 models.
+//!
+//! The forward pass, as `modeling_bert.py` computes it for one sequence without padding:
+//! 1. `h = LayerNorm(word[ids] + position[0..n] + token_type[0])`;
+//! 2. each layer: `q, k, v = h·Wqᵀ+bq, …`; per head (`hidden / heads` wide),
+//!    `softmax(q·kᵀ / √d)·v`; `a = LayerNorm(h + ctx·Woᵀ + bo)`;
+//!    `h = LayerNorm(a + GELU(a·Wiᵀ + bi)·W2ᵀ + b2)`.
+//!
+//! The pooler (`pooler.dense`) is not used: the sentence models pool the last hidden states
+//! themselves ([`crate::sentence`]).
+
+use serde::Deserialize;
+
+use crate::ops::{self, Linear};
+use crate::safetensors::{LoadError, SafeTensors};
+
+/// The fields of a model's `config.json` that the forward pass needs.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct BertConfig {
+    /// Width of the hidden states (384 for MiniLM-L6).
+    pub hidden_size: usize,
+    /// Number of layers (6 for MiniLM-L6).
+    pub num_hidden_layers: usize,
+    /// Attention heads a layer (12 for MiniLM-L6).
+    pub num_attention_heads: usize,
+    /// Width of the feed-forward layer (1536 for MiniLM-L6).
+    pub intermediate_size: usize,
+    /// Rows of the position table: the longest sequence, in tokens, `[CLS]` and `[SEP]` included.
+    pub max_position_embeddings: usize,
+    /// Rows of the word table.
+    pub vocab_size: usize,
+    /// Rows of the token-type table.
+    pub type_vocab_size: usize,
+    /// ε of every layer normalisation.
+    pub layer_norm_eps: f64,
+    /// The feed-forward activation; only `"gelu"` (the error-function form) is supported.
+    pub hidden_act: String,
+    /// Only `"absolute"` is supported (the default when absent).
+    #[serde(default = "absolute")]
+    pub position_embedding_type: String,
+}
+
+fn absolute() -> String {
+    "absolute".into()
+}
+
+impl BertConfig {
+    /// Reads `config.json`.
+    ///
+    /// Errors: [`LoadError::Config`] when the JSON lacks a field, or names an activation or
+    /// position embedding this encoder does not compute, or the heads do not divide the width.
+    pub fn from_json(json: &str) -> Result<BertConfig, LoadError> {
+        let c: BertConfig =
+            serde_json::from_str(json).map_err(|e| LoadError::Config(e.to_string()))?;
+        if c.hidden_act != "gelu" {
+            return Err(LoadError::Config(format!(
+                "hidden_act {:?} (only \"gelu\" is computed)",
+                c.hidden_act
+            )));
+        }
+        if c.position_embedding_type != "absolute" {
+            return Err(LoadError::Config(format!(
+                "position_embedding_type {:?} (only \"absolute\" is computed)",
+                c.position_embedding_type
+            )));
+        }
+        if c.num_attention_heads == 0 || !c.hidden_size.is_multiple_of(c.num_attention_heads) {
+            return Err(LoadError::Config(format!(
+                "{} heads do not divide hidden_size {}",
+                c.num_attention_heads, c.hidden_size
+            )));
+        }
+        Ok(c)
+    }
+}
+
+/// A layer normalisation's parameters.
+#[derive(Debug, Clone)]
+struct Norm {
+    gamma: Vec<f32>,
+    beta: Vec<f32>,
+}
+
+/// One encoder layer.
+#[derive(Debug, Clone)]
+struct Layer {
+    query: Linear,
+    key: Linear,
+    value: Linear,
+    attention_out: Linear,
+    attention_norm: Norm,
+    intermediate: Linear,
+    output: Linear,
+    output_norm: Norm,
+}
+
+/// The word-embedding table: `vocab_size × hidden_size`, fp32 as published or int8 per row
+/// (symmetric, `row ≈ q × scale`), which is most of a small model's bytes (30,522 × 384 × 4 B =
+/// 46.9 MB of all-MiniLM-L6-v2's 90.3 MB).
+#[derive(Debug, Clone)]
+enum Table {
+    F32(Vec<f32>),
+    Int8 { q: Vec<i8>, scale: Vec<f32> },
+}
+
+impl Table {
+    fn row(&self, id: usize, width: usize, out: &mut Vec<f32>) {
+        match self {
+            Table::F32(w) => out.extend_from_slice(&w[id * width..(id + 1) * width]),
+            Table::Int8 { q, scale } => {
+                let s = scale[id];
+                out.extend(
+                    q[id * width..(id + 1) * width]
+                        .iter()
+                        .map(|v| f32::from(*v) * s),
+                );
+            }
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        match self {
+            Table::F32(w) => 4 * w.len(),
+            Table::Int8 { q, scale } => q.len() + 4 * scale.len(),
+        }
+    }
+}
+
+/// The encoder with its weights.
+#[derive(Debug, Clone)]
+pub struct Bert {
+    config: BertConfig,
+    word: Table,
+    position: Vec<f32>,
+    token_type: Vec<f32>,
+    embedding_norm: Norm,
+    layers: Vec<Layer>,
+}
+
+impl Bert {
+    /// The encoder of `config` with the weights of a safetensors file, named as
+    /// `transformers` saves a `BertModel` (`embeddings.word_embeddings.weight`,
+    /// `encoder.layer.{i}.attention.self.query.weight`, …), with or without a leading `bert.`.
+    ///
+    /// Errors: [`LoadError::Missing`] or [`LoadError::Mismatch`] for a tensor that is absent
+    /// or not `F32` of the configuration's shape.
+    pub fn from_safetensors(config: BertConfig, st: &SafeTensors) -> Result<Bert, LoadError> {
+        let prefix = if st.info("bert.embeddings.word_embeddings.weight").is_some() {
+            "bert."
+        } else {
+            ""
+        };
+        let h = config.hidden_size;
+        let get = |name: &str, shape: &[usize]| st.f32(&format!("{prefix}{name}"), shape);
+        let norm = |name: &str| -> Result<Norm, LoadError> {
+            Ok(Norm {
+                gamma: get(&format!("{name}.weight"), &[h])?,
+                beta: get(&format!("{name}.bias"), &[h])?,
+            })
+        };
+        let linear = |name: &str, out: usize, input: usize| -> Result<Linear, LoadError> {
+            Ok(Linear::F32 {
+                w: get(&format!("{name}.weight"), &[out, input])?,
+                b: get(&format!("{name}.bias"), &[out])?,
+                input,
+            })
+        };
+        let i = config.intermediate_size;
+        let layers = (0..config.num_hidden_layers)
+            .map(|l| -> Result<Layer, LoadError> {
+                let p = format!("encoder.layer.{l}");
+                Ok(Layer {
+                    query: linear(&format!("{p}.attention.self.query"), h, h)?,
+                    key: linear(&format!("{p}.attention.self.key"), h, h)?,
+                    value: linear(&format!("{p}.attention.self.value"), h, h)?,
+                    attention_out: linear(&format!("{p}.attention.output.dense"), h, h)?,
+                    attention_norm: norm(&format!("{p}.attention.output.LayerNorm"))?,
+                    intermediate: linear(&format!("{p}.intermediate.dense"), i, h)?,
+                    output: linear(&format!("{p}.output.dense"), h, i)?,
+                    output_norm: norm(&format!("{p}.output.LayerNorm"))?,
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Bert {
+            word: Table::F32(get(
+                "embeddings.word_embeddings.weight",
+                &[config.vocab_size, h],
+            )?),
+            position: get(
+                "embeddings.position_embeddings.weight",
+                &[config.max_position_embeddings, h],
+            )?,
+            token_type: get(
+                "embeddings.token_type_embeddings.weight",
+                &[config.type_vocab_size, h],
+            )?,
+            embedding_norm: norm("embeddings.LayerNorm")?,
+            layers,
+            config,
+        })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &BertConfig {
+        &self.config
+    }
+
+    /// A copy whose linear layers and word table have int8 weights, per row
+    /// ([`Linear::quantize_int8`]); the position and token-type tables, the biases and the
+    /// layer normalisations stay fp32.
+    pub fn quantize_int8(&self) -> Bert {
+        let mut q = self.clone();
+        if let Table::F32(w) = &self.word {
+            let h = self.config.hidden_size;
+            let Linear::Int8 { q: rows, scale, .. } = (Linear::F32 {
+                w: w.clone(),
+                b: vec![0.0; w.len() / h],
+                input: h,
+            })
+            .quantize_int8() else {
+                unreachable!("an fp32 layer quantizes to int8")
+            };
+            q.word = Table::Int8 { q: rows, scale };
+        }
+        for l in &mut q.layers {
+            for lin in [
+                &mut l.query,
+                &mut l.key,
+                &mut l.value,
+                &mut l.attention_out,
+                &mut l.intermediate,
+                &mut l.output,
+            ] {
+                *lin = lin.quantize_int8();
+            }
+        }
+        q
+    }
+
+    /// The weights' size in bytes as held (tables, norms and linear layers).
+    pub fn bytes(&self) -> usize {
+        let norm = |n: &Norm| 4 * (n.gamma.len() + n.beta.len());
+        self.word.bytes()
+            + 4 * (self.position.len() + self.token_type.len())
+            + norm(&self.embedding_norm)
+            + self
+                .layers
+                .iter()
+                .map(|l| {
+                    [
+                        &l.query,
+                        &l.key,
+                        &l.value,
+                        &l.attention_out,
+                        &l.intermediate,
+                        &l.output,
+                    ]
+                    .iter()
+                    .map(|lin| lin.bytes())
+                    .sum::<usize>()
+                        + norm(&l.attention_norm)
+                        + norm(&l.output_norm)
+                })
+                .sum::<usize>()
+    }
+
+    /// The last hidden states of `ids` (one sequence, `[CLS]` and `[SEP]` included, token
+    /// type 0, no padding): `ids.len() × hidden_size`, row-major.
+    ///
+    /// Panics when `ids` is longer than `max_position_embeddings` or holds an id outside the
+    /// vocabulary: callers truncate and tokenize with the model's own vocabulary first
+    /// ([`crate::sentence::SentenceEncoder`]).
+    pub fn forward(&self, ids: &[u32]) -> Vec<f32> {
+        let c = &self.config;
+        let (h, n) = (c.hidden_size, ids.len());
+        assert!(
+            n <= c.max_position_embeddings,
+            "{n} tokens, over the model's {} positions",
+            c.max_position_embeddings
+        );
+        let eps = c.layer_norm_eps as f32;
+        let mut x = Vec::with_capacity(n * h);
+        for (pos, &id) in ids.iter().enumerate() {
+            let id = id as usize;
+            assert!(id < c.vocab_size, "token id {id} outside the vocabulary");
+            let start = x.len();
+            self.word.row(id, h, &mut x);
+            let p = &self.position[pos * h..(pos + 1) * h];
+            let t = &self.token_type[..h];
+            for ((v, a), b) in x[start..].iter_mut().zip(p).zip(t) {
+                *v += a + b;
+            }
+        }
+        ops::layer_norm(
+            &mut x,
+            &self.embedding_norm.gamma,
+            &self.embedding_norm.beta,
+            eps,
+        );
+        let heads = c.num_attention_heads;
+        let d = h / heads;
+        let scale = 1.0 / (d as f32).sqrt();
+        let (mut q, mut k, mut v) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut ctx, mut tmp, mut inter) = (vec![0f32; n * h], Vec::new(), Vec::new());
+        let mut scores = vec![0f32; n];
+        for layer in &self.layers {
+            layer.query.apply(&x, &mut q);
+            layer.key.apply(&x, &mut k);
+            layer.value.apply(&x, &mut v);
+            for head in 0..heads {
+                let cols = head * d..(head + 1) * d;
+                for i in 0..n {
+                    let qi = &q[i * h..][cols.clone()];
+                    for (j, s) in scores.iter_mut().enumerate() {
+                        *s = ops::dot(qi, &k[j * h..][cols.clone()]) * scale;
+                    }
+                    ops::softmax(&mut scores);
+                    let out = &mut ctx[i * h..][cols.clone()];
+                    out.fill(0.0);
+                    for (j, &p) in scores.iter().enumerate() {
+                        for (o, vv) in out.iter_mut().zip(&v[j * h..][cols.clone()]) {
+                            *o += p * vv;
+                        }
+                    }
+                }
+            }
+            layer.attention_out.apply(&ctx, &mut tmp);
+            for (t, xv) in tmp.iter_mut().zip(&x) {
+                *t += xv;
+            }
+            ops::layer_norm(
+                &mut tmp,
+                &layer.attention_norm.gamma,
+                &layer.attention_norm.beta,
+                eps,
+            );
+            std::mem::swap(&mut x, &mut tmp);
+            layer.intermediate.apply(&x, &mut inter);
+            ops::gelu(&mut inter);
+            layer.output.apply(&inter, &mut tmp);
+            for (t, xv) in tmp.iter_mut().zip(&x) {
+                *t += xv;
+            }
+            ops::layer_norm(
+                &mut tmp,
+                &layer.output_norm.gamma,
+                &layer.output_norm.beta,
+                eps,
+            );
+            std::mem::swap(&mut x, &mut tmp);
+        }
+        x
+    }
+}
