@@ -21,6 +21,7 @@
 //! script then reports `failed` and the page starts a new worker. [`last_panic`] keeps the
 //! message for the report.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use chunk_core::analysis::export::{rows, rows_of, to_csv, to_jsonl, PageMap};
@@ -35,8 +36,8 @@ use chunk_core::analysis::snippet::snippet_for;
 use chunk_core::analysis::{summary_prepared, summary_prepared_reading, LimitCheck};
 use chunk_core::models::ModelRef;
 use chunk_core::retrieval::{
-    check_span, evaluate_prepared, sweep_cell, DocumentTerms, EvalOptions, QaPair, Sweep,
-    SweepCell, SweepCheck,
+    check_span, evaluate_dense, evaluate_prepared, sweep_cell, DenseModel, DocumentTerms,
+    EvalOptions, QaPair, Retriever, Sweep, SweepCell, SweepCheck, Vectors,
 };
 use chunk_core::strategy::{chunker_with, run_prepared, Chunks, Document, StrategyId};
 use chunk_core::tokenizer::open::{OpenTokenizer, OpenVocab};
@@ -82,6 +83,14 @@ pub struct Engine {
     /// their tokenizers are installed for the process ([`OpenTokenizer::install`]), where
     /// chunks sized in a model's tokens find them.
     open: Vec<OpenVocab>,
+    /// Every embedding received, by model and exact text, kept for the worker's life: a chunk
+    /// text that comes again (another strategy, retriever or setting cutting the same text)
+    /// is embedded once.
+    vectors: HashMap<(DenseModel, String), Vec<f32>>,
+    /// The chunks of the last retrieval row cut: its job, text and strategy, so that the rows
+    /// of the same strategy with other retrievers (and the embeddings' request before them)
+    /// cut once.
+    last_cut: Option<((u32, u32, StrategyId), Result<Chunks, Refusal>)>,
 }
 
 impl Engine {
@@ -149,24 +158,30 @@ impl Engine {
         Some(self.prepared[at].borrow_dependent())
     }
 
-    /// The number of steps of a request answered step by step: the rows of a `compare` or a
-    /// `retrieval` (one per strategy), the settings of a `sweep` (at least 1, so that an empty
+    /// The number of steps of a request answered step by step: the rows of a `compare` (one
+    /// per strategy) or a `retrieval` (one per strategy and retriever), the settings of a `sweep` (at least 1, so that an empty
     /// grid is answered with [`Reply::Failed`]); 0 for any other request.
     pub fn rows_in(request: &Request) -> usize {
         match request {
-            Request::Compare { strategies, .. } | Request::Retrieval { strategies, .. } => {
-                strategies.len()
-            }
+            Request::Compare { strategies, .. } => strategies.len(),
+            Request::Retrieval {
+                strategies,
+                retrievers,
+                ..
+            } => strategies.len() * retrievers.len(),
             Request::Sweep { grid, .. } => grid.len().max(1),
             _ => 0,
         }
     }
 
-    /// Row `index` of a [`Request::Retrieval`]: [`Reply::RetrievalRow`] with the strategy's
-    /// retrieval check (equal to [`chunk_core::retrieval::evaluate`] of its chunks) or its
-    /// refusal; [`Reply::NeedText`] when the text is not held; [`Reply::Failed`] for another
-    /// request, an index past the end, BM25 parameters out of range, `k` = 0 or an answer
-    /// span that does not fit the text. `clock` gives milliseconds.
+    /// Row `index` of a [`Request::Retrieval`] (strategy `index / retrievers`, retriever
+    /// `index % retrievers`): [`Reply::RetrievalRow`] with the strategy's retrieval check by
+    /// that retriever (BM25: equal to [`chunk_core::retrieval::evaluate`] of its chunks; dense
+    /// and hybrid: [`evaluate_dense`] with the embeddings held) or its refusal;
+    /// [`Reply::NeedText`] when the text is not held; [`Reply::Failed`] for another request,
+    /// an index past the end, BM25 parameters out of range, `k` = 0, an answer span that does
+    /// not fit the text, or a dense row whose embeddings are not all held (ask
+    /// [`Engine::vectors_needed`] first). `clock` gives milliseconds.
     pub fn retrieval_row(
         &mut self,
         request: &Request,
@@ -175,13 +190,12 @@ impl Engine {
     ) -> Reply {
         let Request::Retrieval {
             job,
-            text_id,
             pairs,
-            strategies,
-            figures,
             bm25,
             lang,
             k,
+            dense_model,
+            ..
         } = request
         else {
             return failed(
@@ -189,36 +203,171 @@ impl Engine {
                 "retrieval_row takes a retrieval request",
             );
         };
-        let Some(&strategy) = strategies.get(index) else {
+        let Some((strategy, retriever)) = retrieval_cell(request, index) else {
             return failed(Some(*job), "row index past the strategies");
         };
         let started = clock();
-        let Some(at) = self.prepare(*text_id, figures.settings.encoding, *lang) else {
+        let Some(chunks) = self.retrieval_chunks(request, strategy) else {
             return Reply::NeedText { job: *job };
         };
+        let at = self.prepared_at(request).expect("retrieval_chunks prepared it");
         let document = self.prepared[at].borrow_dependent();
         let options = match checked(document.text(), pairs, *bm25, *lang, *k) {
             Ok(options) => options,
             Err(message) => return failed(Some(*job), &message),
         };
         let terms = self.terms.as_ref().expect("prepared");
-        let outcome = match cut(strategy, document, figures) {
+        let evaluated = match chunks {
+            Err(refusal) => Ok(RetrievalOutcome::Refused { refusal }),
             Ok(chunks) => {
-                let e = evaluate_prepared(document.text(), terms, &chunks, pairs, &options);
-                RetrievalOutcome::Evaluated {
+                let e = if retriever == Retriever::Bm25 {
+                    Ok(evaluate_prepared(
+                        document.text(),
+                        terms,
+                        &chunks,
+                        pairs,
+                        &options,
+                    ))
+                } else {
+                    let texts = embedded_texts(document.text(), &chunks, pairs, *dense_model);
+                    let held: Option<Vec<Vec<f32>>> = texts
+                        .iter()
+                        .map(|t| self.vectors.get(&(*dense_model, t.clone())).cloned())
+                        .collect();
+                    match held {
+                        None => Err("the embeddings of this row are not all held".to_owned()),
+                        Some(held) => {
+                            let (chunk_vectors, question_vectors) =
+                                held.split_at(chunks.chunks.len());
+                            evaluate_dense(
+                                document.text(),
+                                terms,
+                                &chunks,
+                                pairs,
+                                &options,
+                                Vectors {
+                                    retriever,
+                                    chunks: chunk_vectors,
+                                    questions: question_vectors,
+                                },
+                            )
+                            .map_err(|e| e.to_string())
+                        }
+                    }
+                };
+                e.map(|e| RetrievalOutcome::Evaluated {
                     chunks: e.chunks,
                     tokens_embedded: e.tokens_embedded,
                     pairs: e.pairs.iter().map(RetrievalPair::from).collect(),
                     aggregate: e.aggregate,
-                }
+                })
             }
-            Err(refusal) => RetrievalOutcome::Refused { refusal },
         };
-        Reply::RetrievalRow {
-            job: *job,
-            strategy,
-            outcome,
-            millis: clock() - started,
+        match evaluated {
+            Ok(outcome) => Reply::RetrievalRow {
+                job: *job,
+                strategy,
+                retriever,
+                outcome,
+                millis: clock() - started,
+            },
+            Err(message) => failed(Some(*job), &message),
+        }
+    }
+
+    /// The texts row `index` of a [`Request::Retrieval`] must have embeddings of and the
+    /// engine does not hold, each once, in first-use order (the chunks' own texts, then the
+    /// questions with the model's query prefix); `None` for a BM25 row, a refused cut, a row
+    /// that cannot run (it answers for itself) or when every embedding is held.
+    pub fn vectors_needed(&mut self, request: &Request, index: usize) -> Option<Vec<String>> {
+        let Request::Retrieval {
+            pairs, dense_model, ..
+        } = request
+        else {
+            return None;
+        };
+        let (strategy, retriever) = retrieval_cell(request, index)?;
+        if retriever == Retriever::Bm25 {
+            return None;
+        }
+        let chunks = self.retrieval_chunks(request, strategy)?.ok()?;
+        let at = self.prepared_at(request)?;
+        let text = self.prepared[at].borrow_owner().clone();
+        let mut seen = std::collections::HashSet::new();
+        let missing: Vec<String> = embedded_texts(&text, &chunks, pairs, *dense_model)
+            .into_iter()
+            .filter(|t| !self.vectors.contains_key(&(*dense_model, t.clone())))
+            .filter(|t| seen.insert(t.clone()))
+            .collect();
+        (!missing.is_empty()).then_some(missing)
+    }
+
+    /// Keeps the embeddings of `texts` by `model` (one vector per text, in order), for every
+    /// later row. Errors (nothing kept) when the counts differ or a vector is empty or has
+    /// another length than the first.
+    pub fn store_vectors(
+        &mut self,
+        model: DenseModel,
+        texts: Vec<String>,
+        vectors: Vec<Vec<f32>>,
+    ) -> Result<(), String> {
+        if texts.len() != vectors.len() {
+            return Err(format!(
+                "{} embeddings for {} texts",
+                vectors.len(),
+                texts.len()
+            ));
+        }
+        let dim = vectors.first().map_or(0, Vec::len);
+        if vectors.iter().any(|v| v.is_empty() || v.len() != dim) {
+            return Err("the embeddings differ in length".to_owned());
+        }
+        for (text, vector) in texts.into_iter().zip(vectors) {
+            self.vectors.insert((model, text), vector);
+        }
+        Ok(())
+    }
+
+    /// The text of `request` prepared in its encoding and language, its index in
+    /// `self.prepared`; `None` when the text is not held.
+    fn prepared_at(&mut self, request: &Request) -> Option<usize> {
+        let Request::Retrieval {
+            text_id,
+            figures,
+            lang,
+            ..
+        } = request
+        else {
+            return None;
+        };
+        self.prepare(*text_id, figures.settings.encoding, *lang)
+    }
+
+    /// The chunks of `strategy` for retrieval `request`, cut once per job and strategy;
+    /// `None` when the text is not held (or `request` is not a retrieval).
+    fn retrieval_chunks(
+        &mut self,
+        request: &Request,
+        strategy: StrategyId,
+    ) -> Option<Result<Chunks, Refusal>> {
+        let Request::Retrieval {
+            job,
+            text_id,
+            figures,
+            ..
+        } = request
+        else {
+            return None;
+        };
+        let at = self.prepared_at(request)?;
+        let key = (*job, *text_id, strategy);
+        match &self.last_cut {
+            Some((k, chunks)) if *k == key => Some(chunks.clone()),
+            _ => {
+                let chunks = cut(strategy, self.prepared[at].borrow_dependent(), figures);
+                self.last_cut = Some((key, chunks.clone()));
+                Some(chunks)
+            }
         }
     }
 
@@ -545,6 +694,45 @@ impl Engine {
     }
 }
 
+/// The strategy and retriever of row `index` of a [`Request::Retrieval`] (rows go strategy
+/// by strategy, each with every retriever in the request's order); `None` past the end.
+fn retrieval_cell(request: &Request, index: usize) -> Option<(StrategyId, Retriever)> {
+    let Request::Retrieval {
+        strategies,
+        retrievers,
+        ..
+    } = request
+    else {
+        return None;
+    };
+    let n = retrievers.len();
+    if n == 0 {
+        return None;
+    }
+    Some((*strategies.get(index / n)?, retrievers[index % n]))
+}
+
+/// What a dense retriever embeds for `chunks` and `pairs`: each chunk's own text (what a
+/// pipeline sends to the model), in chunk order, then each question after the model's query
+/// prefix, in the pairs' order.
+fn embedded_texts(
+    document: &str,
+    chunks: &Chunks,
+    pairs: &[QaPair],
+    model: DenseModel,
+) -> Vec<String> {
+    chunks
+        .chunks
+        .iter()
+        .map(|c| c.text(document).into_owned())
+        .chain(
+            pairs
+                .iter()
+                .map(|p| format!("{}{}", model.query_prefix(), p.question)),
+        )
+        .collect()
+}
+
 /// Cuts the document with `strategy` at `figures`' settings.
 fn cut(strategy: StrategyId, document: &Document, figures: &Figures) -> Result<Chunks, Refusal> {
     chunker_with(strategy, &figures.settings, figures.structure)
@@ -704,9 +892,10 @@ mod exports {
 
     /// The next effect ([`Worker::next`]) as a plain object: `{effect: "post", reply}` (post
     /// `reply` to the page), `{effect: "fetch", file}` (fetch `file`, relative to the page's
-    /// folder, then call [`vocab_fetched`] or [`vocab_failed`]), `{effect: "yield"}` (return
-    /// to the event loop, then call again); `null` when nothing is left until a message or a
-    /// file arrives.
+    /// folder, then call [`vocab_fetched`] or [`vocab_failed`]), `{effect: "embed", batch,
+    /// model, texts}` (ask the embedding worker, then call [`vectors_fetched`] or
+    /// [`vectors_failed`] with `batch`), `{effect: "yield"}` (return to the event loop, then
+    /// call again); `null` when nothing is left until a message, a file or embeddings arrive.
     #[wasm_bindgen]
     pub fn next() -> JsValue {
         let effect = WORKER.with(|w| w.borrow_mut().next(js_sys::Date::now));
@@ -715,8 +904,43 @@ mod exports {
             Some(Effect::Post(reply)) => Wire::Post { reply },
             Some(Effect::Fetch(vocab)) => Wire::Fetch { file: vocab.file() },
             Some(Effect::Yield) => Wire::Yield,
+            Some(Effect::Embed {
+                batch,
+                model,
+                texts,
+            }) => Wire::Embed {
+                batch: *batch,
+                model: model.id(),
+                texts,
+            },
         };
         write(&wire)
+    }
+
+    /// The embeddings of `{effect: "embed", batch}`: `vectors` holds one vector of `dim`
+    /// values per text, back to back ([`Worker::vectors_arrived`]); a length that is not
+    /// `texts × dim` fails the batch.
+    #[wasm_bindgen]
+    pub fn vectors_fetched(batch: u32, vectors: Vec<f32>, dim: usize) {
+        let rows = if dim == 0 || !vectors.len().is_multiple_of(dim) {
+            Err(format!("{} values do not make vectors of {dim}", vectors.len()))
+        } else {
+            Ok(vectors.chunks_exact(dim).map(<[f32]>::to_vec).collect())
+        };
+        WORKER.with(|w| w.borrow_mut().vectors_arrived(batch, rows));
+    }
+
+    /// The embeddings of `batch` could not be had (`message`, English, as the page reports it).
+    #[wasm_bindgen]
+    pub fn vectors_failed(batch: u32, message: String) {
+        WORKER.with(|w| w.borrow_mut().vectors_arrived(batch, Err(message)));
+    }
+
+    /// The batches asked for and not answered ([`Worker::embedding_batches`]): the script fails
+    /// them when the embedding worker is stopped.
+    #[wasm_bindgen]
+    pub fn embedding_batches() -> Vec<u32> {
+        WORKER.with(|w| w.borrow().embedding_batches())
     }
 
     /// The bytes of `file`, fetched for a `{effect: "fetch", file}` ([`Worker::vocab_arrived`]).
@@ -746,7 +970,14 @@ mod exports {
     #[serde(tag = "effect", rename_all = "kebab-case")]
     enum Wire<'a> {
         Post { reply: &'a Reply },
-        Fetch { file: &'a str },
+        Fetch {
+            file: &'a str,
+        },
+        Embed {
+            batch: u32,
+            model: &'a str,
+            texts: &'a [String],
+        },
         Yield,
     }
 
@@ -889,6 +1120,8 @@ mod tests {
             bm25: Bm25Setting::default(),
             lang: Lang::En,
             k: 3,
+            retrievers: vec![Retriever::Bm25],
+            dense_model: DenseModel::default(),
         };
         assert_eq!(vocab_of(&retrieval), Some(OpenVocab::BertUncased));
         let select = Request::Select {
@@ -1421,6 +1654,8 @@ mod tests {
             bm25,
             lang: Lang::En,
             k: 2,
+            retrievers: vec![Retriever::Bm25],
+            dense_model: DenseModel::default(),
         };
         assert_eq!(Engine::rows_in(&request), 17);
         let options = EvalOptions {
@@ -1494,6 +1729,8 @@ mod tests {
                 bm25,
                 lang: Lang::En,
                 k,
+                retrievers: vec![Retriever::Bm25],
+                dense_model: DenseModel::default(),
             };
         let ok = Bm25Setting::default();
         let past = vec![QaPair {

@@ -28,6 +28,7 @@ use std::collections::VecDeque;
 
 use chunk_core::analysis::export::PageMap;
 use chunk_core::analysis::protocol::{Lane, Reply, Request};
+use chunk_core::retrieval::DenseModel;
 use chunk_core::tokenizer::open::OpenVocab;
 
 use crate::Engine;
@@ -46,6 +47,16 @@ pub enum Effect {
     /// Return to the event loop (`setTimeout(0)`: queued messages run) before calling
     /// [`Worker::next`] again.
     Yield,
+    /// Ask the embedding worker for the embeddings of `texts` by `model` (one vector per text,
+    /// in order) and hand them, or the failure, to [`Worker::vectors_arrived`] with `batch`.
+    Embed {
+        /// Names the answer.
+        batch: u32,
+        /// The model.
+        model: DenseModel,
+        /// The texts, each once.
+        texts: Vec<String>,
+    },
 }
 
 /// What a stepped job is, for supersession.
@@ -67,6 +78,15 @@ struct Stepped {
     total: usize,
     /// The vocabulary being fetched that the job waits for.
     wait: Option<OpenVocab>,
+    /// The embeddings batch ([`Effect::Embed`]) the job waits for, with its texts.
+    embedding: Option<(u32, DenseModel, Vec<String>)>,
+}
+
+impl Stepped {
+    /// Whether the job can take a step now (it waits for no vocabulary and no embeddings).
+    fn due(&self) -> bool {
+        self.wait.is_none() && self.embedding.is_none()
+    }
 }
 
 /// A `select`, `rows` or `export`, or an `open-count`, waiting for its turn or its vocabulary.
@@ -98,6 +118,8 @@ pub struct Worker {
     fetching: Vec<OpenVocab>,
     /// A step ran since the last [`Effect::Yield`].
     stepped_since_yield: bool,
+    /// The last [`Effect::Embed`] batch number.
+    batches: u32,
 }
 
 impl Worker {
@@ -216,7 +238,7 @@ impl Worker {
         !self.effects.is_empty()
             || self.counts.iter().any(|w| w.wait.is_none())
             || self.in_order.front().is_some_and(|w| w.wait.is_none())
-            || self.stepped.iter().any(|s| s.wait.is_none())
+            || self.stepped.iter().any(Stepped::due)
     }
 
     /// The next effect, `None` when nothing is left until a message or a vocabulary arrives.
@@ -250,7 +272,7 @@ impl Worker {
                     continue;
                 }
             }
-            let Some(at) = self.stepped.iter().position(|s| s.wait.is_none()) else {
+            let Some(at) = self.stepped.iter().position(Stepped::due) else {
                 self.stepped_since_yield = false;
                 return None;
             };
@@ -280,6 +302,7 @@ impl Worker {
             kind,
             next: 0,
             wait,
+            embedding: None,
         });
     }
 
@@ -294,8 +317,57 @@ impl Worker {
         Some(vocab)
     }
 
-    /// One step of `job`: its reply, if any, and whether the job has more steps.
+    /// Hands back the embeddings of [`Effect::Embed`] `batch`: one vector per text, or the
+    /// failure in words. The engine keeps them ([`Engine::store_vectors`]) and the job that
+    /// waited goes on; a failure (or vectors that do not fit the texts) ends that job with
+    /// [`Reply::Failed`]. A batch no job waits for (its job was superseded) is dropped.
+    pub fn vectors_arrived(&mut self, batch: u32, vectors: Result<Vec<Vec<f32>>, String>) {
+        let Some(at) = self
+            .stepped
+            .iter()
+            .position(|s| matches!(&s.embedding, Some((b, ..)) if *b == batch))
+        else {
+            return;
+        };
+        let (_, model, texts) = self.stepped[at].embedding.take().expect("matched");
+        let kept = vectors.and_then(|v| self.engine.store_vectors(model, texts, v));
+        if let Err(message) = kept {
+            let job = self.stepped.remove(at).expect("found");
+            self.post(Reply::Failed {
+                job: Some(job.request.job()),
+                message: format!("embeddings: {message}"),
+            });
+        }
+    }
+
+    /// The batches asked for ([`Effect::Embed`]) and not handed back, of the jobs still
+    /// running (the script fails them all when the embedding worker is gone).
+    pub fn embedding_batches(&self) -> Vec<u32> {
+        self.stepped
+            .iter()
+            .filter_map(|s| s.embedding.as_ref().map(|(b, ..)| *b))
+            .collect()
+    }
+
+    /// One step of `job`: its reply, if any, and whether the job has more steps. A dense
+    /// retrieval row whose embeddings are not all held asks for them ([`Effect::Embed`]) and
+    /// waits instead of answering.
     fn step(&mut self, job: &mut Stepped, clock: &impl Fn() -> f64) -> (Option<Reply>, bool) {
+        if job.kind == Kind::Retrieval && job.next < job.total {
+            if let Some(texts) = self.engine.vectors_needed(&job.request, job.next) {
+                let Request::Retrieval { dense_model, .. } = &job.request else {
+                    unreachable!("a retrieval job holds a retrieval request")
+                };
+                self.batches += 1;
+                self.effects.push_back(Effect::Embed {
+                    batch: self.batches,
+                    model: *dense_model,
+                    texts: texts.clone(),
+                });
+                job.embedding = Some((self.batches, *dense_model, texts));
+                return (None, true);
+            }
+        }
         let index = job.next;
         job.next += 1;
         let id = job.request.job();
@@ -326,9 +398,9 @@ impl Worker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chunk_core::analysis::protocol::{Bm25Setting, Figures};
+    use chunk_core::analysis::protocol::{Bm25Setting, Figures, RetrievalOutcome};
     use chunk_core::models::{model, ModelRef};
-    use chunk_core::retrieval::{locate_answer, QaPair, SweepGrid};
+    use chunk_core::retrieval::{locate_answer, QaPair, Retriever, SweepGrid};
     use chunk_core::strategy::{Settings, SizeUnit, StrategyId};
     use chunk_core::tokenizer::Encoding;
     use chunk_core::Lang;
@@ -395,6 +467,8 @@ mod tests {
             bm25: Bm25Setting::default(),
             lang: Lang::En,
             k: 2,
+            retrievers: vec![Retriever::Bm25],
+            dense_model: DenseModel::default(),
         }
     }
 
@@ -611,6 +685,174 @@ mod tests {
             .filter(|e| matches!(e, Post(Reply::RetrievalRow { .. })))
             .collect();
         assert_eq!(rows, oracle);
+    }
+
+    /// A stand-in embedding: how often each of four words occurs (enough to rank by).
+    fn embed(text: &str) -> Vec<f32> {
+        let t = text.to_lowercase();
+        ["battery", "lens", "charge", "kilos"]
+            .iter()
+            .map(|w| t.matches(w).count() as f32 + 0.01)
+            .collect()
+    }
+
+    fn dense_retrieval(job: u32) -> Request {
+        match retrieval(job) {
+            Request::Retrieval {
+                job,
+                text_id,
+                pairs,
+                figures,
+                bm25,
+                lang,
+                k,
+                dense_model,
+                ..
+            } => Request::Retrieval {
+                job,
+                text_id,
+                pairs,
+                strategies: vec![StrategyId::Fixed, StrategyId::Sentence],
+                figures,
+                bm25,
+                lang,
+                k,
+                retrievers: vec![Retriever::Bm25, Retriever::Dense, Retriever::Hybrid],
+                dense_model,
+            },
+            _ => unreachable!(),
+        }
+    }
+
+    /// Carries out the effects until nothing is left, answering each `Embed` with `answer`;
+    /// the posts and the texts asked for.
+    fn run_embedding(
+        w: &mut Worker,
+        answer: impl Fn(&[String]) -> Result<Vec<Vec<f32>>, String>,
+    ) -> (Vec<Reply>, Vec<Vec<String>>) {
+        let (mut posts, mut asked) = (Vec::new(), Vec::new());
+        loop {
+            match w.next(NO_CLOCK) {
+                Some(Post(r)) => posts.push(r),
+                Some(Effect::Embed { batch, texts, .. }) => {
+                    asked.push(texts.clone());
+                    assert!(w.next(NO_CLOCK).is_none_or(|e| e == Yield), "waits");
+                    w.vectors_arrived(batch, answer(&texts));
+                }
+                Some(_) => {}
+                None => return (posts, asked),
+            }
+        }
+    }
+
+    #[test]
+    fn a_dense_row_waits_for_its_embeddings_each_text_asked_once() {
+        let mut w = worker();
+        let request = dense_retrieval(3);
+        w.receive(request.clone());
+        let (posts, asked) = run_embedding(&mut w, |t| Ok(t.iter().map(|t| embed(t)).collect()));
+        // Rows strategy by strategy, each retriever in order, then done.
+        let rows: Vec<(StrategyId, Retriever)> = posts
+            .iter()
+            .filter_map(|r| match r {
+                Reply::RetrievalRow {
+                    strategy,
+                    retriever,
+                    ..
+                } => Some((*strategy, *retriever)),
+                _ => None,
+            })
+            .collect();
+        use Retriever::{Bm25, Dense, Hybrid};
+        use StrategyId::{Fixed, Sentence};
+        assert_eq!(
+            rows,
+            [
+                (Fixed, Bm25),
+                (Fixed, Dense),
+                (Fixed, Hybrid),
+                (Sentence, Bm25),
+                (Sentence, Dense),
+                (Sentence, Hybrid)
+            ]
+        );
+        assert_eq!(posts.last(), Some(&Reply::RetrievalDone { job: 3 }));
+        // One batch per strategy (hybrid reuses dense's); the question is asked once only.
+        assert_eq!(asked.len(), 2, "{asked:?}");
+        let question = "How long does the battery last?".to_owned();
+        assert_eq!(asked[0].last(), Some(&question));
+        assert!(!asked[1].contains(&question));
+        let all: Vec<&String> = asked.iter().flatten().collect();
+        let distinct: std::collections::HashSet<_> = all.iter().collect();
+        assert_eq!(all.len(), distinct.len(), "no text asked twice");
+        // Each row equals the engine's own with the same vectors held.
+        let mut e = Engine::default();
+        e.set_text(1, TEXT.to_owned(), None);
+        for texts in &asked {
+            e.store_vectors(
+                DenseModel::default(),
+                texts.clone(),
+                texts.iter().map(|t| embed(t)).collect(),
+            )
+            .unwrap();
+        }
+        let oracle: Vec<Reply> = (0..6)
+            .map(|i| e.retrieval_row(&request, i, NO_CLOCK))
+            .collect();
+        assert_eq!(&posts[..6], &oracle[..]);
+        // The dense row ranks by the stand-in: the battery chunk first.
+        let Reply::RetrievalRow {
+            outcome: RetrievalOutcome::Evaluated { aggregate, .. },
+            ..
+        } = &posts[1]
+        else {
+            panic!("{:?}", posts[1])
+        };
+        assert_eq!((aggregate.pairs, aggregate.hits_at_1), (1, 1));
+
+        // A later job on the same text asks for nothing: every embedding is held.
+        w.receive(dense_retrieval(4));
+        let (posts, asked) = run_embedding(&mut w, |_| Err("not asked".into()));
+        assert!(asked.is_empty());
+        assert_eq!(posts.len(), 7);
+    }
+
+    #[test]
+    fn a_failed_embedding_ends_its_job_and_wrong_vectors_are_refused() {
+        let mut w = worker();
+        w.receive(dense_retrieval(5));
+        let (posts, asked) = run_embedding(&mut w, |_| Err("the model did not load".into()));
+        assert_eq!(asked.len(), 1);
+        assert!(matches!(posts[0], Reply::RetrievalRow { retriever: Retriever::Bm25, .. }));
+        assert_eq!(
+            posts[1..],
+            [Reply::Failed {
+                job: Some(5),
+                message: "embeddings: the model did not load".into()
+            }]
+        );
+        let mut w = worker();
+        w.receive(dense_retrieval(6));
+        let (posts, _) = run_embedding(&mut w, |t| Ok(vec![vec![1.0]; t.len() - 1]));
+        assert!(
+            matches!(&posts[1], Reply::Failed { job: Some(6), message } if message.contains("embeddings for")),
+            "{posts:?}"
+        );
+        // A batch of a superseded job: kept out of the way, the new job asks again.
+        let mut w = worker();
+        w.receive(dense_retrieval(7));
+        let first = loop {
+            match w.next(NO_CLOCK) {
+                Some(Effect::Embed { batch, .. }) => break batch,
+                Some(_) => {}
+                None => panic!("no embed"),
+            }
+        };
+        w.receive(retrieval(8));
+        assert!(w.embedding_batches().is_empty(), "job 7 is gone");
+        w.vectors_arrived(first, Ok(vec![]));
+        let rest = drain(&mut w);
+        assert!(rest.iter().all(|e| !matches!(e, Post(Reply::Failed { .. }))));
     }
 
     #[test]

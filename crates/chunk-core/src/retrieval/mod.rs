@@ -37,7 +37,7 @@ pub mod terms;
 
 pub use answer::{check_span, locate_answer, AnswerError};
 pub use bm25::{Bm25Index, Bm25Params, Bm25ParamsError, Ranking};
-pub use dense::{cosine_ranking, reciprocal_rank_fusion, Retriever, RRF_K};
+pub use dense::{cosine_ranking, reciprocal_rank_fusion, DenseModel, Retriever, RRF_K};
 pub use document_terms::DocumentTerms;
 pub use evaluate::{
     evaluate, evaluate_dense, evaluate_prepared, ndcg_at_k, reciprocal_rank, Aggregate,
