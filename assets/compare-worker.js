@@ -12,9 +12,21 @@
 // step, the in-order answers, which vocabulary file is needed) is the engine's
 // (crates/compare-engine/src/worker.rs): this script forwards each message and carries out
 // the effects the engine asks for — post a reply, fetch a vocabulary file (`vocab/…`, same
-// origin) and hand back its bytes or the failure, return to the event loop between two steps.
+// origin) and hand back its bytes or the failure, ask the embedding worker for embeddings and
+// hand them back, return to the event loop between two steps.
+//
+// Embeddings (dense and hybrid retrieval): the page starts the embedding worker only when the
+// user asks for such a retriever and then sends `{kind: "embedder", port}`, a MessagePort to
+// it. An `embed` effect `{batch, texts}` is posted on the port as `{id: batch, texts}`; its
+// answer `{id, vectors, dim}` (a Float32Array, one vector of `dim` after another) or
+// `{id, error}` goes back to the engine. `{kind: "embedder-gone"}` (the user stopped it, or it
+// failed) fails every batch still waiting, and those asked later, until a new port comes.
 let engine;
 let ready;
+// The port to the embedding worker, when the page has given one.
+let embedPort = null;
+// Why embeddings cannot be had, when the page said the embedding worker is gone.
+let embedGone = 'no embedding model is loaded';
 
 function fail(message) {
   self.postMessage({ kind: 'failed', job: null, message: `compare worker: ${message}` });
@@ -53,6 +65,10 @@ function pump() {
       case 'fetch':
         fetchVocab(effect.file);
         break;
+      case 'embed':
+        if (embedPort) embedPort.postMessage({ id: effect.batch, texts: effect.texts });
+        else engine.vectors_failed(effect.batch, embedGone);
+        break;
       case 'yield':
         turn ??= setTimeout(() => {
           turn = null;
@@ -88,9 +104,38 @@ function fetchVocab(file) {
     .then(() => safely(pump), report);
 }
 
+// The embedding worker's answer to a batch, handed to the engine.
+function embedded({ data }) {
+  if (!engine) return;
+  safely(() => {
+    if (data.error !== undefined) engine.vectors_failed(data.id, `${data.error}`);
+    else engine.vectors_fetched(data.id, data.vectors, data.dim);
+    pump();
+  });
+}
+
 self.onmessage = ({ data }) => {
   if (data.kind === 'init') {
     ready = start(data).catch((err) => fail(`did not start: ${err}`));
+    return;
+  }
+  if (data.kind === 'embedder') {
+    embedPort?.close();
+    embedPort = data.port;
+    embedPort.onmessage = embedded;
+    return;
+  }
+  if (data.kind === 'embedder-gone') {
+    embedPort?.close();
+    embedPort = null;
+    embedGone = data.message ?? 'the embedding model was stopped';
+    ready
+      ?.then(() => {
+        if (!engine) return;
+        for (const batch of engine.embedding_batches()) engine.vectors_failed(batch, embedGone);
+        pump();
+      })
+      .catch(report);
     return;
   }
   if (!ready) {

@@ -87,7 +87,7 @@ mod imp {
         const GLUE: &'static str = ENGINE_GLUE;
         const WASM: &'static str = ENGINE_WASM;
 
-        fn encode(read: &Read) -> Result<(JsValue, Option<js_sys::ArrayBuffer>), String> {
+        fn encode(read: &Read) -> Result<(JsValue, Option<JsValue>), String> {
             let format = match read.format {
                 Format::Html => "html",
                 Format::Docx => "docx",
@@ -99,7 +99,7 @@ mod imp {
                 ("format", &JsValue::from_str(format)),
                 ("bytes", &buffer),
             ]);
-            Ok((message.into(), Some(buffer)))
+            Ok((message.into(), Some(buffer.into())))
         }
 
         fn decode(message: JsValue) -> Result<Answer, String> {

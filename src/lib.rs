@@ -36,6 +36,7 @@ pub mod app;
 pub mod browser;
 pub mod calculator;
 pub mod compare;
+pub mod embed;
 pub mod extract_job;
 pub mod faq;
 pub mod file_input;

@@ -37,11 +37,12 @@ pub trait Protocol: 'static {
     fn init_fields() -> Vec<(&'static str, JsValue)> {
         Vec::new()
     }
-    /// `request` as a message, with the buffer to transfer (not copy) when it carries one.
+    /// `request` as a message, with what it transfers (not copies) when it carries one: an
+    /// `ArrayBuffer` or a `MessagePort`.
     ///
     /// # Errors
     /// English, when the request cannot be written as a message.
-    fn encode(request: &Self::Request) -> Result<(JsValue, Option<js_sys::ArrayBuffer>), String>;
+    fn encode(request: &Self::Request) -> Result<(JsValue, Option<JsValue>), String>;
     /// A message of the worker (other than `ready`) as a reply.
     ///
     /// # Errors
@@ -107,12 +108,8 @@ mod imp {
     use super::{kind_of, object, Heard, Protocol};
     use crate::browser::build_file_url;
 
-    /// Posts `message` to `w`, transferring `transfer` when given.
-    fn send(
-        w: &Worker,
-        message: &JsValue,
-        transfer: Option<&js_sys::ArrayBuffer>,
-    ) -> Result<(), JsValue> {
+    /// Posts `message` to `w`, transferring `transfer` (a buffer or a port) when given.
+    fn send(w: &Worker, message: &JsValue, transfer: Option<&JsValue>) -> Result<(), JsValue> {
         match transfer {
             Some(buffer) => w.post_message_with_transfer(message, &js_sys::Array::of1(buffer)),
             None => w.post_message(message),
@@ -127,7 +124,7 @@ mod imp {
         /// Whether the current worker has sent anything yet.
         heard: Cell<bool>,
         /// Messages posted before `ready`, in order, each with the buffer it transfers.
-        queued: RefCell<Vec<(JsValue, Option<js_sys::ArrayBuffer>)>>,
+        queued: RefCell<Vec<(JsValue, Option<JsValue>)>>,
         on_event: Box<dyn Fn(Heard<P::Reply>)>,
         /// The current worker's handlers, kept alive while it may call them.
         closures: RefCell<Vec<Box<dyn std::any::Any>>>,

@@ -49,6 +49,12 @@ pub enum Outgoing {
     },
     /// A request of the protocol, as serde writes it (JSON-compatible).
     Request(Request),
+    /// `{kind: "embedder", port}`: a transferred port to the embedding worker
+    /// (`crate::embed`), which the worker asks for embeddings on.
+    Embedder(web_sys::MessagePort),
+    /// `{kind: "embedder-gone", message}`: the embedding worker was stopped; the batches
+    /// waiting for it fail with `message` (English).
+    EmbedderGone(String),
 }
 
 /// The comparison worker's messages: [`Outgoing`] out, [`Reply`] back (serde).
@@ -62,7 +68,7 @@ impl Protocol for CompareProtocol {
     const GLUE: &'static str = "compare-engine.js";
     const WASM: &'static str = "compare-engine_bg.wasm";
 
-    fn encode(message: &Outgoing) -> Result<(JsValue, Option<js_sys::ArrayBuffer>), String> {
+    fn encode(message: &Outgoing) -> Result<(JsValue, Option<JsValue>), String> {
         match message {
             Outgoing::Text { id, text, pages } => {
                 let bytes = js_sys::Uint8Array::new_from_slice(text.as_bytes());
@@ -77,7 +83,22 @@ impl Protocol for CompareProtocol {
                     ("bytes", &bytes),
                     ("pages", &pages),
                 ]);
-                Ok((message.into(), Some(bytes.buffer())))
+                Ok((message.into(), Some(bytes.buffer().into())))
+            }
+            Outgoing::Embedder(port) => {
+                let port: JsValue = port.clone().into();
+                let message = crate::worker::object(&[
+                    ("kind", &JsValue::from_str("embedder")),
+                    ("port", &port),
+                ]);
+                Ok((message.into(), Some(port)))
+            }
+            Outgoing::EmbedderGone(why) => {
+                let message = crate::worker::object(&[
+                    ("kind", &JsValue::from_str("embedder-gone")),
+                    ("message", &JsValue::from_str(why)),
+                ]);
+                Ok((message.into(), None))
             }
             Outgoing::Request(request) => {
                 let serializer = serde_wasm_bindgen::Serializer::json_compatible();
@@ -106,6 +127,8 @@ struct State {
     /// The last request of each kind that needs the text, to repeat after `need-text`.
     last: RefCell<Vec<Request>>,
     restarts: Cell<u32>,
+    /// The start of the embedding worker whose port this worker holds (0: none).
+    embedder: Cell<u32>,
     on_event: Box<dyn Fn(Event)>,
 }
 
@@ -125,6 +148,7 @@ impl CompareEngine {
             text_sent: Cell::new(false),
             last: RefCell::new(Vec::new()),
             restarts: Cell::new(0),
+            embedder: Cell::new(0),
             on_event: Box::new(on_event),
         });
         let me = Rc::downgrade(&state);
@@ -183,6 +207,8 @@ impl CompareEngine {
         (self.0.on_event)(Event::Failed(message));
         let n = self.0.restarts.get() + 1;
         self.0.restarts.set(n);
+        // A new worker holds no port to the embedding worker.
+        self.0.embedder.set(0);
         if n <= MAX_RESTARTS {
             if let Some(w) = worker {
                 self.0.text_sent.set(false);
@@ -205,6 +231,34 @@ impl CompareEngine {
         if !same {
             *self.0.text.borrow_mut() = Some((text_id, text, pages));
             self.0.text_sent.set(false);
+        }
+    }
+
+    /// Gives the worker a port to start `generation` of the embedding worker, made by
+    /// `port`, unless it holds one of that start already.
+    pub fn connect_embedder(
+        &self,
+        generation: u32,
+        port: impl FnOnce() -> Option<web_sys::MessagePort>,
+    ) {
+        if generation == 0 || self.0.embedder.get() == generation {
+            return;
+        }
+        let worker = self.0.worker.borrow().clone();
+        let (Some(worker), Some(port)) = (worker, port()) else {
+            return;
+        };
+        if worker.post(&Outgoing::Embedder(port)).is_ok() {
+            self.0.embedder.set(generation);
+        }
+    }
+
+    /// Tells the worker the embedding worker is gone (`why`, English): what waits for it fails.
+    pub fn embedder_gone(&self, why: &str) {
+        self.0.embedder.set(0);
+        let worker = self.0.worker.borrow().clone();
+        if let Some(worker) = worker {
+            let _ = worker.post(&Outgoing::EmbedderGone(why.to_owned()));
         }
     }
 

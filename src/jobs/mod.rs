@@ -13,7 +13,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use chunk_core::analysis::protocol::{ExportFormat, Figures, Outcome, Reply, Selection};
-use chunk_core::retrieval::SweepGrid;
+use chunk_core::retrieval::{Retriever, SweepGrid};
 use chunk_core::strategy::{Settings, SizeUnit};
 use leptos::prelude::*;
 use wasm_bindgen::JsValue;
@@ -21,7 +21,10 @@ use wasm_bindgen::JsValue;
 use crate::compare::engine::{CompareEngine, Event};
 use crate::compare::state::{b_figures, ChunkPage, EngineStatus, Shown, Table};
 use crate::compare::{CompareResults, CompareSettings, Requests, DEBOUNCE_MS};
-use crate::retrieval::state::{ready_pairs, RetrievalResults, RetrievalTable, SweepState};
+use crate::embed::{EmbedRuntime, EmbedStatus};
+use crate::retrieval::state::{
+    ready_pairs, RetrievalResults, RetrievalSettings, RetrievalTable, SweepState,
+};
 use crate::state::model::{ModelResults, ModelSettings, OpenStatus};
 use crate::state::PageState;
 use schedule::{Dispatch, Schedule, Settled, Worker, WorkerEvent};
@@ -57,6 +60,19 @@ impl Workers {
             target.with_value(|e| {
                 if let Some(e) = e {
                     e.request(post.request);
+                }
+            });
+        }
+    }
+
+    /// Starts the embedding worker unless it runs, and gives each comparison worker a port to
+    /// it unless it holds one to this start.
+    fn connect_embedder(&self, embed: EmbedRuntime) {
+        let generation = embed.ensure_started();
+        for w in [self.main, self.side] {
+            w.with_value(|e| {
+                if let Some(e) = e {
+                    e.connect_embedder(generation, || embed.port());
                 }
             });
         }
@@ -117,6 +133,7 @@ pub fn start(app: PageState) {
     provide_context(settings);
     provide_context(results);
     let (retrieval_settings, retrieval) = crate::retrieval::state::provide(app);
+    let embed = EmbedRuntime::provide();
 
     let workers = Workers {
         main: StoredValue::new_local(None),
@@ -206,7 +223,9 @@ pub fn start(app: PageState) {
         figures,
         retrieval_settings,
         retrieval,
+        embed,
     );
+    wire_embedder(workers, embed, retrieval_settings);
 
     results.requests.more_rows.set_value(Some(Rc::new(move || {
         let page = results.chunks.get_untracked();
@@ -503,12 +522,13 @@ fn receive(
         Reply::RetrievalRow {
             job,
             strategy,
+            retriever,
             outcome,
             millis,
         } => {
             retrieval
                 .table
-                .maybe_update(|t| t.file_row(job, strategy, outcome, millis));
+                .maybe_update(|t| t.file_row(job, strategy, retriever, outcome, millis));
         }
         Reply::SweepProgress { job, done, total } => {
             retrieval
@@ -543,6 +563,7 @@ fn open_status(model: ModelResults, job: u32, status: OpenStatus) {
 /// The retrieval table (debounced, after every change it depends on), the sweep's request,
 /// and the sweep's staleness (cleared, and stopped while it runs, when anything it depends on
 /// changes).
+#[allow(clippy::too_many_arguments)]
 fn wire_retrieval(
     app: PageState,
     workers: Workers,
@@ -551,6 +572,7 @@ fn wire_retrieval(
     figures: Memo<Option<(Figures, bool)>>,
     settings: crate::retrieval::state::RetrievalSettings,
     results: RetrievalResults,
+    embed: EmbedRuntime,
 ) {
     // Only what cuts the chunks: the price and the model limit, which the check does not use,
     // must not restart it at every keystroke in the price field. A `Memo` for that reason.
@@ -571,6 +593,7 @@ fn wire_retrieval(
         let pairs = results.resolved.with(|r| ready_pairs(r));
         let params = results.params.get();
         let lang = app.language.lang.get();
+        let retriever = settings.retriever.get();
         // Stale at once, as the comparison table's rows are.
         results.table.set(RetrievalTable::default());
         let (Some(figures), Some(pairs), Ok(p), false, true) =
@@ -579,7 +602,11 @@ fn wire_retrieval(
             return None;
         };
         Some(move || {
-            let job = |s: &mut Schedule| s.retrieval(&text, figures, pairs, p.k, p.bm25, lang);
+            if retriever.needs_vectors() {
+                workers.connect_embedder(embed);
+            }
+            let job =
+                |s: &mut Schedule| s.retrieval(&text, figures, pairs, p.k, p.bm25, lang, retriever);
             if let Some((table, d)) = workers.schedule(job) {
                 results.table.set(table);
                 workers.dispatch(&app, d);
@@ -636,6 +663,36 @@ fn wire_retrieval(
             workers.dispatch(&app, d);
         }
     })));
+}
+
+/// When the embedding model stops running (the user stopped it, or it failed), the comparison
+/// workers are told, so that a row waiting for embeddings fails instead of waiting forever; a
+/// stop by the user also puts the retriever back to BM25.
+fn wire_embedder(workers: Workers, embed: EmbedRuntime, settings: RetrievalSettings) {
+    Effect::new(move |was_running: Option<bool>| {
+        let status = embed.status.get();
+        let running = matches!(
+            status,
+            EmbedStatus::Loading { .. } | EmbedStatus::Ready | EmbedStatus::Embedding { .. }
+        );
+        if was_running == Some(true) && !running {
+            let why = match &status {
+                EmbedStatus::Failed(message) => message.clone(),
+                _ => "the embedding model was stopped".to_owned(),
+            };
+            for w in [workers.main, workers.side] {
+                w.with_value(|e| {
+                    if let Some(e) = e {
+                        e.embedder_gone(&why);
+                    }
+                });
+            }
+            if status == EmbedStatus::Off {
+                settings.retriever.set(Retriever::Bm25);
+            }
+        }
+        running
+    });
 }
 
 /// Runs `track` in an effect (it reads the signals the job depends on); the job it returns

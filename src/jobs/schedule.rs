@@ -17,7 +17,7 @@ use std::sync::Arc;
 use chunk_core::analysis::protocol::{
     deferred, superlinear, Bm25Setting, ExportFormat, Figures, Lane, Request,
 };
-use chunk_core::retrieval::{QaPair, SweepGrid};
+use chunk_core::retrieval::{DenseModel, QaPair, Retriever, SweepGrid};
 use chunk_core::strategy::StrategyId;
 use chunk_core::tokenizer::open::OpenVocab;
 use chunk_core::Lang;
@@ -453,7 +453,8 @@ impl Schedule {
     }
 
     /// The retrieval table's job: one row per strategy the comparison table runs (the ones
-    /// it defers on a long text are left out), the superlinear ones on the side worker.
+    /// it defers on a long text are left out) and retriever ([`retrievers_for`] `retriever`),
+    /// the superlinear strategies on the side worker.
     #[allow(clippy::too_many_arguments)]
     pub fn retrieval(
         &mut self,
@@ -463,7 +464,9 @@ impl Schedule {
         k: usize,
         bm25: Bm25Setting,
         lang: Lang,
+        retriever: Retriever,
     ) -> (RetrievalTable, Dispatch) {
+        let retrievers = retrievers_for(retriever);
         let order = Table::run_order(text.len());
         let held = self.hold(text);
         let job = self.next_job();
@@ -471,10 +474,13 @@ impl Schedule {
             job,
             rows: StrategyId::all()
                 .filter(|s| order.contains(s))
-                .map(|strategy| RetrievalRowState {
-                    strategy,
-                    outcome: None,
-                    millis: 0.0,
+                .flat_map(|strategy| {
+                    retrievers.iter().map(move |&retriever| RetrievalRowState {
+                        strategy,
+                        retriever,
+                        outcome: None,
+                        millis: 0.0,
+                    })
                 })
                 .collect(),
             left_out: StrategyId::all().filter(|s| !order.contains(s)).collect(),
@@ -490,6 +496,8 @@ impl Schedule {
             bm25,
             lang,
             k,
+            retrievers: retrievers.clone(),
+            dense_model: DenseModel::default(),
         });
         (
             table,
@@ -566,6 +574,18 @@ impl Schedule {
                 request: Request::CancelSweep { job },
             }],
         })
+    }
+}
+
+/// The retrievers the table checks when the user picks `retriever`: BM25 alone (nothing to
+/// embed), or all three once the embeddings are there (BM25 costs nothing more, and hybrid
+/// fuses the two rankings already made), so that the rows compare them.
+pub fn retrievers_for(retriever: Retriever) -> Vec<Retriever> {
+    match retriever {
+        Retriever::Bm25 => vec![Retriever::Bm25],
+        Retriever::Dense | Retriever::Hybrid => {
+            vec![Retriever::Bm25, Retriever::Dense, Retriever::Hybrid]
+        }
     }
 }
 
@@ -912,6 +932,7 @@ mod tests {
             3,
             Bm25Setting { k1: 1.2, b: 0.75 },
             Lang::En,
+            Retriever::Bm25,
         );
         let waiting: Vec<StrategyId> = StrategyId::all()
             .filter(|&st| deferred(st, long.len()))
@@ -942,11 +963,42 @@ mod tests {
             5,
             Bm25Setting { k1: 1.2, b: 0.75 },
             Lang::En,
+            Retriever::Bm25,
         );
         assert_eq!(table.rows.len(), StrategyId::all().count());
         assert!(table.left_out.is_empty());
         assert_eq!(table.k, 5);
         assert_eq!(d.posts.len(), 2);
         assert_eq!(d.posts[1].to, Worker::Side);
+        // Dense: three rows a strategy (BM25, dense, hybrid), and the request names them.
+        let (table, d) = s.retrieval(
+            &text,
+            figures(),
+            Vec::new(),
+            5,
+            Bm25Setting { k1: 1.2, b: 0.75 },
+            Lang::En,
+            Retriever::Dense,
+        );
+        assert_eq!(table.rows.len(), 3 * StrategyId::all().count());
+        let first: Vec<(StrategyId, Retriever)> = table.rows[..3]
+            .iter()
+            .map(|r| (r.strategy, r.retriever))
+            .collect();
+        let s0 = table.rows[0].strategy;
+        assert_eq!(
+            first,
+            [
+                (s0, Retriever::Bm25),
+                (s0, Retriever::Dense),
+                (s0, Retriever::Hybrid)
+            ]
+        );
+        for post in &d.posts {
+            let Request::Retrieval { retrievers, .. } = &post.request else {
+                panic!("{:?}", post.request)
+            };
+            assert_eq!(retrievers, &retrievers_for(Retriever::Hybrid));
+        }
     }
 }

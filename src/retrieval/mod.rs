@@ -48,7 +48,7 @@ use crate::retrieval::messages::args as ret_msg;
 use chunk_core::analysis::protocol::{deferred, RetrievalOutcome, RetrievalPair};
 use chunk_core::retrieval::{
     parse_qa_jsonl, question_too_long, write_qa_jsonl, Aggregate, AnswerError, CellOutcome,
-    QaAnswer, QaJsonlError, QaLine, Sweep, SweepCell, SweepGrid, SweepObjective,
+    QaAnswer, QaJsonlError, QaLine, Retriever, Sweep, SweepCell, SweepGrid, SweepObjective,
     MAX_QUESTION_CHARS,
 };
 use chunk_core::strategy::{SizeUnit, StrategyId};
@@ -58,6 +58,8 @@ pub mod messages;
 pub mod state;
 
 use crate::compare::{refusal_text, strategy_name, CompareResults, CompareSettings, EngineStatus};
+use crate::embed::messages::{self as em, args as em_args, Em};
+use crate::embed::{EmbedRuntime, EmbedStatus};
 use crate::format;
 use crate::i18n::Lang;
 use crate::state::PageState;
@@ -243,6 +245,7 @@ pub fn RetrievalCheck() -> impl IntoView {
             <PairForm/>
             <PairList/>
             <ParamsFields/>
+            <RetrieverField/>
             <crate::compare::StatusProgress
                 status_testid="retrieval-status"
                 progress_testid="retrieval-progress"
@@ -650,6 +653,112 @@ fn ParamsFields() -> impl IntoView {
     }
 }
 
+/// The retriever select (`retriever`), what it does, and the embedding model's status line
+/// (`embed-status`, with `data-state` and the raw figures) and stop button (`embed-stop`).
+#[component]
+fn RetrieverField() -> impl IntoView {
+    let app = PageState::from_context();
+    let settings = expect_context::<RetrievalSettings>();
+    let embed = expect_context::<EmbedRuntime>();
+    let lang = move || app.language.lang.get();
+    let t = move |msg: Em| em::text(lang(), msg);
+    let model = chunk_core::retrieval::DenseModel::default();
+    let on_change = move |ev| {
+        let picked: Retriever = event_target_value(&ev).parse().unwrap_or_default();
+        // A model that failed is started afresh when it is picked again.
+        if picked.needs_vectors() && matches!(embed.status.get_untracked(), EmbedStatus::Failed(_))
+        {
+            embed.stop();
+        }
+        settings.retriever.set(picked);
+    };
+    let option = move |r: Retriever, label: Em| {
+        let value: &'static str = r.into();
+        view! { <option value=value selected=move || settings.retriever.get() == r>{move || t(label)}</option> }
+    };
+    let kib = |bytes: f64| (bytes / 1024.0).round().max(0.0) as u64;
+    let status_text = move || {
+        let l = lang();
+        let n = |x: u64| format::int(l, x);
+        match embed.status.get() {
+            EmbedStatus::Off => em::text(l, Em::Off).to_owned(),
+            EmbedStatus::Loading { received, total } => {
+                let received = format!("{} KB", n(kib(received)));
+                match total {
+                    Some(total) => em_args::LoadingOf {
+                        received: &received,
+                        total: &format!("{} KB", n(kib(total))),
+                    }
+                    .fill(l),
+                    None => em_args::Loading {
+                        received: &received,
+                    }
+                    .fill(l),
+                }
+            }
+            EmbedStatus::Ready => em_args::Ready {
+                model: model.name(),
+            }
+            .fill(l),
+            EmbedStatus::Embedding { done, queued } => em_args::Embedding {
+                done: &n(done),
+                queued: &n(queued),
+            }
+            .fill(l),
+            EmbedStatus::Failed(message) => em_args::Failed { message: &message }.fill(l),
+        }
+    };
+    let raw = move |f: fn(&EmbedStatus) -> Option<String>| move || f(&embed.status.get());
+    let shown = move || settings.retriever.get().needs_vectors() || embed.running();
+    view! {
+        <div class="field retriever-field">
+            <label for="retriever">{move || t(Em::RetrieverLabel)}</label>
+            <select id="retriever" data-testid="retriever" on:change=on_change>
+                {option(Retriever::Bm25, Em::RetrieverBm25)}
+                {option(Retriever::Dense, Em::RetrieverDense)}
+                {option(Retriever::Hybrid, Em::RetrieverHybrid)}
+            </select>
+            <p class="hint" data-testid="retriever-note">
+                {move || em_args::RetrieverNote { model: model.name() }.fill(lang())}
+            </p>
+        </div>
+        <div class="embed-status" class:hidden=move || !shown()>
+            <p
+                role="status"
+                data-testid="embed-status"
+                data-state=move || embed.status.get().code()
+                data-model=model.id()
+                data-received=raw(|s| match s {
+                    EmbedStatus::Loading { received, .. } => Some(received.to_string()),
+                    _ => None,
+                })
+                data-total=raw(|s| match s {
+                    EmbedStatus::Loading { total, .. } => total.map(|t| t.to_string()),
+                    _ => None,
+                })
+                data-done=raw(|s| match s {
+                    EmbedStatus::Embedding { done, .. } => Some(done.to_string()),
+                    _ => None,
+                })
+                data-queued=raw(|s| match s {
+                    EmbedStatus::Embedding { queued, .. } => Some(queued.to_string()),
+                    _ => None,
+                })
+            >
+                {status_text}
+            </p>
+            <button
+                type="button"
+                data-testid="embed-stop"
+                disabled=move || !embed.running()
+                on:click=move |_| embed.stop()
+            >
+                {move || t(Em::Stop)}
+            </button>
+        </div>
+    }
+}
+
 /// The k the table's headers name: the rows' k, or the field's before any row.
 fn shown_k(results: RetrievalResults) -> usize {
     match results.table.with(|t| t.k) {
@@ -761,9 +870,10 @@ fn RetrievalTableView() -> impl IntoView {
         let shown = shown();
         let k = shown_k(results);
         results.table.with(|t| {
+            let multi = t.rows.iter().any(|r| r.retriever != Retriever::Bm25);
             t.rows
                 .iter()
-                .map(|r| retrieval_row(l, r, shown, k))
+                .map(|r| retrieval_row(l, r, shown, k, multi))
                 .collect_view()
         })
     };
@@ -787,8 +897,27 @@ fn RetrievalTableView() -> impl IntoView {
     }
 }
 
-/// One `retrieval-row`.
-fn retrieval_row(lang: Lang, r: &RetrievalRowState, shown: Shown, k: usize) -> impl IntoView {
+/// The retriever's short name in `lang`.
+fn retriever_label(lang: Lang, r: Retriever) -> &'static str {
+    em::text(
+        lang,
+        match r {
+            Retriever::Bm25 => Em::RetrieverBm25,
+            Retriever::Dense => Em::RetrieverDense,
+            Retriever::Hybrid => Em::RetrieverHybrid,
+        },
+    )
+}
+
+/// One `retrieval-row`; `multi` when the table has rows of several retrievers (each row then
+/// names its own).
+fn retrieval_row(
+    lang: Lang,
+    r: &RetrievalRowState,
+    shown: Shown,
+    k: usize,
+    multi: bool,
+) -> impl IntoView {
     let name = strategy_name(lang, r.strategy);
     let n = |x: usize| format::int(lang, x as u64);
     let yes_no = |b: bool| rm::text(lang, if b { Rm::Yes } else { Rm::No });
@@ -884,12 +1013,14 @@ fn retrieval_row(lang: Lang, r: &RetrievalRowState, shown: Shown, k: usize) -> i
                 .into_any()
         }
     };
+    let retriever_code: &'static str = r.retriever.into();
     let of_pair = |f: fn(&RetrievalPair) -> String| pair.as_ref().map(f);
     let of_all = |f: fn(&Aggregate) -> String| all.as_ref().map(f);
     view! {
         <tr
             data-testid="retrieval-row"
             data-strategy=r.strategy.as_str()
+            data-retriever=retriever_code
             data-pair=pair_attr
             data-millis=r.millis.to_string()
             data-refused=refused.map(|r| r.kind.clone())
@@ -916,7 +1047,10 @@ fn retrieval_row(lang: Lang, r: &RetrievalRowState, shown: Shown, k: usize) -> i
             data-mrr=all.map(|a| raw(a.mrr)).or(pair.map(|p| raw(p.reciprocal_rank)))
             data-ndcg=all.map(|a| raw(a.mean_ndcg)).or(pair.map(|p| raw(p.ndcg)))
         >
-            <th scope="row" class="strategy-cell">{name}</th>
+            <th scope="row" class="strategy-cell">
+                {name}
+                {multi.then(|| view! { <span class="retriever-tag">{retriever_label(lang, r.retriever)}</span> })}
+            </th>
             {cells}
         </tr>
     }

@@ -7,7 +7,8 @@ use std::rc::Rc;
 
 use chunk_core::analysis::protocol::{Bm25Setting, RetrievalOutcome};
 use chunk_core::retrieval::{
-    AnswerError, Bm25Params, Bm25ParamsError, QaAnswer, QaLine, QaPair, Sweep, SweepObjective,
+    AnswerError, Bm25Params, Bm25ParamsError, QaAnswer, QaLine, QaPair, Retriever, Sweep,
+    SweepObjective,
 };
 use chunk_core::strategy::StrategyId;
 use leptos::prelude::*;
@@ -179,6 +180,9 @@ pub struct RetrievalSettings {
     pub sweep_strategy: RwSignal<StrategyId>,
     /// What the sweep's best setting minimises.
     pub sweep_objective: RwSignal<SweepObjective>,
+    /// The retriever picked (`retriever`): BM25 alone, or dense / hybrid, which also fetch and
+    /// run the embedding model (`crate::embed`).
+    pub retriever: RwSignal<Retriever>,
 }
 
 /// One row of the retrieval table.
@@ -186,6 +190,8 @@ pub struct RetrievalSettings {
 pub struct RetrievalRowState {
     /// The strategy.
     pub strategy: StrategyId,
+    /// The retriever that ranks its chunks.
+    pub retriever: Retriever,
     /// Its figures or refusal; `None` while pending.
     pub outcome: Option<RetrievalOutcome>,
     /// Worker time for the row, in milliseconds.
@@ -218,17 +224,22 @@ impl RetrievalTable {
         self.rows.iter().filter(|r| r.outcome.is_some()).count()
     }
 
-    /// Files the row of `strategy` from job `job`; a reply to another job changes nothing.
-    /// True when a row changed.
+    /// Files the row of `strategy` by `retriever` from job `job`; a reply to another job
+    /// changes nothing. True when a row changed.
     pub fn file_row(
         &mut self,
         job: u32,
         strategy: StrategyId,
+        retriever: Retriever,
         outcome: RetrievalOutcome,
         millis: f64,
     ) -> bool {
         let row = (self.job == job)
-            .then(|| self.rows.iter_mut().find(|r| r.strategy == strategy))
+            .then(|| {
+                self.rows
+                    .iter_mut()
+                    .find(|r| r.strategy == strategy && r.retriever == retriever)
+            })
             .flatten();
         row.map(|r| {
             r.outcome = Some(outcome);
@@ -353,6 +364,7 @@ pub fn provide(app: PageState) -> (RetrievalSettings, RetrievalResults) {
         shown: RwSignal::new(Shown::All),
         sweep_strategy: RwSignal::new(StrategyId::Fixed),
         sweep_objective: RwSignal::new(SweepObjective::default()),
+        retriever: RwSignal::new(Retriever::Bm25),
     };
     let results = RetrievalResults {
         resolved: Memo::new(move |_| {
@@ -403,23 +415,35 @@ mod tests {
             job: 4,
             rows: [StrategyId::Fixed, StrategyId::Semchunk]
                 .into_iter()
-                .map(|strategy| RetrievalRowState {
-                    strategy,
-                    outcome: None,
-                    millis: 0.0,
+                .flat_map(|strategy| {
+                    [Retriever::Bm25, Retriever::Dense].map(|retriever| RetrievalRowState {
+                        strategy,
+                        retriever,
+                        outcome: None,
+                        millis: 0.0,
+                    })
                 })
                 .collect(),
             left_out: Vec::new(),
             k: 5,
             failed: false,
         };
-        assert!(!table.file_row(3, StrategyId::Fixed, refused(), 1.0));
-        assert!(!table.file_row(4, StrategyId::Recursive, refused(), 1.0));
+        let bm25 = Retriever::Bm25;
+        assert!(!table.file_row(3, StrategyId::Fixed, bm25, refused(), 1.0));
+        assert!(!table.file_row(4, StrategyId::Recursive, bm25, refused(), 1.0));
+        assert!(!table.file_row(4, StrategyId::Fixed, Retriever::Hybrid, refused(), 1.0));
         assert_eq!(table.done(), 0);
-        assert!(table.file_row(4, StrategyId::Fixed, refused(), 2.5));
-        assert_eq!((table.done(), table.rows[0].millis), (1, 2.5));
+        assert!(table.file_row(4, StrategyId::Fixed, Retriever::Dense, refused(), 2.5));
+        assert_eq!((table.done(), table.rows[1].millis), (1, 2.5));
+        assert_eq!(table.rows[0].outcome, None, "the BM25 row is another row");
         assert!(!table.complete());
-        assert!(table.file_row(4, StrategyId::Semchunk, refused(), 1.0));
+        for (strategy, retriever) in [
+            (StrategyId::Fixed, bm25),
+            (StrategyId::Semchunk, bm25),
+            (StrategyId::Semchunk, Retriever::Dense),
+        ] {
+            assert!(table.file_row(4, strategy, retriever, refused(), 1.0));
+        }
         assert!(table.complete());
     }
 

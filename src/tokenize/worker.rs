@@ -122,13 +122,13 @@ mod imp {
             ]
         }
 
-        fn encode(job: &Job) -> Result<(JsValue, Option<js_sys::ArrayBuffer>), String> {
+        fn encode(job: &Job) -> Result<(JsValue, Option<JsValue>), String> {
             let message = object(&[
                 ("id", &JsValue::from(job.id)),
                 ("encoding", &JsValue::from_str(job.encoding.name())),
                 ("bytes", &job.bytes),
             ]);
-            Ok((message.into(), Some(job.bytes.buffer())))
+            Ok((message.into(), Some(job.bytes.buffer().into())))
         }
 
         fn decode(message: JsValue) -> Result<Reply, String> {

@@ -62,6 +62,9 @@ self_cell::self_cell!(
 /// a model).
 type SelectedChunks = (Chunks, Vec<usize>);
 
+/// A retrieval row's cut: its job, text and strategy.
+type CutKey = (u32, u32, StrategyId);
+
 /// The worker's state: the text it holds, its prepared documents and the chunks of the last
 /// selection.
 #[derive(Default)]
@@ -90,7 +93,7 @@ pub struct Engine {
     /// The chunks of the last retrieval row cut: its job, text and strategy, so that the rows
     /// of the same strategy with other retrievers (and the embeddings' request before them)
     /// cut once.
-    last_cut: Option<((u32, u32, StrategyId), Result<Chunks, Refusal>)>,
+    last_cut: Option<(CutKey, Result<Chunks, Refusal>)>,
 }
 
 impl Engine {
@@ -210,7 +213,9 @@ impl Engine {
         let Some(chunks) = self.retrieval_chunks(request, strategy) else {
             return Reply::NeedText { job: *job };
         };
-        let at = self.prepared_at(request).expect("retrieval_chunks prepared it");
+        let at = self
+            .prepared_at(request)
+            .expect("retrieval_chunks prepared it");
         let document = self.prepared[at].borrow_dependent();
         let options = match checked(document.text(), pairs, *bm25, *lang, *k) {
             Ok(options) => options,
@@ -923,7 +928,10 @@ mod exports {
     #[wasm_bindgen]
     pub fn vectors_fetched(batch: u32, vectors: Vec<f32>, dim: usize) {
         let rows = if dim == 0 || !vectors.len().is_multiple_of(dim) {
-            Err(format!("{} values do not make vectors of {dim}", vectors.len()))
+            Err(format!(
+                "{} values do not make vectors of {dim}",
+                vectors.len()
+            ))
         } else {
             Ok(vectors.chunks_exact(dim).map(<[f32]>::to_vec).collect())
         };
@@ -969,7 +977,9 @@ mod exports {
     #[derive(Serialize)]
     #[serde(tag = "effect", rename_all = "kebab-case")]
     enum Wire<'a> {
-        Post { reply: &'a Reply },
+        Post {
+            reply: &'a Reply,
+        },
         Fetch {
             file: &'a str,
         },

@@ -823,7 +823,13 @@ mod tests {
         w.receive(dense_retrieval(5));
         let (posts, asked) = run_embedding(&mut w, |_| Err("the model did not load".into()));
         assert_eq!(asked.len(), 1);
-        assert!(matches!(posts[0], Reply::RetrievalRow { retriever: Retriever::Bm25, .. }));
+        assert!(matches!(
+            posts[0],
+            Reply::RetrievalRow {
+                retriever: Retriever::Bm25,
+                ..
+            }
+        ));
         assert_eq!(
             posts[1..],
             [Reply::Failed {
@@ -852,7 +858,9 @@ mod tests {
         assert!(w.embedding_batches().is_empty(), "job 7 is gone");
         w.vectors_arrived(first, Ok(vec![]));
         let rest = drain(&mut w);
-        assert!(rest.iter().all(|e| !matches!(e, Post(Reply::Failed { .. }))));
+        assert!(rest
+            .iter()
+            .all(|e| !matches!(e, Post(Reply::Failed { .. }))));
     }
 
     #[test]

@@ -13,7 +13,8 @@ use crate::analysis::snippet::Snippet;
 use crate::analysis::Summary;
 use crate::models::ModelRef;
 use crate::retrieval::{
-    Aggregate, DenseModel, Retriever, Bm25Params, Bm25ParamsError, PairEvaluation, QaPair, Sweep, SweepGrid,
+    Aggregate, Bm25Params, Bm25ParamsError, DenseModel, PairEvaluation, QaPair, Retriever, Sweep,
+    SweepGrid,
 };
 use crate::strategy::{Settings, StrategyId, Structure};
 use crate::tokenizer::open::OpenVocab;

@@ -1,0 +1,145 @@
+//! The embedding model's messages (the retriever select, the model's status line), in
+//! English, Vietnamese, Indonesian, Russian and Polish, built as the other catalogs
+//! (`crate::i18n::catalog!`). Counts stand after a colon, so that no noun takes a count's form.
+
+crate::i18n::catalog!(
+    "One message of the embedding model's catalog.",
+    Em {
+        RetrieverLabel,
+        RetrieverBm25,
+        RetrieverDense,
+        RetrieverHybrid,
+        RetrieverNote { model },
+        ColRetriever,
+        Off,
+        Loading { received },
+        LoadingOf { received, total },
+        Ready { model },
+        Embedding { done, queued },
+        Failed { message },
+        Stop,
+        Stopped,
+    }
+);
+
+fn en(msg: Em) -> &'static str {
+    use Em::*;
+    match msg {
+        RetrieverLabel => "Retriever",
+        RetrieverBm25 => "BM25 (words)",
+        RetrieverDense => "Dense (embeddings)",
+        RetrieverHybrid => "Hybrid (BM25 + dense, RRF)",
+        RetrieverNote => "Dense retrieval ranks the chunks by the cosine of their embeddings with the question's, computed on this device by {model} (int8, about 23 MB, downloaded once when you pick it; no text leaves the page). Hybrid fuses the BM25 and dense rankings by reciprocal rank fusion: each chunk scores Σ 1 / (60 + rank). With either, the table shows all three retrievers for every strategy.",
+        ColRetriever => "Retriever",
+        Off => "The embedding model is not loaded.",
+        Loading => "Downloading the embedding model: {received} received.",
+        LoadingOf => "Downloading the embedding model: {received} of {total}.",
+        Ready => "{model} is ready on this device.",
+        Embedding => "Embedding chunks and questions: {done} done, {queued} waiting.",
+        Failed => "The embedding model could not run: {message}",
+        Stop => "Stop the embedding model",
+        Stopped => "The embedding model was stopped; the table ranks with BM25.",
+    }
+}
+
+fn vi(msg: Em) -> &'static str {
+    use Em::*;
+    match msg {
+        RetrieverLabel => "Bộ truy xuất",
+        RetrieverBm25 => "BM25 (theo từ)",
+        RetrieverDense => "Dày đặc (embedding)",
+        RetrieverHybrid => "Kết hợp (BM25 + dày đặc, RRF)",
+        RetrieverNote => "Truy xuất dày đặc xếp hạng các đoạn theo cosin giữa embedding của chúng và của câu hỏi, được tính ngay trên thiết bị này bằng {model} (int8, khoảng 23 MB, chỉ tải một lần khi bạn chọn; không văn bản nào rời khỏi trang). Kết hợp trộn hai bảng xếp hạng BM25 và dày đặc bằng reciprocal rank fusion: mỗi đoạn được Σ 1 / (60 + hạng). Khi chọn một trong hai, bảng hiện cả ba bộ truy xuất cho mỗi chiến lược.",
+        ColRetriever => "Bộ truy xuất",
+        Off => "Mô hình embedding chưa được tải.",
+        Loading => "Đang tải mô hình embedding: đã nhận {received}.",
+        LoadingOf => "Đang tải mô hình embedding: {received} trên {total}.",
+        Ready => "Mô hình {model} đã sẵn sàng trên thiết bị này.",
+        Embedding => "Đang tạo embedding cho đoạn và câu hỏi: xong {done}, còn chờ {queued}.",
+        Failed => "Không chạy được mô hình embedding: {message}",
+        Stop => "Dừng mô hình embedding",
+        Stopped => "Đã dừng mô hình embedding; bảng xếp hạng bằng BM25.",
+    }
+}
+
+fn id(msg: Em) -> &'static str {
+    use Em::*;
+    match msg {
+        RetrieverLabel => "Retriever",
+        RetrieverBm25 => "BM25 (kata)",
+        RetrieverDense => "Padat (embedding)",
+        RetrieverHybrid => "Hibrida (BM25 + padat, RRF)",
+        RetrieverNote => "Retrieval padat mengurutkan potongan menurut kosinus antara embedding-nya dan embedding pertanyaan, dihitung di perangkat ini oleh {model} (int8, sekitar 23 MB, diunduh sekali saat Anda memilihnya; tidak ada teks yang keluar dari halaman). Hibrida menggabungkan urutan BM25 dan padat dengan reciprocal rank fusion: setiap potongan bernilai Σ 1 / (60 + peringkat). Dengan salah satunya, tabel menampilkan ketiga retriever untuk setiap strategi.",
+        ColRetriever => "Jenis retriever",
+        Off => "Model embedding belum dimuat.",
+        Loading => "Mengunduh model embedding: {received} diterima.",
+        LoadingOf => "Mengunduh model embedding: {received} dari {total}.",
+        Ready => "Model {model} siap di perangkat ini.",
+        Embedding => "Membuat embedding potongan dan pertanyaan: {done} selesai, {queued} menunggu.",
+        Failed => "Model embedding tidak dapat berjalan: {message}",
+        Stop => "Hentikan model embedding",
+        Stopped => "Model embedding dihentikan; tabel mengurutkan dengan BM25.",
+    }
+}
+
+fn ru(msg: Em) -> &'static str {
+    use Em::*;
+    match msg {
+        RetrieverLabel => "Поиск",
+        RetrieverBm25 => "BM25 (по словам)",
+        RetrieverDense => "Плотный (эмбеддинги)",
+        RetrieverHybrid => "Гибридный (BM25 + плотный, RRF)",
+        RetrieverNote => "Плотный поиск ранжирует фрагменты по косинусу между их эмбеддингами и эмбеддингом вопроса; их считает на этом устройстве модель {model} (int8, около 23 МБ, загружается один раз, когда вы её выбираете; текст не покидает страницу). Гибридный объединяет ранжирования BM25 и плотного поиска через reciprocal rank fusion: оценка фрагмента — Σ 1 / (60 + ранг). При любом из них таблица показывает все три способа для каждой стратегии.",
+        ColRetriever => "Поиск",
+        Off => "Модель эмбеддингов не загружена.",
+        Loading => "Загрузка модели эмбеддингов: получено {received}.",
+        LoadingOf => "Загрузка модели эмбеддингов: {received} из {total}.",
+        Ready => "Модель {model} готова на этом устройстве.",
+        Embedding => "Эмбеддинги фрагментов и вопросов: готово — {done}, в очереди — {queued}.",
+        Failed => "Модель эмбеддингов не смогла работать: {message}",
+        Stop => "Остановить модель эмбеддингов",
+        Stopped => "Модель эмбеддингов остановлена; таблица ранжирует по BM25.",
+    }
+}
+
+fn pl(msg: Em) -> &'static str {
+    use Em::*;
+    match msg {
+        RetrieverLabel => "Wyszukiwanie",
+        RetrieverBm25 => "BM25 (słowa)",
+        RetrieverDense => "Gęste (embeddingi)",
+        RetrieverHybrid => "Hybrydowe (BM25 + gęste, RRF)",
+        RetrieverNote => "Wyszukiwanie gęste porządkuje chunki według cosinusa między ich embeddingami a embeddingiem pytania, liczonych na tym urządzeniu przez {model} (int8, około 23 MB, pobierane raz, gdy je wybierzesz; żaden tekst nie opuszcza strony). Hybrydowe łączy rankingi BM25 i gęsty metodą reciprocal rank fusion: każdy chunk dostaje Σ 1 / (60 + pozycja). Przy każdym z nich tabela pokazuje wszystkie trzy sposoby dla każdej strategii.",
+        ColRetriever => "Wyszukiwanie",
+        Off => "Model embeddingów nie jest wczytany.",
+        Loading => "Pobieranie modelu embeddingów: odebrano {received}.",
+        LoadingOf => "Pobieranie modelu embeddingów: {received} z {total}.",
+        Ready => "Model {model} jest gotowy na tym urządzeniu.",
+        Embedding => "Embeddingi chunków i pytań: gotowe {done}, w kolejce {queued}.",
+        Failed => "Model embeddingów nie mógł działać: {message}",
+        Stop => "Zatrzymaj model embeddingów",
+        Stopped => "Model embeddingów zatrzymano; tabela porządkuje według BM25.",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Lang;
+
+    #[test]
+    fn every_language_fills_every_parameter() {
+        for &key in Em::ALL {
+            for lang in Lang::ALL {
+                let t = template(lang, key);
+                for p in key.params() {
+                    assert!(
+                        t.contains(&format!("{{{p}}}")),
+                        "{lang:?} {key:?} lacks {{{p}}}"
+                    );
+                }
+                assert!(!t.is_empty(), "{lang:?} {key:?}");
+            }
+        }
+    }
+}
