@@ -18,3 +18,4 @@ pub mod bert;
 pub mod ops;
 pub mod safetensors;
 pub mod sentence;
+pub mod static_model;
