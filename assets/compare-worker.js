@@ -17,7 +17,8 @@
 //
 // Embeddings (dense and hybrid retrieval): the page starts the embedding worker only when the
 // user asks for such a retriever and then sends `{kind: "embedder", port}`, a MessagePort to
-// it. An `embed` effect `{batch, texts}` is posted on the port as `{id: batch, texts}`; its
+// it. An `embed` effect `{batch, model, texts}` is posted on the port as `{id: batch, model,
+// texts}` (`model`: the model's id, chunk_core::retrieval::DenseModel); its
 // answer `{id, vectors, dim}` (a Float32Array, one vector of `dim` after another) or
 // `{id, error}` goes back to the engine. `{kind: "embedder-gone"}` (the user stopped it, or it
 // failed) fails every batch still waiting, and those asked later, until a new port comes.
@@ -66,7 +67,7 @@ function pump() {
         fetchVocab(effect.file);
         break;
       case 'embed':
-        if (embedPort) embedPort.postMessage({ id: effect.batch, texts: effect.texts });
+        if (embedPort) embedPort.postMessage({ id: effect.batch, model: effect.model, texts: effect.texts });
         else engine.vectors_failed(effect.batch, embedGone);
         break;
       case 'yield':

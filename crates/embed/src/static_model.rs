@@ -221,6 +221,22 @@ impl StaticEncoder {
         (self.table.len() + self.token_weights.as_ref().map_or(0, Vec::len)) * 4
     }
 
+    /// A copy whose table holds int8 values per row (symmetric, round to nearest:
+    /// `row ≈ q × max|row| / 127`, as [`crate::ops::Linear::quantize_int8`] does), kept as the
+    /// `f32` products `q × scale`, so that a table read from int8 gives these same vectors bit
+    /// for bit. The per-token weights stay as they are.
+    pub fn quantize_int8(&self) -> StaticEncoder {
+        let mut table = Vec::with_capacity(self.table.len());
+        for row in self.table.chunks_exact(self.dim) {
+            let (q, scale) = quantize_row(row);
+            table.extend(q.iter().map(|&v| f32::from(v) * scale));
+        }
+        StaticEncoder {
+            table,
+            ..self.clone()
+        }
+    }
+
     /// The ids averaged for `text`: the character cut, the tokenizer, the token cut, then
     /// `[UNK]` removed (module docs, rules 1 and 2) — model2vec's `tokenize` on the cut text.
     pub fn ids(&self, text: &str) -> Vec<u32> {
@@ -479,4 +495,17 @@ mod tests {
             Err(LoadError::Truncated(_))
         ));
     }
+}
+
+/// One row in int8, symmetric: the values `round(v / scale)` in −127…127 and `scale =
+/// max|v| / 127` (0 for a row of zeros, whose values are then all 0).
+pub fn quantize_row(row: &[f32]) -> (Vec<i8>, f32) {
+    let max = row.iter().fold(0f32, |m, v| m.max(v.abs()));
+    let scale = max / 127.0;
+    let inv = if scale > 0.0 { 1.0 / scale } else { 0.0 };
+    let q = row
+        .iter()
+        .map(|v| (v * inv).round().clamp(-127.0, 127.0) as i8)
+        .collect();
+    (q, scale)
 }
