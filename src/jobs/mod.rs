@@ -594,6 +594,7 @@ fn wire_retrieval(
         let params = results.params.get();
         let lang = app.language.lang.get();
         let retriever = settings.retriever.get();
+        let dense_model = settings.dense_model.get();
         // Stale at once, as the comparison table's rows are.
         results.table.set(RetrievalTable::default());
         let (Some(figures), Some(pairs), Ok(p), false, true) =
@@ -605,8 +606,18 @@ fn wire_retrieval(
             if retriever.needs_vectors() {
                 workers.connect_embedder(embed);
             }
-            let job =
-                |s: &mut Schedule| s.retrieval(&text, figures, pairs, p.k, p.bm25, lang, retriever);
+            let job = |s: &mut Schedule| {
+                s.retrieval(
+                    &text,
+                    figures,
+                    pairs,
+                    p.k,
+                    p.bm25,
+                    lang,
+                    retriever,
+                    dense_model,
+                )
+            };
             if let Some((table, d)) = workers.schedule(job) {
                 results.table.set(table);
                 workers.dispatch(&app, d);

@@ -465,6 +465,7 @@ impl Schedule {
         bm25: Bm25Setting,
         lang: Lang,
         retriever: Retriever,
+        dense_model: DenseModel,
     ) -> (RetrievalTable, Dispatch) {
         let retrievers = retrievers_for(retriever);
         let order = Table::run_order(text.len());
@@ -497,7 +498,7 @@ impl Schedule {
             lang,
             k,
             retrievers: retrievers.clone(),
-            dense_model: DenseModel::default(),
+            dense_model,
         });
         (
             table,
@@ -933,6 +934,7 @@ mod tests {
             Bm25Setting { k1: 1.2, b: 0.75 },
             Lang::En,
             Retriever::Bm25,
+            DenseModel::default(),
         );
         let waiting: Vec<StrategyId> = StrategyId::all()
             .filter(|&st| deferred(st, long.len()))
@@ -964,6 +966,7 @@ mod tests {
             Bm25Setting { k1: 1.2, b: 0.75 },
             Lang::En,
             Retriever::Bm25,
+            DenseModel::default(),
         );
         assert_eq!(table.rows.len(), StrategyId::all().count());
         assert!(table.left_out.is_empty());
@@ -979,6 +982,7 @@ mod tests {
             Bm25Setting { k1: 1.2, b: 0.75 },
             Lang::En,
             Retriever::Dense,
+            DenseModel::AllMiniLmL6V2,
         );
         assert_eq!(table.rows.len(), 3 * StrategyId::all().count());
         let first: Vec<(StrategyId, Retriever)> = table.rows[..3]

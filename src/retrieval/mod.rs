@@ -48,11 +48,12 @@ use crate::retrieval::messages::args as ret_msg;
 use chunk_core::analysis::protocol::{deferred, RetrievalOutcome, RetrievalPair};
 use chunk_core::retrieval::{
     parse_qa_jsonl, question_too_long, write_qa_jsonl, Aggregate, AnswerError, CellOutcome,
-    QaAnswer, QaJsonlError, QaLine, Retriever, Sweep, SweepCell, SweepGrid, SweepObjective,
-    MAX_QUESTION_CHARS,
+    DenseModel, QaAnswer, QaJsonlError, QaLine, Retriever, Sweep, SweepCell, SweepGrid,
+    SweepObjective, MAX_QUESTION_CHARS,
 };
 use chunk_core::strategy::{SizeUnit, StrategyId};
 use leptos::prelude::*;
+use strum::IntoEnumIterator;
 
 pub mod messages;
 pub mod state;
@@ -662,7 +663,12 @@ fn RetrieverField() -> impl IntoView {
     let embed = expect_context::<EmbedRuntime>();
     let lang = move || app.language.lang.get();
     let t = move |msg: Em| em::text(lang(), msg);
-    let model = chunk_core::retrieval::DenseModel::default();
+    let model = move || settings.dense_model.get();
+    let on_model = move |ev| {
+        if let Ok(m) = event_target_value(&ev).parse::<DenseModel>() {
+            settings.dense_model.set(m);
+        }
+    };
     let on_change = move |ev| {
         let picked: Retriever = event_target_value(&ev).parse().unwrap_or_default();
         // A model that failed is started afresh when it is picked again.
@@ -697,7 +703,7 @@ fn RetrieverField() -> impl IntoView {
                 }
             }
             EmbedStatus::Ready => em_args::Ready {
-                model: model.name(),
+                model: model().name(),
             }
             .fill(l),
             EmbedStatus::Embedding { done, queued } => em_args::Embedding {
@@ -718,16 +724,28 @@ fn RetrieverField() -> impl IntoView {
                 {option(Retriever::Dense, Em::RetrieverDense)}
                 {option(Retriever::Hybrid, Em::RetrieverHybrid)}
             </select>
-            <p class="hint" data-testid="retriever-note">
-                {move || em_args::RetrieverNote { model: model.name() }.fill(lang())}
-            </p>
+            <p class="hint" data-testid="retriever-note">{move || t(Em::RetrieverNote)}</p>
+        </div>
+        <div class="field retriever-field" class:hidden=move || !settings.retriever.get().needs_vectors()>
+            <label for="dense-model">{move || t(Em::ModelLabel)}</label>
+            <select id="dense-model" data-testid="dense-model" on:change=on_model>
+                {DenseModel::iter()
+                    .map(|m| {
+                        view! {
+                            <option value=m.id() selected=move || settings.dense_model.get() == m>
+                                {m.name()}
+                            </option>
+                        }
+                    })
+                    .collect_view()}
+            </select>
         </div>
         <div class="embed-status" class:hidden=move || !shown()>
             <p
                 role="status"
                 data-testid="embed-status"
                 data-state=move || embed.status.get().code()
-                data-model=model.id()
+                data-model=move || model().id()
                 data-received=raw(|s| match s {
                     EmbedStatus::Loading { received, .. } => Some(received.to_string()),
                     _ => None,

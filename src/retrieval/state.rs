@@ -7,8 +7,8 @@ use std::rc::Rc;
 
 use chunk_core::analysis::protocol::{Bm25Setting, RetrievalOutcome};
 use chunk_core::retrieval::{
-    AnswerError, Bm25Params, Bm25ParamsError, QaAnswer, QaLine, QaPair, Retriever, Sweep,
-    SweepObjective,
+    AnswerError, Bm25Params, Bm25ParamsError, DenseModel, QaAnswer, QaLine, QaPair, Retriever,
+    Sweep, SweepObjective,
 };
 use chunk_core::strategy::StrategyId;
 use leptos::prelude::*;
@@ -183,6 +183,8 @@ pub struct RetrievalSettings {
     /// The retriever picked (`retriever`): BM25 alone, or dense / hybrid, which also fetch and
     /// run the embedding model (`crate::embed`).
     pub retriever: RwSignal<Retriever>,
+    /// The model dense and hybrid retrieval embed with (`dense-model`).
+    pub dense_model: RwSignal<DenseModel>,
 }
 
 /// One row of the retrieval table.
@@ -365,6 +367,7 @@ pub fn provide(app: PageState) -> (RetrievalSettings, RetrievalResults) {
         sweep_strategy: RwSignal::new(StrategyId::Fixed),
         sweep_objective: RwSignal::new(SweepObjective::default()),
         retriever: RwSignal::new(Retriever::Bm25),
+        dense_model: RwSignal::new(DenseModel::default()),
     };
     let results = RetrievalResults {
         resolved: Memo::new(move |_| {

@@ -63,7 +63,7 @@ struct Input {
 
 /// Either kind of model.
 enum Model {
-    Bert(SentenceEncoder),
+    Bert(Box<SentenceEncoder>),
     Static(StaticEncoder),
 }
 
@@ -126,7 +126,7 @@ fn load(model: DenseModel) -> Result<Model, String> {
                 weights: &weights,
             })
             .map_err(|e| e.to_string())?;
-            Ok(Model::Bert(fp32.quantize_int8()))
+            Ok(Model::Bert(Box::new(fp32.quantize_int8())))
         }
         DenseModel::PotionBase8M => {
             let (config, vocab) = (read("config.json")?, read("vocab.txt")?);
