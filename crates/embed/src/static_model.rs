@@ -343,6 +343,19 @@ fn median_length(tokens: &[&str]) -> usize {
     }
 }
 
+/// One row in int8, symmetric: the values `round(v / scale)` in −127…127 and `scale =
+/// max|v| / 127` (0 for a row of zeros, whose values are then all 0).
+pub fn quantize_row(row: &[f32]) -> (Vec<i8>, f32) {
+    let max = row.iter().fold(0f32, |m, v| m.max(v.abs()));
+    let scale = max / 127.0;
+    let inv = if scale > 0.0 { 1.0 / scale } else { 0.0 };
+    let q = row
+        .iter()
+        .map(|v| (v * inv).round().clamp(-127.0, 127.0) as i8)
+        .collect();
+    (q, scale)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -497,15 +510,3 @@ mod tests {
     }
 }
 
-/// One row in int8, symmetric: the values `round(v / scale)` in −127…127 and `scale =
-/// max|v| / 127` (0 for a row of zeros, whose values are then all 0).
-pub fn quantize_row(row: &[f32]) -> (Vec<i8>, f32) {
-    let max = row.iter().fold(0f32, |m, v| m.max(v.abs()));
-    let scale = max / 127.0;
-    let inv = if scale > 0.0 { 1.0 / scale } else { 0.0 };
-    let q = row
-        .iter()
-        .map(|v| (v * inv).round().clamp(-127.0, 127.0) as i8)
-        .collect();
-    (q, scale)
-}
