@@ -193,7 +193,8 @@ fixture-counts:
 .PHONY: e2e-run fixture-counts
 e2e-run: e2e-deps fixture-counts
 	@oracle="$$($(ROOT)/scripts/ensure-oracle.sh)" || exit 1; eval "$$oracle"; \
-	export CHUNK_ORACLE_PYTHON TIKTOKEN_CACHE_DIR; \
+	models="$$($(ROOT)/scripts/ensure-models.sh)" || exit 1; eval "$$models"; \
+	export CHUNK_ORACLE_PYTHON TIKTOKEN_CACHE_DIR EMBED_MODELS_DIR; \
 	cd $(E2E) && E2E_NATIVE_COUNTS="$$(cat $(NATIVE_COUNTS))" E2E_DIST=$(ROOT)/$(DIST_E2E) E2E_DIST_SUBPATH=$(ROOT)/$(DIST_SUBPATH) E2E_SUBPATH=$(SUBPATH) \
 	E2E_FIXTURE=$(ROOT)/$(FIXTURE) node --test --test-reporter=spec --test-concurrency=1 --test-timeout=600000 *.test.mjs
 
