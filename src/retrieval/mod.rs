@@ -47,9 +47,9 @@ use crate::retrieval::messages::args as ret_msg;
 
 use chunk_core::analysis::protocol::{deferred, RetrievalOutcome, RetrievalPair};
 use chunk_core::retrieval::{
-    parse_qa_jsonl, question_too_long, write_qa_jsonl, Aggregate, AnswerError, CellOutcome,
-    DenseModel, QaAnswer, QaJsonlError, QaLine, Retriever, Sweep, SweepCell, SweepGrid,
-    SweepObjective, MAX_QUESTION_CHARS,
+    parse_qa, question_too_long, write_qa_jsonl, Aggregate, AnswerError, CellOutcome, DenseModel,
+    QaAnswer, QaJsonlError, QaLine, Retriever, Sweep, SweepCell, SweepGrid, SweepObjective,
+    MAX_QUESTION_CHARS,
 };
 use chunk_core::strategy::{SizeUnit, StrategyId};
 use leptos::prelude::*;
@@ -139,6 +139,13 @@ fn import_error_text(lang: Lang, e: &QaJsonlError) -> String {
             ret_msg::ImportAnswerAndSpan { line: &line(l) }.fill(lang)
         }
         QaJsonlError::HalfSpan { line: l } => ret_msg::ImportHalfSpan { line: &line(l) }.fill(lang),
+        QaJsonlError::CsvHeader { .. } => rm::text(lang, Rm::ImportCsvHeader).to_owned(),
+        QaJsonlError::Csv { line: l, .. } => ret_msg::ImportCsvLine { line: &line(l) }.fill(lang),
+        QaJsonlError::References { line: l, count } => ret_msg::ImportReferences {
+            line: &line(l),
+            count: &line(count),
+        }
+        .fill(lang),
         QaJsonlError::QuestionTooLong {
             line: l,
             chars,
@@ -419,7 +426,7 @@ fn PairList() -> impl IntoView {
         leptos::task::spawn_local(async move {
             let message = match crate::file_input::read_file_text(file).await {
                 Err(_) => ImportMessage::NotText,
-                Ok(text) => match parse_qa_jsonl(&text) {
+                Ok(text) => match parse_qa(&text) {
                     // Nothing to import must not empty the list.
                     Ok(lines) if lines.is_empty() => ImportMessage::Empty,
                     Ok(lines) if lines.len() > MAX_PAIRS => ImportMessage::TooMany,
@@ -567,7 +574,7 @@ fn PairList() -> impl IntoView {
                     type="file"
                     class="visually-hidden"
                     data-testid="qa-import"
-                    accept=".jsonl,.json,.txt,application/jsonl,application/json,text/plain"
+                    accept=".jsonl,.json,.csv,.txt,application/jsonl,application/json,text/csv,text/plain"
                     on:change=on_import
                 />
             </label>

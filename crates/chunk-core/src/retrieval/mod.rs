@@ -17,7 +17,8 @@
 //! - [`sweep`](mod@sweep): one strategy over a grid of sizes × overlaps, the cheapest setting
 //!   (in tokens or in vectors) that keeps every answer whole in the top k and that the model
 //!   reads whole;
-//! - [`qa_jsonl`]: question/answer pairs as JSON Lines.
+//! - [`qa_jsonl`]: question/answer pairs as JSON Lines; [`qa_csv`]: as CSV (also Chroma's
+//!   `references` column), and [`parse_qa`], which reads either.
 //!
 //! Units: spans are UTF-8 byte offsets `[start, end)` into the document; the span metrics
 //! count characters (Unicode scalar values); costs are tokens of the document's encoding.
@@ -30,6 +31,7 @@ pub mod bm25;
 pub mod dense;
 pub mod document_terms;
 pub mod evaluate;
+pub mod qa_csv;
 pub mod qa_jsonl;
 pub mod span;
 pub mod sweep;
@@ -43,6 +45,7 @@ pub use evaluate::{
     evaluate, evaluate_dense, evaluate_prepared, ndcg_at_k, reciprocal_rank, Aggregate,
     EvalOptions, Evaluation, PairEvaluation, QaPair, Vectors, VectorsError,
 };
+pub use qa_csv::{parse_qa, parse_qa_csv};
 pub use qa_jsonl::{
     parse_qa_jsonl, question_too_long, write_qa_jsonl, QaAnswer, QaJsonlError, QaLine,
     MAX_QUESTION_CHARS,

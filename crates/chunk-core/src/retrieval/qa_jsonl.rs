@@ -104,6 +104,31 @@ pub enum QaJsonlError {
         /// 1-based line number.
         line: usize,
     },
+    /// A CSV file's header has no `question` column or no answer column
+    /// ([`super::qa_csv`]); `message` says which.
+    #[error("the CSV header: {message}")]
+    CsvHeader {
+        /// What is missing, or what the CSV reader says.
+        message: String,
+    },
+    /// A CSV record the reader refuses, an offset that is not a number, or a `references`
+    /// cell that is not its JSON; `message` is the reader's or says which.
+    #[error("line {line}: {message}")]
+    Csv {
+        /// 1-based line the record starts on.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// A `references` cell with other than one reference: the check takes one answer per
+    /// question.
+    #[error("line {line}: {count} references; one answer per question is taken")]
+    References {
+        /// 1-based line the record starts on.
+        line: usize,
+        /// The references given.
+        count: usize,
+    },
     /// A question longer than [`MAX_QUESTION_CHARS`] characters: no retriever takes such a
     /// query, and the page would have to show it whole.
     #[error("line {line}: the question has {chars} characters, more than {max}")]
