@@ -5,7 +5,8 @@
 //
 //  (a) nothing of the embedding runtime (its script, module or a model file) is fetched while
 //      the retriever is BM25;
-//  (b) the fixture with its 20 question/answer pairs (tests/fixtures/moonstone-qa.jsonl),
+//  (b) the fixture with its 20 question/answer pairs (tests/fixtures/moonstone-qa.jsonl,
+//      imported as a CSV file),
 //      256 / 32 tokens, retriever "dense" with the static model potion-base-8M: every strategy
 //      has a BM25, a dense and a hybrid `retrieval-row`, each row's figures (chunks, tokens
 //      embedded, whole, hits@1/3/5, MRR, nDCG, mean recall / precision / IoU) equal the native
@@ -115,7 +116,10 @@ test('dense and hybrid retrieval equal the native core, fetched only when asked 
     await page.locator(sel('chunk-size')).fill('256');
     await page.locator(sel('chunk-overlap')).fill('32');
     await typeText(page, fixtureText);
-    await page.setInputFiles(sel('qa-import'), { name: 'moonstone-qa.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(qaText, 'utf8') });
+    // The pairs as a CSV file (quoted cells, answers over two lines): read as the JSON Lines.
+    const quote = (cell) => `"${cell.replaceAll('"', '""')}"`;
+    const csv = ['question,answer', ...qa.map((p) => `${quote(p.question)},${quote(p.answer)}`)].join('\r\n');
+    await page.setInputFiles(sel('qa-import'), { name: 'moonstone-qa.csv', mimeType: 'text/csv', buffer: Buffer.from(csv, 'utf8') });
     await page.waitForFunction((n) => document.querySelectorAll('[data-testid="qa-pair"][data-state="ok"]').length === n, qa.length, { timeout: 10000 });
 
     // (a) BM25 alone: one row a strategy, and nothing of the embedding runtime fetched.
