@@ -642,6 +642,8 @@ fn wire_retrieval(
         results.resolved.with(|_| ());
         results.params.with(|_| ());
         settings.sweep_strategy.track();
+        settings.retriever.track();
+        settings.dense_model.track();
         let sweep = results.sweep.get_untracked();
         if let Some(d) = workers.schedule(|s| s.cancel_sweep(&sweep)).flatten() {
             workers.dispatch(&app, d);
@@ -667,8 +669,25 @@ fn wire_retrieval(
         // In the unit the chunks are cut in (the model's own tokens when it sizes them).
         let grid = SweepGrid::standard(cut.0.unit);
         let lang = app.language.lang.get_untracked();
-        let job =
-            |s: &mut Schedule| s.sweep(&text, pairs, strategy, grid, figures, p.k, p.bm25, lang);
+        let retriever = settings.retriever.get_untracked();
+        let dense_model = settings.dense_model.get_untracked();
+        if retriever.needs_vectors() {
+            workers.connect_embedder(embed);
+        }
+        let job = |s: &mut Schedule| {
+            s.sweep(
+                &text,
+                pairs,
+                strategy,
+                grid,
+                figures,
+                p.k,
+                p.bm25,
+                lang,
+                retriever,
+                dense_model,
+            )
+        };
         if let Some((state, d)) = workers.schedule(job).flatten() {
             results.sweep.set(state);
             workers.dispatch(&app, d);

@@ -524,6 +524,8 @@ impl Schedule {
         k: usize,
         bm25: Bm25Setting,
         lang: Lang,
+        retriever: Retriever,
+        dense_model: DenseModel,
     ) -> Option<(SweepState, Dispatch)> {
         if !self.ready() || deferred(strategy, text.len()) {
             return None;
@@ -547,6 +549,8 @@ impl Schedule {
             bm25,
             lang,
             k,
+            retriever,
+            dense_model,
         };
         let posts = vec![Post {
             to: self.side_or_main(),
@@ -745,6 +749,8 @@ mod tests {
             5,
             Bm25Setting { k1: 1.2, b: 0.75 },
             Lang::En,
+            Retriever::Bm25,
+            DenseModel::default(),
         )
         .map(|(state, _)| state)
     }

@@ -36,8 +36,9 @@ use chunk_core::analysis::snippet::snippet_for;
 use chunk_core::analysis::{summary_prepared, summary_prepared_reading, LimitCheck};
 use chunk_core::models::ModelRef;
 use chunk_core::retrieval::{
-    check_span, evaluate_dense, evaluate_prepared, sweep_cell, DenseModel, DocumentTerms,
-    EvalOptions, QaPair, Retriever, Sweep, SweepCell, SweepCheck, Vectors,
+    check_span, evaluate_dense, evaluate_prepared, sweep_cell, sweep_cell_chunks, sweep_cell_dense,
+    DenseModel, DocumentTerms, EvalOptions, QaPair, Retriever, Sweep, SweepCell, SweepCheck,
+    SweepVectors, Vectors,
 };
 use chunk_core::strategy::{chunker_with, run_prepared, Chunks, Document, StrategyId};
 use chunk_core::tokenizer::open::{OpenTokenizer, OpenVocab};
@@ -280,24 +281,56 @@ impl Engine {
         }
     }
 
-    /// The texts row `index` of a [`Request::Retrieval`] must have embeddings of and the
-    /// engine does not hold, each once, in first-use order (the chunks' own texts, then the
-    /// questions with the model's query prefix); `None` for a BM25 row, a refused cut, a row
-    /// that cannot run (it answers for itself) or when every embedding is held.
+    /// The texts row `index` of a [`Request::Retrieval`] (or setting `index` of a
+    /// [`Request::Sweep`]) must have embeddings of and the engine does not hold, each once, in
+    /// first-use order (the chunks' own texts, then the questions with the model's query
+    /// prefix); `None` for a BM25 row or sweep, a refused cut, a row that cannot run (it
+    /// answers for itself) or when every embedding is held.
     pub fn vectors_needed(&mut self, request: &Request, index: usize) -> Option<Vec<String>> {
-        let Request::Retrieval {
-            pairs, dense_model, ..
-        } = request
-        else {
-            return None;
+        let (chunks, text, pairs, dense_model) = match request {
+            Request::Retrieval {
+                pairs, dense_model, ..
+            } => {
+                let (strategy, retriever) = retrieval_cell(request, index)?;
+                if retriever == Retriever::Bm25 {
+                    return None;
+                }
+                let chunks = self.retrieval_chunks(request, strategy)?.ok()?;
+                let at = self.prepared_at(request)?;
+                (
+                    chunks,
+                    self.prepared[at].borrow_owner().clone(),
+                    pairs,
+                    dense_model,
+                )
+            }
+            Request::Sweep {
+                text_id,
+                pairs,
+                strategy,
+                grid,
+                figures,
+                lang,
+                retriever,
+                dense_model,
+                ..
+            } => {
+                if !retriever.needs_vectors() {
+                    return None;
+                }
+                let setting = grid.setting(index)?;
+                let at = self.prepare(*text_id, figures.settings.encoding, *lang)?;
+                let document = self.prepared[at].borrow_dependent();
+                let chunks = sweep_cell_chunks(document, *strategy, setting, grid.unit).ok()?;
+                (
+                    chunks,
+                    self.prepared[at].borrow_owner().clone(),
+                    pairs,
+                    dense_model,
+                )
+            }
+            _ => return None,
         };
-        let (strategy, retriever) = retrieval_cell(request, index)?;
-        if retriever == Retriever::Bm25 {
-            return None;
-        }
-        let chunks = self.retrieval_chunks(request, strategy)?.ok()?;
-        let at = self.prepared_at(request)?;
-        let text = self.prepared[at].borrow_owner().clone();
         let mut seen = std::collections::HashSet::new();
         let missing: Vec<String> = embedded_texts(&text, &chunks, pairs, *dense_model)
             .into_iter()
@@ -397,6 +430,8 @@ impl Engine {
             bm25,
             lang,
             k,
+            retriever,
+            dense_model,
         } = request
         else {
             return Some(failed(
@@ -439,7 +474,33 @@ impl Engine {
             options: &options,
             limit: &limit,
         };
-        let cell = sweep_cell(document, terms, *strategy, setting, grid.unit, &check);
+        let cell = if retriever.needs_vectors() {
+            let vectors = &self.vectors;
+            let questions: Option<Vec<Vec<f32>>> = pairs
+                .iter()
+                .map(|p| {
+                    let text = format!("{}{}", dense_model.query_prefix(), p.question);
+                    vectors.get(&(*dense_model, text)).cloned()
+                })
+                .collect();
+            let Some(questions) = questions else {
+                return Some(failed(Some(job), "the questions' embeddings are not held"));
+            };
+            let lookup = |text: &str| vectors.get(&(*dense_model, text.to_owned())).cloned();
+            let dense = SweepVectors {
+                retriever: *retriever,
+                questions: &questions,
+                chunk: &lookup,
+            };
+            match sweep_cell_dense(
+                document, terms, *strategy, setting, grid.unit, &check, &dense,
+            ) {
+                Ok(cell) => cell,
+                Err(e) => return Some(failed(Some(job), &e.to_string())),
+            }
+        } else {
+            sweep_cell(document, terms, *strategy, setting, grid.unit, &check)
+        };
         let (_, cells) = self.sweeping.as_mut().expect("checked above");
         cells.push(cell);
         let done = cells.len();
@@ -1573,6 +1634,8 @@ mod tests {
             bm25: Bm25Setting::default(),
             lang: Lang::En,
             k: 3,
+            retriever: Retriever::Bm25,
+            dense_model: DenseModel::default(),
         }
     }
 
@@ -1609,6 +1672,8 @@ mod tests {
             bm25: Bm25Setting::default(),
             lang: Lang::En,
             k: 5,
+            retriever: Retriever::Bm25,
+            dense_model: DenseModel::default(),
         };
         assert_eq!(e.vocab_needed(&request), Some(OpenVocab::BertUncased));
         e.load_vocab(OpenVocab::BertUncased, &bytes).expect("loads");

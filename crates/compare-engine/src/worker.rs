@@ -350,13 +350,15 @@ impl Worker {
     }
 
     /// One step of `job`: its reply, if any, and whether the job has more steps. A dense
-    /// retrieval row whose embeddings are not all held asks for them ([`Effect::Embed`]) and
-    /// waits instead of answering.
+    /// retrieval row or sweep setting whose embeddings are not all held asks for them
+    /// ([`Effect::Embed`]) and waits instead of answering.
     fn step(&mut self, job: &mut Stepped, clock: &impl Fn() -> f64) -> (Option<Reply>, bool) {
-        if job.kind == Kind::Retrieval && job.next < job.total {
+        if matches!(job.kind, Kind::Retrieval | Kind::Sweep) && job.next < job.total {
             if let Some(texts) = self.engine.vectors_needed(&job.request, job.next) {
-                let Request::Retrieval { dense_model, .. } = &job.request else {
-                    unreachable!("a retrieval job holds a retrieval request")
+                let (Request::Retrieval { dense_model, .. } | Request::Sweep { dense_model, .. }) =
+                    &job.request
+                else {
+                    unreachable!("a retrieval or sweep job holds its request")
                 };
                 self.batches += 1;
                 self.effects.push_back(Effect::Embed {
@@ -488,6 +490,8 @@ mod tests {
             bm25: Bm25Setting::default(),
             lang: Lang::En,
             k: 2,
+            retriever: Retriever::Bm25,
+            dense_model: DenseModel::default(),
         }
     }
 
@@ -861,6 +865,63 @@ mod tests {
         assert!(rest
             .iter()
             .all(|e| !matches!(e, Post(Reply::Failed { .. }))));
+    }
+
+    #[test]
+    fn a_dense_sweep_asks_for_each_settings_embeddings_and_equals_the_engines_own() {
+        let mut w = worker();
+        let request = match sweep(9) {
+            Request::Sweep {
+                job,
+                text_id,
+                pairs,
+                strategy,
+                grid,
+                figures,
+                bm25,
+                lang,
+                k,
+                dense_model,
+                ..
+            } => Request::Sweep {
+                job,
+                text_id,
+                pairs,
+                strategy,
+                grid,
+                figures,
+                bm25,
+                lang,
+                k,
+                retriever: Retriever::Hybrid,
+                dense_model,
+            },
+            _ => unreachable!(),
+        };
+        w.receive(request.clone());
+        let (posts, asked) = run_embedding(&mut w, |t| Ok(t.iter().map(|t| embed(t)).collect()));
+        let Some(Reply::Swept { sweep, .. }) = posts.last() else {
+            panic!("{posts:?}")
+        };
+        assert!(!asked.is_empty());
+        let all: Vec<&String> = asked.iter().flatten().collect();
+        let distinct: std::collections::HashSet<_> = all.iter().collect();
+        assert_eq!(all.len(), distinct.len(), "no text asked twice");
+        // The engine alone, with the same vectors held, gives the same sweep.
+        let mut e = Engine::default();
+        e.set_text(1, TEXT.to_owned(), None);
+        for texts in &asked {
+            e.store_vectors(
+                DenseModel::default(),
+                texts.clone(),
+                texts.iter().map(|t| embed(t)).collect(),
+            )
+            .unwrap();
+        }
+        let total = Engine::rows_in(&request);
+        let last = (0..total).filter_map(|i| e.sweep_cell(&request, i)).last();
+        assert_eq!(last.as_ref(), posts.last());
+        assert_eq!(sweep.cells.len(), total);
     }
 
     #[test]

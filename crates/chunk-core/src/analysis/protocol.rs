@@ -253,6 +253,13 @@ pub enum Request {
         /// Top-k of the evaluations: the heat map's hits, mean IoU, MRR and nDCG, and the best
         /// setting's "every answer whole in the top k".
         k: usize,
+        /// The retriever every setting is ranked by (BM25 when absent); dense and hybrid ask
+        /// for the embeddings a setting lacks, as [`Request::Retrieval`] does.
+        #[serde(default)]
+        retriever: Retriever,
+        /// The model dense and hybrid settings embed with.
+        #[serde(default)]
+        dense_model: DenseModel,
     },
     /// Stops the running sweep between two settings (the page's sweep went stale: its text,
     /// pairs or fields changed); answered by [`Reply::SweepCancelled`].
@@ -680,6 +687,8 @@ mod tests {
             bm25: Bm25Setting { k1: 2.0, b: 0.0 },
             lang: Lang::En,
             k: 3,
+            retriever: Retriever::Hybrid,
+            dense_model: DenseModel::AllMiniLmL6V2,
         };
         let json = serde_json::to_string(&s).unwrap();
         assert!(json.starts_with("{\"kind\":\"sweep\",\"job\":10"), "{json}");

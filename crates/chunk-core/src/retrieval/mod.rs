@@ -56,5 +56,7 @@ pub use sweep::{
     SweepObjective,
 };
 #[cfg(feature = "strategies")]
-pub use sweep::{sweep, sweep_cell, sweep_with_progress};
+pub use sweep::{
+    sweep, sweep_cell, sweep_cell_chunks, sweep_cell_dense, sweep_with_progress, SweepVectors,
+};
 pub use terms::{term_spans, terms, TermSpan};

@@ -258,34 +258,115 @@ pub struct SweepCheck<'a> {
 }
 
 #[cfg(feature = "strategies")]
+/// The chunks of one setting of a sweep: what [`sweep_cell`] and [`sweep_cell_dense`] cut.
+///
+/// # Errors
+/// The strategy's refusal of the setting or the text.
+pub fn sweep_cell_chunks(
+    document: &Document,
+    strategy: StrategyId,
+    (chunk_size, overlap_percent): (usize, usize),
+    unit: SizeUnit,
+) -> Result<crate::strategy::Chunks, crate::strategy::StrategyError> {
+    let settings = Settings {
+        chunk_size,
+        chunk_overlap: overlap_for(chunk_size, overlap_percent),
+        unit,
+        encoding: document.encoding(),
+    };
+    chunker(strategy, &settings).and_then(|c| run_prepared(&*c, document))
+}
+
+#[cfg(feature = "strategies")]
 /// One setting: `strategy` with `chunk_size` and [`overlap_for`]`(chunk_size,
 /// overlap_percent)` in `unit`, run on the prepared `document` (its encoding measures the
-/// chunks), its chunks checked against [`SweepCheck::limit`] and evaluated on the pairs
-/// ([`evaluate_prepared`] with `terms`, the document's terms in [`EvalOptions::lang`]: build
-/// them once per document and language, [`DocumentTerms::new`]).
+/// chunks), its chunks checked against [`SweepCheck::limit`] and evaluated on the pairs with
+/// BM25 ([`evaluate_prepared`] with `terms`, the document's terms in [`EvalOptions::lang`]:
+/// build them once per document and language, [`DocumentTerms::new`]).
 pub fn sweep_cell(
     document: &Document,
     terms: &DocumentTerms,
     strategy: StrategyId,
-    (chunk_size, overlap_percent): (usize, usize),
+    setting: (usize, usize),
     unit: SizeUnit,
     check: &SweepCheck<'_>,
 ) -> SweepCell {
-    let SweepCheck {
-        pairs,
-        options,
-        limit,
-    } = *check;
-    let chunk_overlap = overlap_for(chunk_size, overlap_percent);
-    let settings = Settings {
-        chunk_size,
-        chunk_overlap,
-        unit,
-        encoding: document.encoding(),
-    };
-    let outcome = match chunker(strategy, &settings).and_then(|c| run_prepared(&*c, document)) {
+    let cut = sweep_cell_chunks(document, strategy, setting, unit);
+    cell_of(document, setting, cut, check, |chunks| {
+        Ok(evaluate_prepared(
+            document.text(),
+            terms,
+            chunks,
+            check.pairs,
+            check.options,
+        ))
+    })
+    .expect("BM25 always ranks")
+}
+
+#[cfg(feature = "strategies")]
+/// The embeddings of a dense or hybrid sweep: the questions' (one per pair), and each chunk
+/// text's, looked up by text (what the embedding worker sent; a chunk text may come again in
+/// many settings and is embedded once).
+pub struct SweepVectors<'a> {
+    /// Dense or hybrid.
+    pub retriever: super::dense::Retriever,
+    /// One per pair.
+    pub questions: &'a [Vec<f32>],
+    /// The embedding of a chunk's own text, when held.
+    pub chunk: &'a dyn Fn(&str) -> Option<Vec<f32>>,
+}
+
+#[cfg(feature = "strategies")]
+/// [`sweep_cell`] ranked by dense or hybrid retrieval ([`super::evaluate_dense`]).
+///
+/// # Errors
+/// [`super::VectorsError`] when the retriever is BM25, a chunk's embedding is not held
+/// (`Chunks`, with the number found) or the questions' do not match the pairs.
+pub fn sweep_cell_dense(
+    document: &Document,
+    terms: &DocumentTerms,
+    strategy: StrategyId,
+    setting: (usize, usize),
+    unit: SizeUnit,
+    check: &SweepCheck<'_>,
+    vectors: &SweepVectors<'_>,
+) -> Result<SweepCell, super::VectorsError> {
+    let cut = sweep_cell_chunks(document, strategy, setting, unit);
+    cell_of(document, setting, cut, check, |chunks| {
+        let held: Vec<Vec<f32>> = chunks
+            .chunks
+            .iter()
+            .map_while(|c| (vectors.chunk)(&c.text(document.text())))
+            .collect();
+        super::evaluate_dense(
+            document.text(),
+            terms,
+            chunks,
+            check.pairs,
+            check.options,
+            super::Vectors {
+                retriever: vectors.retriever,
+                chunks: &held,
+                questions: vectors.questions,
+            },
+        )
+    })
+}
+
+#[cfg(feature = "strategies")]
+/// A cell from its cut and a ranking of its chunks.
+fn cell_of(
+    document: &Document,
+    (chunk_size, overlap_percent): (usize, usize),
+    cut: Result<crate::strategy::Chunks, crate::strategy::StrategyError>,
+    check: &SweepCheck<'_>,
+    evaluate: impl FnOnce(&crate::strategy::Chunks) -> Result<super::Evaluation, super::VectorsError>,
+) -> Result<SweepCell, super::VectorsError> {
+    let limit = check.limit;
+    let outcome = match cut {
         Ok(chunks) => {
-            let e = evaluate_prepared(document.text(), terms, &chunks, pairs, options);
+            let e = evaluate(&chunks)?;
             let over_limit = if limit.max_input_tokens == usize::MAX {
                 0
             } else {
@@ -301,12 +382,12 @@ pub fn sweep_cell(
         }
         Err(refused) => CellOutcome::Refused(Refusal::from(&refused)),
     };
-    SweepCell {
+    Ok(SweepCell {
         chunk_size,
         overlap_percent,
-        chunk_overlap,
+        chunk_overlap: overlap_for(chunk_size, overlap_percent),
         outcome,
-    }
+    })
 }
 
 /// The index of the best cell for `objective`. A cell qualifies when every answer is whole in
@@ -471,6 +552,109 @@ mod tests {
         assert_eq!(refusal.kind, "text-refused");
         assert_eq!(s.best(SweepObjective::Tokens), None);
         assert!(!s.has_limit());
+    }
+
+    #[test]
+    fn a_dense_cell_ranks_its_own_chunks_by_the_vectors_held() {
+        use crate::retrieval::{evaluate_dense, Retriever, Vectors, VectorsError};
+        let text = "Cats purr on the mat. The XV40 range is wide and long. Dogs bark at night. \
+                    The XV40 range again, shorter.";
+        let document = Document::new(text, crate::tokenizer::Encoding::Cl100kBase);
+        let terms = DocumentTerms::new(text, crate::Lang::En);
+        let answer = text.find("range is wide").unwrap();
+        let pairs = [QaPair {
+            question: "What is the range of the XV40?".into(),
+            answer: answer..answer + 13,
+        }];
+        let options = EvalOptions::default();
+        let check = SweepCheck {
+            pairs: &pairs,
+            options: &options,
+            limit: &LimitCheck::within(usize::MAX),
+        };
+        // A stand-in embedding: how often "wide", "dogs" and "cats" occur.
+        let embed = |t: &str| -> Vec<f32> {
+            ["wide", "dogs", "cats"]
+                .iter()
+                .map(|w| t.to_lowercase().matches(w).count() as f32 + 0.01)
+                .collect()
+        };
+        let questions = vec![vec![1.0, 0.0, 0.0]];
+        let lookup = |t: &str| Some(embed(t));
+        let setting = (8, 0);
+        for retriever in [Retriever::Dense, Retriever::Hybrid] {
+            let vectors = SweepVectors {
+                retriever,
+                questions: &questions,
+                chunk: &lookup,
+            };
+            let cell = sweep_cell_dense(
+                &document,
+                &terms,
+                StrategyId::Fixed,
+                setting,
+                SizeUnit::Tokens,
+                &check,
+                &vectors,
+            )
+            .unwrap();
+            // The same chunks ranked by the same vectors, composed by hand.
+            let chunks =
+                sweep_cell_chunks(&document, StrategyId::Fixed, setting, SizeUnit::Tokens).unwrap();
+            let chunk_vectors: Vec<Vec<f32>> =
+                chunks.chunks.iter().map(|c| embed(&c.text(text))).collect();
+            let e = evaluate_dense(
+                text,
+                &terms,
+                &chunks,
+                &pairs,
+                &options,
+                Vectors {
+                    retriever,
+                    chunks: &chunk_vectors,
+                    questions: &questions,
+                },
+            )
+            .unwrap();
+            let f = cell.figures().expect("evaluated");
+            assert_eq!((f.chunks, f.aggregate), (e.chunks, e.aggregate));
+            assert!(chunks.chunks.len() > 2, "{}", chunks.chunks.len());
+        }
+        // Dense ranks the "wide" chunk first: the answer's.
+        let dense = sweep_cell_dense(
+            &document,
+            &terms,
+            StrategyId::Fixed,
+            setting,
+            SizeUnit::Tokens,
+            &check,
+            &SweepVectors {
+                retriever: Retriever::Dense,
+                questions: &questions,
+                chunk: &lookup,
+            },
+        )
+        .unwrap();
+        assert_eq!(dense.figures().unwrap().aggregate.hits_at_1, 1);
+        // A chunk whose vector is not held: refused in words, not ranked without it.
+        let none = |_: &str| None;
+        let missing = sweep_cell_dense(
+            &document,
+            &terms,
+            StrategyId::Fixed,
+            setting,
+            SizeUnit::Tokens,
+            &check,
+            &SweepVectors {
+                retriever: Retriever::Dense,
+                questions: &questions,
+                chunk: &none,
+            },
+        );
+        assert!(matches!(
+            missing,
+            Err(VectorsError::Chunks { found: 0, .. })
+        ));
     }
 
     #[test]
