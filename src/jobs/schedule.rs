@@ -710,6 +710,8 @@ mod tests {
                 5,
                 Bm25Setting { k1: 1.2, b: 0.75 },
                 Lang::En,
+                Retriever::Bm25,
+                DenseModel::default(),
             )
             .expect("ready, and fixed windows are never deferred");
         assert_eq!(sweep.posts[0].to, Worker::Main);
