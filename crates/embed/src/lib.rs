@@ -18,3 +18,5 @@ pub mod bert;
 pub mod ops;
 pub mod safetensors;
 pub mod sentence;
+pub mod site;
+pub mod tiny;
