@@ -386,6 +386,10 @@ impl Bert {
     /// Panics when `ids` is longer than `max_position_embeddings` or holds an id outside the
     /// vocabulary: callers truncate and tokenize with the model's own vocabulary first
     /// ([`crate::sentence::SentenceEncoder`]).
+    #[cfg_attr(
+        all(feature = "simd128", target_arch = "wasm32"),
+        target_feature(enable = "simd128")
+    )]
     pub fn forward(&self, ids: &[u32]) -> Vec<f32> {
         let c = &self.config;
         let (h, n) = (c.hidden_size, ids.len());
@@ -434,9 +438,7 @@ impl Bert {
                     let out = &mut ctx[i * h..][cols.clone()];
                     out.fill(0.0);
                     for (j, &p) in scores.iter().enumerate() {
-                        for (o, vv) in out.iter_mut().zip(&v[j * h..][cols.clone()]) {
-                            *o += p * vv;
-                        }
+                        ops::axpy(out, p, &v[j * h..][cols.clone()]);
                     }
                 }
             }

@@ -79,7 +79,19 @@ fn config_checksum(id: &str, configs: [&str; 4]) -> u64 {
 ///
 /// Errors: those of [`SentenceEncoder::load`].
 pub fn write_int8(id: &str, files: ModelFiles) -> Result<Vec<u8>, LoadError> {
-    let encoder = SentenceEncoder::load(files)?.quantize_int8();
+    write(id, files, SentenceEncoder::load(files)?.quantize_int8())
+}
+
+/// The same layout with the published fp32 weights as they are (about 4 times larger): not for
+/// the page, for measuring the fp32 path in the same module (`bench/embed.mjs`). [`read`]
+/// reads it like the int8 one.
+///
+/// Errors: those of [`SentenceEncoder::load`].
+pub fn write_fp32(id: &str, files: ModelFiles) -> Result<Vec<u8>, LoadError> {
+    write(id, files, SentenceEncoder::load(files)?)
+}
+
+fn write(id: &str, files: ModelFiles, encoder: SentenceEncoder) -> Result<Vec<u8>, LoadError> {
     let configs = [
         files.config,
         files.sentence_bert_config,
@@ -190,6 +202,11 @@ mod tests {
         assert_eq!(word.dtype, "I8");
         assert_eq!(st.metadata()["config.json"], tiny.config);
         assert_eq!(st.metadata()["modules.json"], tiny.modules);
+        // The fp32 layout reads back as the published model.
+        let fp32 = read(&write_fp32("tiny", tiny.files()).unwrap(), &tiny.vocab).unwrap();
+        let published = SentenceEncoder::load(tiny.files()).unwrap();
+        assert_eq!(fp32.encoder.embed("the cat"), published.embed("the cat"));
+        assert_ne!(published.embed("the cat"), int8.embed("the cat"));
     }
 
     #[test]
