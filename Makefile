@@ -34,7 +34,7 @@ PHASE_LOG := $(ROOT)/target/phase-times.txt
 PHASE := PHASE_LOG=$(PHASE_LOG) $(ROOT)/scripts/phase.sh
 TOOLS := $(ROOT)/scripts/ensure-tools.sh
 
-.PHONY: help serve serve-release build build-e2e build-subpath fetch tools-serve tools-test \
+.PHONY: help serve serve-release build build-e2e build-subpath fetch models tools-serve tools-test \
 	test test-phases test-native test-wasm test-e2e e2e-deps count
 
 help:
@@ -76,7 +76,7 @@ tools-test:
 
 # --no-autoreload: Trunk's reload script is inline, which the page's Content-Security-Policy
 # (script-src 'self') forbids; without it the browser console stays clean.
-serve: tools-serve fetch
+serve: tools-serve fetch models
 	@echo "Serving on http://$(ADDRESS):$(PORT)/ (rebuilds when a file changes; reload the page by hand). Ctrl-C stops it."
 	trunk serve --offline --no-autoreload --address $(ADDRESS) --port $(PORT)
 
@@ -92,10 +92,16 @@ serve-release: build tools-test
 fetch:
 	cargo fetch
 
-build: tools-serve fetch
+# The embedding model's published files in target/models/ (scripts/ensure-models.sh fetches
+# them only when missing), from which every build writes the site's int8 model file
+# (Trunk.toml's hook, crates/embed-engine/examples/site_model.rs).
+models:
+	@$(ROOT)/scripts/ensure-models.sh >/dev/null
+
+build: tools-serve fetch models
 	trunk build --release --offline --dist $(DIST)
 
-build-subpath: tools-serve fetch
+build-subpath: tools-serve fetch models
 	trunk build --release --offline --public-url $(SUBPATH) --dist $(DIST_SUBPATH)
 
 # ---- tests -------------------------------------------------------------------------------
@@ -161,7 +167,7 @@ test-wasm: tools-test
 test-e2e: tools-test build-e2e build-subpath e2e-deps e2e-run
 
 # The release build of `make test`, then the first-paint guard on its page module.
-build-e2e: tools-serve fetch
+build-e2e: tools-serve fetch models
 	trunk build --release --offline --dist $(DIST_E2E)
 	$(MAKE) check-page-wasm CHECK_DIST=$(DIST_E2E)
 
