@@ -55,7 +55,7 @@ impl BertConfig {
     ///
     /// Errors: [`LoadError::Config`] when the JSON lacks a field, or names an activation or
     /// position embedding this encoder does not compute, or the heads do not divide the width,
-    /// or the width or a table has no row.
+    /// or the width, the feed-forward width or a table is 0.
     pub fn from_json(json: &str) -> Result<BertConfig, LoadError> {
         let c: BertConfig =
             serde_json::from_str(json).map_err(|e| LoadError::Config(e.to_string()))?;
@@ -71,10 +71,18 @@ impl BertConfig {
                 c.position_embedding_type
             )));
         }
-        if c.hidden_size == 0 || c.type_vocab_size == 0 || c.vocab_size == 0 {
+        if [
+            c.hidden_size,
+            c.intermediate_size,
+            c.vocab_size,
+            c.type_vocab_size,
+        ]
+        .contains(&0)
+        {
             return Err(LoadError::Config(format!(
-                "hidden_size {}, vocab_size {} and type_vocab_size {} must not be 0",
-                c.hidden_size, c.vocab_size, c.type_vocab_size
+                "hidden_size {}, intermediate_size {}, vocab_size {} and type_vocab_size {} \
+                 must not be 0",
+                c.hidden_size, c.intermediate_size, c.vocab_size, c.type_vocab_size
             )));
         }
         if c.num_attention_heads == 0 || !c.hidden_size.is_multiple_of(c.num_attention_heads) {

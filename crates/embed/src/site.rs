@@ -242,5 +242,22 @@ mod tests {
             file_path("all-minilm-l6-v2"),
             "models/all-minilm-l6-v2.int8.safetensors"
         );
+        // Configurations the encoder would trip on are refused at load, not at the first text.
+        for (field, bad) in [
+            ("\"intermediate_size\": 16", "\"intermediate_size\": 0"),
+            ("\"type_vocab_size\": 2", "\"type_vocab_size\": 0"),
+            ("\"hidden_size\": 8", "\"hidden_size\": 0"),
+        ] {
+            let mut broken = tiny.clone();
+            broken.config = tiny.config.replace(field, bad);
+            assert_ne!(broken.config, tiny.config, "{field}");
+            assert!(
+                matches!(
+                    SentenceEncoder::load(broken.files()),
+                    Err(LoadError::Config(_))
+                ),
+                "{bad}"
+            );
+        }
     }
 }
