@@ -21,7 +21,9 @@
 // channel). On each port a request `{id, texts: [string, …]}` is answered on the same port with
 // `{id, vectors, dim}` (`vectors` a transferred Float32Array of texts × dim values, one row per
 // text in order) or `{id, error}`; requests that arrive before the model is ready wait for it,
-// and if it never gets ready they are answered with the error. The worker also posts
+// and if it never gets ready they are answered with the error. A request may name the model it
+// expects (`model`, the page's model id); one for another model than the loaded one is
+// answered with an error. The worker also posts
 // `{kind: "progress", done, queued}` to the page (texts embedded so far, texts waiting), at
 // most every 100 ms. The page stops it with worker.terminate().
 //

@@ -10,8 +10,9 @@
 //      started; started as the page starts it, the worker reports `loading`, then `ready`
 //      with the model's facts; requests sent on two ports before it is ready wait for it and
 //      are answered on their own port in order (vectors as transferred Float32Arrays equal to
-//      the native ones; a request without a texts array gets `{id, error}`, an empty one no
-//      rows); its last progress report counts every text done and none waiting;
+//      the native ones; a request without a texts array, or for another model, gets
+//      `{id, error}`, an empty one no rows); its last progress report counts every text done
+//      and none waiting;
 //  (c) a missing model file and a damaged one end in `failed` naming the file, and a request
 //      is answered with that error;
 //  (d) after the service worker controls the page and the worker has run once online, a new
@@ -213,12 +214,15 @@ describe('the embedding worker in Chromium (root build)', () => {
       const { events, answers, why } = await runWorker(page, {
         ports: 2,
         early: [
-          { port: 0, message: { id: 1, texts: TEXTS.slice(0, 3) } },
+          { port: 0, message: { id: 1, model: 'all-minilm-l6-v2', texts: TEXTS.slice(0, 3) } },
           { port: 1, message: { id: 'b', texts: TEXTS.slice(3) } },
           { port: 0, message: { id: 2, texts: 'not an array' } },
         ],
-        later: [{ port: 1, message: { id: 'c', texts: [] } }],
-        replies: 4,
+        later: [
+          { port: 1, message: { id: 'c', texts: [] } },
+          { port: 1, message: { id: 'd', model: 'potion-base-8m', texts: ['another model'] } },
+        ],
+        replies: 5,
       });
       assert.equal(why, 'answered', `the worker did not answer: ${JSON.stringify(events)}`);
       const kinds = events.map((e) => e.kind);
@@ -238,9 +242,10 @@ describe('the embedding worker in Chromium (root build)', () => {
 
       const on = (port) => answers.filter((a) => a.port === port);
       assert.deepEqual(on(0).map((a) => a.id), [1, 2], 'port 0 answered in order');
-      assert.deepEqual(on(1).map((a) => a.id), ['b', 'c'], 'port 1 answered in order');
+      assert.deepEqual(on(1).map((a) => a.id), ['b', 'c', 'd'], 'port 1 answered in order');
       const [one, bad] = on(0);
-      const [two, none] = on(1);
+      const [two, none, other] = on(1);
+      assert.match(other.error, /runs the model all-minilm-l6-v2, not potion-base-8m/);
       assert.ok(one.float32 && two.float32 && none.float32, 'vectors are Float32Arrays');
       assert.equal(one.dim, DIM);
       const lowest = Math.min(checkRows(one.vectors, native.slice(0, 3), 'port 0'), checkRows(two.vectors, native.slice(3), 'port 1'));

@@ -89,7 +89,7 @@ impl Engine {
                     .and_then(|()| set(&info, "dim", c.hidden_size as u32))
                     .and_then(|()| set(&info, "max_seq_length", m.encoder.max_seq_length() as u32))
                     .and_then(|()| set(&info, "bytes", model.len() as f64));
-                self.schedule.loaded(m.encoder);
+                self.schedule.loaded(m.id, m.encoder);
                 built.map_err(|_| JsError::new("the model's facts could not be built"))?;
                 Ok(info.into())
             }
@@ -107,8 +107,10 @@ impl Engine {
     }
 
     /// A message that arrived on port `port` (the script's number for it). A request is
-    /// `{id, texts: [string, …]}`; `id` is handed back as it is (any value). Anything else is
-    /// answered `{id, error}` in its turn (`id` undefined when the message has none).
+    /// `{id, texts: [string, …]}`, optionally with `model`, the page's model id it expects
+    /// (a request for another model than the one loaded is answered with an error); `id` is
+    /// handed back as it is (any value). Anything else is answered `{id, error}` in its turn
+    /// (`id` undefined when the message has none).
     pub fn request(&mut self, port: u32, message: JsValue) {
         let id = if message.is_object() {
             Reflect::get(&message, &"id".into()).unwrap_or(JsValue::UNDEFINED)
@@ -129,7 +131,14 @@ impl Engine {
         } else {
             Err("a request is {id, texts: [string, …]}; this one has no texts array".to_owned())
         };
-        self.schedule.receive(port, id, texts);
+        let model = if message.is_object() {
+            Reflect::get(&message, &"model".into())
+                .ok()
+                .and_then(|m| m.as_string())
+        } else {
+            None
+        };
+        self.schedule.receive(port, id, texts, model);
     }
 
     /// Texts embedded since the start.

@@ -15,7 +15,9 @@
 //!   it cannot load ([`Schedule::failed`]), every request waiting or still to come is answered
 //!   with that error;
 //! - a request the script could not read (no `texts` array of strings) is answered with an
-//!   error in its turn, so that its port's answers stay in order;
+//!   error in its turn, so that its port's answers stay in order; so is one that names a
+//!   model (`model`, the page's model id) other than the one loaded, rather than answering
+//!   with another model's vectors;
 //! - progress (texts embedded since the start, texts waiting) is reported when it has changed,
 //!   at most once every [`PROGRESS_MS`] of the clock handed to [`Schedule::step`]; when nothing
 //!   else is left to do, [`Step::Wait`] says how long until the last change may be reported.
@@ -78,6 +80,8 @@ pub enum Step<I> {
 struct Request<I> {
     id: I,
     texts: Result<Vec<String>, String>,
+    /// The model the requester expects, if it named one.
+    model: Option<String>,
     values: Vec<f32>,
     /// Texts embedded.
     next: usize,
@@ -94,7 +98,8 @@ impl<I> Request<I> {
 #[derive(Debug)]
 enum Model {
     Loading,
-    Ready(Box<SentenceEncoder>),
+    /// The page's model id and the encoder.
+    Ready(String, Box<SentenceEncoder>),
     Failed(String),
 }
 
@@ -135,9 +140,10 @@ impl<I> Schedule<I> {
         Self::default()
     }
 
-    /// The model has loaded: the waiting requests go on with it.
-    pub fn loaded(&mut self, encoder: SentenceEncoder) {
-        self.model = Model::Ready(Box::new(encoder));
+    /// Model `id` (the page's model id, e.g. `all-minilm-l6-v2`) has loaded: the waiting
+    /// requests go on with it.
+    pub fn loaded(&mut self, id: String, encoder: SentenceEncoder) {
+        self.model = Model::Ready(id, Box::new(encoder));
     }
 
     /// The model could not be had (`why`, in English, naming the file): every request waiting
@@ -149,14 +155,21 @@ impl<I> Schedule<I> {
     /// The loaded model, if any.
     pub fn encoder(&self) -> Option<&SentenceEncoder> {
         match &self.model {
-            Model::Ready(encoder) => Some(encoder),
+            Model::Ready(_, encoder) => Some(encoder),
             _ => None,
         }
     }
 
     /// Request `id` on port `port`: its texts, or why the script could not read them (the
-    /// request is then answered with that error, in its turn).
-    pub fn receive(&mut self, port: u32, id: I, texts: Result<Vec<String>, String>) {
+    /// request is then answered with that error, in its turn), and the model id it expects,
+    /// if it names one (answered with an error if another model is loaded).
+    pub fn receive(
+        &mut self,
+        port: u32,
+        id: I,
+        texts: Result<Vec<String>, String>,
+        model: Option<String>,
+    ) {
         let n = texts.as_ref().map_or(0, Vec::len);
         self.queued += n;
         if n > 0 {
@@ -165,6 +178,7 @@ impl<I> Schedule<I> {
         self.ports.entry(port).or_default().push_back(Request {
             id,
             texts,
+            model,
             values: Vec::new(),
             next: 0,
         });
@@ -229,7 +243,13 @@ impl<I> Schedule<I> {
         let failed = match (&request.texts, &self.model) {
             (Err(why), _) => Some(why.clone()),
             (Ok(_), Model::Failed(why)) => Some(format!("the embedding model did not load: {why}")),
-            (Ok(texts), Model::Ready(encoder)) => {
+            (Ok(_), Model::Ready(id, _)) if request.model.as_ref().is_some_and(|m| m != id) => {
+                Some(format!(
+                    "this worker runs the model {id}, not {}",
+                    request.model.as_deref().unwrap_or_default()
+                ))
+            }
+            (Ok(texts), Model::Ready(_, encoder)) => {
                 if let Some(text) = texts.get(request.next) {
                     request.values.extend(encoder.embed(text).vector);
                     request.next += 1;
@@ -311,8 +331,8 @@ mod tests {
     fn one_text_per_step_then_the_reply_with_every_vector_in_order() {
         let e = encoder();
         let mut s = Schedule::new();
-        s.loaded(e.clone());
-        s.receive(0, 7, texts(&["the cat", "a dog", "the mat"]));
+        s.loaded("tiny".into(), e.clone());
+        s.receive(0, 7, texts(&["the cat", "a dog", "the mat"]), None);
         assert_eq!(s.queued(), 3);
         assert_eq!(s.step(0.0), Step::Progress { done: 0, queued: 3 });
         assert_eq!(s.step(1.0), Step::Embedded);
@@ -336,10 +356,10 @@ mod tests {
     fn a_port_answers_in_order_and_ports_take_turns_text_by_text() {
         let e = encoder();
         let mut s = Schedule::new();
-        s.loaded(e.clone());
-        s.receive(0, 1, texts(&["the cat", "the dog", "a mat"]));
-        s.receive(0, 2, texts(&["sat"]));
-        s.receive(1, 1, texts(&["dog and cat"]));
+        s.loaded("tiny".into(), e.clone());
+        s.receive(0, 1, texts(&["the cat", "the dog", "a mat"]), None);
+        s.receive(0, 2, texts(&["sat"]), None);
+        s.receive(1, 1, texts(&["dog and cat"]), None);
         // port 0, text 1; port 1, its only text: answered; port 0 goes on, then its second.
         assert_eq!(
             run(&mut s),
@@ -369,11 +389,11 @@ mod tests {
     fn a_request_arriving_between_two_texts_is_taken_at_the_next_step() {
         let e = encoder();
         let mut s = Schedule::new();
-        s.loaded(e.clone());
-        s.receive(0, 1, texts(&["the cat", "the dog", "a mat", "sat"]));
+        s.loaded("tiny".into(), e.clone());
+        s.receive(0, 1, texts(&["the cat", "the dog", "a mat", "sat"]), None);
         assert!(matches!(s.step(0.0), Step::Progress { .. }));
         assert_eq!(s.step(0.0), Step::Embedded);
-        s.receive(3, 9, texts(&["cat"]));
+        s.receive(3, 9, texts(&["cat"]), None);
         assert_eq!(
             s.step(0.0),
             Step::Reply {
@@ -389,10 +409,10 @@ mod tests {
     fn requests_wait_for_the_model() {
         let e = encoder();
         let mut s = Schedule::new();
-        s.receive(0, 1, texts(&["cat"]));
+        s.receive(0, 1, texts(&["cat"]), None);
         assert_eq!(s.step(0.0), Step::Progress { done: 0, queued: 1 });
         assert_eq!(s.step(500.0), Step::Idle);
-        s.loaded(e.clone());
+        s.loaded("tiny".into(), e.clone());
         assert_eq!(
             run(&mut s),
             [Step::Reply {
@@ -408,8 +428,8 @@ mod tests {
         let e = encoder();
         let mut s = Schedule::new();
         // An unreadable request at the front is answered even before the model loads…
-        s.receive(0, 1, Err("texts is not an array".into()));
-        s.receive(1, 2, texts(&["cat"]));
+        s.receive(0, 1, Err("texts is not an array".into()), None);
+        s.receive(1, 2, texts(&["cat"]), None);
         assert_eq!(
             run(&mut s),
             [Step::Reply {
@@ -419,9 +439,9 @@ mod tests {
             }]
         );
         // …and behind a valid one, after it.
-        s.receive(1, 3, Err("no texts".into()));
-        s.loaded(e.clone());
-        s.receive(1, 4, texts(&[]));
+        s.receive(1, 3, Err("no texts".into()), None);
+        s.loaded("tiny".into(), e.clone());
+        s.receive(1, 4, texts(&[]), None);
         assert_eq!(
             run(&mut s),
             [
@@ -446,9 +466,9 @@ mod tests {
             ]
         );
         let mut s = Schedule::new();
-        s.receive(0, 1, texts(&["cat", "dog"]));
+        s.receive(0, 1, texts(&["cat", "dog"]), None);
         s.failed("models/x.int8.safetensors: HTTP 404".into());
-        s.receive(2, 5, texts(&["mat"]));
+        s.receive(2, 5, texts(&["mat"]), None);
         let why = "the embedding model did not load: models/x.int8.safetensors: HTTP 404";
         assert_eq!(
             run(&mut s),
@@ -471,8 +491,8 @@ mod tests {
     #[test]
     fn progress_is_reported_at_most_every_100_ms_with_the_latest_counts() {
         let mut s = Schedule::new();
-        s.loaded(encoder());
-        s.receive(0, 1, texts(&["a", "b", "c", "d", "e"]));
+        s.loaded("tiny".into(), encoder());
+        s.receive(0, 1, texts(&["a", "b", "c", "d", "e"]), None);
         let mut reports = Vec::new();
         // A text every 30 ms of the clock.
         let mut now = 0.0;
@@ -493,5 +513,30 @@ mod tests {
                 (220.0, 5, 0),
             ]
         );
+    }
+
+    #[test]
+    fn a_request_for_another_model_is_refused() {
+        let e = encoder();
+        let mut s = Schedule::new();
+        s.receive(0, 1, texts(&["cat"]), Some("potion-base-8m".into()));
+        s.receive(0, 2, texts(&["cat"]), Some("tiny".into()));
+        s.loaded("tiny".into(), e.clone());
+        assert_eq!(
+            run(&mut s),
+            [
+                Step::Reply {
+                    port: 0,
+                    id: 1,
+                    reply: Err("this worker runs the model tiny, not potion-base-8m".into())
+                },
+                Step::Reply {
+                    port: 0,
+                    id: 2,
+                    reply: Ok(rows(&e, &["cat"]))
+                },
+            ]
+        );
+        assert_eq!((s.done(), s.queued()), (1, 0));
     }
 }
