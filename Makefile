@@ -34,7 +34,7 @@ PHASE_LOG := $(ROOT)/target/phase-times.txt
 PHASE := PHASE_LOG=$(PHASE_LOG) $(ROOT)/scripts/phase.sh
 TOOLS := $(ROOT)/scripts/ensure-tools.sh
 
-.PHONY: help serve serve-release build build-e2e build-subpath fetch tools-serve tools-test \
+.PHONY: help serve serve-release build build-e2e build-subpath fetch models tools-serve tools-test \
 	test test-phases test-native test-wasm test-e2e e2e-deps count
 
 help:
@@ -60,6 +60,7 @@ help:
 	@echo "make bench-documents  only the PDF reader in the page: the fixture and a 50 MB PDF"
 	@echo "make bench-network  only the first visit on Fast 4G and Slow 4G: paint, form, count, files"
 	@echo "make bench-paste    only paste -> exact count per MB in the page against gpt-tokenizer encode"
+	@echo "make bench-embed    only the embedding module in Node: sentences/s with and without SIMD, int8 and fp32"
 
 # ---- tools -------------------------------------------------------------------------------
 
@@ -76,7 +77,7 @@ tools-test:
 
 # --no-autoreload: Trunk's reload script is inline, which the page's Content-Security-Policy
 # (script-src 'self') forbids; without it the browser console stays clean.
-serve: tools-serve fetch
+serve: tools-serve fetch models
 	@echo "Serving on http://$(ADDRESS):$(PORT)/ (rebuilds when a file changes; reload the page by hand). Ctrl-C stops it."
 	trunk serve --offline --no-autoreload --address $(ADDRESS) --port $(PORT)
 
@@ -92,10 +93,16 @@ serve-release: build tools-test
 fetch:
 	cargo fetch
 
-build: tools-serve fetch
+# The embedding model's published files in target/models/ (scripts/ensure-models.sh fetches
+# them only when missing), from which every build writes the site's int8 model file
+# (Trunk.toml's hook, crates/embed-engine/examples/site_model.rs).
+models:
+	@$(ROOT)/scripts/ensure-models.sh >/dev/null
+
+build: tools-serve fetch models
 	trunk build --release --offline --dist $(DIST)
 
-build-subpath: tools-serve fetch
+build-subpath: tools-serve fetch models
 	trunk build --release --offline --public-url $(SUBPATH) --dist $(DIST_SUBPATH)
 
 # ---- tests -------------------------------------------------------------------------------
@@ -154,16 +161,20 @@ test-differential: tools-serve
 	cargo test -p chunk-core --test differential -- --nocapture
 
 # Runs the integration tests in tests/*.rs (wasm_bindgen_test, run_in_browser) with
-# wasm-bindgen-test-runner, which drives headless Chromium through chromedriver.
+# wasm-bindgen-test-runner, which drives headless Chromium through chromedriver; then the
+# embedding module's kernels in wasm with SIMD (crates/embed-engine/tests/kernels.rs, in Node):
+# equal bit for bit to the scalar definition.
 test-wasm: tools-test
 	CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
 	CHROMEDRIVER=/usr/bin/chromedriver \
 	cargo test --target wasm32-unknown-unknown -p rag-chunk-calculator --tests --features linked-tokenizer
+	CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+	cargo test --target wasm32-unknown-unknown -p embed-engine --test kernels
 
 test-e2e: tools-test build-e2e build-subpath e2e-deps e2e-run
 
 # The release build of `make test`, then the first-paint guard on its page module.
-build-e2e: tools-serve fetch
+build-e2e: tools-serve fetch models
 	trunk build --release --offline --dist $(DIST_E2E)
 	$(MAKE) check-page-wasm CHECK_DIST=$(DIST_E2E)
 
@@ -215,7 +226,7 @@ $(E2E)/node_modules/.package-lock.json: $(E2E)/package-lock.json $(E2E)/package.
 # native core's, a strategy's chunk count from its library's, or Node's sentence count from
 # Chromium's. ~20 minutes.
 .PHONY: bench bench-strategies bench-sentences bench-compare bench-retrieval bench-open-tokenizers \
-	bench-documents bench-network bench-paste
+	bench-documents bench-network bench-paste bench-embed
 bench:
 	$(ROOT)/scripts/bench.sh
 
@@ -261,3 +272,9 @@ bench-network:
 # exact count per MB on 1 MB and 10 MB texts, against a gpt-tokenizer encode in the same Chromium).
 bench-paste:
 	$(ROOT)/scripts/bench-page.sh paste
+
+# Only the embedding part: crates/embed-engine built with and without wasm SIMD, the site's int8
+# model file and its fp32 twin, then bench/embed.mjs (all-MiniLM-L6-v2 sentences and 256-token
+# chunks per second in Node's wasm; the two builds' vectors must be equal bit for bit).
+bench-embed:
+	$(ROOT)/scripts/bench-embed.sh

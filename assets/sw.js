@@ -14,16 +14,20 @@
 //    compare-worker.js, compare-engine.js and compare-engine_bg.wasm, as
 //    src/compare/engine.rs names them) and the icon;
 //  - afterwards: every same-origin GET answered 200 under the scope when the page asks for it,
-//    e.g. a tokenizer's vocabulary under vocab/, fetched only when a model needs it, and the
+//    e.g. a tokenizer's vocabulary under vocab/, fetched only when a model needs it, the
 //    document reader (extract-worker.js, extract-engine.js, extract-engine_bg.wasm), fetched
-//    only when an HTML or DOCX file is opened (so it works offline once it has been used).
+//    only when an HTML or DOCX file is opened, and the embedding worker (embed-worker.js,
+//    embed-engine.js, embed-engine_bg.wasm, and its model file
+//    models/all-minilm-l6-v2.int8.safetensors, 23 MB), fetched only when the page asks for
+//    embeddings (so each works offline once it has been used). None of these is fetched on
+//    install: the model alone would cost every visitor 23 MB.
 //
 // How it answers (only GETs under its scope; it never makes a request of its own but these):
 //  - the page itself: the network first, the kept copy when the network fails (offline);
 //  - a file with Trunk's content hash in its name (name-<16 hex digits>[_bg].js/.wasm/.css):
 //    the kept copy first — the name changes whenever the content does;
 //  - any other file (boot.js, the workers' scripts, the comparison engine, vocabularies, the
-//    tables): the network first (the browser's HTTP cache still applies), the kept copy
+//    tables, the embedding model): the network first (the browser's HTTP cache still applies), the kept copy
 //    offline, so a new deployment is never paired with an older file of the same name. The
 //    tokenizer asks for a table with its build's checksum as a query (`?v=…`, for the HTTP
 //    cache): such a file is kept under its URL without the query (one copy per file), which
@@ -31,7 +35,8 @@
 //
 // A new deployment: its index.html (fetched first, whenever the page is opened online) names
 // new hashed files, which are kept as the page loads them; hashed files it no longer names are
-// deleted from the cache then. What else is kept (vocabularies) stays.
+// deleted from the cache then. What else is kept (vocabularies, the embedding model) stays; a
+// newer deployment's model file replaces it the next time it is fetched online.
 
 const SCOPE = new URL(self.registration.scope);
 const PAGE = SCOPE.href;

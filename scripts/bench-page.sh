@@ -24,6 +24,7 @@ part="${1:?usage: scripts/bench-page.sh compare|retrieval|documents|network|past
 [[ "$part" != compare && "$part" != paste ]] || bench_corpus_packages
 bench_npm
 PAGE_DIST="${PAGE_DIST:-$ROOT/target/bench/page-dist}"
+"$ROOT/scripts/ensure-models.sh" >/dev/null # the build writes the embedding model's file from them
 (cd "$ROOT" && cargo fetch && TRUNK_SKIP_VERSION_CHECK=true trunk build --release --offline --dist "$PAGE_DIST")
 say "bench/$part.mjs on the page built in $PAGE_DIST"
 node "$BENCH/$part.mjs" "$PAGE_DIST"

@@ -39,6 +39,7 @@ node "$BENCH/browser.mjs" || status=1
 echo
 say "the page under 10 MB texts: release build of the page, then headless Chromium (about 3 minutes)"
 PAGE_DIST="$ROOT/target/bench/page-dist"
+"$ROOT/scripts/ensure-models.sh" >/dev/null # the build writes the embedding model's file from them
 if (cd "$ROOT" && cargo fetch && TRUNK_SKIP_VERSION_CHECK=true trunk build --release --offline --dist "$PAGE_DIST"); then
     node "$BENCH/page.mjs" "$PAGE_DIST" || status=1
     echo

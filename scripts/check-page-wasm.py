@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The first-paint guard: the page's own wasm module stays small and carries no BPE table and
-no chunking strategy (Python 3 standard library only).
+"""The first-paint guard: the page's own wasm module stays small and carries no BPE table, no
+chunking strategy and no SIMD instruction (Python 3 standard library only).
 
 Usage: scripts/check-page-wasm.py DIST_DIR [BUDGET_GZIP_BYTES] | --self-test
 
@@ -19,6 +19,11 @@ both). It fails (exit 1, saying why) when:
 - it contains a strategy: the marker string `STRATEGY_MARKER`, which `strategy::chunker_with`
   (through which the engines build every strategy; the strategies exist only with chunk-core's
   `strategies` feature, which the page does not take) keeps alive in any module that links it.
+- it contains a wasm SIMD instruction (opcode prefix 0xFD, found by decoding every function
+  body, not by searching bytes): the page must run in every browser with WebAssembly, SIMD or
+  not; only the embedding worker's module (`embed-engine_bg.wasm`, crates/embed-engine's
+  `simd128` feature) uses SIMD, and it must (a build of it without any SIMD instruction fails
+  too: its feature was lost).
 
 The tokenizer's module (`tokenize-engine_bg.wasm`) is checked for a table too: it fetches
 each table as a file of its own (`tables/<encoding>.bin`), so that the first count waits only
@@ -46,6 +51,108 @@ TOKENIZER_MODULE = "tokenize-engine_bg.wasm"
 
 # Must equal `strategy::STRATEGIES_MARKER` in crates/chunk-core/src/strategy/mod.rs.
 STRATEGY_MARKER = b"chunk-core:strategies-linked"
+# The embedding worker's module, built with wasm SIMD.
+EMBED_MODULE = "embed-engine_bg.wasm"
+
+
+class WasmError(Exception):
+    """A module this decoder cannot read."""
+
+
+def _leb(data, at):
+    """The end of the LEB128 number starting at `at`, and its value as unsigned."""
+    value = shift = 0
+    while True:
+        if at >= len(data):
+            raise WasmError("a number runs past the end")
+        byte = data[at]
+        at += 1
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if not byte & 0x80:
+            return at, value
+
+
+# Opcodes by what follows them (WebAssembly 2.0 with the extensions rustc emits: sign extension,
+# saturating conversions, bulk memory, reference types, multi-value, tail calls).
+_NONE = set(range(0x45, 0xC5)) | {0x00, 0x01, 0x05, 0x0B, 0x0F, 0x1A, 0x1B, 0xD1}
+_ONE_INDEX = {0x0C, 0x0D, 0x10, 0x12, 0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x3F, 0x40, 0x41, 0x42, 0xD0, 0xD2}
+_TWO_INDICES = {0x11, 0x13}
+_BLOCKS = {0x02, 0x03, 0x04}
+_MEMORY = set(range(0x28, 0x3F))
+# 0xFC sub-opcodes: how many LEB immediates follow.
+_FC_ARGS = {**{i: 0 for i in range(8)}, 8: 2, 9: 1, 10: 2, 11: 1, 12: 2, 13: 1, 14: 2, 15: 1, 16: 1, 17: 1}
+
+
+def simd_count(data):
+    """How many wasm SIMD instructions (prefix 0xFD) the code section of module `data` holds.
+    Raises WasmError for a module it cannot decode (an opcode outside the set above)."""
+    if data[:4] != b"\0asm":
+        raise WasmError("not a wasm module")
+    at, count = 8, 0
+    while at < len(data):
+        section = data[at]
+        at, size = _leb(data, at + 1)
+        end = at + size
+        if section == 10:
+            at, bodies = _leb(data, at)
+            for _ in range(bodies):
+                at, body = _leb(data, at)
+                count += _simd_in_body(data, at, at + body)
+                at += body
+        at = end
+    return count
+
+
+def _simd_in_body(data, at, end):
+    at, groups = _leb(data, at)
+    for _ in range(groups):
+        at, _n = _leb(data, at)
+        at += 1  # the value type
+    count = 0
+    while at < end:
+        op = data[at]
+        at += 1
+        if op in _NONE:
+            continue
+        if op in _ONE_INDEX:
+            at, _ = _leb(data, at)
+        elif op in _TWO_INDICES:
+            at, _ = _leb(data, at)
+            at, _ = _leb(data, at)
+        elif op in _BLOCKS:
+            at, _ = _leb(data, at)  # 0x40, a value type (one byte) or a type index
+        elif op in _MEMORY:
+            at, align = _leb(data, at)
+            if align & 0x40:  # a memory index follows (multi-memory)
+                at, _ = _leb(data, at)
+            at, _ = _leb(data, at)
+        elif op == 0x0E:  # br_table
+            at, n = _leb(data, at)
+            for _ in range(n + 1):
+                at, _ = _leb(data, at)
+        elif op == 0x1C:  # select with types
+            at, n = _leb(data, at)
+            at += n
+        elif op == 0x43:
+            at += 4
+        elif op == 0x44:
+            at += 8
+        elif op == 0xFC:
+            at, sub = _leb(data, at)
+            if sub not in _FC_ARGS:
+                raise WasmError(f"unknown instruction 0xFC {sub} at byte {at:,}")
+            for _ in range(_FC_ARGS[sub]):
+                at, _ = _leb(data, at)
+        elif op == 0xFD:
+            # The rest of this body is not decoded further: one is enough to fail the page,
+            # and the embedding module is only counted as having some.
+            return count + 1
+        else:
+            raise WasmError(f"unknown opcode 0x{op:02x} at byte {at - 1:,}")
+    if at != end:
+        raise WasmError(f"a function body's instructions end at byte {at:,}, not {end:,}")
+    return count
 
 
 def page_module(dist):
@@ -69,6 +176,11 @@ def faults_of(data, budget):
     at = data.find(STRATEGY_MARKER)
     if at >= 0:
         faults.append(f"the chunking strategies are linked (their marker at byte {at:,})")
+    try:
+        if simd_count(data):
+            faults.append("it uses wasm SIMD instructions (only the embedding worker's module may)")
+    except WasmError as e:
+        faults.append(f"its code cannot be decoded to look for SIMD: {e}")
     return size, faults
 
 
@@ -82,19 +194,42 @@ def table_faults(data):
     return faults
 
 
+def _uleb(n):
+    out = bytearray()
+    while True:
+        byte, n = n & 0x7F, n >> 7
+        out.append(byte | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
 def self_test():
     """Shows that the guard can fail: a module with a table's first records, one with the
     strategies' marker, one over the budget fail; a clean one passes. 0 when all hold."""
     import random
 
     rng = random.Random(7)
-    clean = bytes(rng.randrange(256) for _ in range(4096))
+    # A module of one custom section of random bytes (skipped by the decoder), so that the
+    # table and marker cases are found by their bytes alone.
+    noise = bytes(rng.randrange(256) for _ in range(4096))
+    clean = b"\0asm\1\0\0\0" + bytes([0]) + _uleb(len(noise) + 1) + b"\0" + noise
+
+    def code(body):
+        """A module whose code section holds one function: no locals, then `body`."""
+        func = b"\0" + body
+        section = b"\x01" + _uleb(len(func)) + func
+        return b"\0asm\1\0\0\0" + b"\x0a" + _uleb(len(section)) + section
     cases = [
         ("clean", clean, 10_000, 0),
         ("table", clean[:100] + TABLE_PREFIX + clean[100:], 10_000, 1),
         ("old table", clean[:100] + TABLE_RECORDS + clean[100:], 10_000, 1),
         ("strategy", clean + STRATEGY_MARKER, 10_000, 1),
         ("over budget", clean, 1_000, 1),
+        # i32.const 253 (LEB 0xfd 0x01), drop, end: the byte 0xfd as an immediate is no SIMD.
+        ("0xfd as a number", code(b"\x41\xfd\x01\x1a\x0b"), 10_000, 0),
+        # v128.const (0xfd 0x0c, 16 bytes), drop, end.
+        ("simd", code(b"\xfd\x0c" + bytes(16) + b"\x1a\x0b"), 10_000, 1),
+        ("undecodable", code(b"\xfe\x00\x0b"), 10_000, 1),
     ]
     wrong = 0
     for label, data, budget, want in cases:
@@ -122,7 +257,7 @@ def main(argv):
         for fault in faults:
             print(f"{name}: FAIL: {fault}")
         return 1
-    print(f"{name}: ok: {len(data):,} bytes, gzip {size:,} of {budget:,}; no BPE table, no strategy")
+    print(f"{name}: ok: {len(data):,} bytes, gzip {size:,} of {budget:,}; no BPE table, no strategy, no SIMD")
     engine = os.path.join(argv[0], TOKENIZER_MODULE)
     if os.path.exists(engine):
         with open(engine, "rb") as f:
@@ -132,6 +267,18 @@ def main(argv):
         if faults:
             return 1
         print(f"{TOKENIZER_MODULE}: ok: no BPE table")
+    embed = os.path.join(argv[0], EMBED_MODULE)
+    if os.path.exists(embed):
+        with open(embed, "rb") as f:
+            try:
+                simd = simd_count(f.read())
+            except WasmError as e:
+                print(f"{EMBED_MODULE}: FAIL: its code cannot be decoded: {e}")
+                return 1
+        if not simd:
+            print(f"{EMBED_MODULE}: FAIL: no SIMD instruction (built without its simd128 feature?)")
+            return 1
+        print(f"{EMBED_MODULE}: ok: wasm SIMD in {simd} functions")
     return 0
 
 

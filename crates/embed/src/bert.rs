@@ -9,11 +9,16 @@
 //!
 //! The pooler (`pooler.dense`) is not used: the sentence models pool the last hidden states
 //! themselves ([`crate::sentence`]).
+//!
+//! The weights are read by their `transformers` names ([`Bert::from_safetensors`]), as the
+//! models publish them (`F32`) or as [`Bert::tensors`] lists an int8 copy: a linear layer's or
+//! the word table's `….weight` as `I8` with its per-row scales beside it as `F32`
+//! `….weight_scale` (`[rows]`, `weight ≈ I8 × scale` row by row), everything else `F32`.
 
 use serde::Deserialize;
 
 use crate::ops::{self, Linear};
-use crate::safetensors::{LoadError, SafeTensors};
+use crate::safetensors::{LoadError, SafeTensors, Tensor};
 
 /// The fields of a model's `config.json` that the forward pass needs.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -49,7 +54,8 @@ impl BertConfig {
     /// Reads `config.json`.
     ///
     /// Errors: [`LoadError::Config`] when the JSON lacks a field, or names an activation or
-    /// position embedding this encoder does not compute, or the heads do not divide the width.
+    /// position embedding this encoder does not compute, or the heads do not divide the width,
+    /// or the width, the feed-forward width or a table is 0.
     pub fn from_json(json: &str) -> Result<BertConfig, LoadError> {
         let c: BertConfig =
             serde_json::from_str(json).map_err(|e| LoadError::Config(e.to_string()))?;
@@ -63,6 +69,20 @@ impl BertConfig {
             return Err(LoadError::Config(format!(
                 "position_embedding_type {:?} (only \"absolute\" is computed)",
                 c.position_embedding_type
+            )));
+        }
+        if [
+            c.hidden_size,
+            c.intermediate_size,
+            c.vocab_size,
+            c.type_vocab_size,
+        ]
+        .contains(&0)
+        {
+            return Err(LoadError::Config(format!(
+                "hidden_size {}, intermediate_size {}, vocab_size {} and type_vocab_size {} \
+                 must not be 0",
+                c.hidden_size, c.intermediate_size, c.vocab_size, c.type_vocab_size
             )));
         }
         if c.num_attention_heads == 0 || !c.hidden_size.is_multiple_of(c.num_attention_heads) {
@@ -127,6 +147,18 @@ impl Table {
     }
 }
 
+/// A weight as read: fp32, or int8 rows with their scales.
+enum Weight {
+    F32(Vec<f32>),
+    Int8 { q: Vec<i8>, scale: Vec<f32> },
+}
+
+/// A weight as held, borrowed for [`Bert::tensors`].
+enum WeightRef<'a> {
+    F32(&'a [f32]),
+    Int8 { q: &'a [i8], scale: &'a [f32] },
+}
+
 /// The encoder with its weights.
 #[derive(Debug, Clone)]
 pub struct Bert {
@@ -142,9 +174,11 @@ impl Bert {
     /// The encoder of `config` with the weights of a safetensors file, named as
     /// `transformers` saves a `BertModel` (`embeddings.word_embeddings.weight`,
     /// `encoder.layer.{i}.attention.self.query.weight`, …), with or without a leading `bert.`.
+    /// The linear layers' and the word table's weights may be `F32` or, as [`Bert::tensors`]
+    /// writes them, `I8` with their `….weight_scale` (module docs); the rest is `F32`.
     ///
     /// Errors: [`LoadError::Missing`] or [`LoadError::Mismatch`] for a tensor that is absent
-    /// or not `F32` of the configuration's shape.
+    /// or not of the configuration's shape and one of those types.
     pub fn from_safetensors(config: BertConfig, st: &SafeTensors) -> Result<Bert, LoadError> {
         let prefix = if st.info("bert.embeddings.word_embeddings.weight").is_some() {
             "bert."
@@ -153,6 +187,18 @@ impl Bert {
         };
         let h = config.hidden_size;
         let get = |name: &str, shape: &[usize]| st.f32(&format!("{prefix}{name}"), shape);
+        // A weight `out × input`, F32 or I8 with its scales.
+        let weight = |name: &str, out: usize, input: usize| -> Result<Weight, LoadError> {
+            let full = format!("{prefix}{name}");
+            if st.info(&full).is_some_and(|i| i.dtype == "I8") {
+                Ok(Weight::Int8 {
+                    q: st.i8(&full, &[out, input])?,
+                    scale: st.f32(&format!("{full}_scale"), &[out])?,
+                })
+            } else {
+                Ok(Weight::F32(st.f32(&full, &[out, input])?))
+            }
+        };
         let norm = |name: &str| -> Result<Norm, LoadError> {
             Ok(Norm {
                 gamma: get(&format!("{name}.weight"), &[h])?,
@@ -160,10 +206,10 @@ impl Bert {
             })
         };
         let linear = |name: &str, out: usize, input: usize| -> Result<Linear, LoadError> {
-            Ok(Linear::F32 {
-                w: get(&format!("{name}.weight"), &[out, input])?,
-                b: get(&format!("{name}.bias"), &[out])?,
-                input,
+            let b = get(&format!("{name}.bias"), &[out])?;
+            Ok(match weight(&format!("{name}.weight"), out, input)? {
+                Weight::F32(w) => Linear::F32 { w, b, input },
+                Weight::Int8 { q, scale } => Linear::Int8 { q, scale, b, input },
             })
         };
         let i = config.intermediate_size;
@@ -183,10 +229,10 @@ impl Bert {
             })
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Bert {
-            word: Table::F32(get(
-                "embeddings.word_embeddings.weight",
-                &[config.vocab_size, h],
-            )?),
+            word: match weight("embeddings.word_embeddings.weight", config.vocab_size, h)? {
+                Weight::F32(w) => Table::F32(w),
+                Weight::Int8 { q, scale } => Table::Int8 { q, scale },
+            },
             position: get(
                 "embeddings.position_embeddings.weight",
                 &[config.max_position_embeddings, h],
@@ -199,6 +245,83 @@ impl Bert {
             layers,
             config,
         })
+    }
+
+    /// Every weight as [`Bert::from_safetensors`] reads it back, without the `bert.` prefix:
+    /// (name, shape, values). An int8 weight is its `I8` rows then its `….weight_scale`
+    /// (`F32`, one a row); the order is the embeddings, then each layer's tensors.
+    pub fn tensors(&self) -> Vec<(String, Vec<usize>, Tensor<'_>)> {
+        type Out<'a> = Vec<(String, Vec<usize>, Tensor<'a>)>;
+        fn weight<'a>(out: &mut Out<'a>, name: String, rows: usize, w: WeightRef<'a>) {
+            match w {
+                WeightRef::F32(w) => {
+                    out.push((name, vec![rows, w.len() / rows.max(1)], Tensor::F32(w)))
+                }
+                WeightRef::Int8 { q, scale } => {
+                    let scale_name = format!("{name}_scale");
+                    out.push((name, vec![rows, q.len() / rows.max(1)], Tensor::I8(q)));
+                    out.push((scale_name, vec![rows], Tensor::F32(scale)));
+                }
+            }
+        }
+        fn norm<'a>(out: &mut Out<'a>, name: &str, n: &'a Norm) {
+            let h = n.gamma.len();
+            out.push((format!("{name}.weight"), vec![h], Tensor::F32(&n.gamma)));
+            out.push((format!("{name}.bias"), vec![h], Tensor::F32(&n.beta)));
+        }
+        let c = &self.config;
+        let h = c.hidden_size;
+        let mut out: Out<'_> = Vec::new();
+        let word = match &self.word {
+            Table::F32(w) => WeightRef::F32(w),
+            Table::Int8 { q, scale } => WeightRef::Int8 { q, scale },
+        };
+        weight(
+            &mut out,
+            "embeddings.word_embeddings.weight".into(),
+            c.vocab_size,
+            word,
+        );
+        out.push((
+            "embeddings.position_embeddings.weight".into(),
+            vec![c.max_position_embeddings, h],
+            Tensor::F32(&self.position),
+        ));
+        out.push((
+            "embeddings.token_type_embeddings.weight".into(),
+            vec![c.type_vocab_size, h],
+            Tensor::F32(&self.token_type),
+        ));
+        norm(&mut out, "embeddings.LayerNorm", &self.embedding_norm);
+        for (l, layer) in self.layers.iter().enumerate() {
+            let p = format!("encoder.layer.{l}");
+            for (name, lin) in [
+                ("attention.self.query", &layer.query),
+                ("attention.self.key", &layer.key),
+                ("attention.self.value", &layer.value),
+                ("attention.output.dense", &layer.attention_out),
+                ("intermediate.dense", &layer.intermediate),
+                ("output.dense", &layer.output),
+            ] {
+                let (w, b) = match lin {
+                    Linear::F32 { w, b, .. } => (WeightRef::F32(w), b),
+                    Linear::Int8 { q, scale, b, .. } => (WeightRef::Int8 { q, scale }, b),
+                };
+                weight(&mut out, format!("{p}.{name}.weight"), b.len(), w);
+                out.push((format!("{p}.{name}.bias"), vec![b.len()], Tensor::F32(b)));
+            }
+            norm(
+                &mut out,
+                &format!("{p}.attention.output.LayerNorm"),
+                &layer.attention_norm,
+            );
+            norm(
+                &mut out,
+                &format!("{p}.output.LayerNorm"),
+                &layer.output_norm,
+            );
+        }
+        out
     }
 
     /// The configuration.
@@ -271,6 +394,10 @@ impl Bert {
     /// Panics when `ids` is longer than `max_position_embeddings` or holds an id outside the
     /// vocabulary: callers truncate and tokenize with the model's own vocabulary first
     /// ([`crate::sentence::SentenceEncoder`]).
+    #[cfg_attr(
+        all(feature = "simd128", target_arch = "wasm32"),
+        target_feature(enable = "simd128")
+    )]
     pub fn forward(&self, ids: &[u32]) -> Vec<f32> {
         let c = &self.config;
         let (h, n) = (c.hidden_size, ids.len());
@@ -319,9 +446,7 @@ impl Bert {
                     let out = &mut ctx[i * h..][cols.clone()];
                     out.fill(0.0);
                     for (j, &p) in scores.iter().enumerate() {
-                        for (o, vv) in out.iter_mut().zip(&v[j * h..][cols.clone()]) {
-                            *o += p * vv;
-                        }
+                        ops::axpy(out, p, &v[j * h..][cols.clone()]);
                     }
                 }
             }

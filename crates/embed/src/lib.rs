@@ -18,4 +18,6 @@ pub mod bert;
 pub mod ops;
 pub mod safetensors;
 pub mod sentence;
+pub mod site;
 pub mod static_model;
+pub mod tiny;

@@ -4,8 +4,9 @@
 //! little-endian `u64` N; then N bytes of JSON, an object mapping each tensor's name to
 //! `{"dtype", "shape", "data_offsets": [begin, end]}` (offsets in bytes, relative to the end of
 //! the header) plus an optional `"__metadata__"` object of strings; then the tensors' bytes,
-//! little-endian, row-major. Only what the models here use is read: `F32` tensors (and the
-//! names and shapes of the others).
+//! little-endian, row-major. Only what the models here use is read: `F32` and `I8` tensors,
+//! the string values of `__metadata__` (and the names and shapes of the others); [`write`]
+//! writes such a file.
 
 use std::collections::BTreeMap;
 
@@ -36,6 +37,9 @@ pub enum LoadError {
     /// A configuration file could not be read.
     #[error("the model's configuration is not valid: {0}")]
     Config(String),
+    /// The file's bytes are not the ones its writer checksummed (a damaged copy).
+    #[error("the weights file is damaged: {0}")]
+    Damaged(String),
 }
 
 /// One tensor's entry in the header.
@@ -53,6 +57,7 @@ pub struct TensorInfo {
 #[derive(Debug)]
 pub struct SafeTensors<'a> {
     tensors: BTreeMap<String, TensorInfo>,
+    metadata: BTreeMap<String, String>,
     data: &'a [u8],
 }
 
@@ -83,8 +88,17 @@ impl<'a> SafeTensors<'a> {
             serde_json::from_slice(header).map_err(|e| LoadError::Header(e.to_string()))?;
         let data = &bytes[8 + n..];
         let mut tensors = BTreeMap::new();
+        let mut metadata = BTreeMap::new();
         for (name, value) in raw {
             if name == "__metadata__" {
+                // The format's metadata is strings; other values are not read.
+                if let serde_json::Value::Object(entries) = value {
+                    for (key, value) in entries {
+                        if let serde_json::Value::String(text) = value {
+                            metadata.insert(key, text);
+                        }
+                    }
+                }
                 continue;
             }
             let info: TensorInfo = serde_json::from_value(value)
@@ -103,7 +117,22 @@ impl<'a> SafeTensors<'a> {
             }
             tensors.insert(name, info);
         }
-        Ok(SafeTensors { tensors, data })
+        Ok(SafeTensors {
+            tensors,
+            metadata,
+            data,
+        })
+    }
+
+    /// The string entries of the header's `__metadata__` (empty when it has none).
+    pub fn metadata(&self) -> &BTreeMap<String, String> {
+        &self.metadata
+    }
+
+    /// The tensors' bytes: everything after the header, in which each tensor's
+    /// [`TensorInfo::data_offsets`] lie.
+    pub fn data(&self) -> &[u8] {
+        self.data
     }
 
     /// The names of the tensors, in byte order of their names.
@@ -116,29 +145,138 @@ impl<'a> SafeTensors<'a> {
         self.tensors.get(name)
     }
 
+    /// The bytes of tensor `name`, which must be of `dtype` (`size` bytes an element) and have
+    /// exactly `shape`.
+    fn raw(
+        &self,
+        name: &str,
+        dtype: &str,
+        size: usize,
+        shape: &[usize],
+    ) -> Result<&[u8], LoadError> {
+        let info = self
+            .tensors
+            .get(name)
+            .ok_or_else(|| LoadError::Missing(name.to_owned()))?;
+        let bytes = shape.iter().try_fold(size, |n, &d| n.checked_mul(d));
+        let [begin, end] = info.data_offsets;
+        if info.dtype != dtype || info.shape != shape || bytes != Some(end - begin) {
+            return Err(LoadError::Mismatch {
+                name: name.to_owned(),
+                found: format!("{} {:?} ({} bytes)", info.dtype, info.shape, end - begin),
+                expected: format!("{dtype} {shape:?}"),
+            });
+        }
+        Ok(&self.data[begin..end])
+    }
+
     /// The `F32` tensor `name`, which must have exactly `shape`, as a vector (row-major).
     ///
     /// Errors: [`LoadError::Missing`]; [`LoadError::Mismatch`] for another dtype, another shape
     /// or a byte length that is not the shape's.
     pub fn f32(&self, name: &str, shape: &[usize]) -> Result<Vec<f32>, LoadError> {
-        let info = self
-            .tensors
-            .get(name)
-            .ok_or_else(|| LoadError::Missing(name.to_owned()))?;
-        let elements: usize = shape.iter().product();
-        let [begin, end] = info.data_offsets;
-        if info.dtype != "F32" || info.shape != shape || end - begin != elements * 4 {
-            return Err(LoadError::Mismatch {
-                name: name.to_owned(),
-                found: format!("{} {:?} ({} bytes)", info.dtype, info.shape, end - begin),
-                expected: format!("F32 {shape:?}"),
-            });
-        }
-        Ok(self.data[begin..end]
+        Ok(self
+            .raw(name, "F32", 4, shape)?
             .chunks_exact(4)
             .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
             .collect())
     }
+
+    /// The `I8` tensor `name` (signed bytes), which must have exactly `shape`, as a vector
+    /// (row-major).
+    ///
+    /// Errors: as [`SafeTensors::f32`].
+    pub fn i8(&self, name: &str, shape: &[usize]) -> Result<Vec<i8>, LoadError> {
+        Ok(self
+            .raw(name, "I8", 1, shape)?
+            .iter()
+            .map(|&b| b as i8)
+            .collect())
+    }
+}
+
+/// One tensor to [`write`]: its values, row-major.
+#[derive(Debug, Clone, Copy)]
+pub enum Tensor<'a> {
+    /// Written as `F32`, 4 bytes little-endian each.
+    F32(&'a [f32]),
+    /// Written as `I8`, one byte each.
+    I8(&'a [i8]),
+}
+
+impl Tensor<'_> {
+    fn dtype(&self) -> &'static str {
+        match self {
+            Tensor::F32(_) => "F32",
+            Tensor::I8(_) => "I8",
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Tensor::F32(v) => v.len(),
+            Tensor::I8(v) => v.len(),
+        }
+    }
+
+    fn extend(&self, out: &mut Vec<u8>) {
+        match self {
+            Tensor::F32(v) => out.extend(v.iter().flat_map(|x| x.to_le_bytes())),
+            Tensor::I8(v) => out.extend(v.iter().map(|&x| x as u8)),
+        }
+    }
+}
+
+/// A safetensors file holding `tensors` (name, shape, values; their data in this order) and
+/// `metadata` (the header's `__metadata__`, omitted when empty), as [`SafeTensors::parse`]
+/// reads it. The header is padded with spaces to a multiple of 8 bytes, as the format's own
+/// writer does.
+///
+/// Panics when a tensor's values are not as many as its shape says, or two tensors share a
+/// name (a caller's mistake, not the data's).
+pub fn write(
+    tensors: &[(String, Vec<usize>, Tensor)],
+    metadata: &BTreeMap<String, String>,
+) -> Vec<u8> {
+    let mut header = serde_json::Map::new();
+    if !metadata.is_empty() {
+        header.insert("__metadata__".into(), serde_json::json!(metadata));
+    }
+    let mut offset = 0;
+    for (name, shape, tensor) in tensors {
+        assert_eq!(
+            shape.iter().product::<usize>(),
+            tensor.len(),
+            "tensor {name:?}: shape {shape:?}"
+        );
+        let size = tensor.len()
+            * if matches!(tensor, Tensor::F32(_)) {
+                4
+            } else {
+                1
+            };
+        let entry = serde_json::json!({
+            "dtype": tensor.dtype(),
+            "shape": shape,
+            "data_offsets": [offset, offset + size],
+        });
+        assert!(
+            header.insert(name.clone(), entry).is_none(),
+            "tensor {name:?} twice"
+        );
+        offset += size;
+    }
+    let mut json = serde_json::Value::Object(header).to_string().into_bytes();
+    while !json.len().is_multiple_of(8) {
+        json.push(b' ');
+    }
+    let mut out = Vec::with_capacity(8 + json.len() + offset);
+    out.extend_from_slice(&(json.len() as u64).to_le_bytes());
+    out.extend_from_slice(&json);
+    for (_, _, tensor) in tensors {
+        tensor.extend(&mut out);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -192,6 +330,44 @@ mod tests {
         assert!(matches!(
             SafeTensors::parse(&file("{not json", &[])),
             Err(LoadError::Header(_))
+        ));
+    }
+
+    #[test]
+    fn writes_what_it_reads_back() {
+        let metadata = BTreeMap::from([("config.json".to_owned(), "{\"a\": 1}".to_owned())]);
+        let bytes = write(
+            &[
+                (
+                    "w".into(),
+                    vec![2, 3],
+                    Tensor::I8(&[-128, -1, 0, 1, 2, 127]),
+                ),
+                ("s".into(), vec![2], Tensor::F32(&[0.5, -3.25])),
+            ],
+            &metadata,
+        );
+        let header = u64::from_le_bytes(bytes[..8].try_into().unwrap());
+        assert_eq!(header % 8, 0);
+        // 6 bytes of I8, then 8 of F32.
+        assert_eq!(bytes.len() as u64, 8 + header + 6 + 8);
+        let st = SafeTensors::parse(&bytes).unwrap();
+        assert_eq!(st.metadata(), &metadata);
+        assert_eq!(st.i8("w", &[2, 3]).unwrap(), [-128, -1, 0, 1, 2, 127]);
+        assert_eq!(st.f32("s", &[2]).unwrap(), [0.5, -3.25]);
+        assert_eq!(st.info("s").unwrap().data_offsets, [6, 14]);
+        assert!(matches!(
+            st.f32("w", &[2, 3]),
+            Err(LoadError::Mismatch { .. })
+        ));
+        assert!(matches!(
+            st.i8("w", &[3, 2]),
+            Err(LoadError::Mismatch { .. })
+        ));
+        // A shape whose byte count overflows is a mismatch, not a panic.
+        assert!(matches!(
+            st.i8("w", &[usize::MAX, 3]),
+            Err(LoadError::Mismatch { .. })
         ));
     }
 }

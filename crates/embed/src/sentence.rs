@@ -94,7 +94,8 @@ impl SentenceEncoder {
     ///
     /// Errors: [`LoadError::Config`] for a configuration this encoder does not compute (a
     /// pooling other than mean or CLS alone, a `max_seq_length` over the model's positions or
-    /// under 2, a vocabulary without `[CLS]` / `[SEP]`), and the errors of
+    /// under 2, a vocabulary without `[CLS]` / `[SEP]` or with more entries than the model's
+    /// word table), and the errors of
     /// [`BertConfig::from_json`], [`SafeTensors::parse`] and [`Bert::from_safetensors`].
     pub fn load(files: ModelFiles) -> Result<SentenceEncoder, LoadError> {
         let config = BertConfig::from_json(files.config)?;
@@ -121,6 +122,13 @@ impl SentenceEncoder {
             return Err(LoadError::Config(format!(
                 "max_seq_length {max_seq_length} is outside 2..={}",
                 config.max_position_embeddings
+            )));
+        }
+        let entries = files.vocab.lines().count();
+        if entries > config.vocab_size {
+            return Err(LoadError::Config(format!(
+                "vocab.txt has {entries} entries, the model {}",
+                config.vocab_size
             )));
         }
         let tokenizer = WordPiece::from_vocab(files.vocab)

@@ -1,0 +1,263 @@
+//! The site's model file: one sentence-transformers BERT model with int8 weights, in one
+//! safetensors file that the page serves from its own origin (`models/<id>.int8.safetensors`,
+//! [`file_path`]), written by the build ([`write_int8`]) and read by the embedding worker
+//! ([`read`]).
+//!
+//! The file is the safetensors format ([`crate::safetensors`]), so any reader of that format
+//! can open it:
+//! - the tensors are [`Bert::tensors`] of [`Bert::quantize_int8`]: every linear layer's and the
+//!   word table's `….weight` as `I8` (`rows × columns`) with `….weight_scale` as `F32` (`rows`:
+//!   `weight ≈ I8 × scale`, row by row), every bias, layer normalisation and the position and
+//!   token-type tables as `F32`, named as `transformers` names them (no `bert.` prefix);
+//! - `__metadata__` holds, as strings: [`FORMAT_KEY`] = [`FORMAT_VERSION`]; [`MODEL_ID_KEY`],
+//!   the page's model id (`all-minilm-l6-v2`); the model folder's `config.json`,
+//!   `sentence_bert_config.json`, `1_Pooling/config.json` and `modules.json` as they were, under
+//!   those names ([`CONFIG_FILES`]); [`DATA_CHECKSUM_KEY`], 16 hex digits of
+//!   [`checksum`] over the tensors' bytes (everything after the header), and
+//!   [`CONFIG_CHECKSUM_KEY`], the same over the id and the four files (each followed by a zero
+//!   byte, in that order), so that a damaged copy is refused rather than embedding wrongly.
+//!
+//! The vocabulary is not in the file: the page already serves it (`vocab/<name>.txt`), and the
+//! reader is handed its text.
+//!
+//! all-MiniLM-L6-v2: 22.7 M weights; the published fp32 file is 90.9 MB, this one about 23 MB.
+
+use std::collections::BTreeMap;
+
+use chunk_core::tokenizer::table::checksum;
+
+use crate::safetensors::{self, LoadError, SafeTensors};
+use crate::sentence::{ModelFiles, SentenceEncoder};
+
+/// The metadata key naming this file's layout, and its value.
+pub const FORMAT_KEY: &str = "rag_chunk_calculator_site_model";
+/// The layout this module writes and reads ([`FORMAT_KEY`]'s value).
+pub const FORMAT_VERSION: &str = "1";
+/// The metadata key of the page's model id.
+pub const MODEL_ID_KEY: &str = "model_id";
+/// The metadata key of the tensors' checksum (16 lower-case hex digits).
+pub const DATA_CHECKSUM_KEY: &str = "data_checksum";
+/// The metadata key of the id's and configuration files' checksum (16 lower-case hex digits).
+pub const CONFIG_CHECKSUM_KEY: &str = "config_checksum";
+/// The model folder's configuration files kept in the metadata, under their paths in the folder.
+pub const CONFIG_FILES: [&str; 4] = [
+    "config.json",
+    "sentence_bert_config.json",
+    "1_Pooling/config.json",
+    "modules.json",
+];
+
+/// Where the page serves model `id`'s file, relative to the page's folder:
+/// `models/<id>.int8.safetensors`.
+pub fn file_path(id: &str) -> String {
+    format!("models/{id}.int8.safetensors")
+}
+
+/// A model read from a site file.
+#[derive(Debug, Clone)]
+pub struct SiteModel {
+    /// The page's model id ([`MODEL_ID_KEY`]).
+    pub id: String,
+    /// The encoder, equal to `SentenceEncoder::load(..).quantize_int8()` of the folder the file
+    /// was written from, vector for vector.
+    pub encoder: SentenceEncoder,
+}
+
+/// The checksum of the id and the configuration files, in [`CONFIG_FILES`] order.
+fn config_checksum(id: &str, configs: [&str; 4]) -> u64 {
+    let mut bytes = Vec::new();
+    for text in std::iter::once(id).chain(configs) {
+        bytes.extend_from_slice(text.as_bytes());
+        bytes.push(0);
+    }
+    checksum(&bytes)
+}
+
+/// The site file of model `id` from its folder's `files` (the published fp32 weights): the
+/// encoder loaded, quantized to int8 ([`SentenceEncoder::quantize_int8`]) and written as the
+/// module docs say.
+///
+/// Errors: those of [`SentenceEncoder::load`].
+pub fn write_int8(id: &str, files: ModelFiles) -> Result<Vec<u8>, LoadError> {
+    write(id, files, SentenceEncoder::load(files)?.quantize_int8())
+}
+
+/// The same layout with the published fp32 weights as they are (about 4 times larger): not for
+/// the page, for measuring the fp32 path in the same module (`bench/embed.mjs`). [`read`]
+/// reads it like the int8 one.
+///
+/// Errors: those of [`SentenceEncoder::load`].
+pub fn write_fp32(id: &str, files: ModelFiles) -> Result<Vec<u8>, LoadError> {
+    write(id, files, SentenceEncoder::load(files)?)
+}
+
+fn write(id: &str, files: ModelFiles, encoder: SentenceEncoder) -> Result<Vec<u8>, LoadError> {
+    let configs = [
+        files.config,
+        files.sentence_bert_config,
+        files.pooling,
+        files.modules,
+    ];
+    let mut metadata = BTreeMap::from([
+        (FORMAT_KEY.to_owned(), FORMAT_VERSION.to_owned()),
+        (MODEL_ID_KEY.to_owned(), id.to_owned()),
+        (
+            CONFIG_CHECKSUM_KEY.to_owned(),
+            format!("{:016x}", config_checksum(id, configs)),
+        ),
+    ]);
+    for (name, text) in CONFIG_FILES.iter().zip(configs) {
+        metadata.insert((*name).to_owned(), text.to_owned());
+    }
+    let tensors = encoder.bert().tensors();
+    // The data's checksum: the tensors' bytes as the writer lays them out.
+    let data = safetensors::write(&tensors, &BTreeMap::new());
+    let header = u64::from_le_bytes(data[..8].try_into().unwrap_or_default()) as usize;
+    metadata.insert(
+        DATA_CHECKSUM_KEY.to_owned(),
+        format!("{:016x}", checksum(&data[8 + header..])),
+    );
+    Ok(safetensors::write(&tensors, &metadata))
+}
+
+/// Reads a site file (`bytes`) with its vocabulary (`vocab`, the text of `vocab.txt`).
+///
+/// Errors: [`LoadError::Truncated`] / [`LoadError::Header`] for bytes that are not such a
+/// file; [`LoadError::Config`] for a file of another layout (no [`FORMAT_KEY`] of
+/// [`FORMAT_VERSION`]), one lacking a metadata entry, or a configuration the encoder does not
+/// compute; [`LoadError::Damaged`] when a checksum differs; and the errors of
+/// [`SentenceEncoder::load`] (a missing or misshapen tensor, a vocabulary without `[CLS]`).
+pub fn read(bytes: &[u8], vocab: &str) -> Result<SiteModel, LoadError> {
+    let st = SafeTensors::parse(bytes)?;
+    let meta = st.metadata();
+    let entry = |key: &str| {
+        meta.get(key).map(String::as_str).ok_or_else(|| {
+            LoadError::Config(format!("the site model file has no metadata {key:?}"))
+        })
+    };
+    let format = entry(FORMAT_KEY)?;
+    if format != FORMAT_VERSION {
+        return Err(LoadError::Config(format!(
+            "site model layout {format:?}, this reader reads {FORMAT_VERSION:?}"
+        )));
+    }
+    let id = entry(MODEL_ID_KEY)?;
+    let configs = [
+        entry(CONFIG_FILES[0])?,
+        entry(CONFIG_FILES[1])?,
+        entry(CONFIG_FILES[2])?,
+        entry(CONFIG_FILES[3])?,
+    ];
+    for (key, found) in [
+        (DATA_CHECKSUM_KEY, checksum(st.data())),
+        (CONFIG_CHECKSUM_KEY, config_checksum(id, configs)),
+    ] {
+        let written = entry(key)?;
+        if written != format!("{found:016x}") {
+            return Err(LoadError::Damaged(format!(
+                "{key} is {found:016x}, the file says {written}"
+            )));
+        }
+    }
+    let encoder = SentenceEncoder::load(ModelFiles {
+        config: configs[0],
+        sentence_bert_config: configs[1],
+        pooling: configs[2],
+        modules: configs[3],
+        vocab,
+        weights: bytes,
+    })?;
+    Ok(SiteModel {
+        id: id.to_owned(),
+        encoder,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tiny::TinyModel;
+
+    #[test]
+    fn the_file_gives_the_int8_encoder_bit_for_bit() {
+        let tiny = TinyModel::new();
+        let int8 = SentenceEncoder::load(tiny.files()).unwrap().quantize_int8();
+        let bytes = write_int8("tiny", tiny.files()).unwrap();
+        let site = read(&bytes, &tiny.vocab).unwrap();
+        assert_eq!(site.id, "tiny");
+        for text in ["", "the cat", "a dog and the cat sat", "unknown words here"] {
+            assert_eq!(site.encoder.embed(text), int8.embed(text), "{text:?}");
+        }
+        assert_eq!(site.encoder.bert().bytes(), int8.bert().bytes());
+        let st = SafeTensors::parse(&bytes).unwrap();
+        let info = st
+            .info("encoder.layer.0.attention.self.query.weight")
+            .unwrap();
+        assert_eq!((info.dtype.as_str(), &info.shape[..]), ("I8", &[8, 8][..]));
+        let scale = st
+            .info("encoder.layer.0.attention.self.query.weight_scale")
+            .unwrap();
+        assert_eq!((scale.dtype.as_str(), &scale.shape[..]), ("F32", &[8][..]));
+        let word = st.info("embeddings.word_embeddings.weight").unwrap();
+        assert_eq!(word.dtype, "I8");
+        assert_eq!(st.metadata()["config.json"], tiny.config);
+        assert_eq!(st.metadata()["modules.json"], tiny.modules);
+        // The fp32 layout reads back as the published model.
+        let fp32 = read(&write_fp32("tiny", tiny.files()).unwrap(), &tiny.vocab).unwrap();
+        let published = SentenceEncoder::load(tiny.files()).unwrap();
+        assert_eq!(fp32.encoder.embed("the cat"), published.embed("the cat"));
+        assert_ne!(published.embed("the cat"), int8.embed("the cat"));
+    }
+
+    #[test]
+    fn a_damaged_or_foreign_file_is_refused() {
+        let tiny = TinyModel::new();
+        let bytes = write_int8("tiny", tiny.files()).unwrap();
+        // One weight byte changed.
+        let mut damaged = bytes.clone();
+        let last = damaged.len() - 5;
+        damaged[last] ^= 0x10;
+        assert!(matches!(
+            read(&damaged, &tiny.vocab),
+            Err(LoadError::Damaged(_))
+        ));
+        // Cut short.
+        assert!(matches!(
+            read(&bytes[..bytes.len() - 3], &tiny.vocab),
+            Err(LoadError::Truncated(_))
+        ));
+        assert!(matches!(
+            read(&[], &tiny.vocab),
+            Err(LoadError::Truncated(_))
+        ));
+        // The published fp32 file is not a site file.
+        assert!(matches!(
+            read(&tiny.weights, &tiny.vocab),
+            Err(LoadError::Config(_))
+        ));
+        // A vocabulary larger than the model's table.
+        let big = format!("{}extra\n", tiny.vocab);
+        assert!(matches!(read(&bytes, &big), Err(LoadError::Config(_))));
+        assert_eq!(
+            file_path("all-minilm-l6-v2"),
+            "models/all-minilm-l6-v2.int8.safetensors"
+        );
+        // Configurations the encoder would trip on are refused at load, not at the first text.
+        for (field, bad) in [
+            ("\"intermediate_size\": 16", "\"intermediate_size\": 0"),
+            ("\"type_vocab_size\": 2", "\"type_vocab_size\": 0"),
+            ("\"hidden_size\": 8", "\"hidden_size\": 0"),
+        ] {
+            let mut broken = tiny.clone();
+            broken.config = tiny.config.replace(field, bad);
+            assert_ne!(broken.config, tiny.config, "{field}");
+            assert!(
+                matches!(
+                    SentenceEncoder::load(broken.files()),
+                    Err(LoadError::Config(_))
+                ),
+                "{bad}"
+            );
+        }
+    }
+}
