@@ -126,6 +126,9 @@ mod imp {
         /// Messages posted before `ready`, in order, each with the buffer it transfers.
         queued: RefCell<Vec<(JsValue, Option<JsValue>)>>,
         on_event: Box<dyn Fn(Heard<P::Reply>)>,
+        /// Fields of this handle's `init` message besides the protocol's own
+        /// ([`ModuleWorker::start_with`]).
+        extra_init: Vec<(&'static str, JsValue)>,
         /// The current worker's handlers, kept alive while it may call them.
         closures: RefCell<Vec<Box<dyn std::any::Any>>>,
     }
@@ -160,6 +163,20 @@ mod imp {
             on_event: impl Fn(Heard<P::Reply>) + 'static,
             module: JsValue,
         ) -> Result<Self, String> {
+            Self::start_with(on_event, module, Vec::new())
+        }
+
+        /// [`ModuleWorker::start`] with `extra` fields in the `init` message (after the
+        /// protocol's own), for a worker whose start depends on a choice (the embedding
+        /// worker's model); a restart sends them again.
+        ///
+        /// # Errors
+        /// As [`ModuleWorker::start`].
+        pub fn start_with(
+            on_event: impl Fn(Heard<P::Reply>) + 'static,
+            module: JsValue,
+            extra: Vec<(&'static str, JsValue)>,
+        ) -> Result<Self, String> {
             let handle = ModuleWorker(Rc::new(Inner {
                 worker: RefCell::new(None),
                 module: RefCell::new(module),
@@ -167,6 +184,7 @@ mod imp {
                 heard: Cell::new(false),
                 queued: RefCell::new(Vec::new()),
                 on_event: Box::new(on_event),
+                extra_init: extra,
                 closures: RefCell::new(Vec::new()),
             }));
             handle.spawn()?;
@@ -262,6 +280,7 @@ mod imp {
                 ("module", self.module()),
             ];
             fields.extend(P::init_fields());
+            fields.extend(self.0.extra_init.iter().cloned());
             let refs: Vec<(&str, &JsValue)> = fields.iter().map(|(k, v)| (*k, v)).collect();
             if worker.post_message(&object(&refs)).is_err() {
                 crate::browser::stop_worker(&worker);
@@ -334,6 +353,17 @@ mod native {
         pub fn start(
             _on_event: impl Fn(Heard<P::Reply>) + 'static,
             _module: wasm_bindgen::JsValue,
+        ) -> Result<Self, String> {
+            Err(format!("{}: no worker outside a browser", P::SCRIPT))
+        }
+        /// Always an error outside the browser.
+        ///
+        /// # Errors
+        /// Always, in English.
+        pub fn start_with(
+            _on_event: impl Fn(Heard<P::Reply>) + 'static,
+            _module: wasm_bindgen::JsValue,
+            _extra: Vec<(&'static str, wasm_bindgen::JsValue)>,
         ) -> Result<Self, String> {
             Err(format!("{}: no worker outside a browser", P::SCRIPT))
         }

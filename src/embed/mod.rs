@@ -3,7 +3,8 @@
 //! device. It is started only when the user picks such a retriever (never in the first load),
 //! and stopped by the user's stop button.
 //!
-//! The worker speaks the [`crate::worker`] handshake, with the model's files in its `init`
+//! One worker runs one model; picking another stops it and starts a new one. The worker
+//! speaks the [`crate::worker`] handshake, with the model's files in its `init`
 //! ([`DenseModel::file`], [`DenseModel::vocab_file`]); then it reports `{kind: "loading",
 //! received, total}` while the files arrive, `{kind: "progress", done, queued}` while it
 //! embeds, and `{kind: "failed", message}`. The comparison workers ask it for embeddings
@@ -93,14 +94,6 @@ impl Protocol for EmbedProtocol {
     const GLUE: &'static str = "embed-engine.js";
     const WASM: &'static str = "embed-engine_bg.wasm";
 
-    fn init_fields() -> Vec<(&'static str, JsValue)> {
-        let model = DenseModel::default();
-        vec![
-            ("model", JsValue::from_str(model.file())),
-            ("vocab", JsValue::from_str(model.vocab_file())),
-        ]
-    }
-
     fn encode(request: &PortFor) -> Result<(JsValue, Option<JsValue>), String> {
         let port: JsValue = request.0.clone().into();
         let message =
@@ -139,6 +132,8 @@ pub struct EmbedRuntime {
     /// Which start of the worker the ports belong to (0: none yet): a comparison worker holding
     /// a port of an older start needs a new one.
     generation: StoredValue<u32>,
+    /// The model the running worker loads (one worker runs one model).
+    model: StoredValue<Option<DenseModel>>,
 }
 
 impl EmbedRuntime {
@@ -148,16 +143,21 @@ impl EmbedRuntime {
             status: RwSignal::new(EmbedStatus::Off),
             worker: StoredValue::new_local(None),
             generation: StoredValue::new(0),
+            model: StoredValue::new(None),
         };
         provide_context(runtime);
         runtime
     }
 
-    /// Starts the worker unless it runs; the current start's number (0 where the browser
-    /// refused to start it: the status then says why).
-    pub fn ensure_started(&self) -> u32 {
+    /// Starts the worker for `model` unless it runs with that model (a worker of another model
+    /// is stopped first); the current start's number (0 where the browser refused to start it:
+    /// the status then says why).
+    pub fn ensure_started(&self, model: DenseModel) -> u32 {
         if self.worker.with_value(Option::is_some) {
-            return self.generation.get_value();
+            if self.model.get_value() == Some(model) {
+                return self.generation.get_value();
+            }
+            self.stop();
         }
         let status = self.status;
         let on_event = move |heard: Heard<EmbedReply>| {
@@ -178,9 +178,14 @@ impl EmbedRuntime {
             };
             status.set(next);
         };
-        match ModuleWorker::start(on_event, JsValue::UNDEFINED) {
+        let files = vec![
+            ("model", JsValue::from_str(model.file())),
+            ("vocab", JsValue::from_str(model.vocab_file())),
+        ];
+        match ModuleWorker::start_with(on_event, JsValue::UNDEFINED, files) {
             Ok(worker) => {
                 self.worker.set_value(Some(worker));
+                self.model.set_value(Some(model));
                 self.status.set(EmbedStatus::Loading {
                     received: 0.0,
                     total: None,
@@ -214,6 +219,7 @@ impl EmbedRuntime {
         if let Some(w) = self.worker.try_update_value(Option::take).flatten() {
             w.stop();
         }
+        self.model.set_value(None);
         self.status.set(EmbedStatus::Off);
     }
 

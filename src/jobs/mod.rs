@@ -13,7 +13,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use chunk_core::analysis::protocol::{ExportFormat, Figures, Outcome, Reply, Selection};
-use chunk_core::retrieval::{Retriever, SweepGrid};
+use chunk_core::retrieval::{DenseModel, Retriever, SweepGrid};
 use chunk_core::strategy::{Settings, SizeUnit};
 use leptos::prelude::*;
 use wasm_bindgen::JsValue;
@@ -65,10 +65,10 @@ impl Workers {
         }
     }
 
-    /// Starts the embedding worker unless it runs, and gives each comparison worker a port to
-    /// it unless it holds one to this start.
-    fn connect_embedder(&self, embed: EmbedRuntime) {
-        let generation = embed.ensure_started();
+    /// Starts the embedding worker for `model` unless it runs with it, and gives each
+    /// comparison worker a port to it unless it holds one to this start.
+    fn connect_embedder(&self, embed: EmbedRuntime, model: DenseModel) {
+        let generation = embed.ensure_started(model);
         for w in [self.main, self.side] {
             w.with_value(|e| {
                 if let Some(e) = e {
@@ -604,7 +604,7 @@ fn wire_retrieval(
         };
         Some(move || {
             if retriever.needs_vectors() {
-                workers.connect_embedder(embed);
+                workers.connect_embedder(embed, dense_model);
             }
             let job = |s: &mut Schedule| {
                 s.retrieval(
@@ -672,7 +672,7 @@ fn wire_retrieval(
         let retriever = settings.retriever.get_untracked();
         let dense_model = settings.dense_model.get_untracked();
         if retriever.needs_vectors() {
-            workers.connect_embedder(embed);
+            workers.connect_embedder(embed, dense_model);
         }
         let job = |s: &mut Schedule| {
             s.sweep(

@@ -1,4 +1,6 @@
-//! Writes the site's model file into a build: `models/all-minilm-l6-v2.int8.safetensors`
+//! Writes the site's model files into a build: `models/all-minilm-l6-v2.int8.safetensors`
+//! and the static model's `models/potion-base-8m.int8.safetensors` with its vocabulary
+//! (`models/potion-base-8m.vocab.txt`)
 //! (`embed_core::site::file_path`) under the folder named on the command line, else under
 //! `$TRUNK_STAGING_DIR` (run as Trunk's `post_build` hook, see `Trunk.toml`), from the model
 //! folder `scripts/ensure-models.sh` makes ready: `$EMBED_MODELS_DIR/all-minilm-l6-v2/`, by
@@ -12,6 +14,7 @@ use std::process::ExitCode;
 
 use embed_core::sentence::ModelFiles;
 use embed_core::site;
+use embed_core::static_model::StaticFiles;
 
 /// The page's model id, and the model folder's name under the models' folder.
 const MODEL: &str = "all-minilm-l6-v2";
@@ -83,5 +86,52 @@ fn run() -> Result<(), String> {
         .and_then(|()| std::fs::write(&path, &bytes))
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     println!("site_model: {} ({} bytes)", path.display(), bytes.len());
+    if !fp32 {
+        write_static(&models, &out)?;
+    }
+    Ok(())
+}
+
+/// The static model potion-base-8M: `models/potion-base-8m.int8.safetensors`
+/// (`embed_core::site::write_static_int8`) and its vocabulary, `models/potion-base-8m.vocab.txt`
+/// (written from its `tokenizer.json` by `scripts/ensure-models.sh`).
+fn write_static(models: &Path, out: &Path) -> Result<(), String> {
+    const STATIC: &str = "potion-base-8m";
+    let dir = models.join(STATIC);
+    let text = |name: &str| {
+        std::fs::read_to_string(dir.join(name)).map_err(|e| {
+            format!(
+                "{}: {e} (scripts/ensure-models.sh)",
+                dir.join(name).display()
+            )
+        })
+    };
+    let weights = std::fs::read(dir.join("model.safetensors")).map_err(|e| {
+        format!(
+            "{}/model.safetensors: {e} (scripts/ensure-models.sh)",
+            dir.display()
+        )
+    })?;
+    let (config, vocab) = (text("config.json")?, text("vocab.txt")?);
+    let bytes = site::write_static_int8(
+        STATIC,
+        StaticFiles {
+            config: &config,
+            vocab: &vocab,
+            weights: &weights,
+        },
+    )
+    .map_err(|e| format!("{}: {e}", dir.display()))?;
+    for (file, data) in [
+        (site::file_path(STATIC), bytes.as_slice()),
+        (format!("models/{STATIC}.vocab.txt"), vocab.as_bytes()),
+    ] {
+        let path = out.join(&file);
+        path.parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| std::fs::write(&path, data))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        println!("site_model: {} ({} bytes)", path.display(), data.len());
+    }
     Ok(())
 }

@@ -1,5 +1,5 @@
-//! The page's embedding worker: embed-core's sentence encoder (all-MiniLM-L6-v2 with int8
-//! weights, read from the site's model file, `embed_core::site`) in a Web Worker of its own
+//! The page's embedding worker: one of embed-core's models (all-MiniLM-L6-v2 or the static
+//! potion-base-8M, with int8 weights, read from the site's model file, `embed_core::site`) in a Web Worker of its own
 //! (`assets/embed-worker.js`), so that neither the page's module nor any other worker carries
 //! it, and nothing of it is fetched before the page asks for embeddings. Trunk builds this
 //! crate as a worker module (`index.html`, `data-type="worker"`) as `embed-engine.js` +
@@ -79,15 +79,14 @@ impl Engine {
         let loaded = std::str::from_utf8(vocab)
             .map_err(|e| format!("{vocab_file} is not UTF-8 text: {e}"))
             .and_then(|vocab| {
-                site::read(model, vocab).map_err(|e| load_error(model_file, vocab_file, &e))
+                site::read_any(model, vocab).map_err(|e| load_error(model_file, vocab_file, &e))
             });
         match loaded {
             Ok(m) => {
                 let info = Object::new();
-                let c = m.encoder.bert().config();
                 let built = set(&info, "id", m.id.as_str())
-                    .and_then(|()| set(&info, "dim", c.hidden_size as u32))
-                    .and_then(|()| set(&info, "max_seq_length", m.encoder.max_seq_length() as u32))
+                    .and_then(|()| set(&info, "dim", m.encoder.dim() as u32))
+                    .and_then(|()| set(&info, "max_seq_length", m.encoder.max_tokens() as u32))
                     .and_then(|()| set(&info, "bytes", model.len() as f64));
                 self.schedule.loaded(m.id, m.encoder);
                 built.map_err(|_| JsError::new("the model's facts could not be built"))?;

@@ -24,7 +24,7 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
-use embed_core::sentence::SentenceEncoder;
+use embed_core::encoder::Encoder;
 
 /// The shortest time between two progress reports ([`Step::Progress`]), in milliseconds of the
 /// clock handed to [`Schedule::step`].
@@ -99,7 +99,7 @@ impl<I> Request<I> {
 enum Model {
     Loading,
     /// The page's model id and the encoder.
-    Ready(String, Box<SentenceEncoder>),
+    Ready(String, Box<Encoder>),
     Failed(String),
 }
 
@@ -142,8 +142,8 @@ impl<I> Schedule<I> {
 
     /// Model `id` (the page's model id, e.g. `all-minilm-l6-v2`) has loaded: the waiting
     /// requests go on with it.
-    pub fn loaded(&mut self, id: String, encoder: SentenceEncoder) {
-        self.model = Model::Ready(id, Box::new(encoder));
+    pub fn loaded(&mut self, id: String, encoder: impl Into<Encoder>) {
+        self.model = Model::Ready(id, Box::new(encoder.into()));
     }
 
     /// The model could not be had (`why`, in English, naming the file): every request waiting
@@ -153,7 +153,7 @@ impl<I> Schedule<I> {
     }
 
     /// The loaded model, if any.
-    pub fn encoder(&self) -> Option<&SentenceEncoder> {
+    pub fn encoder(&self) -> Option<&Encoder> {
         match &self.model {
             Model::Ready(_, encoder) => Some(encoder),
             _ => None,
@@ -251,7 +251,7 @@ impl<I> Schedule<I> {
             }
             (Ok(texts), Model::Ready(_, encoder)) => {
                 if let Some(text) = texts.get(request.next) {
-                    request.values.extend(encoder.embed(text).vector);
+                    request.values.extend(encoder.embed(text));
                     request.next += 1;
                     self.done += 1;
                     self.queued -= 1;
@@ -281,7 +281,7 @@ impl<I> Schedule<I> {
             }
             None => Ok(Vectors {
                 values: request.values,
-                dim: self.encoder().map_or(0, |e| e.bert().config().hidden_size),
+                dim: self.encoder().map_or(0, Encoder::dim),
             }),
         };
         Step::Reply {
@@ -295,6 +295,7 @@ impl<I> Schedule<I> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use embed_core::sentence::SentenceEncoder;
     use embed_core::tiny::{TinyModel, TINY_DIM};
 
     fn encoder() -> SentenceEncoder {

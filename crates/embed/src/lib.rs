@@ -15,6 +15,7 @@
 #![warn(missing_docs)]
 
 pub mod bert;
+pub mod encoder;
 pub mod ops;
 pub mod safetensors;
 pub mod sentence;

@@ -26,8 +26,10 @@ use std::collections::BTreeMap;
 
 use chunk_core::tokenizer::table::checksum;
 
-use crate::safetensors::{self, LoadError, SafeTensors};
+use crate::encoder::Encoder;
+use crate::safetensors::{self, LoadError, SafeTensors, Tensor};
 use crate::sentence::{ModelFiles, SentenceEncoder};
+use crate::static_model::{StaticEncoder, StaticFiles, TABLE, TABLE_SCALE};
 
 /// The metadata key naming this file's layout, and its value.
 pub const FORMAT_KEY: &str = "rag_chunk_calculator_site_model";
@@ -173,6 +175,120 @@ pub fn read(bytes: &[u8], vocab: &str) -> Result<SiteModel, LoadError> {
     })
 }
 
+/// The metadata key of the model's kind: [`KIND_STATIC`] for a model2vec static model; absent
+/// (or [`KIND_BERT`]) for a sentence-transformers BERT.
+pub const KIND_KEY: &str = "kind";
+/// [`KIND_KEY`]'s value for a BERT model.
+pub const KIND_BERT: &str = "bert";
+/// [`KIND_KEY`]'s value for a model2vec static model.
+pub const KIND_STATIC: &str = "static";
+/// The static model's configuration in the metadata (its folder's `config.json`).
+pub const STATIC_CONFIG: &str = "config.json";
+
+/// The site file of static model `id` from its folder's `files`: the table in int8 per row
+/// ([`StaticEncoder::int8_table`]), the per-token weights if any, and the metadata of the
+/// module docs with [`KIND_KEY`] = [`KIND_STATIC`] and the folder's `config.json`; read back by
+/// [`read_any`] as `StaticEncoder::load(files)?.quantize_int8()`.
+///
+/// Errors: those of [`StaticEncoder::load`].
+pub fn write_static_int8(id: &str, files: StaticFiles) -> Result<Vec<u8>, LoadError> {
+    let model = StaticEncoder::load(files)?;
+    let (q, scales) = model.int8_table();
+    let rows = scales.len();
+    let mut tensors = vec![
+        (TABLE.to_owned(), vec![rows, model.dim()], Tensor::I8(&q)),
+        (TABLE_SCALE.to_owned(), vec![rows], Tensor::F32(&scales)),
+    ];
+    if let Some(w) = model.token_weights() {
+        tensors.push(("weights".to_owned(), vec![rows], Tensor::F32(w)));
+    }
+    let data = safetensors::write(&tensors, &BTreeMap::new());
+    let header = u64::from_le_bytes(data[..8].try_into().unwrap_or_default()) as usize;
+    let metadata = BTreeMap::from([
+        (FORMAT_KEY.to_owned(), FORMAT_VERSION.to_owned()),
+        (MODEL_ID_KEY.to_owned(), id.to_owned()),
+        (KIND_KEY.to_owned(), KIND_STATIC.to_owned()),
+        (STATIC_CONFIG.to_owned(), files.config.to_owned()),
+        (
+            CONFIG_CHECKSUM_KEY.to_owned(),
+            format!("{:016x}", static_checksum(id, files.config)),
+        ),
+        (
+            DATA_CHECKSUM_KEY.to_owned(),
+            format!("{:016x}", checksum(&data[8 + header..])),
+        ),
+    ]);
+    Ok(safetensors::write(&tensors, &metadata))
+}
+
+/// The checksum of a static model's id and configuration.
+fn static_checksum(id: &str, config: &str) -> u64 {
+    let mut bytes = Vec::new();
+    for text in [id, KIND_STATIC, config] {
+        bytes.extend_from_slice(text.as_bytes());
+        bytes.push(0);
+    }
+    checksum(&bytes)
+}
+
+/// A model of either kind read from a site file.
+#[derive(Debug, Clone)]
+pub struct AnyModel {
+    /// The page's model id.
+    pub id: String,
+    /// The model.
+    pub encoder: Encoder,
+}
+
+/// Reads a site file of either kind ([`KIND_KEY`]) with its vocabulary: a BERT as [`read`]
+/// does, a static model written by [`write_static_int8`].
+///
+/// Errors: those of [`read`]; for a static model also [`LoadError::Damaged`] when a checksum
+/// differs and the errors of [`StaticEncoder::load`].
+pub fn read_any(bytes: &[u8], vocab: &str) -> Result<AnyModel, LoadError> {
+    let st = SafeTensors::parse(bytes)?;
+    let meta = st.metadata();
+    let entry = |key: &str| {
+        meta.get(key).map(String::as_str).ok_or_else(|| {
+            LoadError::Config(format!("the site model file has no metadata {key:?}"))
+        })
+    };
+    if meta.get(KIND_KEY).map(String::as_str) != Some(KIND_STATIC) {
+        let m = read(bytes, vocab)?;
+        return Ok(AnyModel {
+            id: m.id,
+            encoder: m.encoder.into(),
+        });
+    }
+    let format = entry(FORMAT_KEY)?;
+    if format != FORMAT_VERSION {
+        return Err(LoadError::Config(format!(
+            "site model layout {format:?}, this reader reads {FORMAT_VERSION:?}"
+        )));
+    }
+    let (id, config) = (entry(MODEL_ID_KEY)?, entry(STATIC_CONFIG)?);
+    for (key, found) in [
+        (DATA_CHECKSUM_KEY, checksum(st.data())),
+        (CONFIG_CHECKSUM_KEY, static_checksum(id, config)),
+    ] {
+        let written = entry(key)?;
+        if written != format!("{found:016x}") {
+            return Err(LoadError::Damaged(format!(
+                "{key} is {found:016x}, the file says {written}"
+            )));
+        }
+    }
+    let model = StaticEncoder::load(StaticFiles {
+        config,
+        vocab,
+        weights: bytes,
+    })?;
+    Ok(AnyModel {
+        id: id.to_owned(),
+        encoder: model.into(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -259,5 +375,47 @@ mod tests {
                 "{bad}"
             );
         }
+    }
+
+    #[test]
+    fn a_static_file_gives_the_int8_table_bit_for_bit_and_refuses_damage() {
+        let vocab = TinyModel::new().vocab;
+        let rows = vocab.lines().count();
+        let table: Vec<f32> = (0..rows * 4)
+            .map(|i| ((i * 37 % 23) as f32 - 11.0) / 7.0)
+            .collect();
+        let weights = safetensors::write(
+            &[(TABLE.to_owned(), vec![rows, 4], Tensor::F32(&table))],
+            &BTreeMap::new(),
+        );
+        let files = StaticFiles {
+            config: r#"{"normalize": true, "max_length": 16}"#,
+            vocab: &vocab,
+            weights: &weights,
+        };
+        let int8 = StaticEncoder::load(files).unwrap().quantize_int8();
+        let bytes = write_static_int8("tiny-static", files).unwrap();
+        let model = read_any(&bytes, &vocab).unwrap();
+        assert_eq!(model.id, "tiny-static");
+        assert_eq!((model.encoder.dim(), model.encoder.max_tokens()), (4, 16));
+        for text in ["", "the cat", "a dog and the cat sat", "unknown words here"] {
+            assert_eq!(
+                model.encoder.embed(text),
+                int8.embed(text).vector,
+                "{text:?}"
+            );
+        }
+        let mut damaged = bytes.clone();
+        let last = damaged.len() - 1;
+        damaged[last] ^= 1;
+        assert!(matches!(
+            read_any(&damaged, &vocab),
+            Err(LoadError::Damaged(_))
+        ));
+        // A BERT file reads as one too.
+        let tiny = TinyModel::new();
+        let bert = write_int8("tiny", tiny.files()).unwrap();
+        let any = read_any(&bert, &tiny.vocab).unwrap();
+        assert!(matches!(any.encoder, Encoder::Bert(_)));
     }
 }

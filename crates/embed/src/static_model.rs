@@ -56,6 +56,9 @@ pub const DEFAULT_MAX_LENGTH: usize = 512;
 /// folder layout).
 pub const TABLE: &str = "embeddings";
 
+/// The per-row scales of an int8 [`TABLE`] (`F32`, [vocabulary size]), in the site's copy.
+pub const TABLE_SCALE: &str = "embeddings_scale";
+
 /// The files of a model2vec model folder.
 #[derive(Debug, Clone, Copy)]
 pub struct StaticFiles<'a> {
@@ -164,7 +167,19 @@ impl StaticEncoder {
                 })
             }
         };
-        let table = file.f32(TABLE, &[rows, dim])?;
+        // An int8 table (the site's copy, `crate::site`): `I8` rows and one `F32` scale a row,
+        // read back as the products `q × scale`, the table [`StaticEncoder::quantize_int8`]
+        // holds.
+        let table = if info.dtype == "I8" {
+            let q = file.i8(TABLE, &[rows, dim])?;
+            let scale = file.f32(TABLE_SCALE, &[rows])?;
+            q.chunks_exact(dim)
+                .zip(&scale)
+                .flat_map(|(row, s)| row.iter().map(move |&v| f32::from(v) * s))
+                .collect()
+        } else {
+            file.f32(TABLE, &[rows, dim])?
+        };
         let token_weights = match file.info("weights") {
             Some(_) => Some(file.f32("weights", &[rows])?),
             None => None,
@@ -219,6 +234,25 @@ impl StaticEncoder {
     /// The memory the table (and weights) take, in bytes.
     pub fn bytes(&self) -> usize {
         (self.table.len() + self.token_weights.as_ref().map_or(0, Vec::len)) * 4
+    }
+
+    /// The table in int8 per row ([`quantize_row`]): the values (rows × [`StaticEncoder::dim`])
+    /// and one scale a row, what the site's copy stores as [`TABLE`] (`I8`) and
+    /// [`TABLE_SCALE`]; [`StaticEncoder::load`] reads them back as
+    /// [`StaticEncoder::quantize_int8`]'s table.
+    pub fn int8_table(&self) -> (Vec<i8>, Vec<f32>) {
+        let (mut q, mut scales) = (Vec::with_capacity(self.table.len()), Vec::new());
+        for row in self.table.chunks_exact(self.dim) {
+            let (r, s) = quantize_row(row);
+            q.extend(r);
+            scales.push(s);
+        }
+        (q, scales)
+    }
+
+    /// The per-token weights, when the model has them (`weights`, one a vocabulary entry).
+    pub fn token_weights(&self) -> Option<&[f32]> {
+        self.token_weights.as_deref()
     }
 
     /// A copy whose table holds int8 values per row (symmetric, round to nearest:
