@@ -17,10 +17,11 @@
 //    e.g. a tokenizer's vocabulary under vocab/, fetched only when a model needs it, the
 //    document reader (extract-worker.js, extract-engine.js, extract-engine_bg.wasm), fetched
 //    only when an HTML or DOCX file is opened, and the embedding worker (embed-worker.js,
-//    embed-engine.js, embed-engine_bg.wasm, and its model file
-//    models/all-minilm-l6-v2.int8.safetensors, 23 MB), fetched only when the page asks for
+//    embed-engine.js, embed-engine_bg.wasm, and the picked model's files under models/:
+//    potion-base-8m.int8.safetensors, 7.6 MB, with potion-base-8m.vocab.txt, or
+//    all-minilm-l6-v2.int8.safetensors, 23 MB), fetched only when the page asks for
 //    embeddings (so each works offline once it has been used). None of these is fetched on
-//    install: the model alone would cost every visitor 23 MB.
+//    install: the models would cost every visitor 31 MB.
 //
 // How it answers (only GETs under its scope; it never makes a request of its own but these):
 //  - the page itself: the network first, the kept copy when the network fails (offline);
