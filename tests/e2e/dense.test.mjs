@@ -108,10 +108,9 @@ function compareRows(rows, native, which, what) {
 const embedRuntime = (url) => /embed-worker\.js|embed-engine|\/models\//.test(url);
 
 test('dense and hybrid retrieval equal the native core, fetched only when asked for', { timeout: 900_000 }, async () => {
-  const server = await startStaticServer({ root: DIST });
+  const { server, url } = await startStaticServer({ root: DIST });
   const browser = await launchBrowser();
   try {
-    const url = `http://127.0.0.1:${server.port}/`;
     const { page, errors, requests } = await openReadyPage(browser, url);
     await page.locator(sel('chunk-size')).fill('256');
     await page.locator(sel('chunk-overlap')).fill('32');
@@ -170,6 +169,6 @@ test('dense and hybrid retrieval equal the native core, fetched only when asked 
     assert.deepEqual(errors, []);
   } finally {
     await browser.close();
-    await server.close();
+    server.close();
   }
 });
