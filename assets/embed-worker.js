@@ -1,5 +1,6 @@
-// The embedding worker. It runs the embedding module (crates/embed-engine: all-MiniLM-L6-v2 with
-// int8 weights), never the page's, and is started only when the page asks for embeddings:
+// The embedding worker. It runs the embedding module (crates/embed-engine: one model with int8
+// weights, the static potion-base-8M or all-MiniLM-L6-v2, named by the files in `init`; one
+// worker per model), never the page's, and is started only when the page asks for embeddings:
 // nothing of it is fetched before (index.html only has Trunk build it; the service worker keeps
 // its files once they have been fetched).
 //

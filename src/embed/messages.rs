@@ -1,6 +1,7 @@
 //! The embedding model's messages (the retriever select, the model's status line), in
 //! English, Vietnamese, Indonesian, Russian and Polish, built as the other catalogs
 //! (`crate::i18n::catalog!`). Counts stand after a colon, so that no noun takes a count's form.
+//! Sizes are in KiB (1,024 bytes), written "KB" as the page's other download lines do.
 
 crate::i18n::catalog!(
     "One message of the embedding model's catalog.",
@@ -11,7 +12,6 @@ crate::i18n::catalog!(
         RetrieverHybrid,
         RetrieverNote,
         ModelLabel,
-        ColRetriever,
         Off,
         Loading { received },
         LoadingOf { received, total },
@@ -19,7 +19,6 @@ crate::i18n::catalog!(
         Embedding { done, queued },
         Failed { message },
         Stop,
-        Stopped,
     }
 );
 
@@ -32,15 +31,13 @@ fn en(msg: Em) -> &'static str {
         RetrieverHybrid => "Hybrid (BM25 + dense, RRF)",
         RetrieverNote => "Dense retrieval ranks the chunks by the cosine of their embeddings with the question's, computed on this device by the model below (its weights in int8, downloaded once when you pick it; no text leaves the page). Hybrid fuses the BM25 and dense rankings by reciprocal rank fusion: each chunk scores Σ 1 / (60 + rank). With either, the table shows all three retrievers for every strategy.",
         ModelLabel => "Embedding model for dense retrieval",
-        ColRetriever => "Retriever",
         Off => "The embedding model is not loaded.",
-        Loading => "Downloading the embedding model: {received} received.",
-        LoadingOf => "Downloading the embedding model: {received} of {total}.",
+        Loading => "Downloading the embedding model: {received} KB received.",
+        LoadingOf => "Downloading the embedding model: {received} of {total} KB.",
         Ready => "{model} is ready on this device.",
         Embedding => "Embedding chunks and questions: {done} done, {queued} waiting.",
         Failed => "The embedding model could not run: {message}",
         Stop => "Stop the embedding model",
-        Stopped => "The embedding model was stopped; the table ranks with BM25.",
     }
 }
 
@@ -53,36 +50,32 @@ fn vi(msg: Em) -> &'static str {
         RetrieverHybrid => "Kết hợp (BM25 + dày đặc, RRF)",
         RetrieverNote => "Truy xuất dày đặc xếp hạng các đoạn theo cosin giữa embedding của chúng và của câu hỏi, được tính ngay trên thiết bị này bằng mô hình bên dưới (trọng số int8, chỉ tải một lần khi bạn chọn; không văn bản nào rời khỏi trang). Kết hợp trộn hai bảng xếp hạng BM25 và dày đặc bằng reciprocal rank fusion: mỗi đoạn được Σ 1 / (60 + hạng). Khi chọn một trong hai, bảng hiện cả ba bộ truy xuất cho mỗi chiến lược.",
         ModelLabel => "Mô hình embedding cho truy xuất dày đặc",
-        ColRetriever => "Bộ truy xuất",
         Off => "Mô hình embedding chưa được tải.",
-        Loading => "Đang tải mô hình embedding: đã nhận {received}.",
-        LoadingOf => "Đang tải mô hình embedding: {received} trên {total}.",
+        Loading => "Đang tải mô hình embedding: đã nhận {received} KB.",
+        LoadingOf => "Đang tải mô hình embedding: {received}/{total} KB.",
         Ready => "Mô hình {model} đã sẵn sàng trên thiết bị này.",
         Embedding => "Đang tạo embedding cho đoạn và câu hỏi: xong {done}, còn chờ {queued}.",
         Failed => "Không chạy được mô hình embedding: {message}",
         Stop => "Dừng mô hình embedding",
-        Stopped => "Đã dừng mô hình embedding; bảng xếp hạng bằng BM25.",
     }
 }
 
 fn id(msg: Em) -> &'static str {
     use Em::*;
     match msg {
-        RetrieverLabel => "Retriever",
+        RetrieverLabel => "Metode pencarian",
         RetrieverBm25 => "BM25 (kata)",
         RetrieverDense => "Padat (embedding)",
         RetrieverHybrid => "Hibrida (BM25 + padat, RRF)",
         RetrieverNote => "Retrieval padat mengurutkan potongan menurut kosinus antara embedding-nya dan embedding pertanyaan, dihitung di perangkat ini oleh model di bawah (bobotnya int8, diunduh sekali saat Anda memilihnya; tidak ada teks yang keluar dari halaman). Hibrida menggabungkan urutan BM25 dan padat dengan reciprocal rank fusion: setiap potongan bernilai Σ 1 / (60 + peringkat). Dengan salah satunya, tabel menampilkan ketiga retriever untuk setiap strategi.",
         ModelLabel => "Model embedding untuk retrieval padat",
-        ColRetriever => "Jenis retriever",
         Off => "Model embedding belum dimuat.",
-        Loading => "Mengunduh model embedding: {received} diterima.",
-        LoadingOf => "Mengunduh model embedding: {received} dari {total}.",
+        Loading => "Mengunduh model embedding: {received} KB diterima.",
+        LoadingOf => "Mengunduh model embedding: {received} dari {total} KB.",
         Ready => "Model {model} siap di perangkat ini.",
         Embedding => "Membuat embedding potongan dan pertanyaan: {done} selesai, {queued} menunggu.",
         Failed => "Model embedding tidak dapat berjalan: {message}",
         Stop => "Hentikan model embedding",
-        Stopped => "Model embedding dihentikan; tabel mengurutkan dengan BM25.",
     }
 }
 
@@ -95,15 +88,13 @@ fn ru(msg: Em) -> &'static str {
         RetrieverHybrid => "Гибридный (BM25 + плотный, RRF)",
         RetrieverNote => "Плотный поиск ранжирует фрагменты по косинусу между их эмбеддингами и эмбеддингом вопроса; их считает на этом устройстве модель, выбранная ниже (веса в int8, загружаются один раз, когда вы её выбираете; текст не покидает страницу). Гибридный объединяет ранжирования BM25 и плотного поиска через reciprocal rank fusion: оценка фрагмента — Σ 1 / (60 + ранг). При любом из них таблица показывает все три способа для каждой стратегии.",
         ModelLabel => "Модель эмбеддингов для плотного поиска",
-        ColRetriever => "Поиск",
         Off => "Модель эмбеддингов не загружена.",
-        Loading => "Загрузка модели эмбеддингов: получено {received}.",
-        LoadingOf => "Загрузка модели эмбеддингов: {received} из {total}.",
+        Loading => "Загрузка модели эмбеддингов: получено {received} КБ.",
+        LoadingOf => "Загрузка модели эмбеддингов: {received} из {total} КБ.",
         Ready => "Модель {model} готова на этом устройстве.",
         Embedding => "Эмбеддинги фрагментов и вопросов: готово — {done}, в очереди — {queued}.",
         Failed => "Модель эмбеддингов не смогла работать: {message}",
         Stop => "Остановить модель эмбеддингов",
-        Stopped => "Модель эмбеддингов остановлена; таблица ранжирует по BM25.",
     }
 }
 
@@ -114,17 +105,15 @@ fn pl(msg: Em) -> &'static str {
         RetrieverBm25 => "BM25 (słowa)",
         RetrieverDense => "Gęste (embeddingi)",
         RetrieverHybrid => "Hybrydowe (BM25 + gęste, RRF)",
-        RetrieverNote => "Wyszukiwanie gęste porządkuje chunki według cosinusa między ich embeddingami a embeddingiem pytania, liczonych na tym urządzeniu przez model wybrany poniżej (wagi w int8, pobierane raz, gdy go wybierzesz; żaden tekst nie opuszcza strony). Hybrydowe łączy rankingi BM25 i gęsty metodą reciprocal rank fusion: każdy chunk dostaje Σ 1 / (60 + pozycja). Przy każdym z nich tabela pokazuje wszystkie trzy sposoby dla każdej strategii.",
+        RetrieverNote => "Wyszukiwanie gęste porządkuje chunki według cosinusa między ich embeddingami a embeddingiem pytania, liczonymi na tym urządzeniu modelem wybranym poniżej (wagi w int8, pobierane raz, gdy go wybierzesz; żaden tekst nie opuszcza strony). Hybrydowe łączy rankingi BM25 i wyszukiwania gęstego metodą reciprocal rank fusion: każdy chunk dostaje Σ 1 / (60 + pozycja). Przy każdym z nich tabela pokazuje wszystkie trzy sposoby dla każdej strategii.",
         ModelLabel => "Model embeddingów do wyszukiwania gęstego",
-        ColRetriever => "Wyszukiwanie",
         Off => "Model embeddingów nie jest wczytany.",
-        Loading => "Pobieranie modelu embeddingów: odebrano {received}.",
-        LoadingOf => "Pobieranie modelu embeddingów: {received} z {total}.",
+        Loading => "Pobieranie modelu embeddingów: odebrano {received} KB.",
+        LoadingOf => "Pobieranie modelu embeddingów: {received} z {total} KB.",
         Ready => "Model {model} jest gotowy na tym urządzeniu.",
-        Embedding => "Embeddingi chunków i pytań: gotowe {done}, w kolejce {queued}.",
+        Embedding => "Embeddingi chunków i pytań: gotowe: {done}, w kolejce: {queued}.",
         Failed => "Model embeddingów nie mógł działać: {message}",
         Stop => "Zatrzymaj model embeddingów",
-        Stopped => "Model embeddingów zatrzymano; tabela porządkuje według BM25.",
     }
 }
 

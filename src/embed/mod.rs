@@ -154,7 +154,11 @@ impl EmbedRuntime {
     /// the status then says why).
     pub fn ensure_started(&self, model: DenseModel) -> u32 {
         if self.worker.with_value(Option::is_some) {
-            if self.model.get_value() == Some(model) {
+            // A worker that failed never answers: it is started afresh.
+            let failed = self
+                .status
+                .with_untracked(|s| matches!(s, EmbedStatus::Failed(_)));
+            if self.model.get_value() == Some(model) && !failed {
                 return self.generation.get_value();
             }
             self.stop();
@@ -166,9 +170,7 @@ impl EmbedRuntime {
                 Heard::Reply(EmbedReply::Loading { received, total }) => {
                     EmbedStatus::Loading { received, total }
                 }
-                Heard::Reply(EmbedReply::Progress { done, queued: 0 }) if done > 0 => {
-                    EmbedStatus::Ready
-                }
+                Heard::Reply(EmbedReply::Progress { queued: 0, .. }) => EmbedStatus::Ready,
                 Heard::Reply(EmbedReply::Progress { done, queued }) => {
                     EmbedStatus::Embedding { done, queued }
                 }
@@ -203,7 +205,15 @@ impl EmbedRuntime {
     /// A new channel to the running worker: one end is given to the worker, the other is
     /// returned for a comparison worker. `None` when the worker does not run.
     pub fn port(&self) -> Option<web_sys::MessagePort> {
-        if !self.running() {
+        // A port to a worker that failed would never be answered: none, so that the
+        // comparison worker fails its batches at once.
+        let live = self.status.with_untracked(|s| {
+            matches!(
+                s,
+                EmbedStatus::Loading { .. } | EmbedStatus::Ready | EmbedStatus::Embedding { .. }
+            )
+        });
+        if !self.running() || !live {
             return None;
         }
         let channel = web_sys::MessageChannel::new().ok()?;

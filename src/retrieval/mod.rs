@@ -696,11 +696,11 @@ fn RetrieverField() -> impl IntoView {
         match embed.status.get() {
             EmbedStatus::Off => em::text(l, Em::Off).to_owned(),
             EmbedStatus::Loading { received, total } => {
-                let received = format!("{} KB", n(kib(received)));
+                let received = n(kib(received));
                 match total {
                     Some(total) => em_args::LoadingOf {
                         received: &received,
-                        total: &format!("{} KB", n(kib(total))),
+                        total: &n(kib(total)),
                     }
                     .fill(l),
                     None => em_args::Loading {

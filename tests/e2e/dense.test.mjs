@@ -134,7 +134,8 @@ test('dense and hybrid retrieval equal the native core, fetched only when asked 
     const rows = await readRows(page, 3 * STRATEGIES.length, 300_000);
     const compared = compareRows(rows, native, ['bm25', 'dense', 'hybrid'], 'potion-base-8M');
     assert.equal(compared, 3 * STRATEGIES.length);
-    assert.equal(await page.getAttribute(sel('embed-status'), 'data-state'), 'ready');
+    // The last progress report may come up to 100 ms after the last row.
+    await page.waitForFunction(() => document.querySelector('[data-testid="embed-status"]:not(#prerendered *)')?.dataset.state === 'ready', null, { timeout: 10000 });
     assert.equal(await page.getAttribute(sel('embed-status'), 'data-model'), 'potion-base-8m');
     assert.ok(requests.some((r) => r.includes('models/potion-base-8m')), 'the model file was fetched');
     console.log(`dense retrieval rows equal to the native core (potion-base-8M): ${compared}`);

@@ -63,6 +63,17 @@ self_cell::self_cell!(
 /// a model).
 type SelectedChunks = (Chunks, Vec<usize>);
 
+/// The most bytes of embeddings (and their texts) an engine keeps, 256 MiB: past it the cache
+/// is emptied and filled again, so that a dense sweep of a long text cannot exhaust the
+/// worker's memory (a wasm32 instance has 4 GiB at most; a 1 MB text cut at 64 tokens is
+/// about 4,000 chunks a setting, 1 KB of vector each with potion-base-8M).
+pub const VECTOR_CACHE_BYTES: usize = 256 << 20;
+
+/// What one cached embedding costs: its text and its `dim` values.
+fn cached_bytes(text: &str, dim: usize) -> usize {
+    text.len() + 4 * dim
+}
+
 /// A retrieval row's cut: its job, text and strategy.
 type CutKey = (u32, u32, StrategyId);
 
@@ -91,6 +102,9 @@ pub struct Engine {
     /// text that comes again (another strategy, retriever or setting cutting the same text)
     /// is embedded once.
     vectors: HashMap<(DenseModel, String), Vec<f32>>,
+    /// What [`Engine::vectors`] holds, in bytes ([`cached_bytes`]), against
+    /// [`VECTOR_CACHE_BYTES`].
+    vector_bytes: usize,
     /// The chunks of the last retrieval row cut: its job, text and strategy, so that the rows
     /// of the same strategy with other retrievers (and the embeddings' request before them)
     /// cut once.
@@ -341,7 +355,8 @@ impl Engine {
     }
 
     /// Keeps the embeddings of `texts` by `model` (one vector per text, in order), for every
-    /// later row. Errors (nothing kept) when the counts differ or a vector is empty or has
+    /// later row, within [`VECTOR_CACHE_BYTES`] (the cache is emptied first when they would
+    /// not fit). Errors (nothing kept) when the counts differ or a vector is empty or has
     /// another length than the first.
     pub fn store_vectors(
         &mut self,
@@ -360,8 +375,18 @@ impl Engine {
         if vectors.iter().any(|v| v.is_empty() || v.len() != dim) {
             return Err("the embeddings differ in length".to_owned());
         }
+        let adding: usize = texts.iter().map(|t| cached_bytes(t, dim)).sum();
+        if self.vector_bytes + adding > VECTOR_CACHE_BYTES {
+            // Over the budget: start again rather than grow without bound (a dense sweep of
+            // a long text holds hundreds of thousands of chunk texts).
+            self.vectors.clear();
+            self.vector_bytes = 0;
+        }
         for (text, vector) in texts.into_iter().zip(vectors) {
-            self.vectors.insert((model, text), vector);
+            let bytes = cached_bytes(&text, dim);
+            if self.vectors.insert((model, text), vector).is_none() {
+                self.vector_bytes += bytes;
+            }
         }
         Ok(())
     }

@@ -24,7 +24,7 @@
 //! The script (`assets/compare-worker.js`) only forwards each message ([`Worker::set_text`],
 //! [`Worker::receive`]) and carries out [`Worker::next`]'s effects until it answers `None`.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 
 use chunk_core::analysis::export::PageMap;
 use chunk_core::analysis::protocol::{Lane, Reply, Request};
@@ -120,6 +120,9 @@ pub struct Worker {
     stepped_since_yield: bool,
     /// The last [`Effect::Embed`] batch number.
     batches: u32,
+    /// The batches of jobs superseded while they waited: their embeddings are still kept when
+    /// they arrive (a later job may need the same texts).
+    orphans: HashMap<u32, (DenseModel, Vec<String>)>,
 }
 
 impl Worker {
@@ -151,15 +154,15 @@ impl Worker {
                 self.start(request, Kind::Compare(lane));
             }
             Request::Retrieval { .. } => {
-                self.stepped.retain(|s| s.kind != Kind::Retrieval);
+                self.drop_jobs(Kind::Retrieval);
                 self.start(request, Kind::Retrieval);
             }
             Request::Sweep { .. } => {
-                self.stepped.retain(|s| s.kind != Kind::Sweep);
+                self.drop_jobs(Kind::Sweep);
                 self.start(request, Kind::Sweep);
             }
             Request::CancelSweep { .. } => {
-                self.stepped.retain(|s| s.kind != Kind::Sweep);
+                self.drop_jobs(Kind::Sweep);
                 let reply = self.engine.handle(request);
                 self.post(reply);
             }
@@ -320,13 +323,18 @@ impl Worker {
     /// Hands back the embeddings of [`Effect::Embed`] `batch`: one vector per text, or the
     /// failure in words. The engine keeps them ([`Engine::store_vectors`]) and the job that
     /// waited goes on; a failure (or vectors that do not fit the texts) ends that job with
-    /// [`Reply::Failed`]. A batch no job waits for (its job was superseded) is dropped.
+    /// [`Reply::Failed`]. A batch whose job was superseded is kept all the same (a later job
+    /// may need the same texts); one nobody asked for is ignored.
     pub fn vectors_arrived(&mut self, batch: u32, vectors: Result<Vec<Vec<f32>>, String>) {
         let Some(at) = self
             .stepped
             .iter()
             .position(|s| matches!(&s.embedding, Some((b, ..)) if *b == batch))
         else {
+            // A superseded job's batch: kept for later jobs, if it fits its texts.
+            if let (Some((model, texts)), Ok(vectors)) = (self.orphans.remove(&batch), vectors) {
+                let _ = self.engine.store_vectors(model, texts, vectors);
+            }
             return;
         };
         let (_, model, texts) = self.stepped[at].embedding.take().expect("matched");
@@ -341,12 +349,28 @@ impl Worker {
     }
 
     /// The batches asked for ([`Effect::Embed`]) and not handed back, of the jobs still
-    /// running (the script fails them all when the embedding worker is gone).
+    /// running (the script fails them all when the embedding worker is gone; the superseded
+    /// jobs' batches are forgotten then).
     pub fn embedding_batches(&self) -> Vec<u32> {
         self.stepped
             .iter()
             .filter_map(|s| s.embedding.as_ref().map(|(b, ..)| *b))
             .collect()
+    }
+
+    /// Stops the running jobs of `kind`; a batch one of them waits for becomes an orphan
+    /// ([`Worker::vectors_arrived`] still keeps its embeddings).
+    fn drop_jobs(&mut self, kind: Kind) {
+        let orphans = &mut self.orphans;
+        self.stepped.retain_mut(|s| {
+            if s.kind != kind {
+                return true;
+            }
+            if let Some((batch, model, texts)) = s.embedding.take() {
+                orphans.insert(batch, (model, texts));
+            }
+            false
+        });
     }
 
     /// One step of `job`: its reply, if any, and whether the job has more steps. A dense
@@ -851,20 +875,32 @@ mod tests {
         // A batch of a superseded job: kept out of the way, the new job asks again.
         let mut w = worker();
         w.receive(dense_retrieval(7));
-        let first = loop {
+        let (first, texts) = loop {
             match w.next(NO_CLOCK) {
-                Some(Effect::Embed { batch, .. }) => break batch,
+                Some(Effect::Embed { batch, texts, .. }) => break (batch, texts),
                 Some(_) => {}
                 None => panic!("no embed"),
             }
         };
         w.receive(retrieval(8));
         assert!(w.embedding_batches().is_empty(), "job 7 is gone");
-        w.vectors_arrived(first, Ok(vec![]));
+        // Its batch still arrives, and is kept: a later dense job does not ask for it again.
+        w.vectors_arrived(first, Ok(texts.iter().map(|t| embed(t)).collect()));
         let rest = drain(&mut w);
         assert!(rest
             .iter()
             .all(|e| !matches!(e, Post(Reply::Failed { .. }))));
+        w.receive(dense_retrieval(9));
+        let (_, asked) = run_embedding(&mut w, |t| Ok(t.iter().map(|t| embed(t)).collect()));
+        assert!(
+            asked.iter().flatten().all(|t| !texts.contains(t)),
+            "{asked:?} repeats {texts:?}"
+        );
+        assert_eq!(
+            asked.len(),
+            1,
+            "only the second strategy's chunks: {asked:?}"
+        );
     }
 
     #[test]

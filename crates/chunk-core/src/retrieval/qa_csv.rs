@@ -29,15 +29,17 @@ struct Reference {
 }
 
 /// Reads question/answer pairs from `input`, JSON Lines when its first non-blank line starts
-/// with `{`, CSV otherwise (a byte-order mark is ignored).
+/// with `{` (or `[`, a JSON array, which the JSON Lines reader refuses with its line), CSV
+/// otherwise (a byte-order mark is ignored).
 ///
 /// # Errors
 /// The first bad line or record ([`QaJsonlError`]).
 pub fn parse_qa(input: &str) -> Result<Vec<QaLine>, QaJsonlError> {
     let body = input.strip_prefix('\u{feff}').unwrap_or(input);
     let first = body.lines().find(|l| !l.trim().is_empty());
+    // A JSON array (`[{…}, …]`) is no CSV either: the JSON Lines reader names its first line.
     match first {
-        Some(l) if !l.trim_start().starts_with('{') => parse_qa_csv(body),
+        Some(l) if !l.trim_start().starts_with(['{', '[']) => parse_qa_csv(body),
         _ => parse_qa_jsonl(input),
     }
 }
@@ -139,6 +141,8 @@ fn single_reference(cell: &str, line: usize) -> Result<String, QaJsonlError> {
     })?;
     match <[Reference; 1]>::try_from(refs) {
         Ok([one]) => Ok(one.content),
+        // No reference is no answer.
+        Err(refs) if refs.is_empty() => Err(QaJsonlError::NoAnswer { line }),
         Err(refs) => Err(QaJsonlError::References {
             line,
             count: refs.len(),
@@ -211,6 +215,14 @@ mod tests {
             parse_qa_csv(two),
             Err(QaJsonlError::References { line: 2, count: 2 })
         );
+        assert_eq!(
+            parse_qa_csv("question,references\nq,[]\n"),
+            Err(QaJsonlError::NoAnswer { line: 2 })
+        );
+        assert!(matches!(
+            parse_qa("[{\"question\": \"q\", \"answer\": \"a\"}]"),
+            Err(QaJsonlError::Json { line: 1, .. })
+        ));
         assert!(matches!(
             parse_qa_csv("question,references\nq,not json\n"),
             Err(QaJsonlError::Csv { line: 2, .. })
