@@ -5,7 +5,7 @@
 //!
 //! The file is the safetensors format ([`crate::safetensors`]), so any reader of that format
 //! can open it:
-//! - the tensors are [`Bert::tensors`] of [`Bert::quantize_int8`]: every linear layer's and the
+//! - the tensors are [`crate::bert::Bert::tensors`] of [`crate::bert::Bert::quantize_int8`]: every linear layer's and the
 //!   word table's `….weight` as `I8` (`rows × columns`) with `….weight_scale` as `F32` (`rows`:
 //!   `weight ≈ I8 × scale`, row by row), every bias, layer normalisation and the position and
 //!   token-type tables as `F32`, named as `transformers` names them (no `bert.` prefix);
