@@ -20,6 +20,8 @@
 // it. An `embed` effect `{batch, model, texts}` is posted on the port as `{id: batch, model,
 // texts}` (`model`: the model's id, chunk_core::retrieval::DenseModel); its
 // answer `{id, vectors, dim}` (a Float32Array, one vector of `dim` after another) or
+// `{id, error}` goes back to the engine; a superseded job's batch is cancelled with
+// `{cancel: batch}` (what was already embedded of it still comes back, and is kept). An
 // `{id, error}` goes back to the engine. `{kind: "embedder-gone"}` (the user stopped it, or it
 // failed) fails every batch still waiting, and those asked later, until a new port comes.
 let engine;
@@ -148,6 +150,9 @@ self.onmessage = ({ data }) => {
       if (!engine) return;
       if (data.kind === 'text') engine.set_text(data.text_id, data.bytes, data.pages);
       else engine.receive(data);
+      // A superseded job's embeddings are cancelled, so that the new job does not wait behind
+      // them in the embedding worker's queue.
+      for (const batch of engine.cancelled_batches()) embedPort?.postMessage({ cancel: batch });
       pump();
     })
     .catch(report);

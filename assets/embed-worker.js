@@ -24,7 +24,8 @@
 // text in order) or `{id, error}`; requests that arrive before the model is ready wait for it,
 // and if it never gets ready they are answered with the error. A request may name the model it
 // expects (`model`, the page's model id); one for another model than the loaded one is
-// answered with an error. The worker also posts
+// answered with an error; `{cancel: id}` on a port drops that port's request `id` (nothing
+// more of it is embedded or posted). The worker also posts
 // `{kind: "progress", done, queued}` to the page (texts embedded so far, texts waiting), at
 // most every 100 ms. The page stops it with worker.terminate().
 //
@@ -178,7 +179,13 @@ async function steps() {
   }
 }
 
+// `{cancel: id}` drops request `id` of this port (its comparison job was superseded).
 function receive(index, data) {
+  if (data && typeof data === 'object' && 'cancel' in data) {
+    if (engine) engine.cancel(index, data.cancel);
+    else early = early.filter(([i, d]) => i !== index || d?.id !== data.cancel);
+    return;
+  }
   if (engine) {
     engine.request(index, data);
     steps();

@@ -165,11 +165,14 @@ impl EmbedRuntime {
         }
         let status = self.status;
         let on_event = move |heard: Heard<EmbedReply>| {
+            // Progress while the model still loads does not make it ready.
+            let loading = status.with_untracked(|s| matches!(s, EmbedStatus::Loading { .. }));
             let next = match heard {
                 Heard::Ready(_) => EmbedStatus::Ready,
                 Heard::Reply(EmbedReply::Loading { received, total }) => {
                     EmbedStatus::Loading { received, total }
                 }
+                Heard::Reply(EmbedReply::Progress { .. }) if loading => return,
                 Heard::Reply(EmbedReply::Progress { queued: 0, .. }) => EmbedStatus::Ready,
                 Heard::Reply(EmbedReply::Progress { done, queued }) => {
                     EmbedStatus::Embedding { done, queued }

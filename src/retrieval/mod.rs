@@ -190,8 +190,8 @@ pub fn RetrievalCheck() -> impl IntoView {
     let m = move |msg: Rm| rm::text(lang(), msg);
     let state = move || section_state(app, compare, results);
 
-    let progress_done = move || results.table.with(RetrievalTable::done);
-    let progress_total = move || results.table.with(|t| t.rows.len());
+    let progress_done = move || results.table.with(|t| t.strategies_done().0);
+    let progress_total = move || results.table.with(|t| t.strategies_done().1);
     let status_text = move || {
         let l = lang();
         let n = |x: usize| format::int(l, x as u64);
@@ -678,9 +678,10 @@ fn RetrieverField() -> impl IntoView {
     };
     let on_change = move |ev| {
         let picked: Retriever = event_target_value(&ev).parse().unwrap_or_default();
-        // A model that failed is started afresh when it is picked again.
-        if picked.needs_vectors() && matches!(embed.status.get_untracked(), EmbedStatus::Failed(_))
-        {
+        // BM25 needs no model: the embedding worker stops (and its queue with it). A model that
+        // failed is started afresh when dense or hybrid is picked again.
+        let failed = matches!(embed.status.get_untracked(), EmbedStatus::Failed(_));
+        if !picked.needs_vectors() || failed {
             embed.stop();
         }
         settings.retriever.set(picked);
@@ -722,7 +723,10 @@ fn RetrieverField() -> impl IntoView {
         }
     };
     let raw = move |f: fn(&EmbedStatus) -> Option<String>| move || f(&embed.status.get());
-    let shown = move || settings.retriever.get().needs_vectors() || embed.running();
+    // Reactive reads only: whether the worker runs is in its status (the handle itself is
+    // not a signal).
+    let running = move || embed.status.with(|s| *s != EmbedStatus::Off);
+    let shown = move || settings.retriever.get().needs_vectors() || running();
     view! {
         <div class="field retriever-field">
             <label for="retriever">{move || t(Em::RetrieverLabel)}</label>
@@ -775,7 +779,7 @@ fn RetrieverField() -> impl IntoView {
             <button
                 type="button"
                 data-testid="embed-stop"
-                disabled=move || !embed.running()
+                disabled=move || !running()
                 on:click=move |_| embed.stop()
             >
                 {move || t(Em::Stop)}

@@ -226,6 +226,19 @@ impl RetrievalTable {
         self.rows.iter().filter(|r| r.outcome.is_some()).count()
     }
 
+    /// Strategies whose every row (one per retriever) has arrived, and strategies in all: what
+    /// the status line counts (a strategy checked with three retrievers is one strategy).
+    pub fn strategies_done(&self) -> (usize, usize) {
+        let mut seen: Vec<(StrategyId, bool)> = Vec::new();
+        for r in &self.rows {
+            match seen.iter_mut().find(|(s, _)| *s == r.strategy) {
+                Some((_, all)) => *all &= r.outcome.is_some(),
+                None => seen.push((r.strategy, r.outcome.is_some())),
+            }
+        }
+        (seen.iter().filter(|(_, all)| *all).count(), seen.len())
+    }
+
     /// Files the row of `strategy` by `retriever` from job `job`; a reply to another job
     /// changes nothing. True when a row changed.
     pub fn file_row(
@@ -438,6 +451,11 @@ mod tests {
         assert_eq!(table.done(), 0);
         assert!(table.file_row(4, StrategyId::Fixed, Retriever::Dense, refused(), 2.5));
         assert_eq!((table.done(), table.rows[1].millis), (1, 2.5));
+        assert_eq!(
+            table.strategies_done(),
+            (0, 2),
+            "fixed still lacks its BM25 row"
+        );
         assert_eq!(table.rows[0].outcome, None, "the BM25 row is another row");
         assert!(!table.complete());
         for (strategy, retriever) in [
@@ -448,6 +466,7 @@ mod tests {
             assert!(table.file_row(4, strategy, retriever, refused(), 1.0));
         }
         assert!(table.complete());
+        assert_eq!(table.strategies_done(), (2, 2));
     }
 
     #[test]

@@ -194,7 +194,7 @@ impl Engine {
 
     /// Row `index` of a [`Request::Retrieval`] (strategy `index / retrievers`, retriever
     /// `index % retrievers`): [`Reply::RetrievalRow`] with the strategy's retrieval check by
-    /// that retriever (BM25: equal to [`chunk_core::retrieval::evaluate`] of its chunks; dense
+    /// that retriever (BM25: equal to [`chunk_core::retrieval::evaluate()`] of its chunks; dense
     /// and hybrid: [`evaluate_dense`] with the embeddings held) or its refusal;
     /// [`Reply::NeedText`] when the text is not held; [`Reply::Failed`] for another request,
     /// an index past the end, BM25 parameters out of range, `k` = 0, an answer span that does
@@ -1028,6 +1028,13 @@ mod exports {
     #[wasm_bindgen]
     pub fn vectors_failed(batch: u32, message: String) {
         WORKER.with(|w| w.borrow_mut().vectors_arrived(batch, Err(message)));
+    }
+
+    /// The batches of superseded jobs ([`Worker::take_cancelled`]): the script posts
+    /// `{cancel: batch}` on the embedding port for each, once.
+    #[wasm_bindgen]
+    pub fn cancelled_batches() -> Vec<u32> {
+        WORKER.with(|w| w.borrow_mut().take_cancelled())
     }
 
     /// The batches asked for and not answered ([`Worker::embedding_batches`]): the script fails

@@ -123,7 +123,14 @@ pub struct Worker {
     /// The batches of jobs superseded while they waited: their embeddings are still kept when
     /// they arrive (a later job may need the same texts).
     orphans: HashMap<u32, (DenseModel, Vec<String>)>,
+    /// Orphaned batches the embedding worker has not been told to drop yet
+    /// ([`Worker::take_cancelled`]).
+    cancelled: Vec<u32>,
 }
+
+/// At most this many orphaned batches are remembered (older ones are forgotten: their answer,
+/// if it still comes, is ignored).
+const MAX_ORPHANS: usize = 64;
 
 impl Worker {
     /// The engine, for reading its state.
@@ -361,16 +368,27 @@ impl Worker {
     /// Stops the running jobs of `kind`; a batch one of them waits for becomes an orphan
     /// ([`Worker::vectors_arrived`] still keeps its embeddings).
     fn drop_jobs(&mut self, kind: Kind) {
-        let orphans = &mut self.orphans;
+        let (orphans, cancelled) = (&mut self.orphans, &mut self.cancelled);
         self.stepped.retain_mut(|s| {
             if s.kind != kind {
                 return true;
             }
             if let Some((batch, model, texts)) = s.embedding.take() {
+                if orphans.len() >= MAX_ORPHANS {
+                    orphans.clear();
+                }
                 orphans.insert(batch, (model, texts));
+                cancelled.push(batch);
             }
             false
         });
+    }
+
+    /// The batches of superseded jobs to cancel in the embedding worker (its queue would
+    /// otherwise hold the new job behind texts nobody waits for); each is handed out once.
+    /// What the embedding worker had already embedded of one still arrives and is kept.
+    pub fn take_cancelled(&mut self) -> Vec<u32> {
+        std::mem::take(&mut self.cancelled)
     }
 
     /// One step of `job`: its reply, if any, and whether the job has more steps. A dense
@@ -884,6 +902,8 @@ mod tests {
         };
         w.receive(retrieval(8));
         assert!(w.embedding_batches().is_empty(), "job 7 is gone");
+        assert_eq!(w.take_cancelled(), [first], "its batch is to be cancelled");
+        assert!(w.take_cancelled().is_empty(), "once");
         // Its batch still arrives, and is kept: a later dense job does not ask for it again.
         w.vectors_arrived(first, Ok(texts.iter().map(|t| embed(t)).collect()));
         let rest = drain(&mut w);

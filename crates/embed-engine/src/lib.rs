@@ -140,6 +140,12 @@ impl Engine {
         self.schedule.receive(port, id, texts, model);
     }
 
+    /// Message `{cancel: id}` on port `port`: request `id` is dropped
+    /// ([`Schedule::cancel`]).
+    pub fn cancel(&mut self, port: u32, id: JsValue) {
+        self.schedule.cancel(port, &id);
+    }
+
     /// Texts embedded since the start.
     pub fn done(&self) -> f64 {
         self.schedule.done() as f64

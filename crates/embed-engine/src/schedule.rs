@@ -184,6 +184,33 @@ impl<I> Schedule<I> {
         });
     }
 
+    /// Drops request `id` of port `port` (its requester no longer wants it: the comparison job
+    /// that asked was superseded): nothing more of it is embedded and nothing is posted for
+    /// it. An id not waiting (already answered, or never seen) changes nothing.
+    pub fn cancel(&mut self, port: u32, id: &I)
+    where
+        I: PartialEq,
+    {
+        let Some(queue) = self.ports.get_mut(&port) else {
+            return;
+        };
+        let mut dropped = 0;
+        queue.retain(|r| {
+            let keep = r.id != *id;
+            if !keep {
+                dropped += r.left();
+            }
+            keep
+        });
+        if queue.is_empty() {
+            self.ports.remove(&port);
+        }
+        if dropped > 0 {
+            self.queued -= dropped;
+            self.progress_due = true;
+        }
+    }
+
     /// Texts embedded since the start.
     pub fn done(&self) -> u64 {
         self.done
@@ -539,5 +566,29 @@ mod tests {
             ]
         );
         assert_eq!((s.done(), s.queued()), (1, 0));
+    }
+
+    #[test]
+    fn a_cancelled_request_is_dropped_with_its_texts() {
+        let e = encoder();
+        let mut s = Schedule::new();
+        s.loaded("tiny".into(), e);
+        s.receive(1, 10, Ok(vec!["a cat".into(), "a dog".into()]), None);
+        s.receive(1, 11, Ok(vec!["the mat".into()]), None);
+        assert_eq!(s.queued(), 3);
+        s.cancel(1, &10);
+        s.cancel(1, &99);
+        s.cancel(7, &11);
+        assert_eq!(s.queued(), 1);
+        let steps = run(&mut s);
+        let replies: Vec<u32> = steps
+            .iter()
+            .filter_map(|st| match st {
+                Step::Reply { id, .. } => Some(*id),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(replies, [11], "only the request left is answered");
+        assert_eq!(s.queued(), 0);
     }
 }

@@ -5,7 +5,7 @@
 //! `{"dtype", "shape", "data_offsets": [begin, end]}` (offsets in bytes, relative to the end of
 //! the header) plus an optional `"__metadata__"` object of strings; then the tensors' bytes,
 //! little-endian, row-major. Only what the models here use is read: `F32` and `I8` tensors,
-//! the string values of `__metadata__` (and the names and shapes of the others); [`write`]
+//! the string values of `__metadata__` (and the names and shapes of the others); [`write()`]
 //! writes such a file.
 
 use std::collections::BTreeMap;
@@ -195,7 +195,7 @@ impl<'a> SafeTensors<'a> {
     }
 }
 
-/// One tensor to [`write`]: its values, row-major.
+/// One tensor to [`write()`]: its values, row-major.
 #[derive(Debug, Clone, Copy)]
 pub enum Tensor<'a> {
     /// Written as `F32`, 4 bytes little-endian each.

@@ -15,7 +15,7 @@
 //!    tokenizer's truncation set to `max_length` (`_set_max_length_in_tokenizer`:
 //!    `enable_truncation(max_length)`, so the first `max_length` ids are kept); *then* every
 //!    `[UNK]` id is removed (`_get_unk_token_id`: the id of the WordPiece model's `unk_token`).
-//!    So a cut [UNK] still takes one of the `max_length` places.
+//!    So a cut `[UNK]` still takes one of the `max_length` places.
 //! 3. **Mean** (`_encode_batch`): the rows of the ids, averaged (`mean(axis=1)` in float32: a
 //!    running float32 sum in token order, divided by the count); a text with no id left is the
 //!    zero vector. Per-token `weights` (a tensor of the file, when present) multiply each row
@@ -107,8 +107,8 @@ impl StaticEncoder {
     /// not a boolean or its `max_length` not a non-negative integer or `null`; when vocab.txt
     /// is empty, repeats an entry or has no `[UNK]`; when the file has a `mapping` tensor
     /// (vocabulary quantization, not supported). [`LoadError::Missing`] without the table
-    /// [`TABLE`]; [`LoadError::Mismatch`] when the table is not F32 of shape [vocabulary
-    /// size, d > 0] or `weights` not F32 [vocabulary size]; and the errors of
+    /// [`TABLE`]; [`LoadError::Mismatch`] when the table is not F32 of shape `[vocabulary
+    /// size, d > 0]` or `weights` not F32 `[vocabulary size]`; and the errors of
     /// [`SafeTensors::parse`].
     pub fn load(files: StaticFiles) -> Result<StaticEncoder, LoadError> {
         let config: Value = serde_json::from_str(files.config)
