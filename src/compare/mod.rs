@@ -407,6 +407,10 @@ pub fn refusal_text(lang: Lang, r: &Refusal) -> String {
             parameter: &shown("parameter"),
         }
         .fill(lang),
+        "embeddings-failed" => cmp_msg::RefusedEmbeddings {
+            message: r.field("message").unwrap_or_default(),
+        }
+        .fill(lang),
         _ => r.english.clone(),
     }
 }

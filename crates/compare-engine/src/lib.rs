@@ -787,7 +787,7 @@ impl Engine {
 
 /// The strategy and retriever of row `index` of a [`Request::Retrieval`] (rows go strategy
 /// by strategy, each with every retriever in the request's order); `None` past the end.
-fn retrieval_cell(request: &Request, index: usize) -> Option<(StrategyId, Retriever)> {
+pub(crate) fn retrieval_cell(request: &Request, index: usize) -> Option<(StrategyId, Retriever)> {
     let Request::Retrieval {
         strategies,
         retrievers,

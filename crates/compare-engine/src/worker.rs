@@ -31,7 +31,10 @@ use chunk_core::analysis::protocol::{Lane, Reply, Request};
 use chunk_core::retrieval::DenseModel;
 use chunk_core::tokenizer::open::OpenVocab;
 
-use crate::Engine;
+use chunk_core::analysis::protocol::RetrievalOutcome;
+use chunk_core::analysis::refusal::Refusal;
+
+use crate::{retrieval_cell, Engine};
 
 /// What the worker's script does next ([`Worker::next`]).
 // Each effect is moved out once and posted at once: boxing the reply would only add an
@@ -80,6 +83,9 @@ struct Stepped {
     wait: Option<OpenVocab>,
     /// The embeddings batch ([`Effect::Embed`]) the job waits for, with its texts.
     embedding: Option<(u32, DenseModel, Vec<String>)>,
+    /// Why the job's embeddings could not be had: its later dense and hybrid rows are refused
+    /// with it ([`Refusal::embeddings_failed`]), its BM25 rows go on.
+    dense_failed: Option<String>,
 }
 
 impl Stepped {
@@ -313,6 +319,7 @@ impl Worker {
             next: 0,
             wait,
             embedding: None,
+            dense_failed: None,
         });
     }
 
@@ -330,8 +337,10 @@ impl Worker {
     /// Hands back the embeddings of [`Effect::Embed`] `batch`: one vector per text, or the
     /// failure in words. The engine keeps them ([`Engine::store_vectors`]) and the job that
     /// waited goes on; a failure (or vectors that do not fit the texts) ends that job with
-    /// [`Reply::Failed`]. A batch whose job was superseded is kept all the same (a later job
-    /// may need the same texts); one nobody asked for is ignored.
+    /// [`Reply::Failed`] for a sweep; a retrieval job goes on, its BM25 rows ranked and each
+    /// dense or hybrid row refused with the reason ([`Refusal::embeddings_failed`]). A batch
+    /// whose job was superseded is kept all the same (a later job may need the same texts);
+    /// one nobody asked for is ignored.
     pub fn vectors_arrived(&mut self, batch: u32, vectors: Result<Vec<Vec<f32>>, String>) {
         let Some(at) = self
             .stepped
@@ -347,11 +356,17 @@ impl Worker {
         let (_, model, texts) = self.stepped[at].embedding.take().expect("matched");
         let kept = vectors.and_then(|v| self.engine.store_vectors(model, texts, v));
         if let Err(message) = kept {
-            let job = self.stepped.remove(at).expect("found");
-            self.post(Reply::Failed {
-                job: Some(job.request.job()),
-                message: format!("embeddings: {message}"),
-            });
+            let job = &mut self.stepped[at];
+            if job.kind == Kind::Retrieval {
+                // The BM25 rows go on; each dense or hybrid row is refused with the reason.
+                job.dense_failed = Some(message);
+            } else {
+                let job = self.stepped.remove(at).expect("found");
+                self.post(Reply::Failed {
+                    job: Some(job.request.job()),
+                    message: format!("embeddings: {message}"),
+                });
+            }
         }
     }
 
@@ -397,6 +412,21 @@ impl Worker {
     fn step(&mut self, job: &mut Stepped, clock: &impl Fn() -> f64) -> (Option<Reply>, bool) {
         if matches!(job.kind, Kind::Retrieval | Kind::Sweep) && job.next < job.total {
             if let Some(texts) = self.engine.vectors_needed(&job.request, job.next) {
+                if let (Some(message), Some((strategy, retriever))) =
+                    (&job.dense_failed, retrieval_cell(&job.request, job.next))
+                {
+                    job.next += 1;
+                    let reply = Reply::RetrievalRow {
+                        job: job.request.job(),
+                        strategy,
+                        retriever,
+                        outcome: RetrievalOutcome::Refused {
+                            refusal: Refusal::embeddings_failed(message),
+                        },
+                        millis: 0.0,
+                    };
+                    return (Some(reply), true);
+                }
                 let (Request::Retrieval { dense_model, .. } | Request::Sweep { dense_model, .. }) =
                     &job.request
                 else {
@@ -868,26 +898,55 @@ mod tests {
         let mut w = worker();
         w.receive(dense_retrieval(5));
         let (posts, asked) = run_embedding(&mut w, |_| Err("the model did not load".into()));
-        assert_eq!(asked.len(), 1);
-        assert!(matches!(
-            posts[0],
-            Reply::RetrievalRow {
-                retriever: Retriever::Bm25,
-                ..
-            }
-        ));
         assert_eq!(
-            posts[1..],
-            [Reply::Failed {
-                job: Some(5),
-                message: "embeddings: the model did not load".into()
-            }]
+            asked.len(),
+            1,
+            "asked once, then every dense row is refused"
         );
+        let rows: Vec<(Retriever, Option<String>)> = posts
+            .iter()
+            .filter_map(|r| match r {
+                Reply::RetrievalRow {
+                    retriever, outcome, ..
+                } => Some((
+                    *retriever,
+                    match outcome {
+                        RetrievalOutcome::Refused { refusal } => Some(refusal.kind.clone()),
+                        RetrievalOutcome::Evaluated { .. } => None,
+                    },
+                )),
+                _ => None,
+            })
+            .collect();
+        let refused = Some("embeddings-failed".to_owned());
+        assert_eq!(
+            rows,
+            [
+                (Retriever::Bm25, None),
+                (Retriever::Dense, refused.clone()),
+                (Retriever::Hybrid, refused.clone()),
+                (Retriever::Bm25, None),
+                (Retriever::Dense, refused.clone()),
+                (Retriever::Hybrid, refused),
+            ],
+            "the BM25 rows go on"
+        );
+        assert_eq!(posts.last(), Some(&Reply::RetrievalDone { job: 5 }));
+        let Some(Reply::RetrievalRow {
+            outcome: RetrievalOutcome::Refused { refusal },
+            ..
+        }) = posts.get(1)
+        else {
+            panic!("{posts:?}")
+        };
+        assert_eq!(refusal.field("message"), Some("the model did not load"));
         let mut w = worker();
         w.receive(dense_retrieval(6));
         let (posts, _) = run_embedding(&mut w, |t| Ok(vec![vec![1.0]; t.len() - 1]));
         assert!(
-            matches!(&posts[1], Reply::Failed { job: Some(6), message } if message.contains("embeddings for")),
+            matches!(&posts[1], Reply::RetrievalRow {
+                outcome: RetrievalOutcome::Refused { refusal }, ..
+            } if refusal.field("message").is_some_and(|m| m.contains("embeddings for"))),
             "{posts:?}"
         );
         // A batch of a superseded job: kept out of the way, the new job asks again.

@@ -13,7 +13,9 @@ pub struct Refusal {
     /// `"model"`), `"tokenizer-not-loaded"` (`vocab`), `"model-decode"`, `"text-refused"`,
     /// `"character-over-chunk-size"`, `"recursion-limit"`, `"parameter-refused"`,
     /// `"metadata-over-chunk-size"` (`metadata_length`, `chunk_size`, `byte_offset`),
-    /// `"prefix-over-budget"` (`prefix_length`, `chunk_size`, `byte_offset`).
+    /// `"prefix-over-budget"` (`prefix_length`, `chunk_size`, `byte_offset`),
+    /// `"embeddings-failed"` (`message`: a dense or hybrid row whose embeddings could not be
+    /// had, [`Refusal::embeddings_failed`]).
     pub kind: String,
     /// The variant's values by field name (`"library"`, `"chunk_size"`, `"byte_offset"`, …),
     /// numbers in decimal, names as the core spells them.
@@ -23,6 +25,17 @@ pub struct Refusal {
 }
 
 impl Refusal {
+    /// A dense or hybrid row that could not be ranked: the embedding model could not give its
+    /// embeddings (`message`, English, from the embedding worker). Not a strategy's refusal:
+    /// the row's BM25 twin still ranks.
+    pub fn embeddings_failed(message: &str) -> Refusal {
+        Refusal {
+            kind: "embeddings-failed".into(),
+            fields: vec![("message".into(), message.to_owned())],
+            english: format!("the embeddings could not be had: {message}"),
+        }
+    }
+
     /// The value of field `name`, if the refusal has it.
     pub fn field(&self, name: &str) -> Option<&str> {
         self.fields
