@@ -330,20 +330,12 @@ impl Bert {
     }
 
     /// A copy whose linear layers and word table have int8 weights, per row
-    /// ([`Linear::quantize_int8`]); the position and token-type tables, the biases and the
+    /// ([`ops::quantize_rows`]); the position and token-type tables, the biases and the
     /// layer normalisations stay fp32.
     pub fn quantize_int8(&self) -> Bert {
         let mut q = self.clone();
         if let Table::F32(w) = &self.word {
-            let h = self.config.hidden_size;
-            let Linear::Int8 { q: rows, scale, .. } = (Linear::F32 {
-                w: w.clone(),
-                b: vec![0.0; w.len() / h],
-                input: h,
-            })
-            .quantize_int8() else {
-                unreachable!("an fp32 layer quantizes to int8")
-            };
+            let (rows, scale) = ops::quantize_rows(w, self.config.hidden_size);
             q.word = Table::Int8 { q: rows, scale };
         }
         for l in &mut q.layers {

@@ -65,18 +65,7 @@ impl Linear {
         let Linear::F32 { w, b, input } = self else {
             return self.clone();
         };
-        let mut q = Vec::with_capacity(w.len());
-        let mut scale = Vec::with_capacity(b.len());
-        for row in w.chunks_exact(*input) {
-            let max = row.iter().fold(0f32, |m, v| m.max(v.abs()));
-            let s = max / 127.0;
-            scale.push(s);
-            let inv = if s > 0.0 { 1.0 / s } else { 0.0 };
-            q.extend(
-                row.iter()
-                    .map(|v| (v * inv).round().clamp(-127.0, 127.0) as i8),
-            );
-        }
+        let (q, scale) = quantize_rows(w, *input);
         Linear::Int8 {
             q,
             scale,
@@ -119,6 +108,42 @@ impl Linear {
             }
         }
     }
+}
+
+/// One row in int8, symmetric, round to nearest: the values `round(v / scale)` in −127…127 and
+/// `scale = max|v| / 127` (0 for a row of zeros, whose values are then all 0). The one rule of
+/// every int8 weight here: the linear layers, BERT's word table, a static model's table.
+pub fn quantize_row(row: &[f32]) -> (Vec<i8>, f32) {
+    let max = row.iter().fold(0f32, |m, v| m.max(v.abs()));
+    let scale = max / 127.0;
+    let inv = if scale > 0.0 { 1.0 / scale } else { 0.0 };
+    let q = row
+        .iter()
+        .map(|v| (v * inv).round().clamp(-127.0, 127.0) as i8)
+        .collect();
+    (q, scale)
+}
+
+/// Every `width`-wide row of `values` (row-major) through [`quantize_row`]: the int8 values,
+/// row after row, and one scale a row.
+pub fn quantize_rows(values: &[f32], width: usize) -> (Vec<i8>, Vec<f32>) {
+    let mut q = Vec::with_capacity(values.len());
+    let mut scales = Vec::with_capacity(values.len() / width.max(1));
+    for row in values.chunks_exact(width) {
+        let (r, s) = quantize_row(row);
+        q.extend(r);
+        scales.push(s);
+    }
+    (q, scales)
+}
+
+/// The `f32` values of int8 rows: `q × scale` of their row, row after row (what
+/// [`quantize_rows`] stands for).
+pub fn dequantize_rows(q: &[i8], scales: &[f32], width: usize) -> Vec<f32> {
+    q.chunks_exact(width)
+        .zip(scales)
+        .flat_map(|(row, s)| row.iter().map(move |&v| f32::from(v) * s))
+        .collect()
 }
 
 /// The dot product of two equal-length slices, in eight lanes (which the compiler keeps in

@@ -227,21 +227,8 @@ pub fn normalize(v: &mut [f32]) {
     }
 }
 
-/// The cosine of two vectors of equal length (0 when either is zero).
-pub fn cosine(a: &[f32], b: &[f32]) -> f64 {
-    let (mut ab, mut aa, mut bb) = (0f64, 0f64, 0f64);
-    for (x, y) in a.iter().zip(b) {
-        let (x, y) = (f64::from(*x), f64::from(*y));
-        ab += x * y;
-        aa += x * x;
-        bb += y * y;
-    }
-    if aa == 0.0 || bb == 0.0 {
-        0.0
-    } else {
-        ab / (aa.sqrt() * bb.sqrt())
-    }
-}
+/// The cosine of two vectors, in f64: the core's, which the dense retriever ranks by.
+pub use chunk_core::retrieval::dense::cosine;
 
 #[cfg(test)]
 mod tests {

@@ -65,14 +65,73 @@ pub struct SiteModel {
     pub encoder: SentenceEncoder,
 }
 
-/// The checksum of the id and the configuration files, in [`CONFIG_FILES`] order.
-fn config_checksum(id: &str, configs: [&str; 4]) -> u64 {
+/// The checksum of `texts`, each followed by a zero byte, in order: what a site file's
+/// [`CONFIG_CHECKSUM_KEY`] covers (a BERT's id and its [`CONFIG_FILES`] in that order; a static
+/// model's id, [`KIND_STATIC`] and its `config.json`).
+fn texts_checksum(texts: &[&str]) -> u64 {
     let mut bytes = Vec::new();
-    for text in std::iter::once(id).chain(configs) {
+    for text in texts {
         bytes.extend_from_slice(text.as_bytes());
         bytes.push(0);
     }
     checksum(&bytes)
+}
+
+/// `tensors` as a site file: `metadata` with [`FORMAT_KEY`], [`CONFIG_CHECKSUM_KEY`] over
+/// `covered` ([`texts_checksum`]) and [`DATA_CHECKSUM_KEY`] over the tensors' bytes as the
+/// writer lays them out.
+fn write_site(
+    tensors: &[(String, Vec<usize>, Tensor)],
+    mut metadata: BTreeMap<String, String>,
+    covered: &[&str],
+) -> Vec<u8> {
+    metadata.insert(FORMAT_KEY.to_owned(), FORMAT_VERSION.to_owned());
+    metadata.insert(
+        CONFIG_CHECKSUM_KEY.to_owned(),
+        format!("{:016x}", texts_checksum(covered)),
+    );
+    let data = safetensors::write(tensors, &BTreeMap::new());
+    let header = u64::from_le_bytes(data[..8].try_into().unwrap_or_default()) as usize;
+    metadata.insert(
+        DATA_CHECKSUM_KEY.to_owned(),
+        format!("{:016x}", checksum(&data[8 + header..])),
+    );
+    safetensors::write(tensors, &metadata)
+}
+
+/// Metadata entry `key` of a site file.
+fn entry<'m>(meta: &'m BTreeMap<String, String>, key: &str) -> Result<&'m str, LoadError> {
+    meta.get(key)
+        .map(String::as_str)
+        .ok_or_else(|| LoadError::Config(format!("the site model file has no metadata {key:?}")))
+}
+
+/// Refuses a file of another layout than [`FORMAT_VERSION`].
+fn check_layout(meta: &BTreeMap<String, String>) -> Result<(), LoadError> {
+    let format = entry(meta, FORMAT_KEY)?;
+    if format != FORMAT_VERSION {
+        return Err(LoadError::Config(format!(
+            "site model layout {format:?}, this reader reads {FORMAT_VERSION:?}"
+        )));
+    }
+    Ok(())
+}
+
+/// Refuses a damaged file: [`DATA_CHECKSUM_KEY`] against the tensors' bytes,
+/// [`CONFIG_CHECKSUM_KEY`] against `covered`.
+fn check_sums(st: &SafeTensors, covered: &[&str]) -> Result<(), LoadError> {
+    for (key, found) in [
+        (DATA_CHECKSUM_KEY, checksum(st.data())),
+        (CONFIG_CHECKSUM_KEY, texts_checksum(covered)),
+    ] {
+        let written = entry(st.metadata(), key)?;
+        if written != format!("{found:016x}") {
+            return Err(LoadError::Damaged(format!(
+                "{key} is {found:016x}, the file says {written}"
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The site file of model `id` from its folder's `files` (the published fp32 weights): the
@@ -100,26 +159,12 @@ fn write(id: &str, files: ModelFiles, encoder: SentenceEncoder) -> Result<Vec<u8
         files.pooling,
         files.modules,
     ];
-    let mut metadata = BTreeMap::from([
-        (FORMAT_KEY.to_owned(), FORMAT_VERSION.to_owned()),
-        (MODEL_ID_KEY.to_owned(), id.to_owned()),
-        (
-            CONFIG_CHECKSUM_KEY.to_owned(),
-            format!("{:016x}", config_checksum(id, configs)),
-        ),
-    ]);
+    let mut metadata = BTreeMap::from([(MODEL_ID_KEY.to_owned(), id.to_owned())]);
     for (name, text) in CONFIG_FILES.iter().zip(configs) {
         metadata.insert((*name).to_owned(), text.to_owned());
     }
-    let tensors = encoder.bert().tensors();
-    // The data's checksum: the tensors' bytes as the writer lays them out.
-    let data = safetensors::write(&tensors, &BTreeMap::new());
-    let header = u64::from_le_bytes(data[..8].try_into().unwrap_or_default()) as usize;
-    metadata.insert(
-        DATA_CHECKSUM_KEY.to_owned(),
-        format!("{:016x}", checksum(&data[8 + header..])),
-    );
-    Ok(safetensors::write(&tensors, &metadata))
+    let covered = [id, configs[0], configs[1], configs[2], configs[3]];
+    Ok(write_site(&encoder.bert().tensors(), metadata, &covered))
 }
 
 /// Reads a site file (`bytes`) with its vocabulary (`vocab`, the text of `vocab.txt`).
@@ -130,37 +175,21 @@ fn write(id: &str, files: ModelFiles, encoder: SentenceEncoder) -> Result<Vec<u8
 /// compute; [`LoadError::Damaged`] when a checksum differs; and the errors of
 /// [`SentenceEncoder::load`] (a missing or misshapen tensor, a vocabulary without `[CLS]`).
 pub fn read(bytes: &[u8], vocab: &str) -> Result<SiteModel, LoadError> {
-    let st = SafeTensors::parse(bytes)?;
+    read_bert(&SafeTensors::parse(bytes)?, bytes, vocab)
+}
+
+/// [`read`] of a file already parsed (`st`, of `bytes`).
+fn read_bert(st: &SafeTensors, bytes: &[u8], vocab: &str) -> Result<SiteModel, LoadError> {
     let meta = st.metadata();
-    let entry = |key: &str| {
-        meta.get(key).map(String::as_str).ok_or_else(|| {
-            LoadError::Config(format!("the site model file has no metadata {key:?}"))
-        })
-    };
-    let format = entry(FORMAT_KEY)?;
-    if format != FORMAT_VERSION {
-        return Err(LoadError::Config(format!(
-            "site model layout {format:?}, this reader reads {FORMAT_VERSION:?}"
-        )));
-    }
-    let id = entry(MODEL_ID_KEY)?;
+    check_layout(meta)?;
+    let id = entry(meta, MODEL_ID_KEY)?;
     let configs = [
-        entry(CONFIG_FILES[0])?,
-        entry(CONFIG_FILES[1])?,
-        entry(CONFIG_FILES[2])?,
-        entry(CONFIG_FILES[3])?,
+        entry(meta, CONFIG_FILES[0])?,
+        entry(meta, CONFIG_FILES[1])?,
+        entry(meta, CONFIG_FILES[2])?,
+        entry(meta, CONFIG_FILES[3])?,
     ];
-    for (key, found) in [
-        (DATA_CHECKSUM_KEY, checksum(st.data())),
-        (CONFIG_CHECKSUM_KEY, config_checksum(id, configs)),
-    ] {
-        let written = entry(key)?;
-        if written != format!("{found:016x}") {
-            return Err(LoadError::Damaged(format!(
-                "{key} is {found:016x}, the file says {written}"
-            )));
-        }
-    }
+    check_sums(st, &[id, configs[0], configs[1], configs[2], configs[3]])?;
     let encoder = SentenceEncoder::load(ModelFiles {
         config: configs[0],
         sentence_bert_config: configs[1],
@@ -202,33 +231,16 @@ pub fn write_static_int8(id: &str, files: StaticFiles) -> Result<Vec<u8>, LoadEr
     if let Some(w) = model.token_weights() {
         tensors.push(("weights".to_owned(), vec![rows], Tensor::F32(w)));
     }
-    let data = safetensors::write(&tensors, &BTreeMap::new());
-    let header = u64::from_le_bytes(data[..8].try_into().unwrap_or_default()) as usize;
     let metadata = BTreeMap::from([
-        (FORMAT_KEY.to_owned(), FORMAT_VERSION.to_owned()),
         (MODEL_ID_KEY.to_owned(), id.to_owned()),
         (KIND_KEY.to_owned(), KIND_STATIC.to_owned()),
         (STATIC_CONFIG.to_owned(), files.config.to_owned()),
-        (
-            CONFIG_CHECKSUM_KEY.to_owned(),
-            format!("{:016x}", static_checksum(id, files.config)),
-        ),
-        (
-            DATA_CHECKSUM_KEY.to_owned(),
-            format!("{:016x}", checksum(&data[8 + header..])),
-        ),
     ]);
-    Ok(safetensors::write(&tensors, &metadata))
-}
-
-/// The checksum of a static model's id and configuration.
-fn static_checksum(id: &str, config: &str) -> u64 {
-    let mut bytes = Vec::new();
-    for text in [id, KIND_STATIC, config] {
-        bytes.extend_from_slice(text.as_bytes());
-        bytes.push(0);
-    }
-    checksum(&bytes)
+    Ok(write_site(
+        &tensors,
+        metadata,
+        &[id, KIND_STATIC, files.config],
+    ))
 }
 
 /// A model of either kind read from a site file.
@@ -248,36 +260,16 @@ pub struct AnyModel {
 pub fn read_any(bytes: &[u8], vocab: &str) -> Result<AnyModel, LoadError> {
     let st = SafeTensors::parse(bytes)?;
     let meta = st.metadata();
-    let entry = |key: &str| {
-        meta.get(key).map(String::as_str).ok_or_else(|| {
-            LoadError::Config(format!("the site model file has no metadata {key:?}"))
-        })
-    };
     if meta.get(KIND_KEY).map(String::as_str) != Some(KIND_STATIC) {
-        let m = read(bytes, vocab)?;
+        let m = read_bert(&st, bytes, vocab)?;
         return Ok(AnyModel {
             id: m.id,
             encoder: m.encoder.into(),
         });
     }
-    let format = entry(FORMAT_KEY)?;
-    if format != FORMAT_VERSION {
-        return Err(LoadError::Config(format!(
-            "site model layout {format:?}, this reader reads {FORMAT_VERSION:?}"
-        )));
-    }
-    let (id, config) = (entry(MODEL_ID_KEY)?, entry(STATIC_CONFIG)?);
-    for (key, found) in [
-        (DATA_CHECKSUM_KEY, checksum(st.data())),
-        (CONFIG_CHECKSUM_KEY, static_checksum(id, config)),
-    ] {
-        let written = entry(key)?;
-        if written != format!("{found:016x}") {
-            return Err(LoadError::Damaged(format!(
-                "{key} is {found:016x}, the file says {written}"
-            )));
-        }
-    }
+    check_layout(meta)?;
+    let (id, config) = (entry(meta, MODEL_ID_KEY)?, entry(meta, STATIC_CONFIG)?);
+    check_sums(&st, &[id, KIND_STATIC, config])?;
     let model = StaticEncoder::load(StaticFiles {
         config,
         vocab,

@@ -45,6 +45,7 @@ use serde_json::Value;
 
 use chunk_core::tokenizer::wordpiece::WordPiece;
 
+use crate::ops::{dequantize_rows, quantize_rows};
 use crate::safetensors::{LoadError, SafeTensors};
 
 /// The token limit when config.json names none (model2vec 0.10.0, `model2vec/model.py`:
@@ -173,10 +174,7 @@ impl StaticEncoder {
         let table = if info.dtype == "I8" {
             let q = file.i8(TABLE, &[rows, dim])?;
             let scale = file.f32(TABLE_SCALE, &[rows])?;
-            q.chunks_exact(dim)
-                .zip(&scale)
-                .flat_map(|(row, s)| row.iter().map(move |&v| f32::from(v) * s))
-                .collect()
+            dequantize_rows(&q, &scale, dim)
         } else {
             file.f32(TABLE, &[rows, dim])?
         };
@@ -236,18 +234,12 @@ impl StaticEncoder {
         (self.table.len() + self.token_weights.as_ref().map_or(0, Vec::len)) * 4
     }
 
-    /// The table in int8 per row ([`quantize_row`]): the values (rows × [`StaticEncoder::dim`])
+    /// The table in int8 per row ([`quantize_rows`]): the values (rows × [`StaticEncoder::dim`])
     /// and one scale a row, what the site's copy stores as [`TABLE`] (`I8`) and
     /// [`TABLE_SCALE`]; [`StaticEncoder::load`] reads them back as
     /// [`StaticEncoder::quantize_int8`]'s table.
     pub fn int8_table(&self) -> (Vec<i8>, Vec<f32>) {
-        let (mut q, mut scales) = (Vec::with_capacity(self.table.len()), Vec::new());
-        for row in self.table.chunks_exact(self.dim) {
-            let (r, s) = quantize_row(row);
-            q.extend(r);
-            scales.push(s);
-        }
-        (q, scales)
+        quantize_rows(&self.table, self.dim)
     }
 
     /// The per-token weights, when the model has them (`weights`, one a vocabulary entry).
@@ -255,18 +247,13 @@ impl StaticEncoder {
         self.token_weights.as_deref()
     }
 
-    /// A copy whose table holds int8 values per row (symmetric, round to nearest:
-    /// `row ≈ q × max|row| / 127`, as [`crate::ops::Linear::quantize_int8`] does), kept as the
-    /// `f32` products `q × scale`, so that a table read from int8 gives these same vectors bit
-    /// for bit. The per-token weights stay as they are.
+    /// A copy whose table holds int8 values per row ([`quantize_rows`], the BERT weights' rule),
+    /// kept as the `f32` products `q × scale`, so that a table read from int8 gives these same
+    /// vectors bit for bit. The per-token weights stay as they are.
     pub fn quantize_int8(&self) -> StaticEncoder {
-        let mut table = Vec::with_capacity(self.table.len());
-        for row in self.table.chunks_exact(self.dim) {
-            let (q, scale) = quantize_row(row);
-            table.extend(q.iter().map(|&v| f32::from(v) * scale));
-        }
+        let (q, scales) = self.int8_table();
         StaticEncoder {
-            table,
+            table: dequantize_rows(&q, &scales, self.dim),
             ..self.clone()
         }
     }
@@ -375,19 +362,6 @@ fn median_length(tokens: &[&str]) -> usize {
         n if n % 2 == 1 => lengths[n / 2],
         n => (lengths[n / 2 - 1] + lengths[n / 2]) / 2,
     }
-}
-
-/// One row in int8, symmetric: the values `round(v / scale)` in −127…127 and `scale =
-/// max|v| / 127` (0 for a row of zeros, whose values are then all 0).
-pub fn quantize_row(row: &[f32]) -> (Vec<i8>, f32) {
-    let max = row.iter().fold(0f32, |m, v| m.max(v.abs()));
-    let scale = max / 127.0;
-    let inv = if scale > 0.0 { 1.0 / scale } else { 0.0 };
-    let q = row
-        .iter()
-        .map(|v| (v * inv).round().clamp(-127.0, 127.0) as i8)
-        .collect();
-    (q, scale)
 }
 
 #[cfg(test)]
