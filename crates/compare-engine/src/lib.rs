@@ -69,6 +69,27 @@ type SelectedChunks = (Chunks, Vec<usize>);
 /// about 4,000 chunks a setting, 1 KB of vector each with potion-base-8M).
 pub const VECTOR_CACHE_BYTES: usize = 256 << 20;
 
+/// The embeddings an engine holds, by model and exact text (looked up by `&str`, without
+/// building a key), and what they cost in bytes ([`cached_bytes`]) against
+/// [`VECTOR_CACHE_BYTES`].
+#[derive(Default)]
+struct VectorCache {
+    by_model: HashMap<DenseModel, HashMap<String, Vec<f32>>>,
+    bytes: usize,
+}
+
+impl VectorCache {
+    /// The embedding of `text` by `model`, when held.
+    fn get(&self, model: DenseModel, text: &str) -> Option<&Vec<f32>> {
+        self.by_model.get(&model)?.get(text)
+    }
+
+    /// The embeddings of every text of `texts`, in order; `None` unless all are held.
+    fn all(&self, model: DenseModel, texts: &[String]) -> Option<Vec<Vec<f32>>> {
+        texts.iter().map(|t| self.get(model, t).cloned()).collect()
+    }
+}
+
 /// What one cached embedding costs: its text and its `dim` values.
 fn cached_bytes(text: &str, dim: usize) -> usize {
     text.len() + 4 * dim
@@ -101,10 +122,7 @@ pub struct Engine {
     /// Every embedding received, by model and exact text, kept for the worker's life: a chunk
     /// text that comes again (another strategy, retriever or setting cutting the same text)
     /// is embedded once.
-    vectors: HashMap<(DenseModel, String), Vec<f32>>,
-    /// What [`Engine::vectors`] holds, in bytes ([`cached_bytes`]), against
-    /// [`VECTOR_CACHE_BYTES`].
-    vector_bytes: usize,
+    vectors: VectorCache,
     /// The chunks of the last retrieval row cut: its job, text and strategy, so that the rows
     /// of the same strategy with other retrievers (and the embeddings' request before them)
     /// cut once.
@@ -250,10 +268,7 @@ impl Engine {
                     ))
                 } else {
                     let texts = embedded_texts(document.text(), &chunks, pairs, *dense_model);
-                    let held: Option<Vec<Vec<f32>>> = texts
-                        .iter()
-                        .map(|t| self.vectors.get(&(*dense_model, t.clone())).cloned())
-                        .collect();
+                    let held = self.vectors.all(*dense_model, &texts);
                     match held {
                         None => Err("the embeddings of this row are not all held".to_owned()),
                         Some(held) => {
@@ -348,7 +363,7 @@ impl Engine {
         let mut seen = std::collections::HashSet::new();
         let missing: Vec<String> = embedded_texts(&text, &chunks, pairs, *dense_model)
             .into_iter()
-            .filter(|t| !self.vectors.contains_key(&(*dense_model, t.clone())))
+            .filter(|t| self.vectors.get(*dense_model, t).is_none())
             .filter(|t| seen.insert(t.clone()))
             .collect();
         (!missing.is_empty()).then_some(missing)
@@ -376,16 +391,16 @@ impl Engine {
             return Err("the embeddings differ in length".to_owned());
         }
         let adding: usize = texts.iter().map(|t| cached_bytes(t, dim)).sum();
-        if self.vector_bytes + adding > VECTOR_CACHE_BYTES {
+        if self.vectors.bytes + adding > VECTOR_CACHE_BYTES {
             // Over the budget: start again rather than grow without bound (a dense sweep of
             // a long text holds hundreds of thousands of chunk texts).
-            self.vectors.clear();
-            self.vector_bytes = 0;
+            self.vectors = VectorCache::default();
         }
+        let held = self.vectors.by_model.entry(model).or_default();
         for (text, vector) in texts.into_iter().zip(vectors) {
             let bytes = cached_bytes(&text, dim);
-            if self.vectors.insert((model, text), vector).is_none() {
-                self.vector_bytes += bytes;
+            if held.insert(text, vector).is_none() {
+                self.vectors.bytes += bytes;
             }
         }
         Ok(())
@@ -501,17 +516,14 @@ impl Engine {
         };
         let cell = if retriever.needs_vectors() {
             let vectors = &self.vectors;
-            let questions: Option<Vec<Vec<f32>>> = pairs
+            let queries: Vec<String> = pairs
                 .iter()
-                .map(|p| {
-                    let text = format!("{}{}", dense_model.query_prefix(), p.question);
-                    vectors.get(&(*dense_model, text)).cloned()
-                })
+                .map(|p| dense_model.query(&p.question))
                 .collect();
-            let Some(questions) = questions else {
+            let Some(questions) = vectors.all(*dense_model, &queries) else {
                 return Some(failed(Some(job), "the questions' embeddings are not held"));
             };
-            let lookup = |text: &str| vectors.get(&(*dense_model, text.to_owned())).cloned();
+            let lookup = |text: &str| vectors.get(*dense_model, text).cloned();
             let dense = SweepVectors {
                 retriever: *retriever,
                 questions: &questions,
@@ -816,11 +828,7 @@ fn embedded_texts(
         .chunks
         .iter()
         .map(|c| c.text(document).into_owned())
-        .chain(
-            pairs
-                .iter()
-                .map(|p| format!("{}{}", model.query_prefix(), p.question)),
-        )
+        .chain(pairs.iter().map(|p| model.query(&p.question)))
         .collect()
 }
 

@@ -186,7 +186,7 @@ fn answer(input: &Input, encoder: &Model) -> Result<Value, String> {
     };
     let questions: Vec<Vec<f32>> = pairs
         .iter()
-        .map(|p| embed(format!("{}{}", model.query_prefix(), p.question)))
+        .map(|p| embed(model.query(&p.question)))
         .collect();
     let mut rows = Vec::new();
     for id in &input.strategies {

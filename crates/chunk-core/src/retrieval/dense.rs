@@ -110,11 +110,16 @@ impl DenseModel {
     }
 
     /// What the model's card says to put before a question (`""` when nothing): a question is
-    /// embedded as `query_prefix + question`.
+    /// embedded as [`DenseModel::query`].
     pub fn query_prefix(self) -> &'static str {
         match self {
             DenseModel::PotionBase8M | DenseModel::AllMiniLmL6V2 => "",
         }
+    }
+
+    /// The text embedded for `question`: [`DenseModel::query_prefix`] then the question.
+    pub fn query(self, question: &str) -> String {
+        format!("{}{question}", self.query_prefix())
     }
 }
 

@@ -164,9 +164,35 @@ pub fn evaluate(
     pairs: &[QaPair],
     options: &EvalOptions,
 ) -> Evaluation {
+    evaluate_with(
+        document,
+        chunks,
+        &text_index(document, chunks, options),
+        pairs,
+        options,
+        None,
+    )
+}
+
+/// The BM25 index of the chunks' own texts, each cut into words ([`evaluate`]'s).
+fn text_index(document: &str, chunks: &Chunks, options: &EvalOptions) -> Bm25Index {
     let texts: Vec<_> = chunks.chunks.iter().map(|c| c.text(document)).collect();
-    let index = Bm25Index::from_texts(&texts, options.lang, options.bm25);
-    evaluate_with(document, chunks, &index, pairs, options, None)
+    Bm25Index::from_texts(&texts, options.lang, options.bm25)
+}
+
+/// The BM25 index from the document's terms when they [fit](DocumentTerms::fits), else
+/// [`text_index`]: the same index either way ([`evaluate_prepared`]'s).
+fn prepared_index(
+    document: &str,
+    terms: &DocumentTerms,
+    chunks: &Chunks,
+    options: &EvalOptions,
+) -> Bm25Index {
+    if terms.fits(document, options.lang) {
+        terms.index(document, &chunks.chunks, options.bm25)
+    } else {
+        text_index(document, chunks, options)
+    }
 }
 
 /// [`evaluate`] with the document's terms found once ([`DocumentTerms`]): the same
@@ -181,10 +207,7 @@ pub fn evaluate_prepared(
     pairs: &[QaPair],
     options: &EvalOptions,
 ) -> Evaluation {
-    if !terms.fits(document, options.lang) {
-        return evaluate(document, chunks, pairs, options);
-    }
-    let index = terms.index(document, &chunks.chunks, options.bm25);
+    let index = prepared_index(document, terms, chunks, options);
     evaluate_with(document, chunks, &index, pairs, options, None)
 }
 
@@ -253,12 +276,7 @@ pub fn evaluate_dense(
             found: vectors.questions.len(),
         });
     }
-    let index = if terms.fits(document, options.lang) {
-        terms.index(document, &chunks.chunks, options.bm25)
-    } else {
-        let texts: Vec<_> = chunks.chunks.iter().map(|c| c.text(document)).collect();
-        Bm25Index::from_texts(&texts, options.lang, options.bm25)
-    };
+    let index = prepared_index(document, terms, chunks, options);
     Ok(evaluate_with(
         document,
         chunks,
