@@ -368,23 +368,19 @@ fn median_length(tokens: &[&str]) -> usize {
 mod tests {
     use super::*;
 
-    /// A safetensors file of F32 tensors (name, shape, values), as the format lays it out.
+    /// A safetensors file of F32 tensors (name, shape, values), by the crate's own writer.
     fn safetensors(tensors: &[(&str, Vec<usize>, Vec<f32>)]) -> Vec<u8> {
-        let mut header = serde_json::Map::new();
-        let mut data = Vec::new();
-        for (name, shape, values) in tensors {
-            let begin = data.len();
-            data.extend(values.iter().flat_map(|v| v.to_le_bytes()));
-            header.insert(
-                (*name).to_owned(),
-                serde_json::json!({"dtype": "F32", "shape": shape, "data_offsets": [begin, data.len()]}),
-            );
-        }
-        let header = serde_json::to_vec(&header).unwrap();
-        let mut out = (header.len() as u64).to_le_bytes().to_vec();
-        out.extend(header);
-        out.extend(data);
-        out
+        let tensors: Vec<_> = tensors
+            .iter()
+            .map(|(name, shape, values)| {
+                (
+                    (*name).to_owned(),
+                    shape.clone(),
+                    crate::safetensors::Tensor::F32(values),
+                )
+            })
+            .collect();
+        crate::safetensors::write(&tensors, &std::collections::BTreeMap::new())
     }
 
     const VOCAB: &str = "[PAD]\n[UNK]\n[CLS]\n[SEP]\na\nb\ncc\n##c\n";

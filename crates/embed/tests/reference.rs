@@ -7,9 +7,9 @@
 //! venv's Python (`CHUNK_ORACLE_PYTHON`): `make test` provides both. `CHUNK_ORACLE_SKIP=1`
 //! skips on purpose, saying so.
 
-use std::io::Write;
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use embed_core::sentence::{cosine, ModelFiles, SentenceEncoder};
 
@@ -38,24 +38,8 @@ fn texts() -> Vec<String> {
 }
 
 fn model_dir() -> Option<(PathBuf, String)> {
-    if std::env::var("CHUNK_ORACLE_SKIP").as_deref() == Ok("1") {
-        eprintln!("embedding reference test NOT RUN: CHUNK_ORACLE_SKIP=1");
-        return None;
-    }
-    let need = |var: &str| {
-        std::env::var(var)
-            .ok()
-            .filter(|v| !v.is_empty())
-            .unwrap_or_else(|| {
-                panic!(
-                "{var} is not set, so the embedding reference test cannot run: use `make test` \
-                 (scripts/ensure-models.sh and scripts/ensure-oracle.sh), or set \
-                 CHUNK_ORACLE_SKIP=1 to skip"
-            )
-            })
-    };
-    let dir = PathBuf::from(need("EMBED_MODELS_DIR")).join("all-minilm-l6-v2");
-    Some((dir, need("CHUNK_ORACLE_PYTHON")))
+    common::oracle_env("embedding reference")
+        .map(|(models, python)| (models.join("all-minilm-l6-v2"), python))
 }
 
 fn load(dir: &Path) -> SentenceEncoder {
@@ -88,29 +72,8 @@ struct Reference {
 }
 
 fn reference(python: &str, dir: &Path, texts: &[String]) -> Vec<Reference> {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/oracle/bert_numpy.py");
-    let mut child = Command::new(python)
-        .arg(script)
-        .arg(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("start the reference");
-    let input: String = texts
+    common::oracle_lines(python, "bert_numpy.py", dir, texts)
         .iter()
-        .map(|t| serde_json::to_string(t).unwrap() + "\n")
-        .collect();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().expect("the reference exits");
-    assert!(out.status.success(), "the reference failed");
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
         .map(|l| serde_json::from_str(l).expect("a reference line"))
         .collect()
 }

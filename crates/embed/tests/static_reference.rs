@@ -11,10 +11,12 @@
 //! venv's Python (`CHUNK_ORACLE_PYTHON`, with model2vec): `make test` provides both.
 //! `CHUNK_ORACLE_SKIP=1` skips on purpose, saying so.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+mod common;
 
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use embed_core::safetensors::Tensor;
 use embed_core::sentence::cosine;
 use embed_core::static_model::{StaticEncoder, StaticFiles};
 
@@ -50,26 +52,7 @@ fn texts() -> Vec<String> {
 }
 
 fn models_dir() -> Option<(PathBuf, String)> {
-    if std::env::var("CHUNK_ORACLE_SKIP").as_deref() == Ok("1") {
-        eprintln!("static embedding reference test NOT RUN: CHUNK_ORACLE_SKIP=1");
-        return None;
-    }
-    let need = |var: &str| {
-        std::env::var(var)
-            .ok()
-            .filter(|v| !v.is_empty())
-            .unwrap_or_else(|| {
-                panic!(
-                    "{var} is not set, so the static embedding reference test cannot run: use \
-                     `make test` (scripts/ensure-models.sh and scripts/ensure-oracle.sh), or set \
-                     CHUNK_ORACLE_SKIP=1 to skip"
-                )
-            })
-    };
-    Some((
-        PathBuf::from(need("EMBED_MODELS_DIR")),
-        need("CHUNK_ORACLE_PYTHON"),
-    ))
+    common::oracle_env("static embedding reference")
 }
 
 fn load(dir: &Path) -> StaticEncoder {
@@ -103,31 +86,8 @@ struct Reference {
 }
 
 fn reference(python: &str, dir: &Path, texts: &[String]) -> (Settings, Vec<Reference>) {
-    let script = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/oracle/model2vec_static.py"
-    );
-    let mut child = Command::new(python)
-        .arg(script)
-        .arg(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("start the reference");
-    let input: String = texts
-        .iter()
-        .map(|t| serde_json::to_string(t).unwrap() + "\n")
-        .collect();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().expect("the reference exits");
-    assert!(out.status.success(), "the reference failed");
-    let out = String::from_utf8(out.stdout).unwrap();
-    let mut lines = out.lines();
+    let out = common::oracle_lines(python, "model2vec_static.py", dir, texts);
+    let mut lines = out.iter();
     let settings = serde_json::from_str(lines.next().expect("the settings line")).unwrap();
     let refs: Vec<Reference> = lines
         .map(|l| serde_json::from_str(l).expect("a reference line"))
@@ -253,23 +213,13 @@ fn next(state: &mut u64) -> f32 {
     (state.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 40) as f32 / (1u64 << 24) as f32
 }
 
-/// A safetensors file of F32 tensors, as the format lays it out.
+/// A safetensors file of F32 tensors (the crate's own writer).
 fn safetensors(tensors: &[(&str, Vec<usize>, Vec<f32>)]) -> Vec<u8> {
-    let mut header = serde_json::Map::new();
-    let mut data = Vec::new();
-    for (name, shape, values) in tensors {
-        let begin = data.len();
-        data.extend(values.iter().flat_map(|v| v.to_le_bytes()));
-        header.insert(
-            (*name).to_owned(),
-            serde_json::json!({"dtype": "F32", "shape": shape, "data_offsets": [begin, data.len()]}),
-        );
-    }
-    let header = serde_json::to_vec(&header).unwrap();
-    let mut out = (header.len() as u64).to_le_bytes().to_vec();
-    out.extend(header);
-    out.extend(data);
-    out
+    let tensors: Vec<_> = tensors
+        .iter()
+        .map(|(name, shape, values)| ((*name).to_owned(), shape.clone(), Tensor::F32(values)))
+        .collect();
+    embed_core::safetensors::write(&tensors, &BTreeMap::new())
 }
 
 #[test]
