@@ -31,7 +31,7 @@ DIST_SUBPATH := dist-subpath
 FIXTURE := tests/fixtures/moonstone-short.txt
 E2E := tests/e2e
 PHASE_LOG := $(ROOT)/target/phase-times.txt
-PHASE := PHASE_LOG=$(PHASE_LOG) $(ROOT)/scripts/phase.sh
+PHASE := PHASE_LOG=$(PHASE_LOG) PHASE_DISK=$(ROOT)/target $(ROOT)/scripts/phase.sh
 TOOLS := $(ROOT)/scripts/ensure-tools.sh
 
 .PHONY: help serve serve-release build build-e2e build-subpath fetch models tools-serve tools-test \
@@ -116,6 +116,10 @@ test:
 	if [ $$status -ne 0 ]; then echo "make test FAILED"; else echo "make test passed"; fi; \
 	exit $$status
 
+# Without incremental compilation: a test run builds each crate once, and the incremental caches
+# were the largest part of target/ (with full debug info, a clean clone's run filled the CI
+# machine's disk). Each phase's line gives target/'s size after it (scripts/phase.sh).
+test-phases: export CARGO_INCREMENTAL := 0
 test-phases:
 	@$(PHASE) "install missing tools" $(TOOLS) test
 	@$(PHASE) "native tests" $(MAKE) test-native TOOLS_CHECKED=1
