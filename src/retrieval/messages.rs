@@ -134,7 +134,7 @@ fn en(msg: Rm) -> &'static str {
     use Rm::*;
     match msg {
         Heading => "Retrieval check: does one chunk hold the whole answer?",
-        Why => "Why a keyword retriever: a vector retriever ranks by meaning and so forgives a missing word, but no retriever can return a fact that the cut left out of the chunk. Whether one chunk holds the whole answer is the same for both; the BM25 rank shows whether that chunk still carries the question's words.",
+        Why => "Why three retrievers: BM25 ranks the chunks by the question's words, dense retrieval by meaning, with an embedding model run on this device as most RAG pipelines do, and hybrid fuses the two. No retriever can return a fact that the cut left out of the chunk, so whether one chunk holds the whole answer is the same for all three; the ranks show whether that chunk still stands out. The retrievers often favour different chunk sizes: compare them in the sweep.",
         RulesSummary => "How it is measured",
         RuleTerms => "Terms: a term is a word of the text as Unicode word boundaries (UAX #29) cut it, kept only if it holds a letter or a digit, lower-cased; the stop words of the page's language are removed (so switching the language above can change the ranks). No stemming and no accent folding.",
         RuleBm25 => "Ranking: Okapi BM25 over the strategy's chunks, each question word counted once, with Lucene's IDF (always positive). Ties go to the earlier chunk. f(t, D): how often term t occurs in chunk D; |D|: the chunk's number of terms; avgdl: their mean; N: number of chunks; n(t): chunks holding t.",
@@ -257,7 +257,7 @@ fn vi(msg: Rm) -> &'static str {
     use Rm::*;
     match msg {
         Heading => "Kiểm tra truy xuất: một đoạn có chứa trọn câu trả lời không?",
-        Why => "Vì sao dùng bộ truy xuất theo từ khóa: bộ truy xuất vector xếp hạng theo nghĩa nên bỏ qua được một từ bị thiếu, nhưng không bộ truy xuất nào trả về được một dữ kiện mà nhát cắt đã để ra ngoài đoạn. Việc một đoạn có chứa trọn câu trả lời hay không là như nhau với cả hai; thứ hạng BM25 cho thấy đoạn đó còn mang các từ của câu hỏi hay không.",
+        Why => "Vì sao có ba bộ truy xuất: BM25 xếp hạng các đoạn theo từ ngữ của câu hỏi, truy xuất dày đặc xếp theo nghĩa bằng một mô hình embedding chạy ngay trên thiết bị này như phần lớn hệ thống RAG, còn kết hợp thì gộp cả hai. Không bộ truy xuất nào trả về được một dữ kiện mà nhát cắt đã để ra ngoài đoạn, nên việc một đoạn có chứa trọn câu trả lời hay không là như nhau với cả ba; thứ hạng cho thấy đoạn đó có còn nổi bật hay không. Mỗi bộ truy xuất thường hợp với một kích thước đoạn khác nhau: hãy so sánh chúng trong phần quét.",
         RulesSummary => "Cách đo",
         RuleTerms => "Từ chỉ mục: mỗi từ của văn bản được tách theo ranh giới từ Unicode (UAX #29), chỉ giữ lại nếu có chữ cái hoặc chữ số, rồi chuyển thành chữ thường; các từ dừng theo ngôn ngữ của trang được loại bỏ (vì vậy đổi ngôn ngữ ở trên có thể làm thay đổi thứ hạng). Không đưa từ về dạng gốc (stemming), không bỏ dấu.",
         RuleBm25 => "Xếp hạng: Okapi BM25 trên các đoạn của chiến lược, mỗi từ của câu hỏi chỉ tính một lần, với IDF của Lucene (luôn dương). Khi bằng điểm, đoạn đứng trước xếp trên. f(t, D): số lần từ t xuất hiện trong đoạn D; |D|: số từ của đoạn; avgdl: trung bình của chúng; N: số đoạn; n(t): số đoạn chứa t.",
@@ -380,7 +380,7 @@ fn id(msg: Rm) -> &'static str {
     use Rm::*;
     match msg {
         Heading => "Uji temu kembali: apakah satu chunk memuat seluruh jawaban?",
-        Why => "Mengapa retriever kata kunci: retriever vektor mengurutkan menurut makna sehingga memaafkan kata yang hilang, tetapi tidak ada retriever yang dapat mengembalikan fakta yang terpotong dari chunk. Ada atau tidaknya satu chunk yang memuat seluruh jawaban sama saja bagi keduanya; peringkat BM25 menunjukkan apakah chunk itu masih membawa kata-kata pertanyaan.",
+        Why => "Mengapa tiga retriever: BM25 mengurutkan chunk menurut kata-kata pertanyaan, retrieval padat menurut makna, dengan model embedding yang dijalankan di perangkat ini seperti kebanyakan pipeline RAG, dan hibrida menggabungkan keduanya. Tidak ada retriever yang dapat mengembalikan fakta yang terpotong dari chunk, jadi ada atau tidaknya satu chunk yang memuat seluruh jawaban sama saja bagi ketiganya; peringkat menunjukkan apakah chunk itu masih menonjol. Tiap retriever sering cocok dengan ukuran chunk yang berbeda: bandingkan di bagian sapuan.",
         RulesSummary => "Cara pengukurannya",
         RuleTerms => "Term: kata dalam teks menurut batas kata Unicode (UAX #29), hanya disimpan bila memuat huruf atau angka, diubah ke huruf kecil; kata henti bahasa halaman dibuang (jadi mengganti bahasa di atas dapat mengubah peringkat). Tanpa stemming dan tanpa menghapus diakritik.",
         RuleBm25 => "Peringkat: Okapi BM25 atas chunk-chunk strategi, setiap kata pertanyaan dihitung sekali, dengan IDF Lucene (selalu positif). Bila skor sama, chunk yang lebih awal didahulukan. f(t, D): berapa kali term t muncul di chunk D; |D|: jumlah term chunk itu; avgdl: rata-ratanya; N: jumlah chunk; n(t): chunk yang memuat t.",
@@ -503,7 +503,7 @@ fn ru(msg: Rm) -> &'static str {
     use Rm::*;
     match msg {
         Heading => "Проверка поиска: есть ли чанк, в котором ответ целиком?",
-        Why => "Почему поиск по словам: векторный поиск ранжирует по смыслу и прощает пропущенное слово, но никакой поиск не вернёт факт, который разрез оставил за пределами чанка. Есть ли чанк, где ответ целиком, от типа поиска не зависит; ранг BM25 показывает, остались ли в этом чанке слова вопроса.",
+        Why => "Почему три способа поиска: BM25 ранжирует фрагменты по словам вопроса, плотный поиск — по смыслу, моделью эмбеддингов прямо на этом устройстве, как в большинстве RAG-конвейеров, а гибридный объединяет оба. Никакой поиск не вернёт факт, который разрез оставил вне фрагмента, поэтому то, содержит ли один фрагмент весь ответ, для всех трёх одинаково; ранги показывают, выделяется ли этот фрагмент. Разным способам поиска часто подходят разные размеры фрагментов: сравните их в переборе.",
         RulesSummary => "Как это измеряется",
         RuleTerms => "Термины: термин — слово текста в границах слов Unicode (UAX #29), если в нём есть буква или цифра, в нижнем регистре; стоп-слова языка страницы удаляются (поэтому смена языка выше может изменить ранги). Без стемминга и без снятия диакритики.",
         RuleBm25 => "Ранжирование: Okapi BM25 по чанкам стратегии, каждое слово вопроса считается один раз, IDF как в Lucene (всегда положительный). При равенстве выше более ранний чанк. f(t, D): сколько раз термин t встречается в чанке D; |D|: число терминов чанка; avgdl: их среднее; N: число чанков; n(t): число чанков с t.",
@@ -626,7 +626,7 @@ fn pl(msg: Rm) -> &'static str {
     use Rm::*;
     match msg {
         Heading => "Test wyszukiwania: czy jeden chunk zawiera całą odpowiedź?",
-        Why => "Dlaczego wyszukiwanie po słowach: wyszukiwarka wektorowa porządkuje według znaczenia, więc wybacza brak słowa, ale żadna wyszukiwarka nie zwróci faktu, który cięcie zostawiło poza chunkiem. To, czy jeden chunk zawiera całą odpowiedź, nie zależy od rodzaju wyszukiwarki; pozycja w rankingu BM25 pokazuje, czy ten chunk wciąż zawiera słowa pytania.",
+        Why => "Dlaczego trzy wyszukiwarki: BM25 szereguje fragmenty według słów pytania, wyszukiwanie gęste według znaczenia, modelem embeddingów uruchomionym na tym urządzeniu, jak w większości potoków RAG, a hybrydowe łączy oba. Żadna wyszukiwarka nie zwróci faktu, który cięcie zostawiło poza fragmentem, więc to, czy jeden fragment mieści całą odpowiedź, jest takie samo dla wszystkich trzech; pozycje pokazują, czy ten fragment nadal się wyróżnia. Różnym wyszukiwarkom często służą różne rozmiary fragmentów: porównaj je w przeglądzie ustawień.",
         RulesSummary => "Jak to jest mierzone",
         RuleTerms => "Termy: term to słowo tekstu wyznaczone granicami słów Unicode (UAX #29), zachowane tylko wtedy, gdy zawiera literę lub cyfrę, zapisane małymi literami; słowa pomijane języka strony są usuwane (więc zmiana języka powyżej może zmienić pozycje). Bez stemmingu i bez usuwania znaków diakrytycznych.",
         RuleBm25 => "Ranking: Okapi BM25 na chunkach strategii, każde słowo pytania liczone raz, z IDF jak w Lucene (zawsze dodatnim). Przy remisie wyżej jest wcześniejszy chunk. f(t, D): ile razy term t występuje w chunku D; |D|: liczba termów chunka; avgdl: ich średnia; N: liczba chunków; n(t): chunki zawierające t.",

@@ -743,8 +743,19 @@ fn RetrieverField() -> impl IntoView {
                 {DenseModel::iter()
                     .map(|m| {
                         view! {
-                            <option value=m.id() selected=move || settings.dense_model.get() == m>
-                                {m.name()}
+                            <option
+                                value=m.id()
+                                data-bytes=m.download_bytes()
+                                selected=move || settings.dense_model.get() == m
+                            >
+                                {move || {
+                                    let l = lang();
+                                    em_args::ModelOption {
+                                        model: m.name(),
+                                        size: &format::int(l, kib(m.download_bytes() as f64)),
+                                    }
+                                    .fill(l)
+                                }}
                             </option>
                         }
                     })

@@ -1,15 +1,18 @@
 //! The site's model file of all-MiniLM-L6-v2 (`embed_core::site`), read with the vocabulary the
 //! page serves (`crates/chunk-core/vocab/bert-base-uncased.txt`), gives exactly the vectors of
 //! the published model loaded and quantized natively (`SentenceEncoder::load(..).quantize_int8()`),
-//! bit for bit.
+//! bit for bit. The sizes the model select shows (`DenseModel::download_bytes`) are those of
+//! the files the build writes.
 //!
 //! Needs the model folder (`EMBED_MODELS_DIR`, from `scripts/ensure-models.sh`), which
 //! `make test` provides; `CHUNK_ORACLE_SKIP=1` skips on purpose, saying so.
 
 use std::path::PathBuf;
 
+use chunk_core::retrieval::dense::DenseModel;
 use embed_core::sentence::{ModelFiles, SentenceEncoder};
 use embed_core::site;
+use embed_core::static_model::StaticFiles;
 
 fn model_dir() -> Option<PathBuf> {
     if std::env::var("CHUNK_ORACLE_SKIP").as_deref() == Ok("1") {
@@ -25,12 +28,12 @@ fn model_dir() -> Option<PathBuf> {
                  (scripts/ensure-models.sh), or set CHUNK_ORACLE_SKIP=1 to skip"
             )
         });
-    Some(PathBuf::from(dir).join("all-minilm-l6-v2"))
+    Some(PathBuf::from(dir))
 }
 
 #[test]
 fn the_site_file_equals_the_native_int8_model_bit_for_bit() {
-    let Some(dir) = model_dir() else {
+    let Some(dir) = model_dir().map(|d| d.join("all-minilm-l6-v2")) else {
         return;
     };
     let read = |name: &str| {
@@ -76,10 +79,40 @@ fn the_site_file_equals_the_native_int8_model_bit_for_bit() {
         assert_eq!(bits(&a.vector), bits(&b.vector), "{text:?}");
         assert_eq!(a.tokens_read, b.tokens_read);
     }
+    assert_eq!(
+        DenseModel::AllMiniLmL6V2.download_bytes(),
+        (bytes.len() + served_vocab.len()) as u64,
+        "the model select's size of all-MiniLM-L6-v2: its file and vocabulary"
+    );
     println!(
         "site model file {}: {} bytes (weights held {} bytes)",
         site::file_path("all-minilm-l6-v2"),
         bytes.len(),
         model.encoder.bert().bytes()
+    );
+}
+
+#[test]
+fn the_static_model_s_download_is_its_site_file_and_vocabulary() {
+    let Some(dir) = model_dir().map(|d| d.join("potion-base-8m")) else {
+        return;
+    };
+    let read = |name: &str| {
+        std::fs::read_to_string(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+    };
+    let weights = std::fs::read(dir.join("model.safetensors")).expect("model.safetensors");
+    let (config, vocab) = (read("config.json"), read("vocab.txt"));
+    let files = StaticFiles {
+        config: &config,
+        vocab: &vocab,
+        weights: &weights,
+    };
+    let bytes = site::write_static_int8("potion-base-8m", files).unwrap();
+    assert_eq!(
+        DenseModel::PotionBase8M.download_bytes(),
+        (bytes.len() + vocab.len()) as u64,
+        "the model select's size of potion-base-8M: its file ({} B) and vocabulary ({} B)",
+        bytes.len(),
+        vocab.len()
     );
 }

@@ -109,6 +109,18 @@ impl DenseModel {
         }
     }
 
+    /// The bytes the page fetches to embed with the model: [`DenseModel::file`] plus
+    /// [`DenseModel::vocab_file`], as the build writes them (int8 per row; before any HTTP
+    /// compression). `crates/embed/tests/site_model.rs` checks them against the written files.
+    pub fn download_bytes(self) -> u64 {
+        match self {
+            // 7,677,864 B of weights + 219,690 B of vocabulary.
+            DenseModel::PotionBase8M => 7_897_554,
+            // 23,471,688 B of weights + 231,508 B of vocabulary (bert-base-uncased).
+            DenseModel::AllMiniLmL6V2 => 23_703_196,
+        }
+    }
+
     /// What the model's card says to put before a question (`""` when nothing): a question is
     /// embedded as [`DenseModel::query`].
     pub fn query_prefix(self) -> &'static str {
