@@ -60,7 +60,7 @@ help:
 	@echo "make bench-documents  only the PDF reader in the page: the fixture and a 50 MB PDF"
 	@echo "make bench-network  only the first visit on Fast 4G and Slow 4G: paint, form, count, files"
 	@echo "make bench-paste    only paste -> exact count per MB in the page against gpt-tokenizer encode"
-	@echo "make bench-embed    only the embedding module in Node: sentences/s with and without SIMD, int8 and fp32"
+	@echo "make bench-embed    only the embedding module: sentences/s with and without SIMD, against onnxruntime-web, static MB/s"
 
 # ---- tools -------------------------------------------------------------------------------
 

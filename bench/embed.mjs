@@ -20,8 +20,9 @@
 // failure.
 //
 // Usage: node bench/embed.mjs DIR
-//   (BUILDS=simd,scalar and WEIGHTS=int8,fp32 by default: environment variables of the same
-//   names choose fewer, or another build's pkg-NAME/)
+//   (BUILDS=simd,scalar and WEIGHTS=int8 by default: environment variables of the same names
+//   choose others, or another build's pkg-NAME/; WEIGHTS=int8,fp32 adds the published fp32
+//   weights, about ten minutes more with the scalar build)
 //   DIR/pkg-simd/, DIR/pkg-scalar/   wasm-bindgen --target web output of each build
 //   DIR/models/all-minilm-l6-v2.{int8,fp32}.safetensors
 //   DIR/peer/model.onnx, DIR/tokenizer.json: the peer's model and all-MiniLM-L6-v2's tokenizer
@@ -37,7 +38,7 @@ import { ROUNDS, STATIC_PIECE, benchTexts, lowestCosine, modelIds, runOurs, runP
 
 const DIR = path.resolve(process.argv[2] ?? path.join(ROOT, "target", "bench", "embed"));
 const BUILDS = (process.env.BUILDS ?? "simd,scalar").split(",");
-const WEIGHTS = (process.env.WEIGHTS ?? "int8,fp32").split(",");
+const WEIGHTS = (process.env.WEIGHTS ?? "int8").split(",");
 const say = (s) => process.stdout.write(`${s}\n`);
 const progress = (s) => process.stderr.write(`[bench:embed] ${s}\n`);
 const now = () => performance.now();

@@ -49,5 +49,5 @@ done
 for weights in "" --fp32; do
     (cd "$ROOT" && cargo run --quiet -p embed-engine --example site_model -- $weights "$DIR")
 done
-say "all-MiniLM-L6-v2 in Node's wasm, with and without SIMD, int8 and fp32, then against onnxruntime-web in Node and Chromium (a few minutes)"
+say "all-MiniLM-L6-v2 in Node's wasm, with and without SIMD (WEIGHTS=int8,fp32 adds fp32), then against onnxruntime-web in Node and Chromium, and the static model (about ten minutes)"
 node "$BENCH/embed.mjs" "$DIR"

@@ -8,9 +8,12 @@
 //! - requests arrive on numbered ports ([`Schedule::receive`]: the script numbers each
 //!   `MessagePort` the page hands it, from 0); each port's requests are answered in the order
 //!   they arrived, each once, with all its texts' vectors or an error;
-//! - one text is embedded per step; between ports, one text each in turn (round robin from the
-//!   port after the last one served), so a long request on one port does not hold another
-//!   port's short one until it ends;
+//! - one text of a transformer is embedded per step (tens to hundreds of milliseconds); a static
+//!   model's texts are embedded per step until [`STEP_BYTES`] of text (a few milliseconds: a
+//!   text of 1 KB takes some 50 µs, less than the turn of the event loop between two steps);
+//!   between ports, one step each in turn (round robin from the port after the last one
+//!   served), so a long request on one port does not hold another port's short one until it
+//!   ends;
 //! - requests that arrive before the model has loaded wait for it ([`Schedule::loaded`]); if
 //!   it cannot load ([`Schedule::failed`]), every request waiting or still to come is answered
 //!   with that error;
@@ -29,6 +32,11 @@ use embed_core::encoder::Encoder;
 /// The shortest time between two progress reports ([`Step::Progress`]), in milliseconds of the
 /// clock handed to [`Schedule::step`].
 pub const PROGRESS_MS: f64 = 100.0;
+
+/// The most text, in UTF-8 bytes, that one step embeds with a static model (more texts of the
+/// same request while the step has embedded less): 64 KiB, about 4 ms at the 17 MB/s measured
+/// in a Chromium worker (`make bench-embed`). A transformer embeds one text per step.
+pub const STEP_BYTES: usize = 64 * 1024;
 
 /// One text per row: `n × dim` values, row-major, where `n` is the request's number of texts
 /// and `dim` the model's width (384 for all-MiniLM-L6-v2). Unit length rows when the model
@@ -52,8 +60,8 @@ pub enum Step<I> {
         /// Milliseconds until the report may be posted (above 0, at most [`PROGRESS_MS`]).
         ms: f64,
     },
-    /// One text was embedded and its request goes on: step again after a turn of the event
-    /// loop; nothing to post.
+    /// Texts were embedded (one, or a static model's up to [`STEP_BYTES`]) and the request goes
+    /// on: step again after a turn of the event loop; nothing to post.
     Embedded,
     /// Post on port `port` the answer to request `id` (the requester's own id, handed back as
     /// it came): the vectors of all its texts, in its order, or why there are none.
@@ -277,15 +285,23 @@ impl<I> Schedule<I> {
                 ))
             }
             (Ok(texts), Model::Ready(_, encoder)) => {
-                if let Some(text) = texts.get(request.next) {
+                // What a text costs of the step's STEP_BYTES: its bytes for a static model,
+                // the whole step for a transformer.
+                let cost = |text: &str| match **encoder {
+                    Encoder::Bert(_) => STEP_BYTES,
+                    Encoder::Static(_) => text.len().max(1),
+                };
+                let mut spent = 0;
+                while let Some(text) = texts.get(request.next).filter(|_| spent < STEP_BYTES) {
+                    spent += cost(text);
                     request.values.extend(encoder.embed(text));
                     request.next += 1;
                     self.done += 1;
                     self.queued -= 1;
                     self.progress_due = true;
-                    if request.left() > 0 {
-                        return Step::Embedded;
-                    }
+                }
+                if request.left() > 0 {
+                    return Step::Embedded;
                 }
                 None
             }
@@ -378,6 +394,66 @@ mod tests {
         assert_eq!(s.step(50.0), Step::Wait { ms: 50.0 });
         assert_eq!(s.step(100.0), Step::Progress { done: 3, queued: 0 });
         assert_eq!(s.step(500.0), Step::Idle);
+    }
+
+    /// A static model of two dimensions: `a` is [1, 0], `b` is [0, 1].
+    fn static_encoder() -> embed_core::static_model::StaticEncoder {
+        use embed_core::safetensors::{write, Tensor};
+        use embed_core::static_model::{StaticEncoder, StaticFiles, TABLE};
+        let table = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0];
+        let bytes = write(
+            &[(TABLE.to_owned(), vec![6, 2], Tensor::F32(&table))],
+            &std::collections::BTreeMap::new(),
+        );
+        StaticEncoder::load(StaticFiles {
+            config: r#"{"normalize": true}"#,
+            vocab: "[PAD]\n[UNK]\n[CLS]\n[SEP]\na\nb\n",
+            weights: &bytes,
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn a_static_model_embeds_texts_up_to_step_bytes_a_step() {
+        let e = static_encoder();
+        let mut s = Schedule::new();
+        s.loaded("static".into(), e.clone());
+        // 100 short texts: one step. Then three texts of STEP_BYTES / 2 bytes: two in a step
+        // (the step goes on while it has embedded less than STEP_BYTES), then the third.
+        let short: Vec<String> = (0..100)
+            .map(|i| if i % 2 == 0 { "a" } else { "b a b" }.into())
+            .collect();
+        let half = "a ".repeat(STEP_BYTES / 4);
+        s.receive(0, 1, Ok(short.clone()), None);
+        s.receive(0, 2, Ok(vec![half.clone(), half.clone(), "b".into()]), None);
+        let steps = run(&mut s);
+        let rows = |t: &[String]| Vectors {
+            values: t.iter().flat_map(|x| e.embed(x).vector).collect(),
+            dim: 2,
+        };
+        assert_eq!(
+            steps,
+            [
+                Step::Reply {
+                    port: 0,
+                    id: 1,
+                    reply: Ok(rows(&short))
+                },
+                Step::Embedded,
+                Step::Reply {
+                    port: 0,
+                    id: 2,
+                    reply: Ok(rows(&[half.clone(), half, "b".into()])),
+                },
+            ]
+        );
+        // "b a b": the mean [1/3, 2/3], normalised.
+        let v = rows(&["b a b".into()]).values;
+        let want = [1.0 / 5f32.sqrt(), 2.0 / 5f32.sqrt()];
+        assert!(
+            v.iter().zip(want).all(|(x, y)| (x - y).abs() < 1e-6),
+            "{v:?}"
+        );
     }
 
     #[test]

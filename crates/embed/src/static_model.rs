@@ -45,7 +45,7 @@ use serde_json::Value;
 
 use chunk_core::tokenizer::wordpiece::WordPiece;
 
-use crate::ops::{dequantize_rows, quantize_rows};
+use crate::ops::{axpy, dequantize_rows, quantize_rows};
 use crate::safetensors::{LoadError, SafeTensors};
 
 /// The token limit when config.json names none (model2vec 0.10.0, `model2vec/model.py`:
@@ -300,13 +300,13 @@ impl StaticEncoder {
             let Some(row) = self.table.get(at..at + self.dim) else {
                 continue;
             };
-            match &self.token_weights {
-                None => sum.iter_mut().zip(row).for_each(|(s, v)| *s += v),
-                Some(w) => {
-                    let w = w.get(id as usize).copied().unwrap_or(0.0);
-                    sum.iter_mut().zip(row).for_each(|(s, v)| *s += v * w);
-                }
-            }
+            // `sum += w · row` (w = 1 without weights: `1 · v` is `v` exactly), in wasm SIMD
+            // where the build has it (`ops::axpy`, the same additions lane by lane).
+            let w = match &self.token_weights {
+                None => 1.0,
+                Some(w) => w.get(id as usize).copied().unwrap_or(0.0),
+            };
+            axpy(&mut sum, w, row);
         }
         let mut vector = sum;
         if !ids.is_empty() {

@@ -210,21 +210,36 @@ impl WordPiece {
     /// An ASCII run without whitespace: controls removed, punctuation its own word, letters
     /// lower-cased.
     fn ascii_run(&self, run: &str, word: &mut String, emit: &mut impl FnMut(u32)) {
-        word.clear();
-        for &b in run.as_bytes() {
-            if b.is_ascii_control() {
-                continue;
-            }
+        let mut start = 0;
+        for (i, b) in run.bytes().enumerate() {
             if b.is_ascii_punctuation() {
-                self.flush(word, emit);
-                let punct = [b];
+                self.ascii_word(&run[start..i], word, emit);
                 // ASCII: one byte is one character.
-                self.word(std::str::from_utf8(&punct).unwrap_or_default(), emit);
-            } else {
-                word.push(b.to_ascii_lowercase() as char);
+                self.word(&run[i..i + 1], emit);
+                start = i + 1;
             }
         }
-        self.flush(word, emit);
+        self.ascii_word(&run[start..], word, emit);
+    }
+
+    /// An ASCII word (no whitespace, no punctuation): looked up as it is when it holds no
+    /// capital and no control, else lower-cased and cleaned into `buf` first.
+    fn ascii_word(&self, w: &str, buf: &mut String, emit: &mut impl FnMut(u32)) {
+        if w.bytes()
+            .all(|b| !b.is_ascii_uppercase() && !b.is_ascii_control())
+        {
+            if !w.is_empty() {
+                self.word(w, emit);
+            }
+            return;
+        }
+        buf.clear();
+        buf.extend(
+            w.bytes()
+                .filter(|b| !b.is_ascii_control())
+                .map(|b| char::from(b.to_ascii_lowercase())),
+        );
+        self.flush(buf, emit);
     }
 
     /// Steps 2–6 of the module docs on a run holding non-ASCII characters: through the
