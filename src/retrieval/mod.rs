@@ -752,7 +752,7 @@ fn RetrieverField() -> impl IntoView {
                                     let l = lang();
                                     em_args::ModelOption {
                                         model: m.name(),
-                                        size: &format::int(l, kib(m.download_bytes() as f64)),
+                                        size: &format::int(l, m.download_kib()),
                                     }
                                     .fill(l)
                                 }}

@@ -33,9 +33,10 @@ use embed_core::encoder::Encoder;
 /// clock handed to [`Schedule::step`].
 pub const PROGRESS_MS: f64 = 100.0;
 
-/// The most text, in UTF-8 bytes, that one step embeds with a static model (more texts of the
-/// same request while the step has embedded less): 64 KiB, about 4 ms at the 17 MB/s measured
-/// in a Chromium worker (`make bench-embed`). A transformer embeds one text per step.
+/// A step's budget of text with a static model, in UTF-8 bytes: a step embeds the next text of
+/// the request while it has embedded less than this (so its last text may take it past):
+/// 64 KiB, about 3 ms at the 24.6 MB/s measured in Node's wasm (`make bench-embed`). A
+/// transformer embeds one text per step.
 pub const STEP_BYTES: usize = 64 * 1024;
 
 /// One text per row: `n × dim` values, row-major, where `n` is the request's number of texts
@@ -453,6 +454,38 @@ mod tests {
         assert!(
             v.iter().zip(want).all(|(x, y)| (x - y).abs() < 1e-6),
             "{v:?}"
+        );
+    }
+
+    #[test]
+    fn static_steps_take_turns_between_ports() {
+        let e = static_encoder();
+        let mut s = Schedule::new();
+        s.loaded("static".into(), e.clone());
+        let big = "a ".repeat(STEP_BYTES / 2);
+        s.receive(0, 1, Ok(vec![big.clone(), big.clone(), big.clone()]), None);
+        s.receive(1, 2, Ok(vec!["b".into(), "a b".into()]), None);
+        let rows = |t: &[String]| Vectors {
+            values: t.iter().flat_map(|x| e.embed(x).vector).collect(),
+            dim: 2,
+        };
+        // Port 0's first step (one text of STEP_BYTES), port 1's whole request, then port 0.
+        assert_eq!(
+            run(&mut s),
+            [
+                Step::Embedded,
+                Step::Reply {
+                    port: 1,
+                    id: 2,
+                    reply: Ok(rows(&["b".into(), "a b".into()])),
+                },
+                Step::Embedded,
+                Step::Reply {
+                    port: 0,
+                    id: 1,
+                    reply: Ok(rows(&[big.clone(), big.clone(), big])),
+                },
+            ]
         );
     }
 

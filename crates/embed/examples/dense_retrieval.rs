@@ -7,8 +7,11 @@
 //! {"text": "...", "pairs": [{"question": "...", "start": 0, "end": 5}, ...],
 //!  "chunk_size": 256, "chunk_overlap": 32, "unit": "tokens" | "characters",
 //!  "encoding": "cl100k_base" | "o200k_base", "k": 5, "k1": 1.2, "b": 0.75, "lang": "en",
-//!  "strategies": ["fixed", ...], "model": "potion-base-8m" | "all-minilm-l6-v2"}
+//!  "strategies": ["fixed", ...], "model": "potion-base-8m" | "all-minilm-l6-v2",
+//!  "weights": "int8" | "fp32"}
 //! ```
+//! (`weights`, int8 by default: the published fp32 weights instead of the site's int8 copy, to
+//! measure what quantization changes in the figures.)
 //! Output: `{"rows": [{"strategy", "retriever", "chunks", "tokens_embedded", "whole",
 //! "hits_at_1", "hits_at_3", "hits_at_5", "hits_at_k", "mrr", "ndcg", "mean_recall",
 //! "mean_precision", "mean_iou"} | {"strategy", "retriever", "refused"}]}`, a row per strategy
@@ -59,6 +62,19 @@ struct Input {
     strategies: Vec<String>,
     #[serde(default)]
     model: DenseModel,
+    #[serde(default)]
+    weights: Weights,
+}
+
+/// The weights to embed with.
+#[derive(serde::Deserialize, Default, Clone, Copy, PartialEq)]
+#[serde(rename_all = "lowercase")]
+enum Weights {
+    /// The site's copy: int8 per row (`quantize_int8`).
+    #[default]
+    Int8,
+    /// The published fp32 weights.
+    Fp32,
 }
 
 /// Either kind of model.
@@ -90,7 +106,7 @@ fn main() -> ExitCode {
         Ok(i) => i,
         Err(e) => return fail(format!("unreadable request: {e}")),
     };
-    match load(input.model).and_then(|encoder| answer(&input, &encoder)) {
+    match load(input.model, input.weights).and_then(|encoder| answer(&input, &encoder)) {
         Ok(out) => {
             println!("{out}");
             ExitCode::SUCCESS
@@ -99,8 +115,9 @@ fn main() -> ExitCode {
     }
 }
 
-/// The int8 copy of `model` from `EMBED_MODELS_DIR`.
-fn load(model: DenseModel) -> Result<Model, String> {
+/// `model` from `EMBED_MODELS_DIR`, its int8 copy or its published fp32 weights.
+fn load(model: DenseModel, weights: Weights) -> Result<Model, String> {
+    let int8 = weights == Weights::Int8;
     let dir = std::env::var("EMBED_MODELS_DIR")
         .map_err(|_| "EMBED_MODELS_DIR is not set (scripts/ensure-models.sh)".to_owned())?;
     let dir = std::path::Path::new(&dir).join(model.id());
@@ -126,7 +143,11 @@ fn load(model: DenseModel) -> Result<Model, String> {
                 weights: &weights,
             })
             .map_err(|e| e.to_string())?;
-            Ok(Model::Bert(Box::new(fp32.quantize_int8())))
+            Ok(Model::Bert(Box::new(if int8 {
+                fp32.quantize_int8()
+            } else {
+                fp32
+            })))
         }
         DenseModel::PotionBase8M => {
             let (config, vocab) = (read("config.json")?, read("vocab.txt")?);
@@ -136,7 +157,11 @@ fn load(model: DenseModel) -> Result<Model, String> {
                 weights: &weights,
             })
             .map_err(|e| e.to_string())?;
-            Ok(Model::Static(fp32.quantize_int8()))
+            Ok(Model::Static(if int8 {
+                fp32.quantize_int8()
+            } else {
+                fp32
+            }))
         }
     }
 }

@@ -109,9 +109,10 @@ impl DenseModel {
         }
     }
 
-    /// The bytes the page fetches to embed with the model: [`DenseModel::file`] plus
-    /// [`DenseModel::vocab_file`], as the build writes them (int8 per row; before any HTTP
-    /// compression). `crates/embed/tests/site_model.rs` checks them against the written files.
+    /// The model's files the page fetches to embed with it, in bytes: [`DenseModel::file`]
+    /// plus [`DenseModel::vocab_file`], as the build writes them (int8 per row; before any
+    /// HTTP compression). The embedding worker's own module (about 450 KB) is not counted.
+    /// `crates/embed/tests/site_model.rs` checks them against the written files.
     pub fn download_bytes(self) -> u64 {
         match self {
             // 7,677,864 B of weights + 219,690 B of vocabulary.
@@ -119,6 +120,12 @@ impl DenseModel {
             // 23,471,688 B of weights + 231,508 B of vocabulary (bert-base-uncased).
             DenseModel::AllMiniLmL6V2 => 23_703_196,
         }
+    }
+
+    /// [`DenseModel::download_bytes`] in KiB (1,024 bytes), rounded to the nearest: the model
+    /// select's figure, written "KB" as the page's other download sizes are.
+    pub fn download_kib(self) -> u64 {
+        (self.download_bytes() + 512) / 1024
     }
 
     /// What the model's card says to put before a question (`""` when nothing): a question is
