@@ -136,7 +136,7 @@ say("|---|---|---|---|---|---|---|---|");
 for (const [where, o, p] of [[`Node ${process.version}`, oursNode, peerNode], [chromium.env, chromium.ours, chromium.peer]]) {
   const n = texts.sentences.length;
   const c = texts.chunks.length;
-  say(`| ${where} | ${perSecond(n, o.sentenceMs).toFixed(1)} | ${perSecond(n, p.sentenceMs).toFixed(1)} (${p.sentenceBatch}) | ${(p.sentenceMs / o.sentenceMs).toFixed(2)}× | ${perSecond(c, o.chunkMs).toFixed(2)} | ${perSecond(c, p.chunkMs).toFixed(2)} (${p.chunkBatch}) | ${(p.chunkMs / o.chunkMs).toFixed(2)}× | ${lowestCosine(o.vectors, p.vectors).toFixed(4)} |`);
+  say(`| ${where} | ${perSecond(n, o.sentenceMs).toFixed(1)} | ${perSecond(n, p.sentenceMs).toFixed(1)} (${p.sentenceBatch}) | ${(p.sentenceMs / o.sentenceMs).toFixed(2)}× | ${perSecond(c, o.chunkMs).toFixed(2)} | ${perSecond(c, p.chunkMs).toFixed(2)} (${p.chunkBatch}) | ${(p.chunkMs / o.chunkMs).toFixed(2)}× | ${lowestCosine(o.vectors, p.vectors).toFixed(6)} |`);
 }
 say(`model load: ours ${chromium.ours.loadMs.toFixed(0)} ms, the peer ${chromium.peer.loadMs.toFixed(0)} ms (Chromium)`);
 
