@@ -4,7 +4,7 @@
 //! When the wasm starts, [`mount`] mounts the live app after that container and removes the
 //! container in the same task: the browser paints either the one or the other, never both.
 //! The live app's first render is the same markup, so nothing moves; the scroll position is
-//! the document's and stays.
+//! the document's, put back if the removal moved it.
 //!
 //! Nothing a visitor did meanwhile is lost. `assets/boot.js` enables the prerendered form as
 //! soon as scripts run (it is disabled in the markup, for a browser without JavaScript) and
@@ -40,9 +40,19 @@ pub fn mount() {
         .unwrap_or_default();
     let edits = container.as_ref().map(Edits::read).unwrap_or_default();
     let held = take_held();
+    // Where the visitor had scrolled to. Removing the container can move the document's
+    // scroll position although the live markup below it is the same (the browser's scroll
+    // anchor was inside the removed markup: seen as a jump to the top): it is put back.
+    let window = window();
+    let scrolled = (window.scroll_x(), window.scroll_y());
     leptos::mount::mount_to_body(crate::App);
     if let Some(container) = &container {
         container.remove();
+        if let (Ok(x), Ok(y)) = scrolled {
+            if window.scroll_x().ok() != Some(x) || window.scroll_y().ok() != Some(y) {
+                window.scroll_to_with_x_and_y(x, y);
+            }
+        }
     }
     edits.give_to_live(&document, held);
     if container.is_none() {

@@ -54,6 +54,14 @@ pub fn parse_qa(input: &str) -> Result<Vec<QaLine>, QaJsonlError> {
 /// [`QaJsonlError::HalfSpan`], [`QaJsonlError::QuestionTooLong`] as for JSON Lines.
 pub fn parse_qa_csv(input: &str) -> Result<Vec<QaLine>, QaJsonlError> {
     let input = input.strip_prefix('\u{feff}').unwrap_or(input);
+    // The CSV reader takes an unclosed quote to the end of the file, which would leave the
+    // record without its answer: named here instead, at the line the quote opens.
+    if let Some(line) = unclosed_quote(input) {
+        return Err(QaJsonlError::Csv {
+            line,
+            message: "a quoted field opened on this line is never closed".into(),
+        });
+    }
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(true)
         .flexible(true)
@@ -134,6 +142,43 @@ pub fn parse_qa_csv(input: &str) -> Result<Vec<QaLine>, QaJsonlError> {
 }
 
 /// The content of the one reference of a Chroma `references` cell.
+/// The 1-based line where a quoted field opens that the input never closes, read as the CSV
+/// reader reads quotes (RFC 4180): a `"` opens a quoted field only as a field's first
+/// character, `""` inside one is a quote, and the next lone `"` closes it.
+fn unclosed_quote(input: &str) -> Option<usize> {
+    let (mut line, mut opened) = (1, 0);
+    let (mut quoted, mut field_start) = (false, true);
+    let mut chars = input.chars().peekable();
+    while let Some(c) = chars.next() {
+        if quoted {
+            match c {
+                '"' if chars.peek() == Some(&'"') => {
+                    chars.next();
+                }
+                '"' => quoted = false,
+                '\n' => line += 1,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' if field_start => {
+                quoted = true;
+                opened = line;
+                field_start = false;
+            }
+            ',' => field_start = true,
+            '\n' => {
+                line += 1;
+                field_start = true;
+            }
+            '\r' => {}
+            _ => field_start = false,
+        }
+    }
+    quoted.then_some(opened)
+}
+
 fn single_reference(cell: &str, line: usize) -> Result<String, QaJsonlError> {
     let refs: Vec<Reference> = serde_json::from_str(cell).map_err(|e| QaJsonlError::Csv {
         line,
@@ -182,6 +227,25 @@ mod tests {
         // JSON Lines still go to their own reader.
         let jsonl = "{\"question\": \"q\", \"answer\": \"a\"}\n";
         assert_eq!(parse_qa(jsonl).unwrap(), parse_qa_jsonl(jsonl).unwrap());
+    }
+
+    #[test]
+    fn an_unclosed_quote_is_named_at_its_line() {
+        let input = "question,answer\nWho?,\"Mahmoud\nWhen?,1799\n";
+        assert!(matches!(
+            parse_qa_csv(input),
+            Err(QaJsonlError::Csv { line: 2, .. })
+        ));
+        assert_eq!(unclosed_quote("a,\"b\"\"c\"\nd,e\n"), None);
+        assert_eq!(
+            unclosed_quote("a,b\"c\nd,e\n"),
+            None,
+            "a quote inside a field"
+        );
+        assert_eq!(unclosed_quote("a,\"b\nc\"\n\"d"), Some(3));
+        // Closed quotes over several lines still read.
+        let ok = "question,answer\n\"Who\ncrossed?\",\"Mahmoud \"\"of\"\" Ghizni\"\n";
+        assert_eq!(parse_qa_csv(ok).unwrap().len(), 1);
     }
 
     #[test]
