@@ -4,6 +4,10 @@
 //! below U+30000 in runs of 64, hand-picked edge cases (accents, emoji, odd whitespace,
 //! controls, special tokens, long words) and 3,000 generated strings from a pool of the
 //! characters each rule treats apart. The committed vocabulary's sha256 is checked too.
+//! Then every code point below U+30000 alone and between two letters, in a vocabulary with
+//! one entry per character (each as `c` and `##c`): there every word splits into its
+//! characters, so the ids spell out the normalised text and no `[UNK]` can hide a difference
+//! in the normalisation (in BERT's vocabulary most of those words are one `[UNK]`).
 //!
 //! Needs `CHUNK_ORACLE_PYTHON` (`make test` sets it); without it the test fails, unless
 //! `CHUNK_ORACLE_SKIP=1` skips it on purpose, as the differential tests do.
@@ -150,6 +154,62 @@ fn every_code_point() -> Vec<String> {
         .step_by(64)
         .map(|start| (start..start + 64).filter_map(char::from_u32).collect())
         .collect()
+}
+
+/// Every code point below U+30000 (no surrogate), alone and as `a{c}s`, in a vocabulary of
+/// one entry per character: the normalisation of each character, spelled out in ids, equals
+/// Hugging Face's.
+#[test]
+fn every_code_point_normalises_as_hugging_face_does() {
+    // The special tokens, then each character as itself and as a continuation; whitespace
+    // and line breaks cannot be a line of vocab.txt (and never reach WordPiece as letters).
+    let mut vocab = String::from("[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\n");
+    let chars: Vec<char> = (0..0x30000u32).filter_map(char::from_u32).collect();
+    for &c in chars
+        .iter()
+        .filter(|c| !c.is_whitespace() && **c != '\u{0}')
+    {
+        vocab.push_str(&format!("{c}\n##{c}\n"));
+    }
+    let path = std::env::temp_dir().join(format!("wordpiece-chars-{}.txt", std::process::id()));
+    std::fs::write(&path, &vocab).expect("write the vocabulary");
+    let texts: Vec<String> = chars
+        .iter()
+        .flat_map(|c| [c.to_string(), format!("a{c}s")])
+        .collect();
+    let theirs = hf_oracle::hf_ids(
+        "WordPiece",
+        "hf_wordpiece.py",
+        path.to_str().expect("a UTF-8 temporary path"),
+        &texts,
+    );
+    let _ = std::fs::remove_file(&path);
+    let Some((_, theirs)) = theirs else {
+        return;
+    };
+    let wp = WordPiece::from_vocab(&vocab).expect("the vocabulary loads");
+    let differ: Vec<String> = texts
+        .iter()
+        .zip(&theirs)
+        .filter(|(t, ids)| &wp.encode(t) != *ids)
+        .map(|(t, ids)| {
+            format!(
+                "{t:?} (U+{:04X}): ours {:?}, theirs {ids:?}",
+                t.chars().nth(t.chars().count() / 2).map_or(0, |c| c as u32),
+                wp.encode(t)
+            )
+        })
+        .collect();
+    eprintln!(
+        "wordpiece, one entry per character: {} texts, {} differ",
+        texts.len(),
+        differ.len()
+    );
+    assert!(
+        differ.is_empty(),
+        "{}",
+        differ[..differ.len().min(20)].join("\n")
+    );
 }
 
 #[test]
