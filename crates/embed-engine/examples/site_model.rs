@@ -12,9 +12,8 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use embed_core::sentence::ModelFiles;
+use embed_core::folder::{ModelFolder, StaticFolder};
 use embed_core::site;
-use embed_core::static_model::StaticFiles;
 
 /// The page's model id, and the model folder's name under the models' folder.
 const MODEL: &str = "all-minilm-l6-v2";
@@ -50,27 +49,8 @@ fn run() -> Result<(), String> {
             dir.display()
         ));
     }
-    let text = |name: &str| {
-        std::fs::read_to_string(dir.join(name))
-            .map_err(|e| format!("{}: {e}", dir.join(name).display()))
-    };
-    let weights = std::fs::read(dir.join("model.safetensors"))
-        .map_err(|e| format!("{}/model.safetensors: {e}", dir.display()))?;
-    let (config, sentence, pooling, modules, vocab) = (
-        text("config.json")?,
-        text("sentence_bert_config.json")?,
-        text("1_Pooling/config.json")?,
-        text("modules.json")?,
-        text("vocab.txt")?,
-    );
-    let files = ModelFiles {
-        config: &config,
-        sentence_bert_config: &sentence,
-        pooling: &pooling,
-        modules: &modules,
-        vocab: &vocab,
-        weights: &weights,
-    };
+    let folder = ModelFolder::read(&dir).map_err(|e| e.to_string())?;
+    let files = folder.files();
     let (bytes, file) = if fp32 {
         (
             site::write_fp32(MODEL, files),
@@ -80,12 +60,7 @@ fn run() -> Result<(), String> {
         (site::write_int8(MODEL, files), site::file_path(MODEL))
     };
     let bytes = bytes.map_err(|e| format!("{}: {e}", dir.display()))?;
-    let path = out.join(&file);
-    path.parent()
-        .map_or(Ok(()), std::fs::create_dir_all)
-        .and_then(|()| std::fs::write(&path, &bytes))
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    println!("site_model: {} ({} bytes)", path.display(), bytes.len());
+    write(&out, &file, &bytes)?;
     if !fp32 {
         write_static(&models, &out)?;
     }
@@ -98,40 +73,24 @@ fn run() -> Result<(), String> {
 fn write_static(models: &Path, out: &Path) -> Result<(), String> {
     const STATIC: &str = "potion-base-8m";
     let dir = models.join(STATIC);
-    let text = |name: &str| {
-        std::fs::read_to_string(dir.join(name)).map_err(|e| {
-            format!(
-                "{}: {e} (scripts/ensure-models.sh)",
-                dir.join(name).display()
-            )
-        })
-    };
-    let weights = std::fs::read(dir.join("model.safetensors")).map_err(|e| {
-        format!(
-            "{}/model.safetensors: {e} (scripts/ensure-models.sh)",
-            dir.display()
-        )
-    })?;
-    let (config, vocab) = (text("config.json")?, text("vocab.txt")?);
-    let bytes = site::write_static_int8(
-        STATIC,
-        StaticFiles {
-            config: &config,
-            vocab: &vocab,
-            weights: &weights,
-        },
+    let folder = StaticFolder::read(&dir).map_err(|e| format!("{e} (scripts/ensure-models.sh)"))?;
+    let bytes = site::write_static_int8(STATIC, folder.files())
+        .map_err(|e| format!("{}: {e}", dir.display()))?;
+    write(out, &site::file_path(STATIC), &bytes)?;
+    write(
+        out,
+        &format!("models/{STATIC}.vocab.txt"),
+        folder.vocab().as_bytes(),
     )
-    .map_err(|e| format!("{}: {e}", dir.display()))?;
-    for (file, data) in [
-        (site::file_path(STATIC), bytes.as_slice()),
-        (format!("models/{STATIC}.vocab.txt"), vocab.as_bytes()),
-    ] {
-        let path = out.join(&file);
-        path.parent()
-            .map_or(Ok(()), std::fs::create_dir_all)
-            .and_then(|()| std::fs::write(&path, data))
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        println!("site_model: {} ({} bytes)", path.display(), data.len());
-    }
+}
+
+/// Writes `data` to `file` under `out` (its folders made as needed), and says so.
+fn write(out: &Path, file: &str, data: &[u8]) -> Result<(), String> {
+    let path = out.join(file);
+    path.parent()
+        .map_or(Ok(()), std::fs::create_dir_all)
+        .and_then(|()| std::fs::write(&path, data))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    println!("site_model: {} ({} bytes)", path.display(), data.len());
     Ok(())
 }

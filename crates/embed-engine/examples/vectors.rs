@@ -9,7 +9,8 @@ use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use embed_core::sentence::{ModelFiles, SentenceEncoder};
+use embed_core::folder::ModelFolder;
+use embed_core::sentence::SentenceEncoder;
 
 fn main() -> ExitCode {
     let models = std::env::var_os("EMBED_MODELS_DIR")
@@ -17,28 +18,13 @@ fn main() -> ExitCode {
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/models"));
     let dir = models.join("all-minilm-l6-v2");
-    let text = |name: &str| std::fs::read_to_string(dir.join(name));
-    let loaded = (|| -> Result<SentenceEncoder, String> {
-        let weights = std::fs::read(dir.join("model.safetensors")).map_err(|e| e.to_string())?;
-        let read = |name: &str| text(name).map_err(|e| format!("{name}: {e}"));
-        let (config, sentence, pooling, modules, vocab) = (
-            read("config.json")?,
-            read("sentence_bert_config.json")?,
-            read("1_Pooling/config.json")?,
-            read("modules.json")?,
-            read("vocab.txt")?,
-        );
-        SentenceEncoder::load(ModelFiles {
-            config: &config,
-            sentence_bert_config: &sentence,
-            pooling: &pooling,
-            modules: &modules,
-            vocab: &vocab,
-            weights: &weights,
-        })
-        .map(|e| e.quantize_int8())
+    let loaded = ModelFolder::read(&dir)
         .map_err(|e| e.to_string())
-    })();
+        .and_then(|folder| {
+            SentenceEncoder::load(folder.files())
+                .map(|e| e.quantize_int8())
+                .map_err(|e| e.to_string())
+        });
     let encoder = match loaded {
         Ok(e) => e,
         Err(why) => {

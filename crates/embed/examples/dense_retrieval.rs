@@ -36,8 +36,10 @@ use chunk_core::retrieval::{
 use chunk_core::strategy::{chunker, run, Settings, SizeUnit, StrategyId};
 use chunk_core::tokenizer::Encoding;
 use chunk_core::Lang;
-use embed_core::sentence::{ModelFiles, SentenceEncoder};
-use embed_core::static_model::{StaticEncoder, StaticFiles};
+use embed_core::encoder::Encoder;
+use embed_core::folder::{ModelFolder, StaticFolder};
+use embed_core::sentence::SentenceEncoder;
+use embed_core::static_model::StaticEncoder;
 use serde_json::{json, Value};
 
 #[derive(serde::Deserialize)]
@@ -77,21 +79,6 @@ enum Weights {
     Fp32,
 }
 
-/// Either kind of model.
-enum Model {
-    Bert(Box<SentenceEncoder>),
-    Static(StaticEncoder),
-}
-
-impl Model {
-    fn embed(&self, text: &str) -> Vec<f32> {
-        match self {
-            Model::Bert(m) => m.embed(text).vector,
-            Model::Static(m) => m.embed(text).vector,
-        }
-    }
-}
-
 fn fail(message: String) -> ExitCode {
     eprintln!("dense_retrieval: {message}");
     ExitCode::from(2)
@@ -116,57 +103,26 @@ fn main() -> ExitCode {
 }
 
 /// `model` from `EMBED_MODELS_DIR`, its int8 copy or its published fp32 weights.
-fn load(model: DenseModel, weights: Weights) -> Result<Model, String> {
+fn load(model: DenseModel, weights: Weights) -> Result<Encoder, String> {
     let int8 = weights == Weights::Int8;
     let dir = std::env::var("EMBED_MODELS_DIR")
         .map_err(|_| "EMBED_MODELS_DIR is not set (scripts/ensure-models.sh)".to_owned())?;
     let dir = std::path::Path::new(&dir).join(model.id());
-    let read =
-        |name: &str| std::fs::read_to_string(dir.join(name)).map_err(|e| format!("{name}: {e}"));
-    let weights = std::fs::read(dir.join("model.safetensors"))
-        .map_err(|e| format!("model.safetensors: {e}"))?;
-    match model {
+    Ok(match model {
         DenseModel::AllMiniLmL6V2 => {
-            let (config, sentence, pooling, modules, vocab) = (
-                read("config.json")?,
-                read("sentence_bert_config.json")?,
-                read("1_Pooling/config.json")?,
-                read("modules.json")?,
-                read("vocab.txt")?,
-            );
-            let fp32 = SentenceEncoder::load(ModelFiles {
-                config: &config,
-                sentence_bert_config: &sentence,
-                pooling: &pooling,
-                modules: &modules,
-                vocab: &vocab,
-                weights: &weights,
-            })
-            .map_err(|e| e.to_string())?;
-            Ok(Model::Bert(Box::new(if int8 {
-                fp32.quantize_int8()
-            } else {
-                fp32
-            })))
+            let folder = ModelFolder::read(&dir).map_err(|e| e.to_string())?;
+            let fp32 = SentenceEncoder::load(folder.files()).map_err(|e| e.to_string())?;
+            Encoder::from(if int8 { fp32.quantize_int8() } else { fp32 })
         }
         DenseModel::PotionBase8M => {
-            let (config, vocab) = (read("config.json")?, read("vocab.txt")?);
-            let fp32 = StaticEncoder::load(StaticFiles {
-                config: &config,
-                vocab: &vocab,
-                weights: &weights,
-            })
-            .map_err(|e| e.to_string())?;
-            Ok(Model::Static(if int8 {
-                fp32.quantize_int8()
-            } else {
-                fp32
-            }))
+            let folder = StaticFolder::read(&dir).map_err(|e| e.to_string())?;
+            let fp32 = StaticEncoder::load(folder.files()).map_err(|e| e.to_string())?;
+            Encoder::from(if int8 { fp32.quantize_int8() } else { fp32 })
         }
-    }
+    })
 }
 
-fn answer(input: &Input, encoder: &Model) -> Result<Value, String> {
+fn answer(input: &Input, encoder: &Encoder) -> Result<Value, String> {
     let unit: SizeUnit = input
         .unit
         .parse()

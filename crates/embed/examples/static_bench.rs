@@ -12,6 +12,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
+use embed_core::folder::StaticFolder;
 use embed_core::static_model::{StaticEncoder, StaticFiles};
 
 /// About 1 MB of mixed text.
@@ -72,41 +73,25 @@ fn main() {
             };
             PathBuf::from(models).join("potion-base-8m")
         });
-    let read = |name: &str| {
-        std::fs::read(dir.join(name)).unwrap_or_else(|e| {
-            eprintln!("cannot read {}: {e}", dir.join(name).display());
-            std::process::exit(2)
-        })
-    };
-    let (config, vocab, weights) = (
-        read("config.json"),
-        read("vocab.txt"),
-        read("model.safetensors"),
-    );
-    let (config, vocab) = (
-        String::from_utf8(config).expect("config.json is UTF-8"),
-        String::from_utf8(vocab).expect("vocab.txt is UTF-8"),
-    );
+    let folder = StaticFolder::read(&dir).unwrap_or_else(|e| {
+        eprintln!("cannot read {e}");
+        std::process::exit(2)
+    });
+    let files = folder.files();
     let start = Instant::now();
-    let model = StaticEncoder::load(StaticFiles {
-        config: &config,
-        vocab: &vocab,
-        weights: &weights,
-    })
-    .unwrap_or_else(|e| {
+    let model = StaticEncoder::load(files).unwrap_or_else(|e| {
         eprintln!("the model does not load: {e}");
         std::process::exit(1)
     });
     let load_ms = start.elapsed().as_secs_f64() * 1e3;
 
     // The same model with no cut: config.json's max_length set to null.
-    let mut uncut: serde_json::Value = serde_json::from_str(&config).expect("config.json");
+    let mut uncut: serde_json::Value = serde_json::from_str(files.config).expect("config.json");
     uncut["max_length"] = serde_json::Value::Null;
     let uncut = uncut.to_string();
     let whole = StaticEncoder::load(StaticFiles {
         config: &uncut,
-        vocab: &vocab,
-        weights: &weights,
+        ..files
     })
     .expect("the uncut model loads");
 

@@ -11,6 +11,7 @@
 //! - [`static_model`]: model2vec's static models (potion-base-8M).
 //! - [`encoder`]: either kind behind one interface.
 //! - [`site`]: the int8 model files the site serves.
+//! - [`folder`]: the published model folders, read from disk (the build, examples and tests).
 //! - [`tiny`]: a tiny random BERT for the tests.
 //!
 //! The tokenizer is the core's exact WordPiece (`chunk_core::tokenizer::wordpiece`), equal to
@@ -22,6 +23,7 @@
 
 pub mod bert;
 pub mod encoder;
+pub mod folder;
 pub mod ops;
 pub mod safetensors;
 pub mod sentence;

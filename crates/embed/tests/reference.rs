@@ -11,7 +11,8 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use embed_core::sentence::{cosine, ModelFiles, SentenceEncoder};
+use embed_core::folder::ModelFolder;
+use embed_core::sentence::{cosine, SentenceEncoder};
 
 /// The bound the issue sets for every model against its reference.
 const MIN_COSINE: f64 = 0.9999;
@@ -43,26 +44,8 @@ fn model_dir() -> Option<(PathBuf, String)> {
 }
 
 fn load(dir: &Path) -> SentenceEncoder {
-    let read = |name: &str| {
-        std::fs::read_to_string(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
-    };
-    let weights = std::fs::read(dir.join("model.safetensors")).expect("model.safetensors");
-    let (config, sentence, pooling, modules, vocab) = (
-        read("config.json"),
-        read("sentence_bert_config.json"),
-        read("1_Pooling/config.json"),
-        read("modules.json"),
-        read("vocab.txt"),
-    );
-    SentenceEncoder::load(ModelFiles {
-        config: &config,
-        sentence_bert_config: &sentence,
-        pooling: &pooling,
-        modules: &modules,
-        vocab: &vocab,
-        weights: &weights,
-    })
-    .expect("the model loads")
+    let folder = ModelFolder::read(dir).unwrap_or_else(|e| panic!("{e}"));
+    SentenceEncoder::load(folder.files()).expect("the model loads")
 }
 
 #[derive(serde::Deserialize)]

@@ -10,9 +10,9 @@
 use std::path::PathBuf;
 
 use chunk_core::retrieval::dense::DenseModel;
-use embed_core::sentence::{ModelFiles, SentenceEncoder};
+use embed_core::folder::{ModelFolder, StaticFolder};
+use embed_core::sentence::SentenceEncoder;
 use embed_core::site;
-use embed_core::static_model::StaticFiles;
 
 fn model_dir() -> Option<PathBuf> {
     if std::env::var("CHUNK_ORACLE_SKIP").as_deref() == Ok("1") {
@@ -36,30 +36,13 @@ fn the_site_file_equals_the_native_int8_model_bit_for_bit() {
     let Some(dir) = model_dir().map(|d| d.join("all-minilm-l6-v2")) else {
         return;
     };
-    let read = |name: &str| {
-        std::fs::read_to_string(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
-    };
-    let weights = std::fs::read(dir.join("model.safetensors")).expect("model.safetensors");
-    let (config, sentence, pooling, modules, vocab) = (
-        read("config.json"),
-        read("sentence_bert_config.json"),
-        read("1_Pooling/config.json"),
-        read("modules.json"),
-        read("vocab.txt"),
-    );
-    let files = ModelFiles {
-        config: &config,
-        sentence_bert_config: &sentence,
-        pooling: &pooling,
-        modules: &modules,
-        vocab: &vocab,
-        weights: &weights,
-    };
+    let folder = ModelFolder::read(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let files = folder.files();
     let native = SentenceEncoder::load(files).unwrap().quantize_int8();
     let bytes = site::write_int8("all-minilm-l6-v2", files).unwrap();
     let served_vocab = include_str!("../../chunk-core/vocab/bert-base-uncased.txt");
     assert_eq!(
-        served_vocab, vocab,
+        served_vocab, files.vocab,
         "the page's vocabulary is the model's vocab.txt"
     );
     let model = site::read(&bytes, served_vocab).unwrap();
@@ -97,16 +80,8 @@ fn the_static_model_s_download_is_its_site_file_and_vocabulary() {
     let Some(dir) = model_dir().map(|d| d.join("potion-base-8m")) else {
         return;
     };
-    let read = |name: &str| {
-        std::fs::read_to_string(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
-    };
-    let weights = std::fs::read(dir.join("model.safetensors")).expect("model.safetensors");
-    let (config, vocab) = (read("config.json"), read("vocab.txt"));
-    let files = StaticFiles {
-        config: &config,
-        vocab: &vocab,
-        weights: &weights,
-    };
+    let folder = StaticFolder::read(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let (files, vocab) = (folder.files(), folder.vocab());
     let bytes = site::write_static_int8("potion-base-8m", files).unwrap();
     assert_eq!(
         DenseModel::PotionBase8M.download_bytes(),

@@ -16,9 +16,10 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use embed_core::folder::StaticFolder;
 use embed_core::safetensors::Tensor;
 use embed_core::sentence::cosine;
-use embed_core::static_model::{StaticEncoder, StaticFiles};
+use embed_core::static_model::StaticEncoder;
 
 /// The bound the issue sets for every model against its reference.
 const MIN_COSINE: f64 = 0.9999;
@@ -56,17 +57,8 @@ fn models_dir() -> Option<(PathBuf, String)> {
 }
 
 fn load(dir: &Path) -> StaticEncoder {
-    let read = |name: &str| {
-        std::fs::read_to_string(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
-    };
-    let weights = std::fs::read(dir.join("model.safetensors")).expect("model.safetensors");
-    let (config, vocab) = (read("config.json"), read("vocab.txt"));
-    StaticEncoder::load(StaticFiles {
-        config: &config,
-        vocab: &vocab,
-        weights: &weights,
-    })
-    .expect("the model loads")
+    let folder = StaticFolder::read(dir).unwrap_or_else(|e| panic!("{e}"));
+    StaticEncoder::load(folder.files()).expect("the model loads")
 }
 
 #[derive(serde::Deserialize)]
