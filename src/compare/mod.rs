@@ -301,6 +301,7 @@ pub fn strategy_name(lang: Lang, id: StrategyId) -> String {
         StrategyId::Recursive => Msg::OwnRecursive,
         StrategyId::Markdown => Msg::OwnMarkdown,
         StrategyId::SectionBudget => Msg::OwnSectionBudget,
+        StrategyId::Semantic => Msg::OwnSemantic,
         StrategyId::LangchainToken
         | StrategyId::LangchainRecursive
         | StrategyId::LangchainMarkdown
@@ -312,7 +313,10 @@ pub fn strategy_name(lang: Lang, id: StrategyId) -> String {
         | StrategyId::ChonkieToken
         | StrategyId::LlamaindexToken
         | StrategyId::LlamaindexSentence
-        | StrategyId::LlamaindexMarkdown => {
+        | StrategyId::LlamaindexMarkdown
+        | StrategyId::ChonkieSemantic
+        | StrategyId::LangchainSemantic
+        | StrategyId::LlamaindexSemantic => {
             return id.library().map_or_else(
                 || id.to_string(),
                 |lib| format!("{} · {}", lib.label(), lib.api),
@@ -407,6 +411,7 @@ pub fn refusal_text(lang: Lang, r: &Refusal) -> String {
             parameter: &shown("parameter"),
         }
         .fill(lang),
+        "embeddings-needed" => messages::text(lang, Msg::RefusedNeedsEmbeddings).to_owned(),
         "embeddings-failed" => cmp_msg::RefusedEmbeddings {
             message: r.field("message").unwrap_or_default(),
         }

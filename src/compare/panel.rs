@@ -809,6 +809,7 @@ fn reason_msg(b: chunk_core::strategy::Boundary) -> Msg {
         B::Word => Msg::ReasonWord,
         B::Character => Msg::ReasonCharacter,
         B::SizeLimit => Msg::ReasonSizeLimit,
+        B::TopicShift => Msg::ReasonTopicShift,
         B::EndOfText => Msg::ReasonEndOfText,
     }
 }

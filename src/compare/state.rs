@@ -211,6 +211,7 @@ mod tests {
     #[test]
     fn b_takes_as_settings_and_its_own_whole_sizes() {
         let a = Figures {
+            embedder: None,
             settings: Settings {
                 chunk_size: 512,
                 chunk_overlap: 64,

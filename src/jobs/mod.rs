@@ -103,6 +103,7 @@ fn figures_of(
     };
     Some((
         Figures {
+            embedder: None,
             settings,
             model: model.map(chunk_core::models::ModelRef),
             price_per_million: price.unwrap_or(0.0),
@@ -580,6 +581,7 @@ fn wire_retrieval(
     // The sweep checks every setting against the model's limit: its model too.
     let model = Memo::new(move |_| figures.with(|f| f.and_then(|(f, _)| f.model)));
     let figures_of = |(settings, structure)| Figures {
+        embedder: None,
         settings,
         model: None,
         price_per_million: 0.0,

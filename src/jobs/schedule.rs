@@ -603,6 +603,7 @@ mod tests {
 
     fn figures() -> Figures {
         Figures {
+            embedder: None,
             settings: Settings {
                 chunk_size: 512,
                 chunk_overlap: 64,

@@ -1402,6 +1402,7 @@ mod tests {
 
     fn figures(size: usize, overlap: usize, unit: SizeUnit) -> Figures {
         Figures {
+            embedder: None,
             settings: Settings {
                 chunk_size: size,
                 chunk_overlap: overlap,

@@ -488,6 +488,7 @@ mod tests {
 
     fn figures() -> Figures {
         Figures {
+            embedder: None,
             settings: Settings {
                 chunk_size: 16,
                 chunk_overlap: 0,

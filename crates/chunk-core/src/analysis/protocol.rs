@@ -58,6 +58,12 @@ pub struct Figures {
     /// markdown strategy reads ([`crate::strategy::chunker_with`]).
     #[serde(default)]
     pub structure: Structure,
+    /// The model the semantic strategies embed their sentences with
+    /// ([`crate::strategy::semantic`]); `None`: they are refused
+    /// ([`crate::strategy::StrategyError::EmbeddingsNeeded`]), and the page lists them only
+    /// with a model chosen. No other strategy reads it.
+    #[serde(default)]
+    pub embedder: Option<DenseModel>,
 }
 
 /// Export formats.
@@ -588,6 +594,7 @@ mod tests {
             text_id: 1,
             strategies: vec![StrategyId::LangchainRecursive, StrategyId::TextSplitter],
             figures: Figures {
+                embedder: None,
                 settings: Settings {
                     chunk_size: 512,
                     chunk_overlap: 64,
@@ -623,6 +630,7 @@ mod tests {
 
     fn figures() -> Figures {
         Figures {
+            embedder: None,
             settings: test_settings(256, 0, SizeUnit::Tokens),
             model: None,
             price_per_million: 0.02,

@@ -252,7 +252,7 @@ impl Chunker for ChonkieRecursiveChunker {
 /// `text[range]` cut after every match of `delimiters` (leftmost first; at one position the
 /// delimiter listed first), then consecutive segments joined while the accumulated one or the
 /// next is under `min_bytes` bytes. Absolute byte ranges, covering `range`, none empty.
-fn split_after(
+pub(crate) fn split_after(
     text: &str,
     range: Range<usize>,
     delimiters: &[&str],
@@ -298,7 +298,7 @@ fn split_after(
 /// chonkie-core's `merge_splits` (`find_merge_indices`): greedy packing of consecutive
 /// segments while the sum of their counts is at most `chunk_size`, at least one per group.
 /// Returns each group's exclusive end index and its summed count.
-fn pack(counts: &[usize], chunk_size: usize) -> Vec<(usize, usize)> {
+pub(crate) fn pack(counts: &[usize], chunk_size: usize) -> Vec<(usize, usize)> {
     let mut groups = Vec::new();
     let mut i = 0;
     while i < counts.len() {
@@ -339,7 +339,7 @@ fn level_reason(level: usize, piece: &str) -> Boundary {
 /// In tokens, [`StrategyError::TextRefused`] at the first special-token string of the
 /// encoding: chonkie calls tiktoken's `encode` (via `TiktokenAutoTokenizer`), which raises
 /// `ValueError` on one.
-fn refuse_special_tokens(
+pub(crate) fn refuse_special_tokens(
     strategy: StrategyId,
     tokenizer: Length,
     text: &str,

@@ -34,6 +34,8 @@ pub mod refusal;
 #[cfg(feature = "strategies")]
 pub(crate) mod section_budget;
 #[cfg(feature = "strategies")]
+pub mod semantic;
+#[cfg(feature = "strategies")]
 mod semchunk;
 #[cfg(feature = "strategies")]
 mod sentence;
@@ -72,6 +74,8 @@ pub use python::{python_isprintable, python_isspace};
 pub use recursive::Recursive;
 #[cfg(feature = "strategies")]
 pub use section_budget::SectionBudget;
+#[cfg(feature = "strategies")]
+pub use semantic::SemanticChunker;
 #[cfg(feature = "strategies")]
 pub use semchunk::Semchunk;
 #[cfg(feature = "strategies")]
@@ -139,6 +143,17 @@ pub enum StrategyId {
     Markdown,
     /// The product's token-budget section packing ([`SectionBudget`]).
     SectionBudget,
+    /// chonkie `SemanticChunker` ([`semantic::ChonkieSemantic`]); needs embeddings.
+    ChonkieSemantic,
+    /// langchain-experimental `SemanticChunker` ([`semantic::LangchainSemantic`]); needs
+    /// embeddings.
+    LangchainSemantic,
+    /// LlamaIndex `SemanticSplitterNodeParser` ([`semantic::LlamaindexSemantic`]); needs
+    /// embeddings.
+    LlamaindexSemantic,
+    /// The product's semantic chunking under the size limit ([`semantic::OwnSemantic`]);
+    /// needs embeddings.
+    Semantic,
 }
 
 /// A library a strategy reproduces, at the version it reproduces.
@@ -164,6 +179,7 @@ impl Library {
         match self.package {
             "langchain-text-splitters" => "LangChain",
             "llama-index-core" => "LlamaIndex",
+            "langchain-experimental" => "LangChain",
             package => package,
         }
     }
@@ -189,7 +205,8 @@ impl StrategyId {
             | StrategyId::Sentence
             | StrategyId::Recursive
             | StrategyId::Markdown
-            | StrategyId::SectionBudget => None,
+            | StrategyId::SectionBudget
+            | StrategyId::Semantic => None,
             StrategyId::LangchainToken => lib(LANGCHAIN, LANGCHAIN_V, "TokenTextSplitter", true),
             StrategyId::LangchainRecursive => lib(
                 LANGCHAIN,
@@ -224,6 +241,13 @@ impl StrategyId {
                 "MarkdownNodeParser + SentenceSplitter",
                 true,
             ),
+            StrategyId::ChonkieSemantic => lib("chonkie", "1.7.0", "SemanticChunker", true),
+            StrategyId::LangchainSemantic => {
+                lib("langchain-experimental", "0.4.2", "SemanticChunker", true)
+            }
+            StrategyId::LlamaindexSemantic => {
+                lib(LLAMA, LLAMA_V, "SemanticSplitterNodeParser", true)
+            }
         }
     }
 
@@ -236,7 +260,10 @@ impl StrategyId {
             StrategyId::Sentence
             | StrategyId::Recursive
             | StrategyId::Markdown
-            | StrategyId::SectionBudget => Keeps::Everything,
+            | StrategyId::SectionBudget
+            | StrategyId::Semantic => Keeps::Everything,
+            StrategyId::ChonkieSemantic => Keeps::EverythingUnlessBlank,
+            StrategyId::LangchainSemantic => Keeps::SentencesJoinedWithSpace,
             StrategyId::LangchainMarkdown => Keeps::StrippedMarkdownLines,
             StrategyId::LlamaindexMarkdown => Keeps::AllButWhitespaceHeadingSpace,
             StrategyId::LangchainRecursive
@@ -245,7 +272,8 @@ impl StrategyId {
             | StrategyId::TextSplitterMarkdown
             | StrategyId::Semchunk
             | StrategyId::LlamaindexToken
-            | StrategyId::LlamaindexSentence => Keeps::AllButWhitespace,
+            | StrategyId::LlamaindexSentence
+            | StrategyId::LlamaindexSemantic => Keeps::AllButWhitespace,
         }
     }
 
@@ -254,9 +282,27 @@ impl StrategyId {
         self.into()
     }
 
-    /// Every strategy, in the order the page lists them.
+    /// Every strategy that cuts from the text alone, in the order the page lists them: all but
+    /// the semantic ones ([`StrategyId::semantic`]), which need embeddings first.
     pub fn all() -> impl Iterator<Item = StrategyId> {
-        <StrategyId as strum::IntoEnumIterator>::iter()
+        <StrategyId as strum::IntoEnumIterator>::iter().filter(|s| !s.needs_embeddings())
+    }
+
+    /// The semantic strategies ([`semantic`]): each needs the embeddings of its texts
+    /// ([`SemanticChunker::embedding_texts`]) before it can cut.
+    pub fn semantic() -> impl Iterator<Item = StrategyId> {
+        <StrategyId as strum::IntoEnumIterator>::iter().filter(|s| s.needs_embeddings())
+    }
+
+    /// True for the semantic strategies, which cut by embedding similarity.
+    pub fn needs_embeddings(self) -> bool {
+        matches!(
+            self,
+            StrategyId::ChonkieSemantic
+                | StrategyId::LangchainSemantic
+                | StrategyId::LlamaindexSemantic
+                | StrategyId::Semantic
+        )
     }
 
     /// True when the strategy can size chunks in `unit` (every one can in tokens; characters
@@ -279,6 +325,9 @@ impl StrategyId {
                     | StrategyId::LlamaindexToken
                     | StrategyId::LlamaindexSentence
                     | StrategyId::LlamaindexMarkdown
+                    | StrategyId::ChonkieSemantic
+                    | StrategyId::LangchainSemantic
+                    | StrategyId::LlamaindexSemantic
             ),
             SizeUnit::Characters => !matches!(
                 self,
@@ -303,6 +352,15 @@ pub enum Keeps {
     /// and end in strictly increasing order, and with overlaps removed they rebuild the
     /// document exactly: nothing dropped (SPEC §6 reconstruction).
     Everything,
+    /// [`Keeps::Everything`], except that a document that is empty or whitespace only
+    /// (Python's `str.isspace`) gives no chunk at all (chonkie's `SemanticChunker.chunk`
+    /// returns `[]` for `not text or text.isspace()`).
+    EverythingUnlessBlank,
+    /// LangChain's `SemanticChunker`: chunks in document order, each the document at its byte
+    /// range with every run of whitespace (Python's `str.isspace`) that follows `.`, `?` or
+    /// `!` written as one space (`text` is `Some` exactly where that changes something);
+    /// what no chunk covers is such whitespace. One sentence alone is the whole text as it is.
+    SentencesJoinedWithSpace,
     /// Every chunk is the document slice at its byte range and chunks are in document order;
     /// what no chunk covers is whitespace only (trimmed chunk edges, whitespace-only pieces),
     /// whitespace as Python's `str.isspace` has it (U+001C–U+001F included).
@@ -614,6 +672,13 @@ pub enum StrategyError {
         /// Byte offset of the node (the markdown section) whose metadata is too long.
         byte_offset: usize,
     },
+    /// A semantic strategy cuts by the embeddings of its texts, and not all of them are
+    /// held ([`SemanticChunker::embedding_texts`] lists them).
+    #[error("{strategy} needs the embeddings of its sentences")]
+    EmbeddingsNeeded {
+        /// The strategy.
+        strategy: StrategyId,
+    },
     /// The product's markdown strategy with a heading prefix ([`Structure::heading_prefix`]):
     /// the prefix alone of every chunk under a heading is at least `chunk_size`, so none could
     /// carry it.
@@ -702,6 +767,9 @@ pub struct Structure {
 pub enum Boundary {
     /// At a section boundary (a markdown heading).
     Section,
+    /// Where the embeddings of neighbouring sentences move apart (a semantic strategy's
+    /// topic shift).
+    TopicShift,
     /// At a paragraph break (a blank line).
     Paragraph,
     /// At a line break.
@@ -1207,6 +1275,12 @@ pub fn chunker_with(
             ..MarkdownStructure::new(settings)?
         }),
         StrategyId::SectionBudget => Box::new(SectionBudget::new(settings)?),
+        StrategyId::ChonkieSemantic
+        | StrategyId::LangchainSemantic
+        | StrategyId::LlamaindexSemantic
+        | StrategyId::Semantic => {
+            Box::new(SemanticChunker::new(id, settings).expect("a semantic strategy id")?)
+        }
     })
 }
 

@@ -14,6 +14,7 @@ pub struct Refusal {
     /// `"character-over-chunk-size"`, `"recursion-limit"`, `"parameter-refused"`,
     /// `"metadata-over-chunk-size"` (`metadata_length`, `chunk_size`, `byte_offset`),
     /// `"prefix-over-budget"` (`prefix_length`, `chunk_size`, `byte_offset`),
+    /// `"embeddings-needed"` (`strategy`: a semantic strategy run without its embeddings),
     /// `"embeddings-failed"` (`message`: a dense or hybrid row whose embeddings could not be
     /// had, [`Refusal::embeddings_failed`]).
     pub kind: String,
@@ -76,6 +77,10 @@ impl From<&StrategyError> for Refusal {
                     ("strategy", strategy.to_string()),
                     ("unit", unit.code().to_owned()),
                 ]),
+            ),
+            E::EmbeddingsNeeded { strategy } => (
+                "embeddings-needed",
+                f(&[("strategy", strategy.to_string())]),
             ),
             E::TokenizerNotLoaded { vocab } => (
                 "tokenizer-not-loaded",

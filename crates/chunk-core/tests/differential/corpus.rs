@@ -1,7 +1,13 @@
 //! The differential corpus: the repo's fixture, the files in `corpus/`, the simulator's
 //! documents in several languages, and generated edge documents.
 
-const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/differential/corpus");
+/// chunk-core's folder, also when another crate's test includes this file (`#[path]`): every
+/// crate folder is a sibling of chunk-core's.
+const CORE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../chunk-core");
+const DIR: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../chunk-core/tests/differential/corpus"
+);
 
 fn read(path: &str) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"))
@@ -9,7 +15,7 @@ fn read(path: &str) -> String {
 
 /// `(name, text)` pairs; names are stable (they appear in failure messages and `DIFF_DOCS`).
 pub fn documents() -> Vec<(&'static str, String)> {
-    let root = env!("CARGO_MANIFEST_DIR");
+    let root = CORE;
     let fixture = read(&format!("{root}/../../tests/fixtures/moonstone-short.txt"));
     let guide = read(&format!("{DIR}/guide.md"));
     let sim = |name: &str| read(&format!("{root}/docs/{name}"));

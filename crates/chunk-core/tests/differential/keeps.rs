@@ -14,10 +14,16 @@ pub fn check(keeps: Keeps, text: &str, chunks: &Chunks) -> Result<(), String> {
     };
     let blank_gaps = matches!(
         keeps,
-        Keeps::AllButWhitespace | Keeps::AllButWhitespaceHeadingSpace
+        Keeps::AllButWhitespace
+            | Keeps::AllButWhitespaceHeadingSpace
+            | Keeps::SentencesJoinedWithSpace
     );
     let c = &chunks.chunks;
-    if keeps == Keeps::TokenWindowsUnlessBlank && text.chars().all(python_isspace) {
+    if matches!(
+        keeps,
+        Keeps::TokenWindowsUnlessBlank | Keeps::EverythingUnlessBlank
+    ) && text.chars().all(python_isspace)
+    {
         return if c.is_empty() {
             Ok(())
         } else {
@@ -42,6 +48,7 @@ pub fn check(keeps: Keeps, text: &str, chunks: &Chunks) -> Result<(), String> {
         if let Some(p) = prev {
             let ordered = match keeps {
                 Keeps::Everything
+                | Keeps::EverythingUnlessBlank
                 | Keeps::EverythingAfterPrefix
                 | Keeps::TokenWindows
                 | Keeps::TokenWindowsUnlessBlank
@@ -111,6 +118,18 @@ pub fn check(keeps: Keeps, text: &str, chunks: &Chunks) -> Result<(), String> {
                     ));
                 }
             }
+            (Keeps::SentencesJoinedWithSpace, Some(own)) => {
+                let Some(slice) = text.get(b.clone()) else {
+                    return Err(format!("chunk {i}: range {b:?} is not on char boundaries"));
+                };
+                let want = sentence_gaps_as_spaces(slice);
+                if *own != want || want == slice {
+                    return Err(format!(
+                        "chunk {i}: text {own:?} is not its range with each whitespace run \
+                         after . ? ! written as one space, {want:?}"
+                    ));
+                }
+            }
             (_, Some(_)) => return Err(format!("chunk {i}: text is not the document slice")),
             (_, None) => {
                 if text.get(b.clone()).is_none() {
@@ -136,6 +155,27 @@ pub fn check(keeps: Keeps, text: &str, chunks: &Chunks) -> Result<(), String> {
             text.len()
         )),
     }
+}
+
+/// For [`Keeps::SentencesJoinedWithSpace`]: `slice` with every run of whitespace that
+/// follows `.`, `?` or `!` written as one space.
+fn sentence_gaps_as_spaces(slice: &str) -> String {
+    let mut out = String::with_capacity(slice.len());
+    let mut in_gap = false;
+    let mut prev = None;
+    for c in slice.chars() {
+        if python_isspace(c) && (in_gap || matches!(prev, Some('.' | '?' | '!'))) {
+            if !in_gap {
+                out.push(' ');
+                in_gap = true;
+            }
+            continue;
+        }
+        in_gap = false;
+        out.push(c);
+        prev = Some(c);
+    }
+    out
 }
 
 /// For [`Keeps::AllButWhitespaceHeadingSpace`]: the byte range of every whitespace character

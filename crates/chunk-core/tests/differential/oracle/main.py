@@ -1,7 +1,8 @@
 """The differential tests' oracle: runs the real libraries on the cases the Rust test sends.
 
 Protocol (one JSON object per line):
-- stdin, first line: {"docs": {name: text, ...}}; then one case per line:
+- stdin, first line: {"docs": {name: text, ...}, "vectors": {text: [float, ...], ...}} (the
+  vectors only for the semantic chunkers, lib_semantic.py); then one case per line:
   {"id": int, "strategy": str, "doc": name, "chunk_size": int, "chunk_overlap": int,
    "unit": "tokens" | "characters", "encoding": "cl100k_base" | "o200k_base"}
 - stdout, one line per case, in any order:
@@ -37,10 +38,14 @@ def load_oracles():
     return table
 
 
-def init(docs):
+def init(docs, vectors):
     global DOCS, ORACLES
     DOCS = docs
     ORACLES = load_oracles()
+    if vectors:
+        import lib_semantic
+
+        lib_semantic.VECTORS = vectors
 
 
 def run_case(case):
@@ -60,17 +65,18 @@ def run_case(case):
 def main():
     # split("\n"), not splitlines(): JSON leaves U+0085, U+2028 and U+2029 unescaped.
     lines = sys.stdin.read().split("\n")
-    docs = json.loads(lines[0])["docs"]
+    first = json.loads(lines[0])
+    docs, vectors = first["docs"], first.get("vectors", {})
     cases = [json.loads(line) for line in lines[1:] if line.strip()]
     workers = int(os.environ.get("ORACLE_WORKERS", "2"))
     out = sys.stdout
     if workers <= 1:
-        init(docs)
+        init(docs, vectors)
         results = map(run_case, cases)
         for r in results:
             out.write(json.dumps(r, ensure_ascii=False) + "\n")
     else:
-        with mp.get_context("fork").Pool(workers, initializer=init, initargs=(docs,)) as pool:
+        with mp.get_context("fork").Pool(workers, initializer=init, initargs=(docs, vectors)) as pool:
             for r in pool.imap_unordered(run_case, cases, chunksize=4):
                 out.write(json.dumps(r, ensure_ascii=False) + "\n")
     out.flush()

@@ -1,0 +1,283 @@
+//! Semantic chunking: cuts where the embeddings of neighbouring sentences move apart.
+//!
+//! Four strategies, one rule each, all reading their similarities from [`Vectors`] given to
+//! them, never from a model of their own:
+//! - [`ChonkieSemantic`] — chonkie 1.7.0 `SemanticChunker` (`chunker/semantic.py`, with
+//!   chonkie-core 0.10.2's `savgol.rs`);
+//! - [`LangchainSemantic`] — langchain-experimental 0.4.2 `SemanticChunker`
+//!   (`text_splitter.py`);
+//! - [`LlamaindexSemantic`] — llama-index-core 0.14.25 `SemanticSplitterNodeParser`
+//!   (`node_parser/text/semantic_splitter.py`);
+//! - [`OwnSemantic`] — the product's own: the same kind of topic shift, but never over
+//!   `chunk_size`, every byte kept, and each cut's reason.
+//!
+//! The work is sans-io in two steps, so that the embedding model can live elsewhere (the
+//! page's embedding worker, a test's reference library): [`SemanticChunker::embedding_texts`]
+//! says which texts need a vector (each once), and once [`Vectors`] holds them,
+//! [`Chunker::split`] and [`SemanticChunker::curve`] cut. Without them `split` refuses with
+//! [`StrategyError::EmbeddingsNeeded`]. The texts depend on the document and the sentence rule
+//! only, never on the threshold or the size, so trying thresholds never embeds again.
+
+mod chonkie;
+mod langchain;
+mod llamaindex;
+pub(crate) mod numeric;
+mod own;
+
+pub use chonkie::ChonkieSemantic;
+pub use langchain::{BreakpointThresholdType, LangchainSemantic};
+pub use llamaindex::LlamaindexSemantic;
+pub use own::OwnSemantic;
+
+use super::{Chunker, Keeps, Parameter, Piece, Settings, StrategyError, StrategyId};
+use crate::strategy::length::Length;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Embedding vectors by their exact text: what the semantic strategies read. One vector per
+/// text, all of one model (so of one length); a text's vector is what the model makes of
+/// exactly that string.
+#[derive(Clone, Debug, Default)]
+pub struct Vectors {
+    by_text: HashMap<String, Arc<[f32]>>,
+}
+
+impl Vectors {
+    /// An empty table.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Keeps `vector` as the embedding of `text` (replacing an earlier one).
+    pub fn insert(&mut self, text: impl Into<String>, vector: impl Into<Arc<[f32]>>) {
+        self.by_text.insert(text.into(), vector.into());
+    }
+
+    /// The vector of exactly `text`, if held.
+    pub fn get(&self, text: &str) -> Option<&[f32]> {
+        self.by_text.get(text).map(|v| &v[..])
+    }
+
+    /// How many texts have a vector.
+    pub fn len(&self) -> usize {
+        self.by_text.len()
+    }
+
+    /// True when no text has a vector.
+    pub fn is_empty(&self) -> bool {
+        self.by_text.is_empty()
+    }
+
+    /// The texts of `wanted` that have no vector yet, each once, in first-seen order.
+    pub fn missing(&self, wanted: &[String]) -> Vec<String> {
+        let mut seen = std::collections::HashSet::new();
+        wanted
+            .iter()
+            .filter(|t| !self.by_text.contains_key(t.as_str()) && seen.insert(t.as_str()))
+            .cloned()
+            .collect()
+    }
+
+    fn need(&self, strategy: StrategyId, text: &str) -> Result<&[f32], StrategyError> {
+        self.get(text)
+            .ok_or(StrategyError::EmbeddingsNeeded { strategy })
+    }
+}
+
+/// What a curve's values are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CurveKind {
+    /// Cosine distance (1 − similarity) between neighbouring windows: a cut where it is
+    /// above the threshold (LangChain, LlamaIndex, the product's own).
+    Distance,
+    /// LangChain's `gradient` breakpoints: the gradient of the distances, cut above.
+    DistanceGradient,
+    /// Cosine similarity of a window and the next sentence: a cut at a smoothed local minimum
+    /// at or under the threshold (chonkie).
+    Similarity,
+}
+
+/// The similarity curve along a text: one point per gap between two sentences that the
+/// strategy measured, the threshold it cut at, and where it cut.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Curve {
+    /// What the values are.
+    pub kind: CurveKind,
+    /// One point per measured gap, in document order.
+    pub points: Vec<CurvePoint>,
+    /// The threshold the values were compared with (`None` when too few points gave none).
+    pub threshold: Option<f64>,
+}
+
+/// One gap between sentences on a [`Curve`].
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct CurvePoint {
+    /// Byte offset of the gap in the document (where the next sentence starts).
+    pub byte: usize,
+    /// The value at the gap ([`Curve::kind`]).
+    pub value: f64,
+    /// True when the strategy cut here for a topic shift.
+    pub cut: bool,
+}
+
+/// The rule of one semantic strategy: its sentences, the texts it embeds and how it cuts.
+pub(crate) trait Rule {
+    fn id(&self) -> StrategyId;
+    fn keeps(&self) -> Keeps;
+    fn parameters(&self) -> Vec<Parameter>;
+    /// The texts to embed, in the library's order (repeats allowed).
+    fn texts(&self, text: &str) -> Result<Vec<String>, StrategyError>;
+    /// The pieces and the curve.
+    fn cut(&self, text: &str, vectors: &Vectors) -> Result<(Vec<Piece>, Curve), StrategyError>;
+}
+
+/// A semantic strategy with its vectors: a [`Chunker`] like every other, once
+/// [`SemanticChunker::with_vectors`] has given it the embeddings of
+/// [`SemanticChunker::embedding_texts`].
+#[derive(Clone)]
+pub struct SemanticChunker {
+    rule: Arc<dyn Rule + Send + Sync>,
+    budget: (usize, Length),
+    chunk_overlap: usize,
+    vectors: Arc<Vectors>,
+}
+
+impl std::fmt::Debug for SemanticChunker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SemanticChunker")
+            .field("strategy", &self.rule.id())
+            .field("budget", &self.budget)
+            .field("vectors", &self.vectors.len())
+            .finish()
+    }
+}
+
+impl SemanticChunker {
+    /// The semantic strategy `id` with `settings` and the library's defaults, with no vectors
+    /// yet. `None` when `id` is not a semantic strategy.
+    ///
+    /// # Errors
+    /// As the strategy's own constructor: [`StrategyError::Params`] for a `chunk_size` of 0,
+    /// [`StrategyError::UnitUnsupported`].
+    pub fn new(id: StrategyId, settings: &Settings) -> Option<Result<Self, StrategyError>> {
+        let made = match id {
+            StrategyId::ChonkieSemantic => {
+                ChonkieSemantic::new(settings).map(|r| Self::of(r, settings))
+            }
+            StrategyId::LangchainSemantic => {
+                LangchainSemantic::new(settings).map(|r| Self::of(r, settings))
+            }
+            StrategyId::LlamaindexSemantic => {
+                LlamaindexSemantic::new(settings).map(|r| Self::of(r, settings))
+            }
+            StrategyId::Semantic => OwnSemantic::new(settings).map(|r| Self::of(r, settings)),
+            _ => return None,
+        };
+        Some(made)
+    }
+
+    /// A chunker over an explicitly configured rule (a library's non-default parameters).
+    pub fn of<R: Into<AnyRule>>(rule: R, settings: &Settings) -> Self {
+        SemanticChunker {
+            rule: rule.into().0,
+            budget: (settings.chunk_size, settings.length()),
+            chunk_overlap: settings.chunk_overlap,
+            vectors: Arc::new(Vectors::new()),
+        }
+    }
+
+    /// The texts whose vectors [`Chunker::split`] reads on `text`, each once, in the order
+    /// the library embeds them.
+    ///
+    /// # Errors
+    /// [`StrategyError::TokenizerNotLoaded`] when the sizing tokenizer is missing.
+    pub fn embedding_texts(&self, text: &str) -> Result<Vec<String>, StrategyError> {
+        Ok(Vectors::new().missing(&self.rule.texts(text)?))
+    }
+
+    /// This chunker reading `vectors`.
+    pub fn with_vectors(mut self, vectors: Arc<Vectors>) -> Self {
+        self.vectors = vectors;
+        self
+    }
+
+    /// The similarity curve of `text` and where the strategy cut it.
+    ///
+    /// # Errors
+    /// As [`Chunker::split`].
+    pub fn curve(&self, text: &str) -> Result<Curve, StrategyError> {
+        Ok(self.rule.cut(text, &self.vectors)?.1)
+    }
+
+    /// The pieces and the curve at once.
+    ///
+    /// # Errors
+    /// As [`Chunker::split`].
+    pub fn split_with_curve(&self, text: &str) -> Result<(Vec<Piece>, Curve), StrategyError> {
+        self.rule.cut(text, &self.vectors)
+    }
+}
+
+/// Any semantic rule, for [`SemanticChunker::of`].
+pub struct AnyRule(Arc<dyn Rule + Send + Sync>);
+
+macro_rules! any_rule {
+    ($($t:ty),*) => {$(
+        impl From<$t> for AnyRule {
+            fn from(rule: $t) -> Self {
+                AnyRule(Arc::new(rule))
+            }
+        }
+    )*};
+}
+any_rule!(
+    ChonkieSemantic,
+    LangchainSemantic,
+    LlamaindexSemantic,
+    OwnSemantic
+);
+
+impl Chunker for SemanticChunker {
+    fn id(&self) -> StrategyId {
+        self.rule.id()
+    }
+
+    fn budget(&self) -> (usize, Length) {
+        self.budget
+    }
+
+    fn split(&self, text: &str) -> Result<Vec<Piece>, StrategyError> {
+        Ok(self.rule.cut(text, &self.vectors)?.0)
+    }
+
+    fn keeps(&self) -> Keeps {
+        self.rule.keeps()
+    }
+
+    fn parameters(&self) -> Vec<Parameter> {
+        self.rule.parameters()
+    }
+
+    fn overlap_ignored(&self) -> bool {
+        // None of the semantic chunkers has an overlap parameter.
+        self.chunk_overlap > 0
+    }
+}
+
+/// Counts of `text[r]` for each range, in the sizing unit.
+pub(crate) fn counts(
+    length: Length,
+    text: &str,
+    ranges: &[std::ops::Range<usize>],
+) -> Result<Vec<usize>, StrategyError> {
+    length.model_tokenizer()?;
+    use crate::tokenizer::TokenCounter;
+    Ok(ranges
+        .iter()
+        .map(|r| length.count(&text[r.clone()]))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests;
