@@ -61,6 +61,7 @@ help:
 	@echo "make bench-network  only the first visit on Fast 4G and Slow 4G: paint, form, count, files"
 	@echo "make bench-paste    only paste -> exact count per MB in the page against gpt-tokenizer encode"
 	@echo "make bench-embed    only the embedding module: sentences/s with and without SIMD, against onnxruntime-web, static MB/s"
+	@echo "make bench-semantic only the semantic chunkers natively against chonkie, LangChain, LlamaIndex with potion-base-8M"
 
 # ---- tools -------------------------------------------------------------------------------
 
@@ -233,7 +234,7 @@ $(E2E)/node_modules/.package-lock.json: $(E2E)/package-lock.json $(E2E)/package.
 # native core's, a strategy's chunk count from its library's, or Node's sentence count from
 # Chromium's. ~20 minutes.
 .PHONY: bench bench-strategies bench-sentences bench-compare bench-retrieval bench-open-tokenizers \
-	bench-documents bench-network bench-paste bench-embed
+	bench-documents bench-semantic bench-network bench-paste bench-embed
 bench:
 	$(ROOT)/scripts/bench.sh
 
@@ -279,6 +280,12 @@ bench-network:
 # exact count per MB on 1 MB and 10 MB texts, against a gpt-tokenizer encode in the same Chromium).
 bench-paste:
 	$(ROOT)/scripts/bench-page.sh paste
+
+# Only the semantic chunkers' part: crates/embed/examples/semantic_bench.rs (release) against
+# chonkie, LangChain and LlamaIndex in Python (bench/semantic.py), each with potion-base-8M, on
+# the fixture and about 1 MB; prints our time, the library's and the ratio per strategy.
+bench-semantic:
+	$(ROOT)/scripts/bench-semantic.sh
 
 # Only the embedding part: crates/embed-engine built with and without wasm SIMD, the site's int8
 # model file and its fp32 twin, then bench/embed.mjs (all-MiniLM-L6-v2 sentences and 256-token

@@ -94,6 +94,9 @@ if ((strategies_wasm)) && bench_oracle; then
 else
     say "skipped: crates/strategies-wasm or the oracle venv is not ready (see above)"
 fi
+echo
+say "semantic chunkers: ours natively against chonkie, LangChain and LlamaIndex with potion-base-8M (a few minutes)"
+"$ROOT/scripts/bench-semantic.sh" || status=1
 if ((status)); then
     say "FAILED: a token count differed from ours, a strategy's chunk count from its library's, a sentence call threw, or a run failed (see above)"
 fi

@@ -52,6 +52,7 @@ pub fn App() -> impl IntoView {
             <crate::compare::model_panel::ModelPanel/>
             <crate::share::ShareLink/>
             <TextSource/>
+            <crate::semantic::SemanticPicker/>
             <crate::compare::table::CompareTable/>
             <crate::compare::panel::StrategyPanel/>
             <crate::compare::ab::AbView/>

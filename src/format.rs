@@ -20,6 +20,8 @@ enum Style {
     PercentWhole,
     /// A ratio with exactly two decimals: 1.449 → 1.45 (the bloat factor).
     Fixed2,
+    /// A value with exactly four decimals: 0.123456 → 0.1235 (a semantic threshold).
+    Fixed4,
     /// A fraction as a percentage with two significant digits: 0.000412 → 0.041%, 0.5 → 50%
     /// (span metrics, which are tiny for long chunks).
     PercentFine,
@@ -55,6 +57,12 @@ pub fn fixed2(lang: Lang, x: f64) -> String {
     format(lang, Style::Fixed2, Num::Float(x))
 }
 
+/// Formats a value with exactly four decimals in the language's digits (0.1235; "0,1235" in
+/// Vietnamese).
+pub fn fixed4(lang: Lang, x: f64) -> String {
+    format(lang, Style::Fixed4, Num::Float(x))
+}
+
 /// Formats an amount of US dollars: 2 decimals from $1, else 3 significant digits.
 pub fn usd(lang: Lang, amount: f64) -> String {
     let style = if amount.abs() >= 1.0 || amount == 0.0 {
@@ -88,6 +96,7 @@ fn format(_lang: Lang, style: Style, n: Num) -> String {
         Style::PercentWhole => format!("{sign}{}%", grouped(&format!("{:.0}", x * 100.0))),
         Style::PercentFine => format!("{sign}{}%", grouped(&significant(x * 100.0, 2))),
         Style::Fixed2 => format!("{sign}{}", grouped(&format!("{x:.2}"))),
+        Style::Fixed4 => format!("{sign}{}", grouped(&format!("{x:.4}"))),
         Style::Usd => format!("{sign}${}", grouped(&format!("{x:.2}"))),
         Style::UsdSmall => format!("{sign}${}", grouped(&significant(x, 3))),
     }
@@ -158,6 +167,10 @@ fn format(lang: Lang, style: Style, n: Num) -> String {
             Style::Fixed2 => {
                 opts.set_minimum_fraction_digits(2);
                 opts.set_maximum_fraction_digits(2);
+            }
+            Style::Fixed4 => {
+                opts.set_minimum_fraction_digits(4);
+                opts.set_maximum_fraction_digits(4);
             }
             Style::Usd => {
                 opts.set_style(Intl::NumberFormatStyle::Currency);

@@ -48,6 +48,7 @@ pub mod parse;
 pub mod prerendered;
 pub mod preview;
 pub mod retrieval;
+pub mod semantic;
 pub mod share;
 pub mod simulator;
 pub mod state;

@@ -65,6 +65,9 @@ pub struct CompareSettings {
     /// The product's structure options (`heading-prefix`, `fence-repair`), which only its
     /// markdown strategy reads.
     pub structure: RwSignal<Structure>,
+    /// Whether the semantic strategies run (`semantic-model`, off by default: they need the
+    /// embedding model, fetched only then); their model is the retrieval check's dense model.
+    pub semantic: RwSignal<bool>,
 }
 
 impl CompareSettings {
@@ -84,6 +87,7 @@ impl CompareSettings {
                 chunk_overlap: "128".into(),
             }),
             structure: RwSignal::new(Structure::default()),
+            semantic: RwSignal::new(false),
             sized_in: Memo::new(move |_| {
                 unit.get().sized_for(
                     models.model.get().and_then(|m| m.tokenizer.open_vocab()),

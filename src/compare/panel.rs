@@ -86,7 +86,8 @@ pub fn StrategyPanel() -> impl IntoView {
             <div class="field-row strategy-pick">
                 <label for="strategy">{move || m(Msg::StrategyLabel)}</label>
                 <select id="strategy" data-testid="strategy" on:change=on_pick>
-                    {StrategyId::all()
+                    {move || super::Table::listed(settings.semantic.get())
+                        .into_iter()
                         .map(|id| {
                             view! {
                                 <option
@@ -121,6 +122,7 @@ pub fn StrategyPanel() -> impl IntoView {
             <StructureOptions/>
             <Parameters/>
             <Figures/>
+            <SemanticCurve/>
             <HistogramView/>
             <Snippet/>
         </section>
@@ -284,6 +286,88 @@ fn Parameters() -> impl IntoView {
     }
 }
 
+/// A semantic strategy's similarity curve along the text (`semantic-curve`): the values at
+/// each gap between sentences, the threshold line, the topic-shift cuts and the cuts the size
+/// forced, all from the worker's [`chunk_core::analysis::protocol::SemanticView`]; the page
+/// only scales them to the drawing.
+#[component]
+fn SemanticCurve() -> impl IntoView {
+    use chunk_core::strategy::curve::CurveKind;
+    let app = PageState::from_context();
+    let results = expect_context::<CompareResults>();
+    move || {
+        let lang = app.language.lang.get();
+        let sel = results.selection.get()?;
+        let view = sel.semantic?;
+        let curve = &view.curve;
+        let (w, h, pad) = (1000.0, 120.0, 8.0);
+        let x = |byte: usize| byte as f64 / view.text_bytes.max(1) as f64 * w;
+        let values = curve.points.iter().map(|p| p.value).chain(curve.threshold);
+        let (lo, hi) = values
+            .filter(|v| v.is_finite())
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| {
+                (l.min(v), h.max(v))
+            });
+        let span = if hi > lo { hi - lo } else { 1.0 };
+        let y = |v: f64| h - pad - (v - lo) / span * (h - 2.0 * pad);
+        let line: Vec<String> = curve
+            .points
+            .iter()
+            .filter(|p| p.value.is_finite())
+            .map(|p| format!("{:.1},{:.1}", x(p.byte), y(p.value)))
+            .collect();
+        let threshold = curve.threshold.filter(|t| t.is_finite());
+        let legend = match (curve.points.is_empty(), curve.kind, threshold) {
+            (true, ..) | (_, _, None) => messages::text(lang, Msg::CurveNone).to_owned(),
+            (false, CurveKind::Similarity, Some(t)) => cmp_msg::CurveLegendChonkie {
+                threshold: &format::fixed4(lang, t),
+            }
+            .fill(lang),
+            (false, _, Some(t)) => cmp_msg::CurveLegend {
+                threshold: &format::fixed4(lang, t),
+            }
+            .fill(lang),
+        };
+        let topic: Vec<usize> = curve
+            .points
+            .iter()
+            .filter(|p| p.cut)
+            .map(|p| p.byte)
+            .collect();
+        let kind = match curve.kind {
+            CurveKind::Distance => "distance",
+            CurveKind::DistanceGradient => "distance-gradient",
+            CurveKind::Similarity => "similarity",
+        };
+        let marks = |bytes: &[usize], class: &'static str| {
+            bytes
+                .iter()
+                .map(|&b| {
+                    let xb = x(b);
+                    view! { <line class=class x1=xb x2=xb y1=0.0 y2=h/> }
+                })
+                .collect_view()
+        };
+        Some(view! {
+            <figure class="semantic-curve" data-testid="semantic-curve" data-kind=kind
+                data-points=curve.points.len() data-threshold=threshold.map(|t| t.to_string())
+                data-cuts=topic.len() data-size-cuts=view.size_cuts.len()>
+                <figcaption>{messages::text(lang, Msg::CurveHeading)}</figcaption>
+                <svg viewBox=format!("0 0 {w} {h}") preserveAspectRatio="none" role="img"
+                    aria-label=legend.clone()>
+                    {marks(&topic, "cut-topic")}
+                    {marks(&view.size_cuts, "cut-size")}
+                    {threshold.map(|t| view! {
+                        <line class="threshold" x1=0.0 x2=w y1=y(t) y2=y(t)/>
+                    })}
+                    <polyline class="values" points=line.join(" ")/>
+                </svg>
+                <p class="hint">{legend}</p>
+            </figure>
+        })
+    }
+}
+
 /// The chosen strategy's figures, or its refusal.
 #[component]
 fn Figures() -> impl IntoView {
@@ -298,8 +382,20 @@ fn Figures() -> impl IntoView {
                 summary: s,
                 overlap_clamped,
                 overlap_ignored,
+                embedding,
             } => {
                 let n = |x: usize| format::int(lang, x as u64);
+                let cost = embedding.map(|e| {
+                    let line = cmp_msg::SemanticCost {
+                        texts: &n(e.texts),
+                        tokens: &n(e.tokens),
+                    }
+                    .fill(lang);
+                    view! {
+                        <p class="note" data-testid="semantic-cost" data-texts=e.texts
+                            data-tokens=e.tokens data-cost=e.cost>{line}</p>
+                    }
+                });
                 let clamped = overlap_clamped
                     .then(|| view! { <p class="notice">{m(Msg::OverlapClampedHere)}</p> });
                 let ignored = overlap_ignored.then(|| {
@@ -314,6 +410,7 @@ fn Figures() -> impl IntoView {
                         <div><dt>{m(Msg::ColMax)}</dt><dd>{n(s.max_tokens)}</dd></div>
                         <div><dt>{m(Msg::ColSplit)}</dt><dd>{n(s.split_sentences)}</dd></div>
                     </dl>
+                    {cost}
                     {clamped}
                     {ignored}
                 }

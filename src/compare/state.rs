@@ -95,14 +95,26 @@ impl Table {
     }
 
     /// The strategies of a new job on a text of `text_bytes` bytes, in the order they run:
-    /// strategies whose time grows faster than the text last, deferred ones left out.
-    pub fn run_order(text_bytes: usize) -> Vec<StrategyId> {
+    /// strategies whose time grows faster than the text last, deferred ones left out, and the
+    /// semantic ones at the end when they run (`semantic`: a model is chosen for them).
+    pub fn run_order(text_bytes: usize, semantic: bool) -> Vec<StrategyId> {
         use chunk_core::analysis::protocol::{deferred, superlinear};
         let mut order: Vec<StrategyId> = StrategyId::all()
             .filter(|&s| !deferred(s, text_bytes))
             .collect();
         order.sort_by_key(|&s| superlinear(s));
+        if semantic {
+            order.extend(StrategyId::semantic());
+        }
         order
+    }
+
+    /// Every strategy a table lists: [`StrategyId::all`], then the semantic ones when a model
+    /// is chosen for them.
+    pub fn listed(semantic: bool) -> Vec<StrategyId> {
+        StrategyId::all()
+            .chain(StrategyId::semantic().filter(|_| semantic))
+            .collect()
     }
 }
 
@@ -268,13 +280,13 @@ mod tests {
 
     #[test]
     fn text_splitter_runs_last_and_waits_on_long_texts() {
-        let short = Table::run_order(1_000_000);
+        let short = Table::run_order(1_000_000, false);
         assert_eq!(short.len(), 17);
         assert_eq!(
             &short[15..],
             [StrategyId::TextSplitter, StrategyId::TextSplitterMarkdown]
         );
-        let long = Table::run_order(10_000_000);
+        let long = Table::run_order(10_000_000, false);
         assert_eq!(long.len(), 15);
         assert!(!long.contains(&StrategyId::TextSplitter));
     }

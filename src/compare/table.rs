@@ -13,7 +13,9 @@
 //! `data-heading-changed`; a `<tr>` takes at most 26 attributes),
 //! `data-cost` (absent while pending; `data-refused` when the strategy refused;
 //! `data-overlap-ignored` and the badge `compare-no-overlap` when the library has no overlap
-//! and its chunks are shown without one),
+//! and its chunks are shown without one; a semantic row's cost cell holds
+//! `compare-semantic-cost` with `data-texts`, `data-tokens`, `data-cost`: its library's
+//! embedding calls before the chunks),
 //! `data-library` / `data-library-version` on library rows, `data-deferred` on a row left for
 //! the user on a long text (its button: `compare-run-deferred`). The section's `data-engine` is
 //! `loading` | `ready` | `failed`. `compare-unit-note` says what the sizes count, with
@@ -351,14 +353,15 @@ fn row_view(
     let pick = move |_| settings.strategy.set(id);
     // One shape for every state (pending, figures, refused): attributes that do not apply are
     // absent (`None`), so a row that changes state never keeps a stale hook.
-    let (figures, refused, ignored) = match r.outcome {
+    let (figures, refused, ignored, embedding) = match r.outcome {
         Some(Outcome::Figures {
             summary,
             overlap_ignored,
+            embedding,
             ..
-        }) => (Some(summary), None, overlap_ignored),
-        Some(Outcome::Refused { refusal }) => (None, Some(refusal), false),
-        None => (None, None, false),
+        }) => (Some(summary), None, overlap_ignored, embedding),
+        Some(Outcome::Refused { refusal }) => (None, Some(refusal), false, None),
+        None => (None, None, false, None),
     };
     // The library has no overlap: its chunks are shown as its users get them, and said so.
     let no_overlap = ignored.then(|| {
@@ -396,6 +399,26 @@ fn row_view(
             } else {
                 "—".into()
             };
+            // A semantic row pays for its sentence windows before its chunks: said under the
+            // chunks' cost.
+            let first = embedding.map(|e| {
+                let line = cmp_msg::SemanticCost {
+                    texts: &n(e.texts),
+                    tokens: &n(e.tokens),
+                }
+                .fill(lang);
+                let priced_line = if priced {
+                    format!("{line} ({})", format::usd(lang, e.cost))
+                } else {
+                    line
+                };
+                view! {
+                    <small class="semantic-cost" data-testid="compare-semantic-cost"
+                        data-texts=e.texts data-tokens=e.tokens data-cost=e.cost>
+                        {priced_line}
+                    </small>
+                }
+            });
             view! {
                 <td>{n(s.chunks)}</td>
                 <td>{n(s.total_tokens)}</td>
@@ -420,7 +443,7 @@ fn row_view(
                 >
                     {n(s.structure.total())}
                 </td>
-                <td>{cost}</td>
+                <td>{cost}{first}</td>
             }
             .into_any()
         }
@@ -560,6 +583,7 @@ mod tests {
                 summary: summary(c),
                 overlap_clamped: false,
                 overlap_ignored: false,
+                embedding: None,
             }),
             millis: 0.0,
             deferred: false,

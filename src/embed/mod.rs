@@ -128,6 +128,9 @@ impl Protocol for EmbedProtocol {
 pub struct EmbedRuntime {
     /// What the model is doing.
     pub status: RwSignal<EmbedStatus>,
+    /// Texts the running worker has embedded since it started (`embed-status`'s
+    /// `data-embedded`): what a re-cut that needs no new embedding leaves unchanged.
+    pub embedded: RwSignal<u64>,
     worker: StoredValue<Option<ModuleWorker<EmbedProtocol>>, LocalStorage>,
     /// Which start of the worker the ports belong to (0: none yet): a comparison worker holding
     /// a port of an older start needs a new one.
@@ -141,6 +144,7 @@ impl EmbedRuntime {
     pub fn provide() -> EmbedRuntime {
         let runtime = EmbedRuntime {
             status: RwSignal::new(EmbedStatus::Off),
+            embedded: RwSignal::new(0),
             worker: StoredValue::new_local(None),
             generation: StoredValue::new(0),
             model: StoredValue::new(None),
@@ -164,7 +168,12 @@ impl EmbedRuntime {
             self.stop();
         }
         let status = self.status;
+        let embedded = self.embedded;
+        embedded.set(0);
         let on_event = move |heard: Heard<EmbedReply>| {
+            if let Heard::Reply(EmbedReply::Progress { done, .. }) = &heard {
+                embedded.set(*done);
+            }
             // Progress while the model still loads does not make it ready.
             let loading = status.with_untracked(|s| matches!(s, EmbedStatus::Loading { .. }));
             let next = match heard {

@@ -121,19 +121,32 @@ pub fn start(app: PageState) {
     let models = expect_context::<ModelSettings>();
     let model_results = expect_context::<ModelResults>();
     let settings = CompareSettings::new(models);
+    let (retrieval_settings, retrieval) = crate::retrieval::state::provide(app);
     // The settings every job is for. A `Memo`: the checked fields also change when the
     // tokenizer's exact count arrives (the document length), which no strategy depends on;
     // without it every finished count would restart the comparison.
     let figures = Memo::new(move |_| {
         figures_of(&app, settings.sized_in.get(), models.model.get()).map(|(f, priced)| {
             let structure = settings.structure.get();
-            (Figures { structure, ..f }, priced)
+            // One embedding model for the page: the semantic rows embed with the retrieval
+            // check's dense model (one embedding worker runs one model).
+            let embedder = settings
+                .semantic
+                .get()
+                .then(|| retrieval_settings.dense_model.get());
+            (
+                Figures {
+                    structure,
+                    embedder,
+                    ..f
+                },
+                priced,
+            )
         })
     });
     let results = results(app, settings, figures);
     provide_context(settings);
     provide_context(results);
-    let (retrieval_settings, retrieval) = crate::retrieval::state::provide(app);
     let embed = EmbedRuntime::provide();
 
     let workers = Workers {
@@ -157,6 +170,9 @@ pub fn start(app: PageState) {
             return None;
         };
         Some(move || {
+            if let Some(model) = figures.embedder {
+                workers.connect_embedder(embed, model);
+            }
             if let Some((table, d)) = workers.schedule(|s| s.table(&text, figures, priced)) {
                 results.table.set(table);
                 workers.dispatch(&app, d);
@@ -176,6 +192,9 @@ pub fn start(app: PageState) {
             return None;
         };
         Some(move || {
+            if let Some(model) = figures.embedder.filter(|_| strategy.needs_embeddings()) {
+                workers.connect_embedder(embed, model);
+            }
             if let Some((page, d)) = workers.schedule(|s| s.selection(&text, figures, strategy)) {
                 results.chunks.set(page);
                 workers.dispatch(&app, d);
@@ -577,11 +596,12 @@ fn wire_retrieval(
 ) {
     // Only what cuts the chunks: the price and the model limit, which the check does not use,
     // must not restart it at every keystroke in the price field. A `Memo` for that reason.
-    let cutting = Memo::new(move |_| figures.with(|f| f.map(|(f, _)| (f.settings, f.structure))));
+    let cutting =
+        Memo::new(move |_| figures.with(|f| f.map(|(f, _)| (f.settings, f.structure, f.embedder))));
     // The sweep checks every setting against the model's limit: its model too.
     let model = Memo::new(move |_| figures.with(|f| f.and_then(|(f, _)| f.model)));
-    let figures_of = |(settings, structure)| Figures {
-        embedder: None,
+    let figures_of = |(settings, structure, embedder)| Figures {
+        embedder,
         settings,
         model: None,
         price_per_million: 0.0,
@@ -605,7 +625,7 @@ fn wire_retrieval(
             return None;
         };
         Some(move || {
-            if retriever.needs_vectors() {
+            if retriever.needs_vectors() || figures.embedder.is_some() {
                 workers.connect_embedder(embed, dense_model);
             }
             let job = |s: &mut Schedule| {

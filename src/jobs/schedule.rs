@@ -263,10 +263,12 @@ impl Schedule {
     pub fn table(&mut self, text: &Arc<str>, figures: Figures, priced: bool) -> (Table, Dispatch) {
         let held = self.hold(text);
         let job = self.next_job();
-        let order = Table::run_order(text.len());
+        let semantic = figures.embedder.is_some();
+        let order = Table::run_order(text.len(), semantic);
         let table = Table {
             job,
-            rows: StrategyId::all()
+            rows: Table::listed(semantic)
+                .into_iter()
                 .map(|s| RowState {
                     strategy: s,
                     outcome: None,
@@ -468,12 +470,14 @@ impl Schedule {
         dense_model: DenseModel,
     ) -> (RetrievalTable, Dispatch) {
         let retrievers = retrievers_for(retriever);
-        let order = Table::run_order(text.len());
+        let semantic = figures.embedder.is_some();
+        let order = Table::run_order(text.len(), semantic);
         let held = self.hold(text);
         let job = self.next_job();
         let table = RetrievalTable {
             job,
-            rows: StrategyId::all()
+            rows: Table::listed(semantic)
+                .into_iter()
                 .filter(|s| order.contains(s))
                 .flat_map(|strategy| {
                     retrievers.iter().map(move |&retriever| RetrievalRowState {
@@ -484,7 +488,10 @@ impl Schedule {
                     })
                 })
                 .collect(),
-            left_out: StrategyId::all().filter(|s| !order.contains(s)).collect(),
+            left_out: Table::listed(semantic)
+                .into_iter()
+                .filter(|s| !order.contains(s))
+                .collect(),
             k,
             failed: false,
         };

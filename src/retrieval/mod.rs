@@ -662,7 +662,8 @@ fn ParamsFields() -> impl IntoView {
 }
 
 /// The retriever select (`retriever`), what it does, and the embedding model's status line
-/// (`embed-status`, with `data-state` and the raw figures) and stop button (`embed-stop`).
+/// (`embed-status`, with `data-state`, the raw figures and `data-embedded`, the texts embedded
+/// since the model started) and stop button (`embed-stop`).
 #[component]
 fn RetrieverField() -> impl IntoView {
     let app = PageState::from_context();
@@ -768,6 +769,7 @@ fn RetrieverField() -> impl IntoView {
                 data-testid="embed-status"
                 data-state=move || embed.status.get().code()
                 data-model=move || model().id()
+                data-embedded=move || embed.embedded.get()
                 data-received=raw(|s| match s {
                     EmbedStatus::Loading { received, .. } => Some(received.to_string()),
                     _ => None,

@@ -31,6 +31,7 @@ use chunk_core::analysis::protocol::{
     Bm25Setting, ExportFormat, Figures, Outcome, Reply, Request, RetrievalOutcome, RetrievalPair,
     Selection, SWEEP_PROGRESS_EVERY,
 };
+use chunk_core::analysis::protocol::{EmbeddingCost, SemanticView};
 use chunk_core::analysis::refusal::Refusal;
 use chunk_core::analysis::snippet::snippet_for;
 use chunk_core::analysis::{summary_prepared, summary_prepared_reading, LimitCheck};
@@ -40,7 +41,11 @@ use chunk_core::retrieval::{
     DenseModel, DocumentTerms, EvalOptions, QaPair, Retriever, Sweep, SweepCell, SweepCheck,
     SweepVectors, Vectors,
 };
-use chunk_core::strategy::{chunker_with, run_prepared, Chunks, Document, StrategyId};
+use chunk_core::strategy::semantic::Vectors as TextVectors;
+use chunk_core::strategy::{
+    chunker_with, run_prepared, Boundary, Chunker, Chunks, Document, SemanticChunker,
+    StrategyError, StrategyId,
+};
 use chunk_core::tokenizer::open::{OpenTokenizer, OpenVocab};
 use chunk_core::tokenizer::Encoding;
 use chunk_core::Lang;
@@ -72,21 +77,31 @@ pub const VECTOR_CACHE_BYTES: usize = 256 << 20;
 /// The embeddings an engine holds, by model and exact text (looked up by `&str`, without
 /// building a key), and what they cost in bytes ([`cached_bytes`]) against
 /// [`VECTOR_CACHE_BYTES`].
+/// One table per model, shared with the semantic strategies that read it (`Arc`: a row's
+/// chunker holds it while it cuts; new vectors arrive between rows).
 #[derive(Default)]
 struct VectorCache {
-    by_model: HashMap<DenseModel, HashMap<String, Vec<f32>>>,
+    by_model: HashMap<DenseModel, Arc<TextVectors>>,
     bytes: usize,
 }
 
 impl VectorCache {
     /// The embedding of `text` by `model`, when held.
-    fn get(&self, model: DenseModel, text: &str) -> Option<&Vec<f32>> {
+    fn get(&self, model: DenseModel, text: &str) -> Option<&[f32]> {
         self.by_model.get(&model)?.get(text)
     }
 
     /// The embeddings of every text of `texts`, in order; `None` unless all are held.
     fn all(&self, model: DenseModel, texts: &[String]) -> Option<Vec<Vec<f32>>> {
-        texts.iter().map(|t| self.get(model, t).cloned()).collect()
+        texts
+            .iter()
+            .map(|t| self.get(model, t).map(<[f32]>::to_vec))
+            .collect()
+    }
+
+    /// Every embedding held of `model`, for a semantic strategy to read.
+    fn of(&self, model: DenseModel) -> Arc<TextVectors> {
+        self.by_model.get(&model).cloned().unwrap_or_default()
     }
 }
 
@@ -369,6 +384,51 @@ impl Engine {
         (!missing.is_empty()).then_some(missing)
     }
 
+    /// The texts a semantic row must have embeddings of before it cuts, and the model: row
+    /// `index` of a [`Request::Compare`] or [`Request::Retrieval`], or the strategy of a
+    /// [`Request::Select`], when it is a
+    /// semantic strategy with [`Figures::embedder`] set, on the text held; each text once, those
+    /// not held yet. `None` for any other row, a refused setting, a text not held (the row
+    /// answers [`Reply::NeedText`] itself) or when every embedding is held.
+    pub fn semantic_needed(
+        &self,
+        request: &Request,
+        index: usize,
+    ) -> Option<(DenseModel, Vec<String>)> {
+        let (text_id, strategy, figures) = match request {
+            Request::Compare {
+                text_id,
+                strategies,
+                figures,
+                ..
+            } => (*text_id, *strategies.get(index)?, figures),
+            Request::Select {
+                text_id,
+                strategy,
+                figures,
+                ..
+            } => (*text_id, *strategy, figures),
+            Request::Retrieval {
+                text_id, figures, ..
+            } => (*text_id, retrieval_cell(request, index)?.0, figures),
+            _ => return None,
+        };
+        let model = figures.embedder?;
+        let (held_id, text) = self.text.as_ref()?;
+        if *held_id != text_id {
+            return None;
+        }
+        let texts = semantic(strategy, figures)?
+            .ok()?
+            .embedding_texts(text)
+            .ok()?;
+        let missing: Vec<String> = texts
+            .into_iter()
+            .filter(|t| self.vectors.get(model, t).is_none())
+            .collect();
+        (!missing.is_empty()).then_some((model, missing))
+    }
+
     /// Keeps the embeddings of `texts` by `model` (one vector per text, in order), for every
     /// later row, within [`VECTOR_CACHE_BYTES`] (the cache is emptied first when they would
     /// not fit). Errors (nothing kept) when the counts differ or a vector is empty or has
@@ -396,11 +456,11 @@ impl Engine {
             // a long text holds hundreds of thousands of chunk texts).
             self.vectors = VectorCache::default();
         }
-        let held = self.vectors.by_model.entry(model).or_default();
+        let held = Arc::make_mut(self.vectors.by_model.entry(model).or_default());
         for (text, vector) in texts.into_iter().zip(vectors) {
-            let bytes = cached_bytes(&text, dim);
-            if held.insert(text, vector).is_none() {
-                self.vectors.bytes += bytes;
+            if held.get(&text).is_none() {
+                self.vectors.bytes += cached_bytes(&text, dim);
+                held.insert(text, vector);
             }
         }
         Ok(())
@@ -442,7 +502,12 @@ impl Engine {
         match &self.last_cut {
             Some((k, chunks)) if *k == key => Some(chunks.clone()),
             _ => {
-                let chunks = cut(strategy, self.prepared[at].borrow_dependent(), figures);
+                let chunks = cut(
+                    strategy,
+                    self.prepared[at].borrow_dependent(),
+                    figures,
+                    &self.vectors,
+                );
                 self.last_cut = Some((key, chunks.clone()));
                 Some(chunks)
             }
@@ -523,7 +588,7 @@ impl Engine {
             let Some(questions) = vectors.all(*dense_model, &queries) else {
                 return Some(failed(Some(job), "the questions' embeddings are not held"));
             };
-            let lookup = |text: &str| vectors.get(*dense_model, text).cloned();
+            let lookup = |text: &str| vectors.get(*dense_model, text).map(<[f32]>::to_vec);
             let dense = SweepVectors {
                 retriever: *retriever,
                 questions: &questions,
@@ -585,8 +650,13 @@ impl Engine {
         };
         let document = self.prepared[at].borrow_dependent();
         let limit = limit_check(&self.open, figures);
-        let outcome = match cut(strategy, document, figures) {
-            Ok(chunks) => outcome_of(document, &chunks, figures, &limit),
+        let outcome = match cut(strategy, document, figures, &self.vectors) {
+            Ok(chunks) => Outcome::Figures {
+                summary: summary_prepared(document, &chunks, &limit, figures.price_per_million),
+                overlap_clamped: chunks.overlap_clamped,
+                overlap_ignored: chunks.overlap_ignored,
+                embedding: embedding_cost(strategy, document.text(), figures),
+            },
             Err(refusal) => Outcome::Refused { refusal },
         };
         Reply::Row {
@@ -685,7 +755,7 @@ impl Engine {
                 let document = self.prepared[at].borrow_dependent();
                 let limit = limit_check(&self.open, &figures);
                 // One chunker gives both the parameters it runs with and the chunks.
-                let built = chunker_with(strategy, &figures.settings, figures.structure);
+                let built = build(strategy, &figures, &self.vectors);
                 let parameters: Vec<(String, String)> = built
                     .as_ref()
                     .map(|c| {
@@ -718,6 +788,7 @@ impl Engine {
                                 summary,
                                 overlap_clamped: chunks.overlap_clamped,
                                 overlap_ignored: chunks.overlap_ignored,
+                                embedding: embedding_cost(strategy, document.text(), &figures),
                             },
                             // The histogram is of the chunks' sizes in the sizing tokens: its
                             // limit line only where the limit is in those tokens.
@@ -731,6 +802,9 @@ impl Engine {
                 let layout = chunks.as_ref().map_or_else(Vec::new, |(c, _)| {
                     document_spans(&c.chunks, document.text(), LAYOUT_BYTES)
                 });
+                let semantic = chunks.as_ref().and_then(|(c, _)| {
+                    semantic_view(strategy, document.text(), &figures, &self.vectors, c)
+                });
                 self.selected = Some((job, chunks));
                 Reply::Selected(Box::new(Selection {
                     job,
@@ -740,6 +814,7 @@ impl Engine {
                     snippet,
                     parameters,
                     layout,
+                    semantic,
                 }))
             }
             Request::Rows { job, from, count } => match self.selection(job) {
@@ -832,25 +907,84 @@ fn embedded_texts(
         .collect()
 }
 
-/// Cuts the document with `strategy` at `figures`' settings.
-fn cut(strategy: StrategyId, document: &Document, figures: &Figures) -> Result<Chunks, Refusal> {
-    chunker_with(strategy, &figures.settings, figures.structure)
+/// Cuts the document with `strategy` at `figures`' settings (a semantic strategy reading
+/// the embeddings held of [`Figures::embedder`]).
+fn cut(
+    strategy: StrategyId,
+    document: &Document,
+    figures: &Figures,
+    vectors: &VectorCache,
+) -> Result<Chunks, Refusal> {
+    build(strategy, figures, vectors)
         .and_then(|c| run_prepared(c.as_ref(), document))
         .map_err(|e| Refusal::from(&e))
 }
 
-/// The comparison figures of `chunks`, checked against `limit`.
-fn outcome_of(
-    document: &Document,
-    chunks: &Chunks,
+/// The chunker of `strategy` at `figures`: [`chunker_with`], or for a semantic strategy with
+/// a model, its [`SemanticChunker`] over that model's embeddings held.
+fn build(
+    strategy: StrategyId,
     figures: &Figures,
-    limit: &LimitCheck<'_>,
-) -> Outcome {
-    Outcome::Figures {
-        summary: summary_prepared(document, chunks, limit, figures.price_per_million),
-        overlap_clamped: chunks.overlap_clamped,
-        overlap_ignored: chunks.overlap_ignored,
+    vectors: &VectorCache,
+) -> Result<Box<dyn Chunker>, StrategyError> {
+    match (semantic(strategy, figures), figures.embedder) {
+        (Some(built), Some(model)) => Ok(Box::new(built?.with_vectors(vectors.of(model)))),
+        _ => chunker_with(strategy, &figures.settings, figures.structure),
     }
+}
+
+/// The semantic chunker of `strategy` at `figures` without vectors; `None` for another
+/// strategy or without a model.
+fn semantic(
+    strategy: StrategyId,
+    figures: &Figures,
+) -> Option<Result<SemanticChunker, StrategyError>> {
+    figures.embedder?;
+    SemanticChunker::new(strategy, &figures.settings)
+}
+
+/// The texts a semantic strategy embeds on `text` before it cuts, as an [`EmbeddingCost`]:
+/// counted in the settings' encoding, priced at the figures' price. `None` for any other
+/// strategy, without a model, or when the strategy refuses.
+fn embedding_cost(strategy: StrategyId, text: &str, figures: &Figures) -> Option<EmbeddingCost> {
+    let texts = semantic(strategy, figures)?
+        .ok()?
+        .embedding_calls(text)
+        .ok()?;
+    let counter = figures.settings.encoding.tokenizer();
+    let tokens: usize = texts.iter().map(|t| counter.count(t)).sum();
+    Some(EmbeddingCost {
+        texts: texts.len(),
+        tokens,
+        cost: tokens as f64 * figures.price_per_million / 1_000_000.0,
+    })
+}
+
+/// The similarity curve of a semantic strategy's cut of `text`, with the chunk ends the size
+/// forced; `None` for any other strategy or without a model.
+fn semantic_view(
+    strategy: StrategyId,
+    text: &str,
+    figures: &Figures,
+    vectors: &VectorCache,
+    chunks: &Chunks,
+) -> Option<SemanticView> {
+    let model = figures.embedder?;
+    let chunker = semantic(strategy, figures)?
+        .ok()?
+        .with_vectors(vectors.of(model));
+    let curve = chunker.curve(text).ok()?;
+    let size_cuts = chunks
+        .chunks
+        .iter()
+        .filter(|c| !matches!(c.reason, Boundary::TopicShift | Boundary::EndOfText))
+        .map(|c| c.bytes.end)
+        .collect();
+    Some(SemanticView {
+        curve,
+        size_cuts,
+        text_bytes: text.len(),
+    })
 }
 
 /// The open vocabulary a request's sizing, model or count is about, loaded or not: the one

@@ -27,7 +27,7 @@
 use std::collections::{HashMap, VecDeque};
 
 use chunk_core::analysis::export::PageMap;
-use chunk_core::analysis::protocol::{Lane, Reply, Request};
+use chunk_core::analysis::protocol::{Lane, Outcome, Reply, Request};
 use chunk_core::retrieval::DenseModel;
 use chunk_core::tokenizer::open::OpenVocab;
 
@@ -104,6 +104,28 @@ struct Waiting {
     asked: bool,
     /// The vocabulary being fetched that it waits for.
     wait: Option<OpenVocab>,
+    /// The embeddings batch a semantic `select` waits for, with its model and texts.
+    embedding: Option<(u32, DenseModel, Vec<String>)>,
+    /// Why a semantic `select`'s embeddings could not be had: it is answered with
+    /// [`Reply::Failed`].
+    failed: Option<String>,
+}
+
+impl Waiting {
+    fn new(request: Request, asked: bool, wait: Option<OpenVocab>) -> Self {
+        Waiting {
+            request,
+            asked,
+            wait,
+            embedding: None,
+            failed: None,
+        }
+    }
+
+    /// Whether it can be answered now.
+    fn due(&self) -> bool {
+        self.wait.is_none() && self.embedding.is_none()
+    }
 }
 
 /// The comparison worker: the [`Engine`] and the jobs in flight. See the module's doc.
@@ -185,18 +207,10 @@ impl Worker {
                     self.post(Reply::VocabLoading { job, vocab });
                 }
                 let wait = self.ask_for_vocab(&request);
-                self.counts.push(Waiting {
-                    request,
-                    asked: true,
-                    wait,
-                });
+                self.counts.push(Waiting::new(request, true, wait));
             }
             Request::Select { .. } | Request::Rows { .. } | Request::Export { .. } => {
-                self.in_order.push_back(Waiting {
-                    request,
-                    asked: false,
-                    wait: None,
-                });
+                self.in_order.push_back(Waiting::new(request, false, None));
             }
         }
     }
@@ -253,7 +267,7 @@ impl Worker {
     pub fn has_work(&self) -> bool {
         !self.effects.is_empty()
             || self.counts.iter().any(|w| w.wait.is_none())
-            || self.in_order.front().is_some_and(|w| w.wait.is_none())
+            || self.in_order.front().is_some_and(Waiting::due)
             || self.stepped.iter().any(Stepped::due)
     }
 
@@ -280,7 +294,25 @@ impl Worker {
                     head.asked = true;
                     head.wait = self.ask_for_vocab(&head.request);
                 }
-                if head.wait.is_none() {
+                if let Some(message) = head.failed.take() {
+                    return Some(Effect::Post(Reply::Failed {
+                        job: Some(head.request.job()),
+                        message: format!("embeddings: {message}"),
+                    }));
+                }
+                if head.due() {
+                    // A semantic select asks for its embeddings first, once.
+                    if let Some((model, texts)) = self.engine.semantic_needed(&head.request, 0) {
+                        self.batches += 1;
+                        self.effects.push_back(Effect::Embed {
+                            batch: self.batches,
+                            model,
+                            texts: texts.clone(),
+                        });
+                        head.embedding = Some((self.batches, model, texts));
+                        self.in_order.push_front(head);
+                        continue;
+                    }
                     return Some(Effect::Post(self.engine.handle(head.request)));
                 }
                 self.in_order.push_front(head);
@@ -342,6 +374,17 @@ impl Worker {
     /// whose job was superseded is kept all the same (a later job may need the same texts);
     /// one nobody asked for is ignored.
     pub fn vectors_arrived(&mut self, batch: u32, vectors: Result<Vec<Vec<f32>>, String>) {
+        if let Some(w) = self
+            .in_order
+            .iter_mut()
+            .find(|w| matches!(&w.embedding, Some((b, ..)) if *b == batch))
+        {
+            let (_, model, texts) = w.embedding.take().expect("matched");
+            if let Err(message) = vectors.and_then(|v| self.engine.store_vectors(model, texts, v)) {
+                w.failed = Some(message);
+            }
+            return;
+        }
         let Some(at) = self
             .stepped
             .iter()
@@ -357,8 +400,9 @@ impl Worker {
         let kept = vectors.and_then(|v| self.engine.store_vectors(model, texts, v));
         if let Err(message) = kept {
             let job = &mut self.stepped[at];
-            if job.kind == Kind::Retrieval {
-                // The BM25 rows go on; each dense or hybrid row is refused with the reason.
+            if matches!(job.kind, Kind::Retrieval | Kind::Compare(_)) {
+                // The BM25 rows (the other strategies' rows) go on; each dense or hybrid row
+                // (semantic row) is refused with the reason.
                 job.dense_failed = Some(message);
             } else {
                 let job = self.stepped.remove(at).expect("found");
@@ -377,6 +421,11 @@ impl Worker {
         self.stepped
             .iter()
             .filter_map(|s| s.embedding.as_ref().map(|(b, ..)| *b))
+            .chain(
+                self.in_order
+                    .iter()
+                    .filter_map(|w| w.embedding.as_ref().map(|(b, ..)| *b)),
+            )
             .collect()
     }
 
@@ -410,6 +459,43 @@ impl Worker {
     /// retrieval row or sweep setting whose embeddings are not all held asks for them
     /// ([`Effect::Embed`]) and waits instead of answering.
     fn step(&mut self, job: &mut Stepped, clock: &impl Fn() -> f64) -> (Option<Reply>, bool) {
+        // A semantic row's sentence embeddings come first (its chunks depend on them).
+        if matches!(job.kind, Kind::Compare(_) | Kind::Retrieval) && job.next < job.total {
+            if let Some((model, texts)) = self.engine.semantic_needed(&job.request, job.next) {
+                if let Some(message) = &job.dense_failed {
+                    let refusal = Refusal::embeddings_failed(message);
+                    let reply = match &job.request {
+                        Request::Compare { strategies, .. } => Reply::Row {
+                            job: job.request.job(),
+                            strategy: strategies[job.next],
+                            outcome: Outcome::Refused { refusal },
+                            millis: 0.0,
+                        },
+                        _ => {
+                            let (strategy, retriever) = retrieval_cell(&job.request, job.next)
+                                .expect("a retrieval row in range");
+                            Reply::RetrievalRow {
+                                job: job.request.job(),
+                                strategy,
+                                retriever,
+                                outcome: RetrievalOutcome::Refused { refusal },
+                                millis: 0.0,
+                            }
+                        }
+                    };
+                    job.next += 1;
+                    return (Some(reply), true);
+                }
+                self.batches += 1;
+                self.effects.push_back(Effect::Embed {
+                    batch: self.batches,
+                    model,
+                    texts: texts.clone(),
+                });
+                job.embedding = Some((self.batches, model, texts));
+                return (None, true);
+            }
+        }
         if matches!(job.kind, Kind::Retrieval | Kind::Sweep) && job.next < job.total {
             if let Some(texts) = self.engine.vectors_needed(&job.request, job.next) {
                 if let (Some(message), Some((strategy, retriever))) =
@@ -820,6 +906,180 @@ mod tests {
                 None => return (posts, asked),
             }
         }
+    }
+
+    /// A longer text of two topics for the semantic rows (they need a few sentences).
+    fn semantic_text() -> String {
+        let a =
+            "The battery lasts a week. Charge the battery for three hours. A spare battery helps. ";
+        let b = "Clean the lens with a dry cloth. The lens coating is soft. Water harms the lens. ";
+        format!("{}{}", a.repeat(3), b.repeat(3))
+    }
+
+    fn semantic_compare(job: u32) -> Request {
+        Request::Compare {
+            job,
+            lane: Lane::Table,
+            text_id: 1,
+            strategies: vec![
+                StrategyId::Semantic,
+                StrategyId::LangchainRecursive,
+                StrategyId::LlamaindexSemantic,
+                StrategyId::ChonkieSemantic,
+            ],
+            figures: Figures {
+                embedder: Some(DenseModel::default()),
+                ..figures()
+            },
+        }
+    }
+
+    #[test]
+    fn a_semantic_row_waits_for_its_sentence_embeddings_and_shares_them() {
+        let mut w = Worker::default();
+        w.set_text(1, semantic_text(), None);
+        w.receive(semantic_compare(1));
+        let (posts, asked) =
+            run_embedding(&mut w, |texts| Ok(texts.iter().map(|t| embed(t)).collect()));
+        // The product's own and LlamaIndex embed the same windows: asked for once, by the
+        // first; chonkie's windows and sentences are other texts.
+        assert_eq!(asked.len(), 2, "{asked:?}");
+        let rows: Vec<(StrategyId, Option<usize>)> = posts
+            .iter()
+            .filter_map(|r| match r {
+                Reply::Row {
+                    strategy,
+                    outcome: Outcome::Figures { embedding, .. },
+                    ..
+                } => Some((*strategy, embedding.map(|e| e.texts))),
+                Reply::Row { outcome, .. } => panic!("{outcome:?}"),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(rows.len(), 4);
+        assert_eq!(rows[1], (StrategyId::LangchainRecursive, None));
+        // The cost counts the library's calls (the text repeats: its windows too); each
+        // distinct text is asked for once.
+        assert!(rows[0].1.unwrap() > asked[0].len());
+        assert_eq!(rows[0].1, rows[2].1);
+        assert!(rows[3].1.unwrap() >= asked[1].len());
+        assert!(matches!(posts.last(), Some(Reply::Compared { job: 1 })));
+        // The rows equal the engine's own with the same vectors held.
+        let mut e = Engine::default();
+        e.set_text(1, semantic_text(), None);
+        for texts in &asked {
+            let v = texts.iter().map(|t| embed(t)).collect();
+            e.store_vectors(DenseModel::default(), texts.clone(), v)
+                .unwrap();
+        }
+        for (i, reply) in posts
+            .iter()
+            .filter(|r| matches!(r, Reply::Row { .. }))
+            .enumerate()
+        {
+            assert_eq!(*reply, e.compare_row(&semantic_compare(1), i, NO_CLOCK));
+        }
+        // Held now: the same table again asks for nothing.
+        w.receive(semantic_compare(2));
+        let (_, again) = run_embedding(&mut w, |_| panic!("nothing to embed"));
+        assert!(again.is_empty());
+    }
+
+    #[test]
+    fn a_failed_embedding_refuses_the_semantic_rows_and_the_others_go_on() {
+        let mut w = Worker::default();
+        w.set_text(1, semantic_text(), None);
+        w.receive(semantic_compare(1));
+        let (posts, asked) = run_embedding(&mut w, |_| Err("the model stopped".to_owned()));
+        assert_eq!(
+            asked.len(),
+            1,
+            "one batch, then the semantic rows are refused"
+        );
+        let kinds: Vec<(StrategyId, String)> = posts
+            .iter()
+            .filter_map(|r| match r {
+                Reply::Row {
+                    strategy,
+                    outcome: Outcome::Refused { refusal },
+                    ..
+                } => Some((*strategy, refusal.kind.clone())),
+                Reply::Row { strategy, .. } => Some((*strategy, "figures".to_owned())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                (StrategyId::Semantic, "embeddings-failed".to_owned()),
+                (StrategyId::LangchainRecursive, "figures".to_owned()),
+                (
+                    StrategyId::LlamaindexSemantic,
+                    "embeddings-failed".to_owned()
+                ),
+                (StrategyId::ChonkieSemantic, "embeddings-failed".to_owned()),
+            ]
+        );
+        // Without a model the semantic rows are refused as needing one, nothing is asked.
+        let mut w = Worker::default();
+        w.set_text(1, semantic_text(), None);
+        let Request::Compare { strategies, .. } = semantic_compare(3) else {
+            unreachable!()
+        };
+        w.receive(Request::Compare {
+            job: 3,
+            lane: Lane::Table,
+            text_id: 1,
+            strategies,
+            figures: figures(),
+        });
+        let (posts, asked) = run_embedding(&mut w, |_| panic!("nothing to embed"));
+        assert!(asked.is_empty());
+        assert!(matches!(
+            &posts[0],
+            Reply::Row { outcome: Outcome::Refused { refusal }, .. } if refusal.kind == "embeddings-needed"
+        ));
+    }
+
+    #[test]
+    fn a_semantic_select_waits_for_its_embeddings_then_shows_the_curve() {
+        let mut w = Worker::default();
+        w.set_text(1, semantic_text(), None);
+        let select = Request::Select {
+            job: 5,
+            text_id: 1,
+            strategy: StrategyId::Semantic,
+            figures: Figures {
+                embedder: Some(DenseModel::default()),
+                ..figures()
+            },
+            bins: 4,
+        };
+        w.receive(select);
+        w.receive(Request::Rows {
+            job: 5,
+            from: 0,
+            count: 3,
+        });
+        let (posts, asked) =
+            run_embedding(&mut w, |texts| Ok(texts.iter().map(|t| embed(t)).collect()));
+        assert_eq!(asked.len(), 1);
+        let [Reply::Selected(sel), Reply::Rows { total, .. }] = &posts[..] else {
+            panic!("{posts:?}")
+        };
+        let view = sel.semantic.as_ref().expect("a curve");
+        assert_eq!(view.text_bytes, semantic_text().len());
+        // 18 sentences, 17 gaps; the windows repeat with the text, each asked for once.
+        assert_eq!(view.curve.points.len(), 17);
+        assert!(asked[0].len() < 18);
+        assert!(view.curve.threshold.is_some());
+        let Outcome::Figures { summary, .. } = &sel.outcome else {
+            panic!()
+        };
+        assert_eq!(summary.chunks, *total);
+        // Every chunk end is a topic shift on the curve, a size cut, or the end.
+        let cuts = view.curve.points.iter().filter(|p| p.cut).count();
+        assert_eq!(cuts + view.size_cuts.len() + 1, *total, "{view:?}");
     }
 
     #[test]

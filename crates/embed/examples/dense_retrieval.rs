@@ -37,9 +37,6 @@ use chunk_core::strategy::{chunker, run, Settings, SizeUnit, StrategyId};
 use chunk_core::tokenizer::Encoding;
 use chunk_core::Lang;
 use embed_core::encoder::Encoder;
-use embed_core::folder::{ModelFolder, StaticFolder};
-use embed_core::sentence::SentenceEncoder;
-use embed_core::static_model::StaticEncoder;
 use serde_json::{json, Value};
 
 #[derive(serde::Deserialize)]
@@ -104,22 +101,9 @@ fn main() -> ExitCode {
 
 /// `model` from `EMBED_MODELS_DIR`, its int8 copy or its published fp32 weights.
 fn load(model: DenseModel, weights: Weights) -> Result<Encoder, String> {
-    let int8 = weights == Weights::Int8;
     let dir = std::env::var("EMBED_MODELS_DIR")
         .map_err(|_| "EMBED_MODELS_DIR is not set (scripts/ensure-models.sh)".to_owned())?;
-    let dir = std::path::Path::new(&dir).join(model.id());
-    Ok(match model {
-        DenseModel::AllMiniLmL6V2 => {
-            let folder = ModelFolder::read(&dir).map_err(|e| e.to_string())?;
-            let fp32 = SentenceEncoder::load(folder.files()).map_err(|e| e.to_string())?;
-            Encoder::from(if int8 { fp32.quantize_int8() } else { fp32 })
-        }
-        DenseModel::PotionBase8M => {
-            let folder = StaticFolder::read(&dir).map_err(|e| e.to_string())?;
-            let fp32 = StaticEncoder::load(folder.files()).map_err(|e| e.to_string())?;
-            Encoder::from(if int8 { fp32.quantize_int8() } else { fp32 })
-        }
-    })
+    Encoder::read_model(std::path::Path::new(&dir), model, weights == Weights::Int8)
 }
 
 fn answer(input: &Input, encoder: &Encoder) -> Result<Value, String> {

@@ -322,12 +322,40 @@ pub enum Outcome {
         /// `RecursiveChunker`), so these chunks do not overlap.
         #[serde(default)]
         overlap_ignored: bool,
+        /// What a semantic strategy embeds before it can cut ([`EmbeddingCost`]); `None` for
+        /// every other strategy.
+        #[serde(default)]
+        embedding: Option<EmbeddingCost>,
     },
     /// The strategy (or its library) refused.
     Refused {
         /// Why.
         refusal: Refusal,
     },
+}
+
+/// What a semantic strategy's pipeline embeds to find its cuts, before it embeds the chunks:
+/// every sentence window it compares, as its library calls the model
+/// ([`crate::strategy::SemanticChunker::embedding_calls`], repeats included).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EmbeddingCost {
+    /// Texts embedded, one per call of the library (a repeated text counts each time).
+    pub texts: usize,
+    /// Their tokens in [`Figures::settings`]' encoding.
+    pub tokens: usize,
+    /// Those tokens at [`Figures::price_per_million`], in the page's currency.
+    pub cost: f64,
+}
+
+/// A semantic strategy's similarity curve for the chunk view.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SemanticView {
+    /// The curve along the text, its threshold and its topic-shift cuts.
+    pub curve: crate::strategy::curve::Curve,
+    /// Byte offsets where a chunk ends because of the size, not a topic shift.
+    pub size_cuts: Vec<usize>,
+    /// The text's length in bytes (the curve's x axis).
+    pub text_bytes: usize,
 }
 
 /// The answer to a [`Request::Select`], as the page keeps it.
@@ -352,6 +380,9 @@ pub struct Selection {
     /// refused.
     #[serde(default)]
     pub layout: Vec<crate::analysis::layout::DocSpan>,
+    /// The similarity curve, for a semantic strategy that cut.
+    #[serde(default)]
+    pub semantic: Option<SemanticView>,
 }
 
 /// One question/answer pair's figures in a [`Reply::RetrievalRow`] (the page's

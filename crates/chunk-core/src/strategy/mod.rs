@@ -17,6 +17,7 @@
 
 #[cfg(feature = "strategies")]
 mod chonkie;
+pub mod curve;
 mod defaults;
 #[cfg(feature = "strategies")]
 mod fixed;

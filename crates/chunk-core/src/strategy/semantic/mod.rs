@@ -24,6 +24,7 @@ mod llamaindex;
 pub(crate) mod numeric;
 mod own;
 
+pub use super::curve::{Curve, CurveKind, CurvePoint};
 pub use chonkie::ChonkieSemantic;
 pub use langchain::{BreakpointThresholdType, LangchainSemantic};
 pub use llamaindex::LlamaindexSemantic;
@@ -82,43 +83,6 @@ impl Vectors {
         self.get(text)
             .ok_or(StrategyError::EmbeddingsNeeded { strategy })
     }
-}
-
-/// What a curve's values are.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum CurveKind {
-    /// Cosine distance (1 − similarity) between neighbouring windows: a cut where it is
-    /// above the threshold (LangChain, LlamaIndex, the product's own).
-    Distance,
-    /// LangChain's `gradient` breakpoints: the gradient of the distances, cut above.
-    DistanceGradient,
-    /// Cosine similarity of a window and the next sentence: a cut at a smoothed local minimum
-    /// at or under the threshold (chonkie).
-    Similarity,
-}
-
-/// The similarity curve along a text: one point per gap between two sentences that the
-/// strategy measured, the threshold it cut at, and where it cut.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Curve {
-    /// What the values are.
-    pub kind: CurveKind,
-    /// One point per measured gap, in document order.
-    pub points: Vec<CurvePoint>,
-    /// The threshold the values were compared with (`None` when too few points gave none).
-    pub threshold: Option<f64>,
-}
-
-/// One gap between sentences on a [`Curve`].
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct CurvePoint {
-    /// Byte offset of the gap in the document (where the next sentence starts).
-    pub byte: usize,
-    /// The value at the gap ([`Curve::kind`]).
-    pub value: f64,
-    /// True when the strategy cut here for a topic shift.
-    pub cut: bool,
 }
 
 /// The rule of one semantic strategy: its sentences, the texts it embeds and how it cuts.
@@ -194,6 +158,16 @@ impl SemanticChunker {
     /// [`StrategyError::TokenizerNotLoaded`] when the sizing tokenizer is missing.
     pub fn embedding_texts(&self, text: &str) -> Result<Vec<String>, StrategyError> {
         Ok(Vectors::new().missing(&self.rule.texts(text)?))
+    }
+
+    /// Every text the library embeds on `text`, in its order, repeats included: what a
+    /// pipeline running it pays for before it embeds a chunk (a text that occurs twice in
+    /// the document is embedded twice).
+    ///
+    /// # Errors
+    /// As [`SemanticChunker::embedding_texts`].
+    pub fn embedding_calls(&self, text: &str) -> Result<Vec<String>, StrategyError> {
+        self.rule.texts(text)
     }
 
     /// This chunker reading `vectors`.
