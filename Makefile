@@ -234,7 +234,7 @@ $(E2E)/node_modules/.package-lock.json: $(E2E)/package-lock.json $(E2E)/package.
 # native core's, a strategy's chunk count from its library's, or Node's sentence count from
 # Chromium's. ~20 minutes.
 .PHONY: bench bench-strategies bench-sentences bench-compare bench-retrieval bench-open-tokenizers \
-	bench-documents bench-semantic bench-network bench-paste bench-embed
+	bench-documents bench-semantic bench-semantic-page bench-network bench-paste bench-embed
 bench:
 	$(ROOT)/scripts/bench.sh
 
@@ -286,6 +286,11 @@ bench-paste:
 # the fixture and about 1 MB; prints our time, the library's and the ratio per strategy.
 bench-semantic:
 	$(ROOT)/scripts/bench-semantic.sh
+
+# The semantic rows in the built page: what they add to the table on the fixture and 1 MB with
+# potion-base-8M, the model's first load, long tasks (bench/semantic-page.mjs).
+bench-semantic-page:
+	$(ROOT)/scripts/bench-page.sh semantic-page
 
 # Only the embedding part: crates/embed-engine built with and without wasm SIMD, the site's int8
 # model file and its fp32 twin, then bench/embed.mjs (all-MiniLM-L6-v2 sentences and 256-token

@@ -123,9 +123,22 @@ self.onmessage = ({ data }) => {
     return;
   }
   if (data.kind === 'embedder') {
+    // A port to a new embedding worker (another model, or a restart): the batches asked of the
+    // old one are never answered, so they fail now (their jobs were superseded, or answer with
+    // the reason) instead of waiting for ever.
+    const replaced = embedPort != null;
     embedPort?.close();
     embedPort = data.port;
     embedPort.onmessage = embedded;
+    if (replaced) {
+      ready
+        ?.then(() => {
+          if (!engine) return;
+          for (const batch of engine.embedding_batches()) engine.vectors_failed(batch, 'the embedding model was replaced');
+          pump();
+        })
+        .catch(report);
+    }
     return;
   }
   if (data.kind === 'embedder-gone') {

@@ -8,6 +8,7 @@
 #   documents  the PDF fixture and a 52 MB PDF read in the reader worker, the stop button
 #   network    the first visit on Fast 4G and Slow 4G (paint, form, first count, files sent)
 #   paste      paste -> exact count per MB (1 MB, 10 MB) against a gpt-tokenizer encode
+#   semantic-page  the semantic rows with potion-base-8M on the fixture and 1 MB: what they add
 # Speed is never a failure; a failed step is.
 #
 # Usage: scripts/bench-page.sh PART
@@ -18,10 +19,10 @@ BENCH="$ROOT/bench"
 # shellcheck source=bench-common.sh
 . "$ROOT/scripts/bench-common.sh"
 
-part="${1:?usage: scripts/bench-page.sh compare|retrieval|documents|network|paste}"
+part="${1:?usage: scripts/bench-page.sh compare|retrieval|documents|network|paste|semantic-page}"
 [[ -f "$BENCH/$part.mjs" ]] || { say "no such part: bench/$part.mjs"; exit 2; }
 "$ROOT/scripts/ensure-tools.sh" rust wasm-target trunk wasm-bindgen chromium node
-[[ "$part" != compare && "$part" != paste ]] || bench_corpus_packages
+[[ "$part" != compare && "$part" != paste && "$part" != semantic-page ]] || bench_corpus_packages
 bench_npm
 PAGE_DIST="${PAGE_DIST:-$ROOT/target/bench/page-dist}"
 "$ROOT/scripts/ensure-models.sh" >/dev/null # the build writes the embedding model's file from them

@@ -52,6 +52,9 @@ if (cd "$ROOT" && cargo fetch && TRUNK_SKIP_VERSION_CHECK=true trunk build --rel
     say "the retrieval check in the page: the table of every strategy and a 60-setting sweep on 1 MB (a few minutes)"
     node "$BENCH/retrieval.mjs" "$PAGE_DIST" || status=1
     echo
+    say "the semantic rows in the page with potion-base-8M: fixture and 1 MB (a minute)"
+    node "$BENCH/semantic-page.mjs" "$PAGE_DIST" || status=1
+    echo
     say "PDFs read in the page: the fixture and a 50 MB PDF (a minute)"
     node "$BENCH/documents.mjs" "$PAGE_DIST" || status=1
     echo

@@ -318,7 +318,10 @@ fn SemanticCurve() -> impl IntoView {
             .collect();
         let threshold = curve.threshold.filter(|t| t.is_finite());
         let legend = match (curve.points.is_empty(), curve.kind, threshold) {
-            (true, ..) | (_, _, None) => messages::text(lang, Msg::CurveNone).to_owned(),
+            (true, ..) => messages::text(lang, Msg::CurveNone).to_owned(),
+            // Measured, but no threshold came of it (no smoothed minimum for chonkie; a
+            // window the model read nothing of for LlamaIndex): no topic shift.
+            (false, _, None) => messages::text(lang, Msg::CurveNoShift).to_owned(),
             (false, CurveKind::Similarity, Some(t)) => cmp_msg::CurveLegendChonkie {
                 threshold: &format::fixed4(lang, t),
             }
@@ -328,12 +331,7 @@ fn SemanticCurve() -> impl IntoView {
             }
             .fill(lang),
         };
-        let topic: Vec<usize> = curve
-            .points
-            .iter()
-            .filter(|p| p.cut)
-            .map(|p| p.byte)
-            .collect();
+        let topic = &view.topic_cuts;
         let kind = match curve.kind {
             CurveKind::Distance => "distance",
             CurveKind::DistanceGradient => "distance-gradient",
@@ -355,7 +353,7 @@ fn SemanticCurve() -> impl IntoView {
                 <figcaption>{messages::text(lang, Msg::CurveHeading)}</figcaption>
                 <svg viewBox=format!("0 0 {w} {h}") preserveAspectRatio="none" role="img"
                     aria-label=legend.clone()>
-                    {marks(&topic, "cut-topic")}
+                    {marks(topic, "cut-topic")}
                     {marks(&view.size_cuts, "cut-size")}
                     {threshold.map(|t| view! {
                         <line class="threshold" x1=0.0 x2=w y1=y(t) y2=y(t)/>

@@ -863,6 +863,30 @@ impl Engine {
         }
     }
 
+    /// A [`Request::Select`] answered with `refusal` and no chunks (its embeddings could not be
+    /// had): [`Reply::Selected`] with [`Outcome::Refused`], and the selection is that job's with
+    /// no chunks ([`Request::Rows`] of it answer an empty page). [`Reply::Failed`] for another
+    /// request.
+    pub fn refuse_selection(&mut self, request: &Request, refusal: Refusal) -> Reply {
+        let Request::Select { job, strategy, .. } = request else {
+            return failed(
+                Some(request.job()),
+                "refuse_selection takes a select request",
+            );
+        };
+        self.selected = Some((*job, None));
+        Reply::Selected(Box::new(Selection {
+            job: *job,
+            strategy: *strategy,
+            outcome: Outcome::Refused { refusal },
+            histogram: None,
+            snippet: None,
+            parameters: Vec::new(),
+            layout: Vec::new(),
+            semantic: None,
+        }))
+    }
+
     /// The text and the chunks of selection `job` with the model's reading of each, if it is
     /// the current one.
     fn selection(&self, job: u32) -> Option<(&str, Option<&SelectedChunks>)> {
@@ -980,8 +1004,15 @@ fn semantic_view(
         .filter(|c| !matches!(c.reason, Boundary::TopicShift | Boundary::EndOfText))
         .map(|c| c.bytes.end)
         .collect();
+    let topic_cuts = curve
+        .points
+        .iter()
+        .filter(|p| p.cut)
+        .map(|p| p.byte)
+        .collect();
     Some(SemanticView {
         curve,
+        topic_cuts,
         size_cuts,
         text_bytes: text.len(),
     })

@@ -184,20 +184,19 @@ impl Worker {
     pub fn receive(&mut self, request: Request) {
         match request {
             Request::Compare { lane, .. } => {
-                self.stepped
-                    .retain(|s| !matches!(s.kind, Kind::Compare(l) if lane.stops(l)));
+                self.drop_jobs(|k| matches!(k, Kind::Compare(l) if lane.stops(l)));
                 self.start(request, Kind::Compare(lane));
             }
             Request::Retrieval { .. } => {
-                self.drop_jobs(Kind::Retrieval);
+                self.drop_jobs(|k| k == Kind::Retrieval);
                 self.start(request, Kind::Retrieval);
             }
             Request::Sweep { .. } => {
-                self.drop_jobs(Kind::Sweep);
+                self.drop_jobs(|k| k == Kind::Sweep);
                 self.start(request, Kind::Sweep);
             }
             Request::CancelSweep { .. } => {
-                self.drop_jobs(Kind::Sweep);
+                self.drop_jobs(|k| k == Kind::Sweep);
                 let reply = self.engine.handle(request);
                 self.post(reply);
             }
@@ -209,7 +208,31 @@ impl Worker {
                 let wait = self.ask_for_vocab(&request);
                 self.counts.push(Waiting::new(request, true, wait));
             }
-            Request::Select { .. } | Request::Rows { .. } | Request::Export { .. } => {
+            Request::Select { .. } => {
+                // A newer selection supersedes one still waiting for its embeddings (and the
+                // rows and exports asked of it): its batch becomes an orphan.
+                let stale: Vec<u32> = self
+                    .in_order
+                    .iter()
+                    .filter(|w| w.embedding.is_some())
+                    .map(|w| w.request.job())
+                    .collect();
+                let mut dropped = Vec::new();
+                self.in_order.retain_mut(|w| {
+                    if !stale.contains(&w.request.job()) {
+                        return true;
+                    }
+                    if let Some(batch) = w.embedding.take() {
+                        dropped.push(batch);
+                    }
+                    false
+                });
+                for (batch, model, texts) in dropped {
+                    self.orphan(batch, model, texts);
+                }
+                self.in_order.push_back(Waiting::new(request, false, None));
+            }
+            Request::Rows { .. } | Request::Export { .. } => {
                 self.in_order.push_back(Waiting::new(request, false, None));
             }
         }
@@ -295,10 +318,11 @@ impl Worker {
                     head.wait = self.ask_for_vocab(&head.request);
                 }
                 if let Some(message) = head.failed.take() {
-                    return Some(Effect::Post(Reply::Failed {
-                        job: Some(head.request.job()),
-                        message: format!("embeddings: {message}"),
-                    }));
+                    // Answered as a refusal the page words, with no chunks.
+                    let refusal = Refusal::embeddings_failed(&message);
+                    return Some(Effect::Post(
+                        self.engine.refuse_selection(&head.request, refusal),
+                    ));
                 }
                 if head.due() {
                     // A semantic select asks for its embeddings first, once.
@@ -429,23 +453,32 @@ impl Worker {
             .collect()
     }
 
-    /// Stops the running jobs of `kind`; a batch one of them waits for becomes an orphan
-    /// ([`Worker::vectors_arrived`] still keeps its embeddings).
-    fn drop_jobs(&mut self, kind: Kind) {
-        let (orphans, cancelled) = (&mut self.orphans, &mut self.cancelled);
+    /// Stops the running jobs whose kind `stops`; a batch one of them waits for becomes an
+    /// orphan ([`Worker::vectors_arrived`] still keeps its embeddings).
+    fn drop_jobs(&mut self, stops: impl Fn(Kind) -> bool) {
+        let mut dropped = Vec::new();
         self.stepped.retain_mut(|s| {
-            if s.kind != kind {
+            if !stops(s.kind) {
                 return true;
             }
-            if let Some((batch, model, texts)) = s.embedding.take() {
-                if orphans.len() >= MAX_ORPHANS {
-                    orphans.clear();
-                }
-                orphans.insert(batch, (model, texts));
-                cancelled.push(batch);
+            if let Some(batch) = s.embedding.take() {
+                dropped.push(batch);
             }
             false
         });
+        for (batch, model, texts) in dropped {
+            self.orphan(batch, model, texts);
+        }
+    }
+
+    /// Keeps a superseded job's batch for when it arrives, and has it cancelled in the
+    /// embedding worker ([`Worker::take_cancelled`]).
+    fn orphan(&mut self, batch: u32, model: DenseModel, texts: Vec<String>) {
+        if self.orphans.len() >= MAX_ORPHANS {
+            self.orphans.clear();
+        }
+        self.orphans.insert(batch, (model, texts));
+        self.cancelled.push(batch);
     }
 
     /// The batches of superseded jobs to cancel in the embedding worker (its queue would
@@ -1039,6 +1072,74 @@ mod tests {
             &posts[0],
             Reply::Row { outcome: Outcome::Refused { refusal }, .. } if refusal.kind == "embeddings-needed"
         ));
+    }
+
+    /// Carries out effects until the first `Embed`; its batch.
+    fn first_batch(w: &mut Worker) -> u32 {
+        loop {
+            match w.next(NO_CLOCK) {
+                Some(Effect::Embed { batch, .. }) => return batch,
+                Some(_) => {}
+                None => panic!("nothing asked for embeddings"),
+            }
+        }
+    }
+
+    #[test]
+    fn a_replaced_semantic_table_cancels_its_batch_and_a_failed_select_is_refused() {
+        let mut w = Worker::default();
+        w.set_text(1, semantic_text(), None);
+        w.receive(semantic_compare(1));
+        let batch = first_batch(&mut w);
+        // A new table (another size) supersedes the one waiting: its batch is cancelled in
+        // the embedding worker, and its vectors, if they still come, are kept.
+        w.receive(semantic_compare(2));
+        assert_eq!(w.take_cancelled(), [batch]);
+        assert!(!w.embedding_batches().contains(&batch));
+        // A select whose embeddings fail is answered as a refusal, and its rows are empty.
+        let select = |job| Request::Select {
+            job,
+            text_id: 1,
+            strategy: StrategyId::LlamaindexSemantic,
+            figures: Figures {
+                embedder: Some(DenseModel::default()),
+                ..figures()
+            },
+            bins: 4,
+        };
+        let mut w = Worker::default();
+        w.set_text(1, semantic_text(), None);
+        w.receive(select(7));
+        w.receive(Request::Rows {
+            job: 7,
+            from: 0,
+            count: 3,
+        });
+        let (posts, asked) = run_embedding(&mut w, |_| Err("offline".to_owned()));
+        assert_eq!(asked.len(), 1);
+        let [Reply::Selected(sel), Reply::Rows { total: 0, .. }] = &posts[..] else {
+            panic!("{posts:?}")
+        };
+        assert!(
+            matches!(&sel.outcome, Outcome::Refused { refusal } if refusal.kind == "embeddings-failed")
+        );
+        // A newer select supersedes one still waiting: one answer, the newer's.
+        let mut w = Worker::default();
+        w.set_text(1, semantic_text(), None);
+        w.receive(select(8));
+        let first = first_batch(&mut w);
+        w.receive(select(9));
+        assert_eq!(w.take_cancelled(), [first]);
+        let (posts, _) =
+            run_embedding(&mut w, |texts| Ok(texts.iter().map(|t| embed(t)).collect()));
+        let jobs: Vec<u32> = posts
+            .iter()
+            .map(|r| match r {
+                Reply::Selected(sel) => sel.job,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(jobs, [9]);
     }
 
     #[test]

@@ -352,6 +352,8 @@ pub struct EmbeddingCost {
 pub struct SemanticView {
     /// The curve along the text, its threshold and its topic-shift cuts.
     pub curve: crate::strategy::curve::Curve,
+    /// Byte offsets where a chunk ends at a topic shift (the curve's cut points).
+    pub topic_cuts: Vec<usize>,
     /// Byte offsets where a chunk ends because of the size, not a topic shift.
     pub size_cuts: Vec<usize>,
     /// The text's length in bytes (the curve's x axis).

@@ -9,6 +9,8 @@
 //! - Library strategies over a few sizes: no panic, chunks or a typed error, and when chunks,
 //!   the same measurement checks.
 //!
+//! The semantic strategies run with made-up vectors ([`with_made_up_vectors`]).
+//!
 //! `GATE_STRATEGIES=recursive,fixed` narrows every part of the gate (the no-hang child
 //! included) to those strategies, for local runs; unset, every strategy runs.
 
@@ -18,7 +20,10 @@ use crate::no_hang;
 use crate::sweep::reference_fixed;
 use chunk_core::reconstruct::check_reconstruction;
 use chunk_core::sim::sweep::{OVERLAP_SLIDER, SIZE_SLIDER};
-use chunk_core::strategy::{chunker, run, Boundary, Chunks, Settings, SizeUnit, StrategyId};
+use chunk_core::strategy::semantic::Vectors;
+use chunk_core::strategy::{
+    chunker, run, Boundary, Chunks, SemanticChunker, Settings, SizeUnit, StrategyError, StrategyId,
+};
 use chunk_core::tokenizer::open::OpenVocab;
 use chunk_core::tokenizer::Encoding;
 use std::cell::{Cell, RefCell};
@@ -33,6 +38,7 @@ pub fn selected() -> Vec<StrategyId> {
         .ok()
         .map(|v| v.split(',').map(|s| s.trim().to_string()).collect());
     StrategyId::all()
+        .chain(StrategyId::semantic())
         .filter(|id| {
             only.as_ref()
                 .is_none_or(|o| o.iter().any(|s| s == id.as_str()))
@@ -150,13 +156,38 @@ fn quiet_hook() {
     });
 }
 
+/// A semantic strategy with made-up vectors for every text it embeds on `text` (how often a
+/// few words and letter classes occur: the rules only read cosines), so that the gate runs it
+/// like the others without a model.
+pub fn with_made_up_vectors(
+    c: SemanticChunker,
+    text: &str,
+) -> Result<SemanticChunker, StrategyError> {
+    let mut vectors = Vectors::new();
+    for t in c.embedding_texts(text)? {
+        let lower = t.to_lowercase();
+        let mut v: Vec<f32> = ["the", "and", "of", "chunk", ".", "\n"]
+            .iter()
+            .map(|w| lower.matches(w).count() as f32)
+            .collect();
+        v.push(lower.chars().filter(|c| c.is_alphabetic()).count() as f32 * 0.01);
+        v.push(0.001);
+        vectors.insert(t, v);
+    }
+    Ok(c.with_vectors(std::sync::Arc::new(vectors)))
+}
+
 /// Runs `id` with `s` on `text`, turning a panic into an `Err` naming where it happened.
 /// `Ok(None)`: the strategy (or its library) refused the setting or the text with a typed error.
 pub fn run_case(id: StrategyId, text: &str, s: &Settings) -> Result<Option<Chunks>, String> {
     quiet_hook();
     QUIET.with(|q| q.set(true));
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
-        chunker(id, s).and_then(|c| run(c.as_ref(), text, s.encoding))
+    let outcome = catch_unwind(AssertUnwindSafe(|| match SemanticChunker::new(id, s) {
+        Some(semantic) => semantic.and_then(|c| {
+            let c = with_made_up_vectors(c, text)?;
+            run(&c, text, s.encoding)
+        }),
+        None => chunker(id, s).and_then(|c| run(c.as_ref(), text, s.encoding)),
     }));
     QUIET.with(|q| q.set(false));
     match outcome {

@@ -36,7 +36,10 @@ fn own_strategies_make_no_fence_only_or_separator_led_chunk() {
     docs.extend(field_cases());
     let mut failures = Vec::new();
     let mut checked = 0;
-    for id in own() {
+    // The semantic strategy cuts where the sentences' meaning shifts, which may be anywhere
+    // between two sentences (a code fence line too): its structure faults are counted on the
+    // page, not ruled out.
+    for id in own().into_iter().filter(|id| !id.needs_embeddings()) {
         for unit in [SizeUnit::Tokens, SizeUnit::Characters] {
             let k = if unit == SizeUnit::Characters { 4 } else { 1 };
             for size in [24, 64, 128, 512] {
@@ -71,7 +74,7 @@ fn own_strategies_make_no_fence_only_or_separator_led_chunk() {
             }
         }
     }
-    assert!(checked > 0 || own().is_empty());
+    assert!(checked > 0 || own().iter().all(|id| id.needs_embeddings()));
     assert!(
         failures.is_empty(),
         "{} of {checked}: {failures:#?}",

@@ -160,6 +160,7 @@ impl Rule for ChonkieSemantic {
 
     fn texts(&self, text: &str) -> Result<Vec<String>, StrategyError> {
         self.validate()?;
+        self.length.model_tokenizer()?;
         refuse_special_tokens(StrategyId::ChonkieSemantic, self.length, text)?;
         let s = self.sentences(text);
         let w = self.similarity_window;

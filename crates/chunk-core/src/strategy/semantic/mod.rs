@@ -155,7 +155,10 @@ impl SemanticChunker {
     /// the library embeds them.
     ///
     /// # Errors
-    /// [`StrategyError::TokenizerNotLoaded`] when the sizing tokenizer is missing.
+    /// What the strategy refuses before it embeds: chonkie's parameters out of its range
+    /// ([`StrategyError::ParameterRefused`]), a special-token string in tiktoken's tokens
+    /// ([`StrategyError::TextRefused`]), a sizing tokenizer not loaded
+    /// ([`StrategyError::TokenizerNotLoaded`]).
     pub fn embedding_texts(&self, text: &str) -> Result<Vec<String>, StrategyError> {
         Ok(Vectors::new().missing(&self.rule.texts(text)?))
     }

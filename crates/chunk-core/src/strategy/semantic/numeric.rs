@@ -55,8 +55,12 @@ pub(crate) fn std(a: &[f64]) -> f64 {
 
 /// `np.percentile(a, q)` with the default `method="linear"`: `(n − 1)·q/100` in the sorted
 /// values, interpolated as NumPy's `_lerp` does (from the upper value when the weight is
-/// ≥ 0.5). `a` must not be empty (NumPy raises; the callers never ask).
+/// ≥ 0.5); NaN when a value is NaN, as NumPy gives (a zero vector's cosine is NaN). `a` must
+/// not be empty (NumPy raises; the callers never ask).
 pub(crate) fn percentile(a: &[f64], q: f64) -> f64 {
+    if a.iter().any(|x| x.is_nan()) {
+        return f64::NAN;
+    }
     let mut sorted = a.to_vec();
     sorted.sort_by(f64::total_cmp);
     let n = sorted.len();
@@ -298,6 +302,14 @@ mod tests {
         assert_ne!(pairwise_sum(&a), plain);
         assert_eq!(mean(&[1.0, 2.0, 3.0, 4.0]), 2.5);
         assert_eq!(std(&[1.0, 1.0, 3.0, 3.0]), 1.0);
+    }
+
+    #[test]
+    fn a_nan_makes_the_percentile_nan_as_in_numpy() {
+        // np.percentile([0.1, nan, 0.3], 95) is nan: LlamaIndex then cuts nowhere.
+        assert!(percentile(&[0.1, f64::NAN, 0.3], 95.0).is_nan());
+        let zero = [0.0f32; 4];
+        assert!(cosine(&zero, &[1.0, 0.0, 0.0, 0.0]).is_nan());
     }
 
     #[test]

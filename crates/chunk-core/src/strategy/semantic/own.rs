@@ -16,13 +16,14 @@ use std::ops::Range;
 /// Semantic chunking that never breaks the size limit.
 ///
 /// 1. **Sentences**: NLTK Punkt's, as LlamaIndex splits them (each with the whitespace after
-///    it); the first also takes any whitespace before it, so the sentences cover the text.
+///    it; the first starts at 0), so the sentences cover the text.
 /// 2. **Windows**: sentence `i` with its neighbours on both sides (`buffer_size` 1), the
 ///    document's own text; each is embedded. These are LlamaIndex's combined sentences, so
 ///    one set of vectors serves both rows.
 /// 3. **Topic shifts**: a cut after sentence `i` where the cosine distance of windows `i` and
 ///    `i+1` is strictly above the `breakpoint_percentile_threshold` percentile of all
-///    distances (default 95: about one gap in twenty).
+///    distances (default 95: about one gap in twenty). A window with the zero vector (the
+///    model read none of its tokens) has a cosine of 0 with any other, a distance of 1.
 /// 4. **Size**: a group over `chunk_size` (its own count, in the settings' unit) is cut by the
 ///    product's [`Recursive`] splitter (paragraphs, sentences, lines, words, then units), so
 ///    no chunk is over `chunk_size` and no byte is lost; those cuts give their own reason.
@@ -74,19 +75,23 @@ impl OwnSemantic {
     }
 
     /// `text[range]` as pieces no larger than the size; the last ends with `last`.
-    fn sized(&self, text: &str, range: Range<usize>, last: Boundary, out: &mut Vec<Piece>) {
+    fn sized(
+        &self,
+        text: &str,
+        range: Range<usize>,
+        last: Boundary,
+        out: &mut Vec<Piece>,
+    ) -> Result<(), StrategyError> {
         if self.length.count(&text[range.clone()]) <= self.chunk_size {
             out.push(Piece::slice(range, last));
-            return;
+            return Ok(());
         }
         let recursive = Recursive {
-            params: ChunkParams::new(self.chunk_size, 0).expect("chunk_size checked in new"),
+            params: ChunkParams::new(self.chunk_size, 0)?,
             length: self.length,
             rule: crate::segment::sentences::SentenceRule::Contextual,
         };
-        let pieces = recursive
-            .split(&text[range.clone()])
-            .expect("the recursive splitter refuses no text");
+        let pieces = recursive.split(&text[range.clone()])?;
         let n = pieces.len();
         for (k, p) in pieces.into_iter().enumerate() {
             let reason = if k + 1 == n { last } else { p.reason };
@@ -96,6 +101,7 @@ impl OwnSemantic {
                 ..p
             });
         }
+        Ok(())
     }
 }
 
@@ -143,9 +149,14 @@ impl Rule for OwnSemantic {
             for r in Self::windows(&s) {
                 embedded.push(vectors.need(StrategyId::Semantic, &text[r])?);
             }
+            // A window the model reads nothing of (all unknown tokens) has the zero vector:
+            // its cosine is taken as 0, a distance of 1, as LangChain does.
             let distances: Vec<f64> = embedded
                 .windows(2)
-                .map(|p| 1.0 - cosine(p[0], p[1]))
+                .map(|p| {
+                    let sim = cosine(p[0], p[1]);
+                    1.0 - if sim.is_finite() { sim } else { 0.0 }
+                })
                 .collect();
             let threshold = percentile(&distances, self.breakpoint_percentile_threshold);
             curve.threshold = Some(threshold);
@@ -163,10 +174,10 @@ impl Rule for OwnSemantic {
         }
         let mut start = 0;
         for end in cuts {
-            self.sized(text, start..end, Boundary::TopicShift, &mut pieces);
+            self.sized(text, start..end, Boundary::TopicShift, &mut pieces)?;
             start = end;
         }
-        self.sized(text, start..text.len(), Boundary::EndOfText, &mut pieces);
+        self.sized(text, start..text.len(), Boundary::EndOfText, &mut pieces)?;
         Ok((pieces, curve))
     }
 }

@@ -97,9 +97,20 @@ fn the_topic_shift_is_cut_and_said() {
     for p in curve.points.iter().filter(|p| p.cut) {
         assert!(pieces.iter().any(|q| q.bytes.end == p.byte));
     }
-    // The curve's threshold is the 95th percentile of its values.
+    // The threshold is the 95th percentile of the values: within their range, with at most
+    // one point in twenty (and one more for the interpolation) strictly above it.
     let values: Vec<f64> = curve.points.iter().map(|p| p.value).collect();
-    assert_eq!(curve.threshold, Some(numeric::percentile(&values, 95.0)));
+    let t = curve.threshold.unwrap();
+    let (lo, hi) = values
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(l, h), &v| (l.min(v), h.max(v)));
+    assert!(lo <= t && t <= hi);
+    let above = values.iter().filter(|&&v| v > t).count();
+    assert!(
+        above >= 1 && above <= values.len() / 20 + 1,
+        "{above} of {}",
+        values.len()
+    );
 }
 
 #[test]
@@ -136,6 +147,33 @@ fn own_semantic_edges_keep_every_byte_under_the_size() {
         assert_eq!(at, text.len(), "{name}");
         assert_eq!(pieces.is_empty(), text.is_empty(), "{name}");
     }
+}
+
+#[test]
+fn zero_vectors_are_no_topic_shift_for_llamaindex_and_a_distance_of_one_for_our_own() {
+    let text = two_topics();
+    let s = test_settings(512, 0, SizeUnit::Tokens);
+    let zeros = |c: SemanticChunker| {
+        let mut v = Vectors::new();
+        for t in c.embedding_texts(&text).unwrap() {
+            v.insert(t, vec![0.0f32; 4]);
+        }
+        c.with_vectors(Arc::new(v))
+    };
+    // LlamaIndex: every distance NaN, so NumPy's percentile is NaN and nothing is above it.
+    let llama = zeros(
+        SemanticChunker::new(StrategyId::LlamaindexSemantic, &s)
+            .unwrap()
+            .unwrap(),
+    );
+    let (pieces, curve) = llama.split_with_curve(&text).unwrap();
+    assert_eq!(pieces.len(), 1);
+    assert!(curve.threshold.unwrap().is_nan());
+    // Ours: every distance 1, none above the 95th percentile (1): one chunk under the size.
+    let own = zeros(own(512, SizeUnit::Tokens));
+    let (pieces, curve) = own.split_with_curve(&text).unwrap();
+    assert_eq!(pieces.len(), 1);
+    assert!(curve.points.iter().all(|p| p.value == 1.0));
 }
 
 #[test]
