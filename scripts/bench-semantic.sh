@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
 # make bench-semantic: the semantic chunkers natively (crates/embed/examples/semantic_bench.rs,
 # release) against chonkie, LangChain and LlamaIndex in Python (bench/semantic.py), each with
-# potion-base-8M's published fp32 weights, on the fixture (114 KB) and the fixture repeated to
-# about 1 MB. Prints per file and strategy: chunks, our time, the library's, and the ratio.
+# potion-base-8M's published fp32 weights, on the fixture (114 KB) and 1 MB of the bench's
+# mixed corpus (prose, code, ru, pl, vi, ja, zh; bench/lib/corpus.mjs, from Debian packages
+# installed when missing). Prints per file and strategy: chunks, our time, the library's, and
+# the ratio.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BENCH="$ROOT/bench"
+# shellcheck source=bench-common.sh
+. "$ROOT/scripts/bench-common.sh"
+"$ROOT/scripts/ensure-tools.sh" node
+bench_corpus_packages
 eval "$("$ROOT/scripts/ensure-oracle.sh")"
 eval "$("$ROOT/scripts/ensure-models.sh")"
 export CHUNK_ORACLE_PYTHON TIKTOKEN_CACHE_DIR EMBED_MODELS_DIR
@@ -12,8 +19,10 @@ FIXTURE="$ROOT/tests/fixtures/moonstone-short.txt"
 WORK="$ROOT/target/bench-semantic"
 mkdir -p "$WORK"
 cp "$FIXTURE" "$WORK/fixture-114k.txt"
-: > "$WORK/mixed-1mb.txt"
-for _ in $(seq 9); do cat "$FIXTURE" >> "$WORK/mixed-1mb.txt"; done
+(cd "$BENCH" && node -e 'import("./lib/corpus.mjs").then((m) => {
+  const text = m.repeatTo(m.assembleCorpus().text, 1_000_000);
+  require("node:fs").writeFileSync(process.argv[1], text);
+})' "$WORK/mixed-1mb.txt")
 FILES=("$WORK/fixture-114k.txt" "$WORK/mixed-1mb.txt")
 cargo build --quiet --release -p embed-core --example semantic_bench
 "$ROOT/target/release/examples/semantic_bench" "${FILES[@]}" > "$WORK/ours.jsonl"
