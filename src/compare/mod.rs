@@ -330,6 +330,16 @@ pub fn strategy_name(lang: Lang, id: StrategyId) -> String {
     messages::text(lang, own).to_owned()
 }
 
+/// What the page says beside chunks made without the overlap asked for: chonkie's
+/// `RecursiveChunker` has no overlap parameter; no semantic chunker has one either.
+pub fn overlap_ignored_msg(id: StrategyId) -> Msg {
+    if id.needs_embeddings() {
+        Msg::OverlapIgnoredSemantic
+    } else {
+        Msg::OverlapIgnored
+    }
+}
+
 /// A refusal worded in `lang`, with its numbers formatted.
 pub fn refusal_text(lang: Lang, r: &Refusal) -> String {
     // A field as shown: a whole number formatted for the language (but a strategy's name),
@@ -416,6 +426,10 @@ pub fn refusal_text(lang: Lang, r: &Refusal) -> String {
         }
         .fill(lang),
         "embeddings-needed" => messages::text(lang, Msg::RefusedNeedsEmbeddings).to_owned(),
+        "sentence-embeddings-failed" => cmp_msg::RefusedSentenceEmbeddings {
+            message: r.field("message").unwrap_or_default(),
+        }
+        .fill(lang),
         "embeddings-failed" => cmp_msg::RefusedEmbeddings {
             message: r.field("message").unwrap_or_default(),
         }
@@ -494,8 +508,19 @@ mod tests {
                 strategy: StrategyId::Recursive,
                 unit: SizeUnit::Model(OpenVocab::BertUncased),
             },
+            StrategyError::EmbeddingsNeeded {
+                strategy: StrategyId::Semantic,
+            },
         ];
         for lang in Lang::ALL {
+            // The semantic rows' failure is worded apart from the retrieval check's.
+            let failed = refusal_text(lang, &Refusal::sentence_embeddings_failed("offline"));
+            let ranked = refusal_text(lang, &Refusal::embeddings_failed("offline"));
+            assert!(
+                failed.contains("offline") && !failed.contains('{'),
+                "{lang:?}: {failed}"
+            );
+            assert_ne!(failed, ranked);
             let mut seen = std::collections::HashSet::new();
             for e in &errors {
                 let text = refusal_text(lang, &Refusal::from(e));

@@ -397,7 +397,7 @@ fn Figures() -> impl IntoView {
                 let clamped = overlap_clamped
                     .then(|| view! { <p class="notice">{m(Msg::OverlapClampedHere)}</p> });
                 let ignored = overlap_ignored.then(|| {
-                    view! { <p class="notice" data-testid="overlap-ignored">{m(Msg::OverlapIgnored)}</p> }
+                    view! { <p class="notice" data-testid="overlap-ignored">{m(super::overlap_ignored_msg(sel.strategy))}</p> }
                 });
                 view! {
                     <dl class="figures" data-testid="strategy-figures" data-chunks=s.chunks data-total-tokens=s.total_tokens>

@@ -366,7 +366,7 @@ fn row_view(
     // The library has no overlap: its chunks are shown as its users get them, and said so.
     let no_overlap = ignored.then(|| {
         view! {
-            <span class="badge" data-testid="compare-no-overlap" title=m(Msg::OverlapIgnored)>
+            <span class="badge" data-testid="compare-no-overlap" title=m(super::overlap_ignored_msg(id))>
                 {m(Msg::NoOverlapBadge)}
             </span>
         }

@@ -319,7 +319,7 @@ impl Worker {
                 }
                 if let Some(message) = head.failed.take() {
                     // Answered as a refusal the page words, with no chunks.
-                    let refusal = Refusal::embeddings_failed(&message);
+                    let refusal = Refusal::sentence_embeddings_failed(&message);
                     return Some(Effect::Post(
                         self.engine.refuse_selection(&head.request, refusal),
                     ));
@@ -496,7 +496,7 @@ impl Worker {
         if matches!(job.kind, Kind::Compare(_) | Kind::Retrieval) && job.next < job.total {
             if let Some((model, texts)) = self.engine.semantic_needed(&job.request, job.next) {
                 if let Some(message) = &job.dense_failed {
-                    let refusal = Refusal::embeddings_failed(message);
+                    let refusal = Refusal::sentence_embeddings_failed(message);
                     let reply = match &job.request {
                         Request::Compare { strategies, .. } => Reply::Row {
                             job: job.request.job(),
@@ -1044,13 +1044,19 @@ mod tests {
         assert_eq!(
             kinds,
             [
-                (StrategyId::Semantic, "embeddings-failed".to_owned()),
+                (
+                    StrategyId::Semantic,
+                    "sentence-embeddings-failed".to_owned()
+                ),
                 (StrategyId::LangchainRecursive, "figures".to_owned()),
                 (
                     StrategyId::LlamaindexSemantic,
-                    "embeddings-failed".to_owned()
+                    "sentence-embeddings-failed".to_owned()
                 ),
-                (StrategyId::ChonkieSemantic, "embeddings-failed".to_owned()),
+                (
+                    StrategyId::ChonkieSemantic,
+                    "sentence-embeddings-failed".to_owned()
+                ),
             ]
         );
         // Without a model the semantic rows are refused as needing one, nothing is asked.
@@ -1121,7 +1127,7 @@ mod tests {
             panic!("{posts:?}")
         };
         assert!(
-            matches!(&sel.outcome, Outcome::Refused { refusal } if refusal.kind == "embeddings-failed")
+            matches!(&sel.outcome, Outcome::Refused { refusal } if refusal.kind == "sentence-embeddings-failed")
         );
         // A newer select supersedes one still waiting: one answer, the newer's.
         let mut w = Worker::default();

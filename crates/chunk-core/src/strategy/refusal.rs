@@ -15,6 +15,8 @@ pub struct Refusal {
     /// `"metadata-over-chunk-size"` (`metadata_length`, `chunk_size`, `byte_offset`),
     /// `"prefix-over-budget"` (`prefix_length`, `chunk_size`, `byte_offset`),
     /// `"embeddings-needed"` (`strategy`: a semantic strategy run without its embeddings),
+    /// `"sentence-embeddings-failed"` (`message`: a semantic row or selection whose sentence
+    /// embeddings could not be had, [`Refusal::sentence_embeddings_failed`]),
     /// `"embeddings-failed"` (`message`: a dense or hybrid row whose embeddings could not be
     /// had, [`Refusal::embeddings_failed`]).
     pub kind: String,
@@ -34,6 +36,16 @@ impl Refusal {
             kind: "embeddings-failed".into(),
             fields: vec![("message".into(), message.to_owned())],
             english: format!("the embeddings could not be had: {message}"),
+        }
+    }
+
+    /// A semantic strategy that could not cut: the embedding model could not embed its
+    /// sentences (`message`, English, from the embedding worker or the comparison worker).
+    pub fn sentence_embeddings_failed(message: &str) -> Refusal {
+        Refusal {
+            kind: "sentence-embeddings-failed".into(),
+            fields: vec![("message".into(), message.to_owned())],
+            english: format!("the sentences could not be embedded: {message}"),
         }
     }
 

@@ -38,7 +38,7 @@ def load_oracles():
     return table
 
 
-def init(docs, vectors):
+def init(docs, vectors=None):
     global DOCS, ORACLES
     DOCS = docs
     ORACLES = load_oracles()
