@@ -19,11 +19,10 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { launchBrowser, openReadyPage, sel, typeText } from './page.mjs';
+import { launchBrowser, nativeEmbedExample, openReadyPage, sel, typeText } from './page.mjs';
 import { startStaticServer } from './static-server.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -56,15 +55,7 @@ function nativeDense(text, pairs, model) {
     chunk_size: 256, chunk_overlap: 32, unit: 'tokens', encoding: 'cl100k_base',
     k: 5, k1: 1.2, b: 0.75, lang: 'en', strategies: STRATEGIES, model,
   };
-  const run = spawnSync('cargo', ['run', '--quiet', '-p', 'embed-core', '--example', 'dense_retrieval'], {
-    cwd: ROOT,
-    input: JSON.stringify(request),
-    encoding: 'utf8',
-    env: { ...process.env, EMBED_MODELS_DIR: MODELS },
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  assert.equal(run.status, 0, `the native dense example failed: ${run.stderr}`);
-  return JSON.parse(run.stdout).rows;
+  return nativeEmbedExample('dense_retrieval', request, MODELS).rows;
 }
 
 /** Waits for a complete table of `rows` rows for every pair and reads them. */

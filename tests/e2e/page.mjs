@@ -146,6 +146,20 @@ export async function pasteText(page, text) {
   await page.keyboard.press('ControlOrMeta+V');
 }
 
+/** Runs embed-core's example `example` (the native side of an embedding test) with `request`
+ * as JSON on stdin and the models' folder `modelsDir`; its JSON output, parsed. */
+export function nativeEmbedExample(example, request, modelsDir) {
+  const run = spawnSync('cargo', ['run', '--quiet', '-p', 'embed-core', '--example', example], {
+    cwd: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..'),
+    input: JSON.stringify(request),
+    encoding: 'utf8',
+    env: { ...process.env, EMBED_MODELS_DIR: modelsDir },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  assert.equal(run.status, 0, `the native example ${example} failed: ${run.stderr}`);
+  return JSON.parse(run.stdout);
+}
+
 /** The native core's counts of the file `fixture` (the JSON line of `E2E_NATIVE_COUNTS`, which
  * `make test` writes for the fixture, else `cargo run -p chunk-core --example count`):
  * {bytes, chars, cl100k_base, o200k_base}. */

@@ -18,11 +18,10 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { launchBrowser, openReadyPage, sel, typeText } from './page.mjs';
+import { launchBrowser, nativeEmbedExample, openReadyPage, sel, typeText } from './page.mjs';
 import { startStaticServer } from './static-server.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -37,15 +36,7 @@ function nativeSemantic(text, chunkSize, overlap, model) {
   const request = {
     text, chunk_size: chunkSize, chunk_overlap: overlap, unit: 'tokens', encoding: 'cl100k_base', model,
   };
-  const run = spawnSync('cargo', ['run', '--quiet', '-p', 'embed-core', '--example', 'semantic_chunks'], {
-    cwd: ROOT,
-    input: JSON.stringify(request),
-    encoding: 'utf8',
-    env: { ...process.env, EMBED_MODELS_DIR: MODELS },
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  assert.equal(run.status, 0, `the native semantic example failed: ${run.stderr}`);
-  return JSON.parse(run.stdout).rows;
+  return nativeEmbedExample('semantic_chunks', request, MODELS).rows;
 }
 
 /** Waits for a complete table of `rows` rows and reads every row's hooks and cost line. */

@@ -20,16 +20,19 @@ mod common;
 
 #[path = "../../chunk-core/tests/differential/corpus.rs"]
 mod corpus;
+#[path = "../../chunk-core/tests/common/open_tokenizers.rs"]
+mod open_tokenizers;
 
 use chunk_core::strategy::semantic::{
     BreakpointThresholdType, ChonkieSemantic, LangchainSemantic, LlamaindexSemantic, OwnSemantic,
     Vectors,
 };
 use chunk_core::strategy::{Chunker, SemanticChunker, Settings, SizeUnit};
-use chunk_core::tokenizer::open::{OpenTokenizer, OpenVocab};
+use chunk_core::tokenizer::open::OpenVocab;
 use chunk_core::tokenizer::{Encoding, TokenCounter};
 use embed_core::folder::StaticFolder;
 use embed_core::static_model::StaticEncoder;
+use open_tokenizers::install_open_tokenizers;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap};
 use std::io::{BufRead, BufReader, Write};
@@ -55,16 +58,6 @@ fn settings(chunk_size: usize, unit: SizeUnit) -> Settings {
         chunk_overlap: 0,
         unit,
         encoding: Encoding::Cl100kBase,
-    }
-}
-
-fn install_bert_uncased() {
-    let vocab = OpenVocab::BertUncased;
-    if vocab.loaded().is_none() {
-        let name = vocab.file().trim_start_matches("vocab/");
-        let path = format!("{}/../chunk-core/vocab/{name}", env!("CARGO_MANIFEST_DIR"));
-        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-        OpenTokenizer::load(vocab, &bytes).unwrap().install();
     }
 }
 
@@ -176,7 +169,7 @@ fn semantic_chunkers_equal_their_libraries_with_the_same_vectors() {
     let Some((models, python)) = common::oracle_env("semantic chunkers") else {
         return;
     };
-    install_bert_uncased();
+    install_open_tokenizers();
     let folder =
         StaticFolder::read(&models.join("potion-base-8m")).unwrap_or_else(|e| panic!("{e}"));
     let model = StaticEncoder::load(folder.files()).expect("the model loads");
@@ -404,7 +397,7 @@ fn chonkie_with_model2vec_end_to_end() {
     let Some((models, python)) = common::oracle_env("semantic chunkers, end to end") else {
         return;
     };
-    install_bert_uncased();
+    install_open_tokenizers();
     let dir = models.join("potion-base-8m");
     let folder = StaticFolder::read(&dir).unwrap_or_else(|e| panic!("{e}"));
     let model = StaticEncoder::load(folder.files()).expect("the model loads");

@@ -12,7 +12,8 @@ pub fn install_open_tokenizers() {
             continue;
         }
         let name = vocab.file().trim_start_matches("vocab/");
-        let path = format!("{}/vocab/{name}", env!("CARGO_MANIFEST_DIR"));
+        // chunk-core's folder, also when another crate's test includes this file (`#[path]`).
+        let path = format!("{}/../chunk-core/vocab/{name}", env!("CARGO_MANIFEST_DIR"));
         let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
         OpenTokenizer::load(vocab, &bytes)
             .unwrap_or_else(|e| panic!("{path}: {e}"))

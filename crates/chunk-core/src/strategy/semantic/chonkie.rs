@@ -5,8 +5,7 @@ use super::{counts, Curve, CurveKind, CurvePoint, Rule, Vectors};
 use crate::strategy::chonkie::{pack, refuse_special_tokens, split_after};
 use crate::strategy::length::Length;
 use crate::strategy::{
-    check_unit, python_isspace, Boundary, Keeps, Parameter, Piece, Settings, StrategyError,
-    StrategyId,
+    python_isspace, Boundary, Keeps, Parameter, Piece, Settings, StrategyError, StrategyId,
 };
 use std::ops::Range;
 
@@ -66,8 +65,7 @@ impl ChonkieSemantic {
     /// [`StrategyError::Params`] for a `chunk_size` of 0 (chonkie raises `ValueError`),
     /// [`StrategyError::UnitUnsupported`].
     pub fn new(settings: &Settings) -> Result<Self, StrategyError> {
-        check_unit(StrategyId::ChonkieSemantic, settings.unit)?;
-        crate::params::ChunkParams::new(settings.chunk_size, 0)?;
+        super::check_settings(StrategyId::ChonkieSemantic, settings)?;
         Ok(ChonkieSemantic {
             chunk_size: settings.chunk_size,
             length: settings.length(),

@@ -1,10 +1,9 @@
 //! langchain-experimental 0.4.2 `SemanticChunker` (`langchain_experimental/text_splitter.py`).
 
-use super::numeric::{cosine, gradient, mean, percentile, std};
+use super::numeric::{distance_nan_as_one, gradient, mean, percentile, std};
 use super::{Curve, CurveKind, CurvePoint, Rule, Vectors};
 use crate::strategy::{
-    check_unit, python_isspace, Boundary, Keeps, Parameter, Piece, Settings, StrategyError,
-    StrategyId,
+    python_isspace, Boundary, Keeps, Parameter, Piece, Settings, StrategyError, StrategyId,
 };
 use std::ops::Range;
 
@@ -95,8 +94,7 @@ impl LangchainSemantic {
     /// # Errors
     /// [`StrategyError::Params`] for a `chunk_size` of 0, [`StrategyError::UnitUnsupported`].
     pub fn new(settings: &Settings) -> Result<Self, StrategyError> {
-        check_unit(StrategyId::LangchainSemantic, settings.unit)?;
-        crate::params::ChunkParams::new(settings.chunk_size, 0)?;
+        super::check_settings(StrategyId::LangchainSemantic, settings)?;
         Ok(LangchainSemantic {
             buffer_size: 1,
             breakpoint: BreakpointThresholdType::Percentile(95.0),
@@ -226,17 +224,13 @@ impl Rule for LangchainSemantic {
             return Ok((pieces, curve));
         }
         let combined = self.combined(text, &s);
-        let mut embedded = Vec::with_capacity(combined.len());
-        for c in &combined {
-            embedded.push(vectors.need(StrategyId::LangchainSemantic, c)?);
-        }
+        let embedded = vectors.all(
+            StrategyId::LangchainSemantic,
+            combined.iter().map(String::as_str),
+        )?;
         let distances: Vec<f64> = embedded
             .windows(2)
-            .map(|p| {
-                let sim = cosine(p[0], p[1]);
-                // langchain_community's cosine_similarity writes 0 for NaN and ±inf.
-                1.0 - if sim.is_finite() { sim } else { 0.0 }
-            })
+            .map(|p| distance_nan_as_one(p[0], p[1]))
             .collect();
         let (threshold, values) = if let Some(k) = self.number_of_chunks {
             let (x1, y1, x2, y2) = (distances.len() as f64, 0.0, 1.0, 100.0);

@@ -2,11 +2,8 @@
 //! (`llama_index/core/node_parser/text/semantic_splitter.py`).
 
 use super::numeric::{cosine, percentile};
-use super::{Curve, CurveKind, CurvePoint, Rule, Vectors};
-use crate::strategy::llamaindex::punkt_sentence_starts;
-use crate::strategy::{
-    check_unit, Boundary, Keeps, Parameter, Piece, Settings, StrategyError, StrategyId,
-};
+use super::{neighbour_windows, punkt_sentences, Curve, CurveKind, CurvePoint, Rule, Vectors};
+use crate::strategy::{Boundary, Keeps, Parameter, Piece, Settings, StrategyError, StrategyId};
 use std::ops::Range;
 
 /// LlamaIndex's `SemanticSplitterNodeParser.from_defaults(embed_model, buffer_size=1,
@@ -43,29 +40,15 @@ impl LlamaindexSemantic {
     /// # Errors
     /// [`StrategyError::Params`] for a `chunk_size` of 0, [`StrategyError::UnitUnsupported`].
     pub fn new(settings: &Settings) -> Result<Self, StrategyError> {
-        check_unit(StrategyId::LlamaindexSemantic, settings.unit)?;
-        crate::params::ChunkParams::new(settings.chunk_size, 0)?;
+        super::check_settings(StrategyId::LlamaindexSemantic, settings)?;
         Ok(LlamaindexSemantic {
             buffer_size: 1,
             breakpoint_percentile_threshold: 95.0,
         })
     }
 
-    fn sentences(text: &str) -> Vec<Range<usize>> {
-        let starts = punkt_sentence_starts(text);
-        (0..starts.len())
-            .map(|i| starts[i]..starts.get(i + 1).copied().unwrap_or(text.len()))
-            .collect()
-    }
-
     fn combined(&self, s: &[Range<usize>]) -> Vec<Range<usize>> {
-        (0..s.len())
-            .map(|i| {
-                let first = i.saturating_sub(self.buffer_size);
-                let last = (i + self.buffer_size).min(s.len() - 1);
-                s[first].start..s[last].end
-            })
-            .collect()
+        neighbour_windows(s, self.buffer_size)
     }
 }
 
@@ -91,7 +74,7 @@ impl Rule for LlamaindexSemantic {
 
     fn texts(&self, text: &str) -> Result<Vec<String>, StrategyError> {
         // Embedded whenever there is a sentence, even one alone, whose vector is not read.
-        let s = Self::sentences(text);
+        let s = punkt_sentences(text);
         if s.is_empty() {
             return Ok(Vec::new());
         }
@@ -103,7 +86,7 @@ impl Rule for LlamaindexSemantic {
     }
 
     fn cut(&self, text: &str, vectors: &Vectors) -> Result<(Vec<Piece>, Curve), StrategyError> {
-        let s = Self::sentences(text);
+        let s = punkt_sentences(text);
         let mut curve = Curve {
             kind: CurveKind::Distance,
             points: Vec::new(),
@@ -113,10 +96,10 @@ impl Rule for LlamaindexSemantic {
             let bytes = s.first().map_or(0..0, |r| r.clone());
             return Ok((vec![Piece::slice(bytes, Boundary::EndOfText)], curve));
         }
-        let mut embedded = Vec::with_capacity(s.len());
-        for r in self.combined(&s) {
-            embedded.push(vectors.need(StrategyId::LlamaindexSemantic, &text[r])?);
-        }
+        let embedded = vectors.all(
+            StrategyId::LlamaindexSemantic,
+            self.combined(&s).into_iter().map(|r| &text[r]),
+        )?;
         let distances: Vec<f64> = embedded
             .windows(2)
             .map(|p| 1.0 - cosine(p[0], p[1]))

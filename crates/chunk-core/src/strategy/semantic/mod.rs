@@ -83,6 +83,42 @@ impl Vectors {
         self.get(text)
             .ok_or(StrategyError::EmbeddingsNeeded { strategy })
     }
+
+    /// The vector of every text of `texts`, in order; [`StrategyError::EmbeddingsNeeded`] for
+    /// `strategy` when one is not held.
+    fn all<'t>(
+        &self,
+        strategy: StrategyId,
+        texts: impl IntoIterator<Item = &'t str>,
+    ) -> Result<Vec<&[f32]>, StrategyError> {
+        texts.into_iter().map(|t| self.need(strategy, t)).collect()
+    }
+}
+
+/// What every semantic constructor checks: the unit is one `id` sizes in, and `chunk_size`
+/// is at least 1 ([`StrategyError::UnitUnsupported`], [`StrategyError::Params`]).
+fn check_settings(id: StrategyId, settings: &Settings) -> Result<(), StrategyError> {
+    super::check_unit(id, settings.unit)?;
+    crate::params::ChunkParams::new(settings.chunk_size, 0)?;
+    Ok(())
+}
+
+/// NLTK Punkt's sentences as LlamaIndex's `split_by_sentence_tokenizer` makes them: each from
+/// its span's start to the next span's start (the whitespace after it included), the last to
+/// the end; none for a blank text. Byte ranges.
+fn punkt_sentences(text: &str) -> Vec<std::ops::Range<usize>> {
+    let starts = super::punkt_sentence_starts(text);
+    (0..starts.len())
+        .map(|i| starts[i]..starts.get(i + 1).copied().unwrap_or(text.len()))
+        .collect()
+}
+
+/// Each of the contiguous sentences `s` with up to `buffer` neighbours on each side, as one
+/// byte range (LlamaIndex's `combined_sentence`: the sentences concatenated as they are).
+fn neighbour_windows(s: &[std::ops::Range<usize>], buffer: usize) -> Vec<std::ops::Range<usize>> {
+    (0..s.len())
+        .map(|i| s[i.saturating_sub(buffer)].start..s[(i + buffer).min(s.len() - 1)].end)
+        .collect()
 }
 
 /// The rule of one semantic strategy: its sentences, the texts it embeds and how it cuts.

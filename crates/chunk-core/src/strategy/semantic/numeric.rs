@@ -111,6 +111,13 @@ pub(crate) fn cosine(u: &[f32], v: &[f32]) -> f64 {
     dot / (uu.sqrt() * vv.sqrt())
 }
 
+/// 1 − the cosine of `u` and `v`, the cosine taken as 0 where it is not finite (a zero
+/// vector): langchain_community's `cosine_similarity` writes 0 for NaN and ±inf.
+pub(crate) fn distance_nan_as_one(u: &[f32], v: &[f32]) -> f64 {
+    let sim = cosine(u, v);
+    1.0 - if sim.is_finite() { sim } else { 0.0 }
+}
+
 /// chonkie-core 0.10.2 `savgol.rs`: the Savitzky–Golay coefficients of derivative `deriv` for
 /// an odd `window` and `poly_order < window` (least squares through the normal equations,
 /// Gauss–Jordan inverse with partial pivoting), `None` where its inverse finds a pivot under

@@ -1,14 +1,13 @@
 //! The product's own semantic chunking: LlamaIndex's topic shifts, under the size limit, with
 //! every byte kept.
 
-use super::numeric::{cosine, percentile};
-use super::{Curve, CurveKind, CurvePoint, Rule, Vectors};
+use super::numeric::{distance_nan_as_one, percentile};
+use super::{neighbour_windows, punkt_sentences, Curve, CurveKind, CurvePoint, Rule, Vectors};
 use crate::params::ChunkParams;
 use crate::strategy::length::Length;
-use crate::strategy::llamaindex::punkt_sentence_starts;
 use crate::strategy::recursive::Recursive;
 use crate::strategy::{
-    check_unit, Boundary, Chunker, Keeps, Parameter, Piece, Settings, StrategyError, StrategyId,
+    Boundary, Chunker, Keeps, Parameter, Piece, Settings, StrategyError, StrategyId,
 };
 use crate::tokenizer::TokenCounter;
 use std::ops::Range;
@@ -51,27 +50,12 @@ impl OwnSemantic {
     /// [`StrategyError::Params`] for a `chunk_size` of 0, [`StrategyError::UnitUnsupported`]
     /// for an open model's tokens (the size cut is the recursive splitter's).
     pub fn new(settings: &Settings) -> Result<Self, StrategyError> {
-        check_unit(StrategyId::Semantic, settings.unit)?;
-        ChunkParams::new(settings.chunk_size, 0)?;
+        super::check_settings(StrategyId::Semantic, settings)?;
         Ok(OwnSemantic {
             chunk_size: settings.chunk_size,
             length: settings.length(),
             breakpoint_percentile_threshold: 95.0,
         })
-    }
-
-    /// Punkt's sentences (the embedded ones: the first without leading whitespace).
-    fn sentences(text: &str) -> Vec<Range<usize>> {
-        let starts = punkt_sentence_starts(text);
-        (0..starts.len())
-            .map(|i| starts[i]..starts.get(i + 1).copied().unwrap_or(text.len()))
-            .collect()
-    }
-
-    fn windows(s: &[Range<usize>]) -> Vec<Range<usize>> {
-        (0..s.len())
-            .map(|i| s[i.saturating_sub(1)].start..s[(i + 1).min(s.len() - 1)].end)
-            .collect()
     }
 
     /// `text[range]` as pieces no larger than the size; the last ends with `last`.
@@ -122,18 +106,18 @@ impl Rule for OwnSemantic {
     }
 
     fn texts(&self, text: &str) -> Result<Vec<String>, StrategyError> {
-        let s = Self::sentences(text);
+        let s = punkt_sentences(text);
         if s.len() < 2 {
             return Ok(Vec::new());
         }
-        Ok(Self::windows(&s)
+        Ok(neighbour_windows(&s, 1)
             .into_iter()
             .map(|r| text[r].to_string())
             .collect())
     }
 
     fn cut(&self, text: &str, vectors: &Vectors) -> Result<(Vec<Piece>, Curve), StrategyError> {
-        let s = Self::sentences(text);
+        let s = punkt_sentences(text);
         let mut curve = Curve {
             kind: CurveKind::Distance,
             points: Vec::new(),
@@ -145,18 +129,15 @@ impl Rule for OwnSemantic {
         }
         let mut cuts = Vec::new();
         if s.len() >= 2 {
-            let mut embedded = Vec::with_capacity(s.len());
-            for r in Self::windows(&s) {
-                embedded.push(vectors.need(StrategyId::Semantic, &text[r])?);
-            }
+            let embedded = vectors.all(
+                StrategyId::Semantic,
+                neighbour_windows(&s, 1).into_iter().map(|r| &text[r]),
+            )?;
             // A window the model reads nothing of (all unknown tokens) has the zero vector:
             // its cosine is taken as 0, a distance of 1, as LangChain does.
             let distances: Vec<f64> = embedded
                 .windows(2)
-                .map(|p| {
-                    let sim = cosine(p[0], p[1]);
-                    1.0 - if sim.is_finite() { sim } else { 0.0 }
-                })
+                .map(|p| distance_nan_as_one(p[0], p[1]))
                 .collect();
             let threshold = percentile(&distances, self.breakpoint_percentile_threshold);
             curve.threshold = Some(threshold);
