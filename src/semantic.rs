@@ -3,6 +3,13 @@
 //! [`CompareSettings::semantic`] and the retrieval check's dense model: the page runs one
 //! embedding model (one embedding worker), so both use the same. A layer above `compare` and
 //! `retrieval`, as `jobs` is, so that neither imports the other back.
+//!
+//! With a model chosen, the semantic strategies' thresholds as typed
+//! ([`CompareSettings::breakpoints`]): `semantic-percentile` (LangChain's, LlamaIndex's and
+//! the product's own breakpoint percentile) and `chonkie-threshold`, each with its error
+//! (`semantic-percentile-error`, `chonkie-threshold-error`) while it holds no number, and
+//! their hint (`semantic-threshold-hint`). A new threshold cuts again from the embeddings
+//! held.
 
 use chunk_core::retrieval::DenseModel;
 use leptos::prelude::*;
@@ -66,6 +73,50 @@ pub fn SemanticPicker() -> impl IntoView {
                 </select>
                 <p class="hint" data-testid="semantic-hint">{move || m(Msg::SemanticHint)}</p>
             </div>
+            <Show when=move || compare.semantic.get()>
+                <div class="semantic-thresholds">
+                    {threshold_field("semantic-percentile", Msg::SemanticPercentileLabel, compare.percentile, 0)}
+                    {threshold_field("chonkie-threshold", Msg::SemanticChonkieLabel, compare.chonkie_threshold, 1)}
+                </div>
+                <p class="hint" data-testid="semantic-threshold-hint">
+                    {move || m(Msg::SemanticThresholdHint)}
+                </p>
+            </Show>
         </section>
+    }
+}
+
+/// A threshold box (`id` is also its `data-testid`) with its error (`{id}-error`) while it
+/// holds no number; `which` is its place in [`CompareSettings::breakpoints`]' flags.
+fn threshold_field(
+    id: &'static str,
+    label: Msg,
+    value: RwSignal<String>,
+    which: usize,
+) -> impl IntoView {
+    let app = PageState::from_context();
+    let compare = expect_context::<CompareSettings>();
+    let m = move |msg: Msg| messages::text(app.language.lang.get(), msg);
+    let error_id = format!("{id}-error");
+    let read = move || compare.breakpoints().1[which];
+    view! {
+        <div class="field">
+            <label for=id>{move || m(label)}</label>
+            <input
+                id=id
+                data-testid=id
+                type="text"
+                inputmode="decimal"
+                value=value.get_untracked()
+                prop:value=value
+                aria-invalid=move || (!read()).then_some("true")
+                on:input=move |ev| value.set(event_target_value(&ev))
+            />
+            <Show when=move || !read()>
+                <p class="field-error" data-testid=error_id.clone() role="alert">
+                    {move || m(Msg::SemanticNotNumber)}
+                </p>
+            </Show>
+        </div>
     }
 }

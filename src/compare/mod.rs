@@ -30,7 +30,7 @@ use std::rc::Rc;
 
 use chunk_core::analysis::protocol::{ExportFormat, Outcome, Selection};
 use chunk_core::analysis::refusal::Refusal;
-use chunk_core::strategy::{SizeUnit, StrategyId, Structure};
+use chunk_core::strategy::{Breakpoints, SizeUnit, StrategyId, Structure};
 use chunk_core::tokenizer::Encoding;
 use leptos::prelude::*;
 
@@ -68,9 +68,36 @@ pub struct CompareSettings {
     /// Whether the semantic strategies run (`semantic-model`, off by default: they need the
     /// embedding model, fetched only then); their model is the retrieval check's dense model.
     pub semantic: RwSignal<bool>,
+    /// The semantic strategies' breakpoint percentile as typed (`semantic-percentile`; read
+    /// by LangChain's, LlamaIndex's and the product's own).
+    pub percentile: RwSignal<String>,
+    /// chonkie's `threshold` as typed (`chonkie-threshold`).
+    pub chonkie_threshold: RwSignal<String>,
+}
+
+/// A default threshold as it is typed (`95`, `0.8`).
+fn format_breakpoint(x: f64) -> String {
+    format!("{x}")
 }
 
 impl CompareSettings {
+    /// The thresholds the semantic rows run with: each box's number (either decimal mark),
+    /// or the library's default where a box does not hold one; and whether each box held one
+    /// (percentile, chonkie). A number out of its range is passed on: the strategy refuses it
+    /// in words ([`chunk_core::strategy::StrategyError::ParameterRefused`]).
+    pub fn breakpoints(&self) -> (Breakpoints, [bool; 2]) {
+        let read = |s: RwSignal<String>| s.with(|t| crate::parse::parse_decimal(t).ok());
+        let (p, c) = (read(self.percentile), read(self.chonkie_threshold));
+        let d = Breakpoints::default();
+        (
+            Breakpoints {
+                percentile: p.unwrap_or(d.percentile),
+                chonkie_threshold: c.unwrap_or(d.chonkie_threshold),
+            },
+            [p.is_some(), c.is_some()],
+        )
+    }
+
     /// The page's initial settings (tokens, fixed windows, the default sizing), with
     /// [`CompareSettings::sized_in`] following `models`' chosen model.
     pub fn new(models: crate::model::ModelSettings) -> Self {
@@ -88,6 +115,10 @@ impl CompareSettings {
             }),
             structure: RwSignal::new(Structure::default()),
             semantic: RwSignal::new(false),
+            percentile: RwSignal::new(format_breakpoint(Breakpoints::default().percentile)),
+            chonkie_threshold: RwSignal::new(format_breakpoint(
+                Breakpoints::default().chonkie_threshold,
+            )),
             sized_in: Memo::new(move |_| {
                 unit.get().sized_for(
                     models.model.get().and_then(|m| m.tokenizer.open_vocab()),

@@ -233,6 +233,7 @@ mod tests {
             model: None,
             price_per_million: 0.02,
             structure: Default::default(),
+            breakpoints: Default::default(),
         };
         let side = |s: &str, o: &str| AbSide {
             strategy: StrategyId::Fixed,

@@ -108,6 +108,7 @@ fn figures_of(
             model: model.map(chunk_core::models::ModelRef),
             price_per_million: price.unwrap_or(0.0),
             structure: Default::default(),
+            breakpoints: Default::default(),
         },
         price.is_some(),
     ))
@@ -134,10 +135,15 @@ pub fn start(app: PageState) {
                 .semantic
                 .get()
                 .then(|| retrieval_settings.dense_model.get());
+            // Only the semantic rows read the thresholds: without them a new one reruns nothing.
+            let breakpoints = embedder
+                .map(|_| settings.breakpoints().0)
+                .unwrap_or_default();
             (
                 Figures {
                     structure,
                     embedder,
+                    breakpoints,
                     ..f
                 },
                 priced,
@@ -596,16 +602,18 @@ fn wire_retrieval(
 ) {
     // Only what cuts the chunks: the price and the model limit, which the check does not use,
     // must not restart it at every keystroke in the price field. A `Memo` for that reason.
-    let cutting =
-        Memo::new(move |_| figures.with(|f| f.map(|(f, _)| (f.settings, f.structure, f.embedder))));
+    let cutting = Memo::new(move |_| {
+        figures.with(|f| f.map(|(f, _)| (f.settings, f.structure, f.embedder, f.breakpoints)))
+    });
     // The sweep checks every setting against the model's limit: its model too.
     let model = Memo::new(move |_| figures.with(|f| f.and_then(|(f, _)| f.model)));
-    let figures_of = |(settings, structure, embedder)| Figures {
+    let figures_of = |(settings, structure, embedder, breakpoints)| Figures {
         embedder,
         settings,
         model: None,
         price_per_million: 0.0,
         structure,
+        breakpoints,
     };
     debounced(move || {
         let text = app.source.text.get();

@@ -620,6 +620,7 @@ mod tests {
             model: None,
             price_per_million: 0.02,
             structure: Default::default(),
+            breakpoints: Default::default(),
         }
     }
 

@@ -24,7 +24,9 @@
 //! tokenizer; the embedding model and the model panel's fields; the comparison's strategy,
 //! size unit and size tokenizer (`size_tokenizer`: `model`, an encoding, or `auto`); the
 //! markdown strategy's `heading_prefix` (`off`, `path`, `title`) and `fence_repair` (`on`,
-//! `off`); the retrieval check's k, BM25's k1 and b, the sweep's strategy and objective (not
+//! `off`); the semantic rows' model (`semantic`: `off` or a dense model's id; a link with a
+//! model starts its download, as choosing it in the select does, so that the link shows what
+//! its sender saw) and thresholds (`semantic_percentile`, `chonkie_threshold`); the retrieval check's k, BM25's k1 and b, the sweep's strategy and objective (not
 //! the questions, which are text); the simulator's controls (chunk size and overlap sliders,
 //! mode, document, tokenizer, sentence rule; not its query, which is text). Not yet: the A/B
 //! view's second setting.
@@ -126,6 +128,13 @@ pub enum Key {
     HeadingPrefix,
     /// The markdown strategy's fence repair (`on`, `off`).
     FenceRepair,
+    /// The semantic rows' embedding model (`off`, or a dense model's id such as
+    /// `potion-base-8m`), which is also the retrieval check's dense model.
+    Semantic,
+    /// The semantic rows' breakpoint percentile, as typed.
+    SemanticPercentile,
+    /// chonkie's semantic `threshold`, as typed.
+    ChonkieThreshold,
 }
 
 impl Key {
@@ -156,6 +165,8 @@ impl Key {
             Key::RetrievalK => "retrieval-k",
             Key::Bm25K1 => "bm25-k1",
             Key::Bm25B => "bm25-b",
+            Key::SemanticPercentile => "semantic-percentile",
+            Key::ChonkieThreshold => "chonkie-threshold",
             _ => return None,
         })
     }
@@ -281,6 +292,15 @@ impl Targets {
             Key::Bm25B => self.retrieval.b.get(),
             Key::SweepStrategy => self.retrieval.sweep_strategy.get().to_string(),
             Key::SweepObjective => self.retrieval.sweep_objective.get().as_str().to_owned(),
+            Key::Semantic => {
+                if self.compare.semantic.get() {
+                    self.retrieval.dense_model.get().id().to_owned()
+                } else {
+                    "off".to_owned()
+                }
+            }
+            Key::SemanticPercentile => self.compare.percentile.get(),
+            Key::ChonkieThreshold => self.compare.chonkie_threshold.get(),
         }
     }
 
@@ -335,6 +355,18 @@ impl Targets {
                     .parse::<StrategyId>()
                     .map(|s| set(self.retrieval.sweep_strategy, s))
                     .is_ok()
+            }
+            Key::Semantic if value == "off" => {
+                set(self.compare.semantic, false);
+                return true;
+            }
+            Key::Semantic => {
+                let Ok(model) = value.parse::<chunk_core::retrieval::DenseModel>() else {
+                    return false;
+                };
+                set(self.retrieval.dense_model, model);
+                set(self.compare.semantic, true);
+                return true;
             }
             Key::SweepObjective => {
                 return value
@@ -452,6 +484,8 @@ impl Targets {
             Key::RetrievalK => self.retrieval.k,
             Key::Bm25K1 => self.retrieval.k1,
             Key::Bm25B => self.retrieval.b,
+            Key::SemanticPercentile => self.compare.percentile,
+            Key::ChonkieThreshold => self.compare.chonkie_threshold,
             _ => m.documents,
         };
         set(signal, text);
@@ -780,6 +814,25 @@ mod tests {
             retrieval.sweep_objective.get_untracked(),
             SweepObjective::Vectors
         );
+        // The semantic rows: off, or a dense model (also the retrieval check's); their
+        // thresholds as typed (the rows refuse a number out of range in words).
+        assert_eq!(t.read(Key::Semantic), "off");
+        assert!(!t.apply(Key::Semantic, "word2vec"));
+        assert!(!compare.semantic.get_untracked());
+        assert!(t.apply(Key::Semantic, "all-minilm-l6-v2"));
+        assert!(compare.semantic.get_untracked());
+        assert_eq!(
+            retrieval.dense_model.get_untracked(),
+            chunk_core::retrieval::DenseModel::AllMiniLmL6V2
+        );
+        assert!(t.apply(Key::SemanticPercentile, "80"));
+        assert!(t.apply(Key::ChonkieThreshold, "0,6"));
+        assert!(!t.apply(Key::ChonkieThreshold, "high"));
+        let (b, read) = compare.breakpoints();
+        assert_eq!(
+            (b.percentile, b.chonkie_threshold, read),
+            (80.0, 0.6, [true, true])
+        );
         // What the page would write now reads back as the same settings.
         let now = to_fragment(&t.snapshot());
         let again = t.apply_fragment(&now, false);
@@ -787,6 +840,12 @@ mod tests {
         assert_eq!(to_fragment(&t.snapshot()), now);
         assert!(
             now.contains("&chunk_size=256&") && now.contains("v=1&lang=pl&"),
+            "{now}"
+        );
+        assert!(
+            now.contains(
+                "&semantic=all-minilm-l6-v2&semantic_percentile=80&chonkie_threshold=0%2C6"
+            ),
             "{now}"
         );
         // A crafted link names at most 10 keys, each cut to 40 characters.

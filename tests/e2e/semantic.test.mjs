@@ -13,6 +13,9 @@
 //      shifts and size cuts add up to the chunks);
 //  (d) a new chunk size re-cuts without embedding again: no semantic text is fetched twice
 //      (the embedding worker reports the same count of texts embedded);
+//  (d2) other thresholds (`semantic-percentile`, `chonkie-threshold`) re-cut from the same
+//      embeddings, equal to the native core at those thresholds, and go into the share link; a
+//      box that holds no number says so and the rows are the libraries' defaults;
 //  (e) off again: the table is the other strategies only; every request on the page's origin,
 //      no page error.
 
@@ -32,9 +35,9 @@ const fixtureText = fs.readFileSync(FIXTURE, 'utf8');
 const SEMANTIC = ['chonkie-semantic', 'langchain-semantic', 'llamaindex-semantic', 'semantic'];
 
 /** The native core's semantic rows for `text` at `chunkSize` / `overlap` tokens. */
-function nativeSemantic(text, chunkSize, overlap, model) {
+function nativeSemantic(text, chunkSize, overlap, model, breakpoints = undefined) {
   const request = {
-    text, chunk_size: chunkSize, chunk_overlap: overlap, unit: 'tokens', encoding: 'cl100k_base', model,
+    text, chunk_size: chunkSize, chunk_overlap: overlap, unit: 'tokens', encoding: 'cl100k_base', model, breakpoints,
   };
   return nativeEmbedExample('semantic_chunks', request, MODELS).rows;
 }
@@ -116,6 +119,51 @@ test('semantic rows equal the native core, with their curve, fetched only when a
       assert.equal(Number(row.chunks), want.chunks, `${want.strategy} at 256: chunks`);
     }
     assert.equal(await embedded(), before, 'nothing embedded again for another size');
+
+    // (d2) Other thresholds: cut again from the same embeddings, as the native core cuts.
+    // A table after an edit: its job first starts (the old table leaves `done`), then ends.
+    const tableAfterEdit = async (edit) => {
+      await edit();
+      await page.waitForFunction(
+        () => document.querySelector('[data-testid="compare"]:not(#prerendered *)')?.dataset.state !== 'done',
+        null,
+        { timeout: 10_000 },
+      );
+      return readTable(page, 21, 300_000);
+    };
+    const equalRows = (got, want, what) => {
+      for (const w of want) {
+        const row = got.find((r) => r.strategy === w.strategy);
+        assert.equal(row.refused, undefined, `${w.strategy} ${what} refused: ${row.refused}`);
+        assert.equal(Number(row.chunks), w.chunks, `${w.strategy} ${what}: chunks`);
+      }
+    };
+    const tried = nativeSemantic(fixtureText, 256, 64, 'potion-base-8m', { percentile: 60, chonkie_threshold: 0.5 });
+    assert.ok(tried.find((r) => r.strategy === 'semantic').chunks > again.find((r) => r.strategy === 'semantic').chunks);
+    await page.locator(sel('semantic-percentile')).fill('60');
+    equalRows(
+      await tableAfterEdit(() => page.locator(sel('chonkie-threshold')).fill('0,5')),
+      tried,
+      'at the 60th percentile',
+    );
+    assert.equal(await embedded(), before, 'nothing embedded again for another threshold');
+    await page.waitForFunction(
+      () => /semantic=potion-base-8m&semantic_percentile=60&chonkie_threshold=0%2C5/
+        .test(document.querySelector('[data-testid="share-link"]')?.dataset.value ?? ''),
+      null,
+      { timeout: 10_000 },
+    );
+    // No number: said beside the box; the rows are the defaults again.
+    const noNumber = await tableAfterEdit(() => page.locator(sel('semantic-percentile')).fill('high'));
+    await page.locator(sel('semantic-percentile-error')).waitFor({ timeout: 10_000 });
+    equalRows(noNumber, again.filter((r) => r.strategy !== 'chonkie-semantic'), 'with no number');
+    await page.locator(sel('semantic-percentile')).fill('95');
+    equalRows(
+      await tableAfterEdit(() => page.locator(sel('chonkie-threshold')).fill('0.8')),
+      again,
+      'back at the defaults',
+    );
+    assert.equal(await page.locator(sel('semantic-percentile-error')).count(), 0);
 
     // (e) Off again; same origin only; no page error.
     await page.selectOption(sel('semantic-model'), 'off');

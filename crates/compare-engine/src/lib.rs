@@ -21,7 +21,7 @@
 //! script then reports `failed` and the page starts a new worker. [`last_panic`] keeps the
 //! message for the report.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use chunk_core::analysis::export::{rows, rows_of, to_csv, to_jsonl, PageMap};
@@ -41,7 +41,7 @@ use chunk_core::retrieval::{
     DenseModel, DocumentTerms, EvalOptions, QaPair, Retriever, Sweep, SweepCell, SweepCheck,
     SweepVectors, Vectors,
 };
-use chunk_core::strategy::semantic::Vectors as TextVectors;
+use chunk_core::strategy::semantic::{Curve, Vectors as TextVectors};
 use chunk_core::strategy::{
     chunker_with, run_prepared, Boundary, Chunker, Chunks, Document, SemanticChunker,
     StrategyError, StrategyId,
@@ -413,19 +413,61 @@ impl Engine {
             } => (*text_id, retrieval_cell(request, index)?.0, figures),
             _ => return None,
         };
+        self.semantic_missing(text_id, &[strategy], figures)
+    }
+
+    /// What every semantic row of a [`Request::Compare`] or [`Request::Retrieval`] needs
+    /// embedded ([`Engine::semantic_needed`] of all its rows at once, each text once), so that
+    /// the embedding worker can work on them while the other rows are cut. `None` for another
+    /// request, without semantic rows, or when every embedding is held.
+    pub fn semantic_prefetch(&self, request: &Request) -> Option<(DenseModel, Vec<String>)> {
+        match request {
+            Request::Compare {
+                text_id,
+                strategies,
+                figures,
+                ..
+            }
+            | Request::Retrieval {
+                text_id,
+                strategies,
+                figures,
+                ..
+            } => self.semantic_missing(*text_id, strategies, figures),
+            _ => None,
+        }
+    }
+
+    /// The texts the semantic strategies among `strategies` embed on text `text_id` (held)
+    /// that have no vector by `figures`' model yet, each once, in order; `None` when there are
+    /// none.
+    fn semantic_missing(
+        &self,
+        text_id: u32,
+        strategies: &[StrategyId],
+        figures: &Figures,
+    ) -> Option<(DenseModel, Vec<String>)> {
         let model = figures.embedder?;
         let (held_id, text) = self.text.as_ref()?;
         if *held_id != text_id {
             return None;
         }
-        let texts = semantic(strategy, figures)?
-            .ok()?
-            .embedding_texts(text)
-            .ok()?;
-        let missing: Vec<String> = texts
-            .into_iter()
-            .filter(|t| self.vectors.get(model, t).is_none())
-            .collect();
+        let mut seen = HashSet::new();
+        let mut missing = Vec::new();
+        for &strategy in strategies {
+            let Some(Ok(chunker)) = semantic(strategy, figures) else {
+                continue;
+            };
+            let Ok(texts) = chunker.embedding_texts(text) else {
+                continue;
+            };
+            for t in texts {
+                if self.vectors.get(model, &t).is_none() && !seen.contains(&t) {
+                    seen.insert(t.clone());
+                    missing.push(t);
+                }
+            }
+        }
         (!missing.is_empty()).then_some((model, missing))
     }
 
@@ -655,7 +697,7 @@ impl Engine {
                 summary: summary_prepared(document, &chunks, &limit, figures.price_per_million),
                 overlap_clamped: chunks.overlap_clamped,
                 overlap_ignored: chunks.overlap_ignored,
-                embedding: embedding_cost(strategy, document.text(), figures),
+                embedding: embedding_cost(strategy, document, figures),
             },
             Err(refusal) => Outcome::Refused { refusal },
         };
@@ -765,11 +807,21 @@ impl Engine {
                             .collect()
                     })
                     .unwrap_or_default();
-                let cut = built
-                    .and_then(|c| run_prepared(c.as_ref(), document))
-                    .map_err(|e| Refusal::from(&e));
+                // A semantic strategy's one cut also gives its similarity curve.
+                let cut = match (semantic(strategy, &figures), figures.embedder) {
+                    (Some(Ok(chunker)), Some(model)) => chunker
+                        .with_vectors(self.vectors.of(model))
+                        .run_with_curve(document)
+                        .map(|(chunks, curve)| (chunks, Some(curve))),
+                    _ => built
+                        .and_then(|c| run_prepared(c.as_ref(), document))
+                        .map(|chunks| (chunks, None)),
+                }
+                .map_err(|e| Refusal::from(&e));
+                let mut curve = None;
                 let (outcome, histogram, snippet, chunks) = match cut {
-                    Ok(chunks) => {
+                    Ok((chunks, semantic_curve)) => {
+                        curve = semantic_curve;
                         // One count of the chunks with the model's tokenizer serves the
                         // summary and the rows.
                         let (summary, read) = summary_prepared_reading(
@@ -788,7 +840,7 @@ impl Engine {
                                 summary,
                                 overlap_clamped: chunks.overlap_clamped,
                                 overlap_ignored: chunks.overlap_ignored,
-                                embedding: embedding_cost(strategy, document.text(), &figures),
+                                embedding: embedding_cost(strategy, document, &figures),
                             },
                             // The histogram is of the chunks' sizes in the sizing tokens: its
                             // limit line only where the limit is in those tokens.
@@ -802,9 +854,9 @@ impl Engine {
                 let layout = chunks.as_ref().map_or_else(Vec::new, |(c, _)| {
                     document_spans(&c.chunks, document.text(), LAYOUT_BYTES)
                 });
-                let semantic = chunks.as_ref().and_then(|(c, _)| {
-                    semantic_view(strategy, document.text(), &figures, &self.vectors, c)
-                });
+                let semantic = curve
+                    .zip(chunks.as_ref())
+                    .map(|(curve, (c, _))| semantic_view(curve, document.text(), c));
                 self.selected = Some((job, chunks));
                 Reply::Selected(Box::new(Selection {
                     job,
@@ -964,40 +1016,32 @@ fn semantic(
     figures: &Figures,
 ) -> Option<Result<SemanticChunker, StrategyError>> {
     figures.embedder?;
-    SemanticChunker::new(strategy, &figures.settings)
+    SemanticChunker::with_breakpoints(strategy, &figures.settings, figures.breakpoints)
 }
 
-/// The texts a semantic strategy embeds on `text` before it cuts, as an [`EmbeddingCost`]:
-/// counted in the settings' encoding, priced at the figures' price. `None` for any other
-/// strategy, without a model, or when the strategy refuses.
-fn embedding_cost(strategy: StrategyId, text: &str, figures: &Figures) -> Option<EmbeddingCost> {
-    let texts = semantic(strategy, figures)?
+/// The texts a semantic strategy embeds on `document` before it cuts, as an
+/// [`EmbeddingCost`]: counted in the document's encoding (the settings'), priced at the
+/// figures' price. `None` for any other strategy, without a model, or when the strategy
+/// refuses.
+fn embedding_cost(
+    strategy: StrategyId,
+    document: &Document,
+    figures: &Figures,
+) -> Option<EmbeddingCost> {
+    let (texts, tokens) = semantic(strategy, figures)?
         .ok()?
-        .embedding_calls(text)
+        .embedding_tokens(document)
         .ok()?;
-    let counter = figures.settings.encoding.tokenizer();
-    let tokens: usize = texts.iter().map(|t| counter.count(t)).sum();
     Some(EmbeddingCost {
-        texts: texts.len(),
+        texts,
         tokens,
         cost: tokens as f64 * figures.price_per_million / 1_000_000.0,
     })
 }
 
-/// The similarity curve of a semantic strategy's cut of `text`, with the chunk ends the size
-/// forced; `None` for any other strategy or without a model.
-fn semantic_view(
-    strategy: StrategyId,
-    text: &str,
-    figures: &Figures,
-    vectors: &VectorCache,
-    chunks: &Chunks,
-) -> Option<SemanticView> {
-    let model = figures.embedder?;
-    let chunker = semantic(strategy, figures)?
-        .ok()?
-        .with_vectors(vectors.of(model));
-    let curve = chunker.curve(text).ok()?;
+/// The similarity curve of a semantic strategy's cut of `text` (`curve`, `chunks`), with the
+/// chunk ends the size forced.
+fn semantic_view(curve: Curve, text: &str, chunks: &Chunks) -> SemanticView {
     let size_cuts = chunks
         .chunks
         .iter()
@@ -1010,12 +1054,12 @@ fn semantic_view(
         .filter(|p| p.cut)
         .map(|p| p.byte)
         .collect();
-    Some(SemanticView {
+    SemanticView {
         curve,
         topic_cuts,
         size_cuts,
         text_bytes: text.len(),
-    })
+    }
 }
 
 /// The open vocabulary a request's sizing, model or count is about, loaded or not: the one
@@ -1577,6 +1621,7 @@ mod tests {
             model: None,
             price_per_million: 0.02,
             structure: Default::default(),
+            breakpoints: Default::default(),
         }
     }
 

@@ -83,6 +83,12 @@ struct Stepped {
     wait: Option<OpenVocab>,
     /// The embeddings batch ([`Effect::Embed`]) the job waits for, with its texts.
     embedding: Option<(u32, DenseModel, Vec<String>)>,
+    /// The batch asked at the job's first step for all its semantic rows
+    /// ([`Engine::semantic_prefetch`]): the other rows go on while it is embedded, and a
+    /// semantic row reached before it arrives waits for it (it becomes `embedding`).
+    prefetch: Option<(u32, DenseModel, Vec<String>)>,
+    /// Whether the prefetch was considered (once per job).
+    prefetched: bool,
     /// Why the job's embeddings could not be had: its later dense and hybrid rows are refused
     /// with it ([`Refusal::embeddings_failed`]), its BM25 rows go on.
     dense_failed: Option<String>,
@@ -357,6 +363,14 @@ impl Worker {
             let (reply, goes_on) = self.step(&mut job, &clock);
             if goes_on {
                 self.stepped.push_back(job);
+            } else {
+                // Ended with a batch still out (its texts came by another batch first): the
+                // embedding worker drops the rest; what arrives of it is still kept.
+                for (batch, model, texts) in
+                    job.prefetch.take().into_iter().chain(job.embedding.take())
+                {
+                    self.orphan(batch, model, texts);
+                }
             }
             if let Some(reply) = reply {
                 return Some(Effect::Post(reply));
@@ -375,6 +389,8 @@ impl Worker {
             next: 0,
             wait,
             embedding: None,
+            prefetch: None,
+            prefetched: false,
             dense_failed: None,
         });
     }
@@ -409,10 +425,17 @@ impl Worker {
             }
             return;
         }
-        let Some(at) = self
-            .stepped
-            .iter()
-            .position(|s| matches!(&s.embedding, Some((b, ..)) if *b == batch))
+        let is = |held: &Option<(u32, DenseModel, Vec<String>)>| matches!(held, Some((b, ..)) if *b == batch);
+        let Some((at, (_, model, texts))) =
+            self.stepped.iter_mut().enumerate().find_map(|(i, s)| {
+                if is(&s.embedding) {
+                    s.embedding.take().map(|b| (i, b))
+                } else if is(&s.prefetch) {
+                    s.prefetch.take().map(|b| (i, b))
+                } else {
+                    None
+                }
+            })
         else {
             // A superseded job's batch: kept for later jobs, if it fits its texts.
             if let (Some((model, texts)), Ok(vectors)) = (self.orphans.remove(&batch), vectors) {
@@ -420,7 +443,6 @@ impl Worker {
             }
             return;
         };
-        let (_, model, texts) = self.stepped[at].embedding.take().expect("matched");
         let kept = vectors.and_then(|v| self.engine.store_vectors(model, texts, v));
         if let Err(message) = kept {
             let job = &mut self.stepped[at];
@@ -444,7 +466,8 @@ impl Worker {
     pub fn embedding_batches(&self) -> Vec<u32> {
         self.stepped
             .iter()
-            .filter_map(|s| s.embedding.as_ref().map(|(b, ..)| *b))
+            .flat_map(|s| [&s.embedding, &s.prefetch])
+            .filter_map(|held| held.as_ref().map(|(b, ..)| *b))
             .chain(
                 self.in_order
                     .iter()
@@ -461,9 +484,8 @@ impl Worker {
             if !stops(s.kind) {
                 return true;
             }
-            if let Some(batch) = s.embedding.take() {
-                dropped.push(batch);
-            }
+            dropped.extend(s.embedding.take());
+            dropped.extend(s.prefetch.take());
             false
         });
         for (batch, model, texts) in dropped {
@@ -492,9 +514,29 @@ impl Worker {
     /// retrieval row or sweep setting whose embeddings are not all held asks for them
     /// ([`Effect::Embed`]) and waits instead of answering.
     fn step(&mut self, job: &mut Stepped, clock: &impl Fn() -> f64) -> (Option<Reply>, bool) {
+        // Every semantic row's sentence embeddings are asked for at once, at the first step.
+        if matches!(job.kind, Kind::Compare(_) | Kind::Retrieval) && !job.prefetched {
+            job.prefetched = true;
+            if let Some((model, texts)) = self.engine.semantic_prefetch(&job.request) {
+                self.batches += 1;
+                self.effects.push_back(Effect::Embed {
+                    batch: self.batches,
+                    model,
+                    texts: texts.clone(),
+                });
+                job.prefetch = Some((self.batches, model, texts));
+                // The batch goes out before this job's first row is cut.
+                return (None, true);
+            }
+        }
         // A semantic row's sentence embeddings come first (its chunks depend on them).
         if matches!(job.kind, Kind::Compare(_) | Kind::Retrieval) && job.next < job.total {
             if let Some((model, texts)) = self.engine.semantic_needed(&job.request, job.next) {
+                if job.prefetch.is_some() && job.dense_failed.is_none() {
+                    // Still on its way: wait for it.
+                    job.embedding = job.prefetch.take();
+                    return (None, true);
+                }
                 if let Some(message) = &job.dense_failed {
                     let refusal = Refusal::sentence_embeddings_failed(message);
                     let reply = match &job.request {
@@ -597,6 +639,7 @@ mod tests {
     use chunk_core::strategy::{Settings, SizeUnit, StrategyId};
     use chunk_core::tokenizer::Encoding;
     use chunk_core::Lang;
+    use std::collections::HashSet;
     use Effect::{Fetch, Post, Yield};
 
     const TEXT: &str = "The XV40 runs from minus ten to fifty degrees. It weighs two kilos.\n\n\
@@ -617,6 +660,7 @@ mod tests {
             model: None,
             price_per_million: 0.02,
             structure: Default::default(),
+            breakpoints: Default::default(),
         }
     }
 
@@ -974,9 +1018,12 @@ mod tests {
         w.receive(semantic_compare(1));
         let (posts, asked) =
             run_embedding(&mut w, |texts| Ok(texts.iter().map(|t| embed(t)).collect()));
-        // The product's own and LlamaIndex embed the same windows: asked for once, by the
-        // first; chonkie's windows and sentences are other texts.
-        assert_eq!(asked.len(), 2, "{asked:?}");
+        // All the semantic rows' texts are asked for in one batch at the first step, each
+        // once: the product's own and LlamaIndex embed the same windows, chonkie's windows
+        // and sentences are other texts.
+        assert_eq!(asked.len(), 1, "{asked:?}");
+        let distinct: HashSet<&String> = asked[0].iter().collect();
+        assert_eq!(distinct.len(), asked[0].len());
         let rows: Vec<(StrategyId, Option<usize>)> = posts
             .iter()
             .filter_map(|r| match r {
@@ -993,13 +1040,17 @@ mod tests {
         assert_eq!(rows[1], (StrategyId::LangchainRecursive, None));
         // The cost counts the library's calls (the text repeats: its windows too); each
         // distinct text is asked for once.
-        assert!(rows[0].1.unwrap() > asked[0].len());
         assert_eq!(rows[0].1, rows[2].1);
-        assert!(rows[3].1.unwrap() >= asked[1].len());
-        assert!(matches!(posts.last(), Some(Reply::Compared { job: 1 })));
-        // The rows equal the engine's own with the same vectors held.
         let mut e = Engine::default();
         e.set_text(1, semantic_text(), None);
+        let own = e.semantic_needed(&semantic_compare(1), 0).unwrap().1;
+        let chonkie = e.semantic_needed(&semantic_compare(1), 3).unwrap().1;
+        let union: HashSet<&String> = own.iter().chain(&chonkie).collect();
+        assert_eq!(distinct, union);
+        assert!(rows[0].1.unwrap() > own.len());
+        assert!(rows[3].1.unwrap() >= chonkie.len());
+        assert!(matches!(posts.last(), Some(Reply::Compared { job: 1 })));
+        // The rows equal the engine's own with the same vectors held.
         for texts in &asked {
             let v = texts.iter().map(|t| embed(t)).collect();
             e.store_vectors(DenseModel::default(), texts.clone(), v)
@@ -1016,6 +1067,90 @@ mod tests {
         w.receive(semantic_compare(2));
         let (_, again) = run_embedding(&mut w, |_| panic!("nothing to embed"));
         assert!(again.is_empty());
+        // Nor does another threshold: it cuts again from the same embeddings.
+        let Request::Compare {
+            strategies,
+            figures,
+            ..
+        } = semantic_compare(3)
+        else {
+            unreachable!()
+        };
+        w.receive(Request::Compare {
+            job: 3,
+            lane: Lane::Table,
+            text_id: 1,
+            strategies,
+            figures: Figures {
+                breakpoints: chunk_core::strategy::Breakpoints {
+                    percentile: 50.0,
+                    chonkie_threshold: 0.5,
+                },
+                ..figures
+            },
+        });
+        let (posts, again) = run_embedding(&mut w, |_| panic!("nothing to embed"));
+        assert!(again.is_empty());
+        let chunks = |posts: &[Reply], at: usize| match &posts[at] {
+            Reply::Row {
+                outcome: Outcome::Figures { summary, .. },
+                ..
+            } => summary.chunks,
+            other => panic!("{other:?}"),
+        };
+        // The product's own at the 50th percentile cuts more topic shifts than at the 95th.
+        let before = e.compare_row(&semantic_compare(1), 0, NO_CLOCK);
+        assert!(chunks(&posts, 0) > chunks(&[before], 0));
+    }
+
+    #[test]
+    fn the_other_rows_are_cut_while_the_semantic_rows_texts_are_embedded() {
+        let mut w = Worker::default();
+        w.set_text(1, semantic_text(), None);
+        let Request::Compare { figures, .. } = semantic_compare(1) else {
+            unreachable!()
+        };
+        w.receive(Request::Compare {
+            job: 1,
+            lane: Lane::Table,
+            text_id: 1,
+            strategies: vec![
+                StrategyId::LangchainRecursive,
+                StrategyId::Fixed,
+                StrategyId::ChonkieSemantic,
+            ],
+            figures,
+        });
+        // The first step asks for the semantic row's texts and answers its own row.
+        let mut batch = None;
+        let mut rows = Vec::new();
+        while let Some(effect) = w.next(NO_CLOCK) {
+            match effect {
+                Effect::Embed {
+                    batch: b, texts, ..
+                } => batch = Some((b, texts)),
+                Post(Reply::Row { strategy, .. }) => rows.push(strategy),
+                Post(other) => panic!("{other:?}"),
+                _ => {}
+            }
+        }
+        // Both other rows came while the batch was out; the semantic row waits for it.
+        let (b, texts) = batch.expect("asked at the first step");
+        assert_eq!(rows, [StrategyId::LangchainRecursive, StrategyId::Fixed]);
+        assert!(!w.has_work());
+        assert_eq!(w.embedding_batches(), [b]);
+        w.vectors_arrived(b, Ok(texts.iter().map(|t| embed(t)).collect()));
+        let (posts, asked) = run_embedding(&mut w, |_| panic!("nothing more to embed"));
+        assert!(asked.is_empty());
+        assert!(matches!(
+            posts[0],
+            Reply::Row {
+                strategy: StrategyId::ChonkieSemantic,
+                outcome: Outcome::Figures { .. },
+                ..
+            }
+        ));
+        assert!(matches!(posts.last(), Some(Reply::Compared { job: 1 })));
     }
 
     #[test]

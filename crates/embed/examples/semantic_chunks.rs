@@ -5,8 +5,10 @@
 //! Input:
 //! ```text
 //! {"text": "...", "chunk_size": 512, "chunk_overlap": 64, "unit": "tokens" | "characters",
-//!  "encoding": "cl100k_base" | "o200k_base", "model": "potion-base-8m" | "all-minilm-l6-v2"}
+//!  "encoding": "cl100k_base" | "o200k_base", "model": "potion-base-8m" | "all-minilm-l6-v2",
+//!  "breakpoints": {"percentile": 95, "chonkie_threshold": 0.8}}
 //! ```
+//! (`breakpoints` may be left out: the libraries' defaults.)
 //! Output: `{"rows": [{"strategy", "chunks", "total_tokens", "embedding_texts",
 //! "embedding_tokens"} | {"strategy", "refused"}]}`, one row per semantic strategy
 //! (`embedding_texts`: the library's embedding calls, repeats included).
@@ -24,7 +26,7 @@ use std::sync::Arc;
 
 use chunk_core::retrieval::DenseModel;
 use chunk_core::strategy::semantic::Vectors;
-use chunk_core::strategy::{run, SemanticChunker, Settings, SizeUnit, StrategyId};
+use chunk_core::strategy::{run, Breakpoints, SemanticChunker, Settings, SizeUnit, StrategyId};
 use chunk_core::tokenizer::Encoding;
 use embed_core::encoder::Encoder;
 use serde_json::{json, Value};
@@ -37,6 +39,8 @@ struct Input {
     unit: String,
     encoding: Encoding,
     model: DenseModel,
+    #[serde(default)]
+    breakpoints: Breakpoints,
 }
 
 fn fail(message: impl std::fmt::Display) -> ExitCode {
@@ -72,7 +76,8 @@ fn main() -> ExitCode {
     let counter = input.encoding.tokenizer();
     let rows: Vec<Value> = StrategyId::semantic()
         .map(|id| {
-            let built = SemanticChunker::new(id, &settings).expect("a semantic strategy");
+            let built = SemanticChunker::with_breakpoints(id, &settings, input.breakpoints)
+                .expect("a semantic strategy");
             let cut = built.and_then(|c| {
                 let mut vectors = Vectors::new();
                 for t in c.embedding_texts(&input.text)? {

@@ -16,7 +16,7 @@ use crate::retrieval::{
     Aggregate, Bm25Params, Bm25ParamsError, DenseModel, PairEvaluation, QaPair, Retriever, Sweep,
     SweepGrid,
 };
-use crate::strategy::{Settings, StrategyId, Structure};
+use crate::strategy::{Breakpoints, Settings, StrategyId, Structure};
 use crate::tokenizer::open::OpenVocab;
 use crate::Lang;
 use serde::{Deserialize, Serialize};
@@ -64,6 +64,10 @@ pub struct Figures {
     /// with a model chosen. No other strategy reads it.
     #[serde(default)]
     pub embedder: Option<DenseModel>,
+    /// The semantic strategies' thresholds ([`crate::strategy::Breakpoints`]; the libraries'
+    /// defaults unless the user tries others). No other strategy reads them.
+    #[serde(default)]
+    pub breakpoints: Breakpoints,
 }
 
 /// Export formats.
@@ -637,6 +641,7 @@ mod tests {
                 model: crate::models::model("bge-small-en-v1-5").map(ModelRef),
                 price_per_million: 0.02,
                 structure: Default::default(),
+                breakpoints: Default::default(),
             },
         };
         let json = serde_json::to_string(&r).unwrap();
@@ -668,6 +673,7 @@ mod tests {
             model: None,
             price_per_million: 0.02,
             structure: Default::default(),
+            breakpoints: Default::default(),
         }
     }
 

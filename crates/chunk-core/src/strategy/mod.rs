@@ -749,6 +749,31 @@ pub struct Structure {
     pub fence_repair: bool,
 }
 
+/// The thresholds of the semantic strategies a user can try, each the library's own
+/// parameter at the library's default. They decide only where the similarity curve is cut:
+/// the texts embedded do not depend on them, so a new threshold cuts again from the same
+/// embeddings.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Breakpoints {
+    /// The percentile of the distances between neighbouring windows above which a topic shift
+    /// is cut (0–100, default 95): LangChain's `breakpoint_threshold_amount` (its
+    /// `percentile` type), LlamaIndex's `breakpoint_percentile_threshold`, and the product's
+    /// own.
+    pub percentile: f64,
+    /// chonkie's `threshold` (0–1 exclusive, default 0.8): the quantile of the similarity
+    /// minima at or under which chonkie cuts.
+    pub chonkie_threshold: f64,
+}
+
+impl Default for Breakpoints {
+    fn default() -> Self {
+        Breakpoints {
+            percentile: 95.0,
+            chonkie_threshold: 0.8,
+        }
+    }
+}
+
 /// Why a chunk ends where it does: the structure level of the cut, the size limit when no
 /// structure fitted, or the end of the text.
 #[derive(
@@ -1147,8 +1172,16 @@ pub fn run(chunker: &dyn Chunker, text: &str, encoding: Encoding) -> Result<Chun
 /// Whatever [`Chunker::split`] refuses.
 pub fn run_prepared(chunker: &dyn Chunker, document: &Document) -> Result<Chunks, StrategyError> {
     let _active = document.activate();
+    let pieces = chunker.split(document.text)?;
+    Ok(measure(chunker, document, pieces))
+}
+
+#[cfg(feature = "strategies")]
+/// The chunks of `pieces`, which `chunker` cut from `document`'s text, each measured in the
+/// document's encoding (the second half of [`run_prepared`]; the caller has the document
+/// active).
+pub(crate) fn measure(chunker: &dyn Chunker, document: &Document, pieces: Vec<Piece>) -> Chunks {
     let (text, encoding) = (document.text, document.encoding);
-    let pieces = chunker.split(text)?;
     let bpe = encoding.tokenizer();
     let offsets = &document.encoded().offsets;
     let budget = chunker.budget();
@@ -1190,7 +1223,7 @@ pub fn run_prepared(chunker: &dyn Chunker, document: &Document) -> Result<Chunks
             }
         })
         .collect();
-    Ok(Chunks {
+    Chunks {
         strategy: chunker.id(),
         chunks,
         encoding,
@@ -1199,7 +1232,7 @@ pub fn run_prepared(chunker: &dyn Chunker, document: &Document) -> Result<Chunks
         keeps: chunker.keeps(),
         overlap_clamped: chunker.overlap_clamped(),
         overlap_ignored: chunker.overlap_ignored(),
-    })
+    }
 }
 
 #[cfg(feature = "strategies")]

@@ -7,6 +7,7 @@ use crate::strategy::length::Length;
 use crate::strategy::{
     python_isspace, Boundary, Keeps, Parameter, Piece, Settings, StrategyError, StrategyId,
 };
+use std::borrow::Cow;
 use std::ops::Range;
 
 /// chonkie's `SemanticChunker` with its defaults but the embedding model, which is the one the
@@ -156,7 +157,7 @@ impl Rule for ChonkieSemantic {
         ]
     }
 
-    fn texts(&self, text: &str) -> Result<Vec<String>, StrategyError> {
+    fn texts<'t>(&self, text: &'t str) -> Result<Vec<Cow<'t, str>>, StrategyError> {
         self.validate()?;
         self.length.model_tokenizer()?;
         refuse_special_tokens(StrategyId::ChonkieSemantic, self.length, text)?;
@@ -166,10 +167,10 @@ impl Rule for ChonkieSemantic {
             return Ok(Vec::new());
         }
         let n = s.len() - w;
-        let mut out: Vec<String> = (0..n)
-            .map(|i| text[s[i].start..s[i + w - 1].end].to_string())
+        let mut out: Vec<Cow<'t, str>> = (0..n)
+            .map(|i| Cow::Borrowed(&text[s[i].start..s[i + w - 1].end]))
             .collect();
-        out.extend(s[w..].iter().map(|r| text[r.clone()].to_string()));
+        out.extend(s[w..].iter().map(|r| Cow::Borrowed(&text[r.clone()])));
         Ok(out)
     }
 

@@ -5,6 +5,7 @@ use super::{Curve, CurveKind, CurvePoint, Rule, Vectors};
 use crate::strategy::{
     python_isspace, Boundary, Keeps, Parameter, Piece, Settings, StrategyError, StrategyId,
 };
+use std::borrow::Cow;
 use std::ops::Range;
 
 /// `breakpoint_threshold_type` and its `breakpoint_threshold_amount`.
@@ -135,9 +136,22 @@ impl LangchainSemantic {
         parts.join(" ")
     }
 
-    fn combined(&self, text: &str, s: &[Range<usize>]) -> Vec<String> {
+    /// Each sentence with `buffer_size` neighbours on each side, joined by a space; borrowed
+    /// from `text` where the sentences are separated by exactly one space there.
+    fn combined<'t>(&self, text: &'t str, s: &[Range<usize>]) -> Vec<Cow<'t, str>> {
         (0..s.len())
             .map(|i| {
+                let (a, b) = (
+                    i.saturating_sub(self.buffer_size),
+                    (i + self.buffer_size).min(s.len() - 1),
+                );
+                let one_space = |p: &[Range<usize>]| {
+                    p[1].start == p[0].end + 1 && text.as_bytes()[p[0].end] == b' '
+                };
+                if s[a..=b].windows(2).all(one_space) {
+                    // `re.split` took exactly the one space after each: the join is the slice.
+                    return Cow::Borrowed(&text[s[a].start..s[b].end]);
+                }
                 let mut c = String::new();
                 for j in i.saturating_sub(self.buffer_size)..i {
                     c.push_str(&text[s[j].clone()]);
@@ -148,7 +162,7 @@ impl LangchainSemantic {
                     c.push(' ');
                     c.push_str(&text[r.clone()]);
                 }
-                c
+                Cow::Owned(c)
             })
             .collect()
     }
@@ -186,7 +200,7 @@ impl Rule for LangchainSemantic {
         ]
     }
 
-    fn texts(&self, text: &str) -> Result<Vec<String>, StrategyError> {
+    fn texts<'t>(&self, text: &'t str) -> Result<Vec<Cow<'t, str>>, StrategyError> {
         let s = Self::sentences(text);
         if !self.measured(s.len()) {
             return Ok(Vec::new());
@@ -226,7 +240,7 @@ impl Rule for LangchainSemantic {
         let combined = self.combined(text, &s);
         let embedded = vectors.all(
             StrategyId::LangchainSemantic,
-            combined.iter().map(String::as_str),
+            combined.iter().map(|c| c.as_ref()),
         )?;
         let distances: Vec<f64> = embedded
             .windows(2)
@@ -293,5 +307,45 @@ impl Rule for LangchainSemantic {
             })
             .collect();
         Ok((pieces, curve))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A window borrowed from the text is exactly LangChain's `" ".join` of its sentences.
+    #[test]
+    fn every_window_is_the_joined_sentences() {
+        let texts = [
+            "One. Two. Three. Four.",
+            "One.  Two.\nThree.\u{a0}Four! Five? ",
+            "One. Two.\r\n\r\nThree. ",
+            "A.\tB. C.   D. E.",
+            "No punctuation at all",
+            "Ends with a space. ",
+        ];
+        for buffer_size in [0, 1, 2] {
+            let rule = LangchainSemantic {
+                buffer_size,
+                ..LangchainSemantic::new(&crate::strategy::test_settings(
+                    64,
+                    0,
+                    crate::strategy::SizeUnit::Tokens,
+                ))
+                .unwrap()
+            };
+            for text in texts {
+                let s = LangchainSemantic::sentences(text);
+                for (i, window) in rule.combined(text, &s).iter().enumerate() {
+                    let (a, b) = (
+                        i.saturating_sub(buffer_size),
+                        (i + buffer_size).min(s.len() - 1),
+                    );
+                    let joined = LangchainSemantic::joined(text, &s[a..=b]);
+                    assert_eq!(window.as_ref(), joined, "{text:?} window {i}");
+                }
+            }
+        }
     }
 }

@@ -4,6 +4,7 @@
 use super::numeric::{cosine, percentile};
 use super::{neighbour_windows, punkt_sentences, Curve, CurveKind, CurvePoint, Rule, Vectors};
 use crate::strategy::{Boundary, Keeps, Parameter, Piece, Settings, StrategyError, StrategyId};
+use std::borrow::Cow;
 use std::ops::Range;
 
 /// LlamaIndex's `SemanticSplitterNodeParser.from_defaults(embed_model, buffer_size=1,
@@ -72,7 +73,7 @@ impl Rule for LlamaindexSemantic {
         ]
     }
 
-    fn texts(&self, text: &str) -> Result<Vec<String>, StrategyError> {
+    fn texts<'t>(&self, text: &'t str) -> Result<Vec<Cow<'t, str>>, StrategyError> {
         // Embedded whenever there is a sentence, even one alone, whose vector is not read.
         let s = punkt_sentences(text);
         if s.is_empty() {
@@ -81,7 +82,7 @@ impl Rule for LlamaindexSemantic {
         Ok(self
             .combined(&s)
             .into_iter()
-            .map(|r| text[r].to_string())
+            .map(|r| Cow::Borrowed(&text[r]))
             .collect())
     }
 

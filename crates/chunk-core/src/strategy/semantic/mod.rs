@@ -30,8 +30,12 @@ pub use langchain::{BreakpointThresholdType, LangchainSemantic};
 pub use llamaindex::LlamaindexSemantic;
 pub use own::OwnSemantic;
 
-use super::{Chunker, Keeps, Parameter, Piece, Settings, StrategyError, StrategyId};
+use super::{
+    Breakpoints, Chunker, Chunks, Document, Keeps, Parameter, Piece, Settings, StrategyError,
+    StrategyId,
+};
 use crate::strategy::length::Length;
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -70,12 +74,13 @@ impl Vectors {
     }
 
     /// The texts of `wanted` that have no vector yet, each once, in first-seen order.
-    pub fn missing(&self, wanted: &[String]) -> Vec<String> {
+    pub fn missing<T: AsRef<str>>(&self, wanted: &[T]) -> Vec<String> {
         let mut seen = std::collections::HashSet::new();
         wanted
             .iter()
-            .filter(|t| !self.by_text.contains_key(t.as_str()) && seen.insert(t.as_str()))
-            .cloned()
+            .map(AsRef::as_ref)
+            .filter(|t| !self.by_text.contains_key(*t) && seen.insert(*t))
+            .map(str::to_owned)
             .collect()
     }
 
@@ -126,8 +131,9 @@ pub(crate) trait Rule {
     fn id(&self) -> StrategyId;
     fn keeps(&self) -> Keeps;
     fn parameters(&self) -> Vec<Parameter>;
-    /// The texts to embed, in the library's order (repeats allowed).
-    fn texts(&self, text: &str) -> Result<Vec<String>, StrategyError>;
+    /// The texts to embed, in the library's order (repeats allowed); a text that is a slice
+    /// of `text` is borrowed from it (so that it is counted from a [`Document`]'s tokens).
+    fn texts<'t>(&self, text: &'t str) -> Result<Vec<Cow<'t, str>>, StrategyError>;
     /// The pieces and the curve.
     fn cut(&self, text: &str, vectors: &Vectors) -> Result<(Vec<Piece>, Curve), StrategyError>;
 }
@@ -161,17 +167,65 @@ impl SemanticChunker {
     /// As the strategy's own constructor: [`StrategyError::Params`] for a `chunk_size` of 0,
     /// [`StrategyError::UnitUnsupported`].
     pub fn new(id: StrategyId, settings: &Settings) -> Option<Result<Self, StrategyError>> {
+        Self::with_breakpoints(id, settings, Breakpoints::default())
+    }
+
+    /// [`SemanticChunker::new`] with `breakpoints` in place of the libraries' default
+    /// thresholds (each strategy reads its own).
+    ///
+    /// # Errors
+    /// As [`SemanticChunker::new`], and [`StrategyError::ParameterRefused`] for a percentile
+    /// outside 0–100 (NumPy's `percentile` raises on it). chonkie refuses a `threshold`
+    /// outside (0, 1) when it is run, as chonkie does.
+    pub fn with_breakpoints(
+        id: StrategyId,
+        settings: &Settings,
+        breakpoints: Breakpoints,
+    ) -> Option<Result<Self, StrategyError>> {
+        let p = breakpoints.percentile;
+        let percentile = |parameter: &'static str| {
+            if (0.0..=100.0).contains(&p) {
+                Ok(p)
+            } else {
+                Err(StrategyError::ParameterRefused {
+                    strategy: id,
+                    parameter,
+                    detail: "must be a percentile between 0 and 100",
+                })
+            }
+        };
         let made = match id {
-            StrategyId::ChonkieSemantic => {
-                ChonkieSemantic::new(settings).map(|r| Self::of(r, settings))
-            }
-            StrategyId::LangchainSemantic => {
-                LangchainSemantic::new(settings).map(|r| Self::of(r, settings))
-            }
-            StrategyId::LlamaindexSemantic => {
-                LlamaindexSemantic::new(settings).map(|r| Self::of(r, settings))
-            }
-            StrategyId::Semantic => OwnSemantic::new(settings).map(|r| Self::of(r, settings)),
+            StrategyId::ChonkieSemantic => ChonkieSemantic::new(settings).map(|r| {
+                let threshold = breakpoints.chonkie_threshold;
+                Self::of(ChonkieSemantic { threshold, ..r }, settings)
+            }),
+            StrategyId::LangchainSemantic => LangchainSemantic::new(settings).and_then(|r| {
+                let breakpoint =
+                    BreakpointThresholdType::Percentile(percentile("breakpoint_threshold_amount")?);
+                Ok(Self::of(LangchainSemantic { breakpoint, ..r }, settings))
+            }),
+            StrategyId::LlamaindexSemantic => LlamaindexSemantic::new(settings).and_then(|r| {
+                let breakpoint_percentile_threshold =
+                    percentile("breakpoint_percentile_threshold")?;
+                Ok(Self::of(
+                    LlamaindexSemantic {
+                        breakpoint_percentile_threshold,
+                        ..r
+                    },
+                    settings,
+                ))
+            }),
+            StrategyId::Semantic => OwnSemantic::new(settings).and_then(|r| {
+                let breakpoint_percentile_threshold =
+                    percentile("breakpoint_percentile_threshold")?;
+                Ok(Self::of(
+                    OwnSemantic {
+                        breakpoint_percentile_threshold,
+                        ..r
+                    },
+                    settings,
+                ))
+            }),
             _ => return None,
         };
         Some(made)
@@ -205,8 +259,33 @@ impl SemanticChunker {
     ///
     /// # Errors
     /// As [`SemanticChunker::embedding_texts`].
-    pub fn embedding_calls(&self, text: &str) -> Result<Vec<String>, StrategyError> {
+    pub fn embedding_calls<'t>(&self, text: &'t str) -> Result<Vec<Cow<'t, str>>, StrategyError> {
         self.rule.texts(text)
+    }
+
+    /// How many texts [`SemanticChunker::embedding_calls`] embeds on `document`'s text, and
+    /// their tokens in the document's encoding, summed: each call counted as encoding it alone
+    /// counts it, from the document's tokens where the call is a slice of the text (so the
+    /// windows, about three times the text, cost little more than their edges).
+    ///
+    /// # Errors
+    /// As [`SemanticChunker::embedding_texts`].
+    pub fn embedding_tokens(&self, document: &Document) -> Result<(usize, usize), StrategyError> {
+        let _active = document.activate();
+        let calls = self.rule.texts(document.text())?;
+        let bpe = document.encoding().tokenizer();
+        Ok((calls.len(), calls.iter().map(|c| bpe.count(c)).sum()))
+    }
+
+    /// [`crate::strategy::run_prepared`] and [`SemanticChunker::curve`] from one cut: the
+    /// chunks of `document`, measured in its encoding, and the similarity curve.
+    ///
+    /// # Errors
+    /// As [`Chunker::split`].
+    pub fn run_with_curve(&self, document: &Document) -> Result<(Chunks, Curve), StrategyError> {
+        let _active = document.activate();
+        let (pieces, curve) = self.rule.cut(document.text(), &self.vectors)?;
+        Ok((super::measure(self, document, pieces), curve))
     }
 
     /// This chunker reading `vectors`.

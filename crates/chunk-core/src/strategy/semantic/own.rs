@@ -10,6 +10,7 @@ use crate::strategy::{
     Boundary, Chunker, Keeps, Parameter, Piece, Settings, StrategyError, StrategyId,
 };
 use crate::tokenizer::TokenCounter;
+use std::borrow::Cow;
 use std::ops::Range;
 
 /// Semantic chunking that never breaks the size limit.
@@ -105,14 +106,14 @@ impl Rule for OwnSemantic {
         )]
     }
 
-    fn texts(&self, text: &str) -> Result<Vec<String>, StrategyError> {
+    fn texts<'t>(&self, text: &'t str) -> Result<Vec<Cow<'t, str>>, StrategyError> {
         let s = punkt_sentences(text);
         if s.len() < 2 {
             return Ok(Vec::new());
         }
         Ok(neighbour_windows(&s, 1)
             .into_iter()
-            .map(|r| text[r].to_string())
+            .map(|r| Cow::Borrowed(&text[r]))
             .collect())
     }
 

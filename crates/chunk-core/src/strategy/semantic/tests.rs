@@ -318,3 +318,87 @@ proptest! {
         prop_assert_eq!(at, text.len());
     }
 }
+
+#[test]
+fn embedding_tokens_and_the_curve_from_a_document_equal_counting_each_call_alone() {
+    // Sentences apart by one space, by line breaks, by several spaces (LangChain's joined
+    // windows are then the slice, or a new string), CJK and a code line.
+    let text = format!(
+        "{}Sea.\n\nShip  ahead!  The port is far?\tA dog barks.\r\n海は広い。船が来る。\n\
+         fn main() {{ let cat = 1; }}\nThe end. ",
+        two_topics()
+    );
+    let settings = test_settings(40, 0, SizeUnit::Tokens);
+    let document = Document::new(&text, settings.encoding);
+    let bpe = settings.encoding.tokenizer();
+    for id in StrategyId::semantic() {
+        let c = with_fake(SemanticChunker::new(id, &settings).unwrap().unwrap(), &text);
+        let calls = c.embedding_calls(&text).unwrap();
+        let alone: usize = calls.iter().map(|t| bpe.count(t)).sum();
+        assert_eq!(
+            c.embedding_tokens(&document),
+            Ok((calls.len(), alone)),
+            "{id}"
+        );
+        // One cut gives the chunks of run_prepared and the curve of curve().
+        let (chunks, curve) = c.run_with_curve(&document).unwrap();
+        assert_eq!(
+            chunks,
+            crate::strategy::run_prepared(&c, &document).unwrap(),
+            "{id}"
+        );
+        assert_eq!(curve, c.curve(&text).unwrap(), "{id}");
+    }
+}
+
+#[test]
+fn another_threshold_cuts_the_same_embeddings_elsewhere_and_a_bad_one_is_refused() {
+    let text = two_topics();
+    let settings = test_settings(512, 0, SizeUnit::Tokens);
+    for id in StrategyId::semantic() {
+        let default = SemanticChunker::new(id, &settings).unwrap().unwrap();
+        let low = Breakpoints {
+            percentile: 10.0,
+            chonkie_threshold: 0.99,
+        };
+        let tried = SemanticChunker::with_breakpoints(id, &settings, low)
+            .unwrap()
+            .unwrap();
+        // The same texts to embed: a new threshold never embeds again.
+        assert_eq!(
+            tried.embedding_texts(&text),
+            default.embedding_texts(&text),
+            "{id}"
+        );
+        let (a, b) = (with_fake(default, &text), with_fake(tried, &text));
+        assert!(
+            b.split(&text).unwrap().len() >= a.split(&text).unwrap().len(),
+            "{id}"
+        );
+        for bad in [-1.0, 100.5, f64::NAN] {
+            let b = Breakpoints {
+                percentile: bad,
+                chonkie_threshold: bad,
+            };
+            let refused = SemanticChunker::with_breakpoints(id, &settings, b)
+                .unwrap()
+                .and_then(|c| c.embedding_texts(&text));
+            assert!(
+                matches!(refused, Err(StrategyError::ParameterRefused { strategy, .. }) if strategy == id),
+                "{id} {bad}: {refused:?}"
+            );
+        }
+    }
+    // The product's own cuts more at a low percentile on the two topics.
+    let c = |p| {
+        let b = Breakpoints {
+            percentile: p,
+            ..Breakpoints::default()
+        };
+        let c = SemanticChunker::with_breakpoints(StrategyId::Semantic, &settings, b)
+            .unwrap()
+            .unwrap();
+        with_fake(c, &text).split(&text).unwrap().len()
+    };
+    assert!(c(10.0) > c(95.0), "{} {}", c(10.0), c(95.0));
+}
