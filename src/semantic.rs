@@ -12,6 +12,7 @@
 //! held.
 
 use chunk_core::retrieval::DenseModel;
+use chunk_core::strategy::StrategyId;
 use leptos::prelude::*;
 use strum::IntoEnumIterator;
 
@@ -37,7 +38,17 @@ pub fn SemanticPicker() -> impl IntoView {
                 retrieval.dense_model.set(model);
                 compare.semantic.set(true);
             }
-            Err(_) => compare.semantic.set(false),
+            Err(_) => {
+                compare.semantic.set(false);
+                // A semantic strategy chosen in the chunk view or the sweep is no longer
+                // listed: back to the defaults.
+                if compare.strategy.get_untracked().needs_embeddings() {
+                    compare.strategy.set(StrategyId::Fixed);
+                }
+                if retrieval.sweep_strategy.get_untracked().needs_embeddings() {
+                    retrieval.sweep_strategy.set(StrategyId::Fixed);
+                }
+            }
         }
     };
     view! {

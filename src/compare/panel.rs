@@ -16,7 +16,8 @@
 //! its shared start (`chunk-shared`), `data-code-info` and the badge `chunk-code-part` on a
 //! piece of a fenced code block, `data-prefix-over-budget` and `chunk-prefix-over-budget` where
 //! the heading prefix was left out; `structure-options` holds `heading-prefix` and
-//! `fence-repair` (the markdown strategy's options).
+//! `fence-repair` (the markdown strategy's options); `semantic-waiting` (`data-done`,
+//! `data-queued`) while a semantic strategy's chunks wait for their sentence embeddings.
 //!
 //! With the fixed strategy in tokens the page's classic preview (overlaps highlighted, cut
 //! characters as bytes) shows the chunks instead (`crate::preview`).
@@ -121,6 +122,7 @@ pub fn StrategyPanel() -> impl IntoView {
             {move || unsupported().map(|t| view! { <p class="notice warn">{t}</p> })}
             <StructureOptions/>
             <Parameters/>
+            <SemanticWaiting/>
             <Figures/>
             <SemanticCurve/>
             <HistogramView/>
@@ -282,6 +284,47 @@ fn Parameters() -> impl IntoView {
                     </dl>
                 </details>
             }
+        })
+    }
+}
+
+/// While a semantic strategy's chunks wait for their sentence embeddings (no selection yet):
+/// what the embedding worker is doing (`semantic-waiting`, `data-done` and `data-queued` texts
+/// while it embeds), so that the panel is not blank.
+#[component]
+fn SemanticWaiting() -> impl IntoView {
+    use crate::embed::{EmbedRuntime, EmbedStatus};
+    let app = PageState::from_context();
+    let settings = expect_context::<CompareSettings>();
+    let results = expect_context::<CompareResults>();
+    let embed = expect_context::<EmbedRuntime>();
+    move || {
+        let waiting = settings.semantic.get()
+            && settings.strategy.get().needs_embeddings()
+            && results.selection.with(Option::is_none)
+            && app.source.text.with(|t| !t.is_empty());
+        if !waiting {
+            return None;
+        }
+        let lang = app.language.lang.get();
+        let counts = match embed.status.get() {
+            EmbedStatus::Off | EmbedStatus::Loading { .. } => None,
+            EmbedStatus::Embedding { done, queued } => Some((done, queued)),
+            _ => Some((embed.embedded.get(), 0)),
+        };
+        let text = match counts {
+            None => messages::text(lang, Msg::SemanticWaitingModel).to_owned(),
+            Some((done, queued)) => cmp_msg::SemanticWaiting {
+                done: &format::int(lang, done),
+                queued: &format::int(lang, queued),
+            }
+            .fill(lang),
+        };
+        let (done, queued) = (counts.map(|c| c.0), counts.map(|c| c.1));
+        Some(view! {
+            <p class="hint" data-testid="semantic-waiting" role="status" data-done=done data-queued=queued>
+                {text}
+            </p>
         })
     }
 }

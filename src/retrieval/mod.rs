@@ -1322,7 +1322,10 @@ fn SweepView() -> impl IntoView {
                         let l = lang();
                         let current = settings.sweep_strategy.get();
                         let bytes = app.source.text.with(|t| t.len());
-                        StrategyId::all()
+                        // The semantic strategies too while the semantic rows are on (they
+                        // cut from the sentence embeddings the sweep asks for first).
+                        crate::compare::Table::listed(compare_settings.semantic.get())
+                            .into_iter()
                             .map(|s| {
                                 // On a long text the strategies the table leaves out are not
                                 // swept either (60 runs of them would take minutes).

@@ -8,7 +8,8 @@
 //  (b) the fixture at 512 / 64 tokens with potion-base-8M: the four semantic rows come, each
 //      row's chunks and tokens equal the native core's, and so do the embedding calls its cost
 //      line states (`compare-semantic-cost`);
-//  (c) the product's own `semantic` in the chunk view: its figures equal the row, and the
+//  (c) the product's own `semantic` in the chunk view (chosen while the model loads: the
+//      panel says it waits for the embeddings, `semantic-waiting`): its figures equal the row, and the
 //      similarity curve shows a point per sentence gap, the threshold and its cuts (topic
 //      shifts and size cuts add up to the chunks);
 //  (d) a new chunk size re-cuts without embedding again: no semantic text is fetched twice
@@ -76,6 +77,10 @@ test('semantic rows equal the native core, with their curve, fetched only when a
     // (b) potion-base-8M: four more rows, equal to the native core's.
     const native = nativeSemantic(fixtureText, 512, 64, 'potion-base-8m');
     await page.selectOption(sel('semantic-model'), 'potion-base-8m');
+    // The product's own chosen at once: while its sentences are embedded, the panel says so
+    // (the selection shares the table's batch instead of asking for the same texts again).
+    await page.selectOption(sel('strategy'), 'semantic');
+    await page.locator(sel('semantic-waiting')).waitFor({ timeout: 10_000 });
     const rows = await readTable(page, 21, 300_000);
     for (const want of native) {
       const row = rows.find((r) => r.strategy === want.strategy);
@@ -88,10 +93,13 @@ test('semantic rows equal the native core, with their curve, fetched only when a
       assert.equal(Number(row.embedding.tokens), want.embedding_tokens, `${want.strategy}: tokens embedded`);
     }
     assert.ok(requests.some((r) => r.includes('models/potion-base-8m')), 'the model file was fetched');
+    // The retrieval sweep can sweep them too while they are on.
+    const sweepable = () => page.locator(`${sel('sweep-strategy')} option`).evaluateAll((os) => os.map((o) => o.value));
+    const withSemantic = await sweepable();
+    assert.ok(SEMANTIC.every((id) => withSemantic.includes(id)), `${withSemantic}`);
     console.log(`semantic rows on the fixture at 512 tokens: ${native.map((r) => `${r.strategy} ${r.chunks}`).join(', ')}`);
 
     // (c) The product's own in the chunk view, with its curve.
-    await page.selectOption(sel('strategy'), 'semantic');
     await page.waitForFunction(
       () => document.querySelector('[data-testid="semantic-curve"]:not(#prerendered *)') !== null,
       null,
@@ -169,6 +177,9 @@ test('semantic rows equal the native core, with their curve, fetched only when a
     await page.selectOption(sel('semantic-model'), 'off');
     const off = await readTable(page, 17, 180_000);
     assert.ok(off.every((r) => !SEMANTIC.includes(r.strategy)));
+    // The chunk view's semantic strategy went back to the default; the sweep lists none.
+    assert.equal(await page.inputValue(sel('strategy')), 'fixed');
+    assert.ok(!(await sweepable()).some((id) => SEMANTIC.includes(id)));
     const origin = new URL(url).origin;
     assert.deepEqual(requests.filter((r) => new URL(r).origin !== origin), []);
     assert.deepEqual(errors, []);

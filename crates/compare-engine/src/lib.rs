@@ -43,7 +43,7 @@ use chunk_core::retrieval::{
 };
 use chunk_core::strategy::semantic::{Curve, Vectors as TextVectors};
 use chunk_core::strategy::{
-    chunker_with, run_prepared, Boundary, Chunker, Chunks, Document, SemanticChunker,
+    chunker_with, run_prepared, Boundary, Chunker, Chunks, Document, SemanticChunker, Settings,
     StrategyError, StrategyId,
 };
 use chunk_core::tokenizer::open::{OpenTokenizer, OpenVocab};
@@ -365,7 +365,8 @@ impl Engine {
                 let setting = grid.setting(index)?;
                 let at = self.prepare(*text_id, figures.settings.encoding, *lang)?;
                 let document = self.prepared[at].borrow_dependent();
-                let chunks = sweep_cell_chunks(document, *strategy, setting, grid.unit).ok()?;
+                let build = |s: &Settings| build_at(*strategy, figures, s, &self.vectors);
+                let chunks = sweep_cell_chunks(document, &build, setting, grid.unit).ok()?;
                 (
                     chunks,
                     self.prepared[at].borrow_owner().clone(),
@@ -418,8 +419,10 @@ impl Engine {
 
     /// What every semantic row of a [`Request::Compare`] or [`Request::Retrieval`] needs
     /// embedded ([`Engine::semantic_needed`] of all its rows at once, each text once), so that
-    /// the embedding worker can work on them while the other rows are cut. `None` for another
-    /// request, without semantic rows, or when every embedding is held.
+    /// the embedding worker can work on them while the other rows are cut; for a
+    /// [`Request::Sweep`] of a semantic strategy, what every setting reads (the texts do not
+    /// depend on the size). `None` for another request, without semantic rows, or when every
+    /// embedding is held.
     pub fn semantic_prefetch(&self, request: &Request) -> Option<(DenseModel, Vec<String>)> {
         match request {
             Request::Compare {
@@ -434,6 +437,12 @@ impl Engine {
                 figures,
                 ..
             } => self.semantic_missing(*text_id, strategies, figures),
+            Request::Sweep {
+                text_id,
+                strategy,
+                figures,
+                ..
+            } => self.semantic_missing(*text_id, std::slice::from_ref(strategy), figures),
             _ => None,
         }
     }
@@ -621,6 +630,7 @@ impl Engine {
             options: &options,
             limit: &limit,
         };
+        let build = |s: &Settings| build_at(*strategy, figures, s, &self.vectors);
         let cell = if retriever.needs_vectors() {
             let vectors = &self.vectors;
             let queries: Vec<String> = pairs
@@ -636,14 +646,12 @@ impl Engine {
                 questions: &questions,
                 chunk: &lookup,
             };
-            match sweep_cell_dense(
-                document, terms, *strategy, setting, grid.unit, &check, &dense,
-            ) {
+            match sweep_cell_dense(document, terms, &build, setting, grid.unit, &check, &dense) {
                 Ok(cell) => cell,
                 Err(e) => return Some(failed(Some(job), &e.to_string())),
             }
         } else {
-            sweep_cell(document, terms, *strategy, setting, grid.unit, &check)
+            sweep_cell(document, terms, &build, setting, grid.unit, &check)
         };
         let (_, cells) = self.sweeping.as_mut().expect("checked above");
         cells.push(cell);
@@ -1007,6 +1015,21 @@ fn build(
         (Some(built), Some(model)) => Ok(Box::new(built?.with_vectors(vectors.of(model)))),
         _ => chunker_with(strategy, &figures.settings, figures.structure),
     }
+}
+
+/// [`build`] at one sweep setting: `figures` with `settings` (a sweep's chunk_size, overlap and
+/// unit).
+fn build_at(
+    strategy: StrategyId,
+    figures: &Figures,
+    settings: &Settings,
+    vectors: &VectorCache,
+) -> Result<Box<dyn Chunker>, StrategyError> {
+    let figures = Figures {
+        settings: *settings,
+        ..*figures
+    };
+    build(strategy, &figures, vectors)
 }
 
 /// The semantic chunker of `strategy` at `figures` without vectors; `None` for another

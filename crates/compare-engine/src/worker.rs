@@ -112,6 +112,9 @@ struct Waiting {
     wait: Option<OpenVocab>,
     /// The embeddings batch a semantic `select` waits for, with its model and texts.
     embedding: Option<(u32, DenseModel, Vec<String>)>,
+    /// Other jobs' batches, still out, that hold texts a semantic `select` needs: it waits for
+    /// them instead of asking for the same texts again.
+    sharing: Vec<u32>,
     /// Why a semantic `select`'s embeddings could not be had: it is answered with
     /// [`Reply::Failed`].
     failed: Option<String>,
@@ -124,13 +127,14 @@ impl Waiting {
             asked,
             wait,
             embedding: None,
+            sharing: Vec::new(),
             failed: None,
         }
     }
 
     /// Whether it can be answered now.
     fn due(&self) -> bool {
-        self.wait.is_none() && self.embedding.is_none()
+        self.wait.is_none() && self.embedding.is_none() && self.sharing.is_empty()
     }
 }
 
@@ -220,7 +224,7 @@ impl Worker {
                 let stale: Vec<u32> = self
                     .in_order
                     .iter()
-                    .filter(|w| w.embedding.is_some())
+                    .filter(|w| w.embedding.is_some() || !w.sharing.is_empty())
                     .map(|w| w.request.job())
                     .collect();
                 let mut dropped = Vec::new();
@@ -331,15 +335,20 @@ impl Worker {
                     ));
                 }
                 if head.due() {
-                    // A semantic select asks for its embeddings first, once.
+                    // A semantic select asks for its embeddings first, once; texts a running
+                    // job's batch already asked for (the table's, say) it waits for instead.
                     if let Some((model, texts)) = self.engine.semantic_needed(&head.request, 0) {
-                        self.batches += 1;
-                        self.effects.push_back(Effect::Embed {
-                            batch: self.batches,
-                            model,
-                            texts: texts.clone(),
-                        });
-                        head.embedding = Some((self.batches, model, texts));
+                        let (sharing, texts) = self.out_in_live_batches(model, texts);
+                        head.sharing = sharing;
+                        if !texts.is_empty() {
+                            self.batches += 1;
+                            self.effects.push_back(Effect::Embed {
+                                batch: self.batches,
+                                model,
+                                texts: texts.clone(),
+                            });
+                            head.embedding = Some((self.batches, model, texts));
+                        }
                         self.in_order.push_front(head);
                         continue;
                     }
@@ -414,6 +423,9 @@ impl Worker {
     /// whose job was superseded is kept all the same (a later job may need the same texts);
     /// one nobody asked for is ignored.
     pub fn vectors_arrived(&mut self, batch: u32, vectors: Result<Vec<Vec<f32>>, String>) {
+        // A select that shared the batch looks again when it is due (asking for what is still
+        // missing, if it failed).
+        self.unshare(batch);
         if let Some(w) = self
             .in_order
             .iter_mut()
@@ -496,11 +508,55 @@ impl Worker {
     /// Keeps a superseded job's batch for when it arrives, and has it cancelled in the
     /// embedding worker ([`Worker::take_cancelled`]).
     fn orphan(&mut self, batch: u32, model: DenseModel, texts: Vec<String>) {
+        // Cancelled: a select that shared it asks for its texts itself.
+        self.unshare(batch);
         if self.orphans.len() >= MAX_ORPHANS {
             self.orphans.clear();
         }
         self.orphans.insert(batch, (model, texts));
         self.cancelled.push(batch);
+    }
+
+    /// Of `texts` (by `model`), the batches of running jobs that already asked for some, and
+    /// the rest: what a semantic select waits for and what it must ask for itself.
+    fn out_in_live_batches(
+        &self,
+        model: DenseModel,
+        texts: Vec<String>,
+    ) -> (Vec<u32>, Vec<String>) {
+        let live = self
+            .stepped
+            .iter()
+            .flat_map(|s| [&s.embedding, &s.prefetch])
+            .chain(self.in_order.iter().map(|w| &w.embedding))
+            .flatten()
+            .filter(|(_, m, _)| *m == model);
+        let mut out: HashMap<&str, u32> = HashMap::new();
+        for (batch, _, held) in live {
+            for t in held {
+                out.entry(t.as_str()).or_insert(*batch);
+            }
+        }
+        let mut sharing = Vec::new();
+        let mut rest = Vec::new();
+        for t in texts {
+            match out.get(t.as_str()) {
+                Some(b) => {
+                    if !sharing.contains(b) {
+                        sharing.push(*b);
+                    }
+                }
+                None => rest.push(t),
+            }
+        }
+        (sharing, rest)
+    }
+
+    /// `batch` arrived, failed or was cancelled: no select waits for it any more.
+    fn unshare(&mut self, batch: u32) {
+        for w in &mut self.in_order {
+            w.sharing.retain(|&b| b != batch);
+        }
     }
 
     /// The batches of superseded jobs to cancel in the embedding worker (its queue would
@@ -514,8 +570,9 @@ impl Worker {
     /// retrieval row or sweep setting whose embeddings are not all held asks for them
     /// ([`Effect::Embed`]) and waits instead of answering.
     fn step(&mut self, job: &mut Stepped, clock: &impl Fn() -> f64) -> (Option<Reply>, bool) {
-        // Every semantic row's sentence embeddings are asked for at once, at the first step.
-        if matches!(job.kind, Kind::Compare(_) | Kind::Retrieval) && !job.prefetched {
+        // Every semantic row's sentence embeddings are asked for at once, at the first step;
+        // a sweep of a semantic strategy waits for them (every setting reads them).
+        if !job.prefetched {
             job.prefetched = true;
             if let Some((model, texts)) = self.engine.semantic_prefetch(&job.request) {
                 self.batches += 1;
@@ -524,7 +581,12 @@ impl Worker {
                     model,
                     texts: texts.clone(),
                 });
-                job.prefetch = Some((self.batches, model, texts));
+                let batch = Some((self.batches, model, texts));
+                if job.kind == Kind::Sweep {
+                    job.embedding = batch;
+                } else {
+                    job.prefetch = batch;
+                }
                 // The batch goes out before this job's first row is cut.
                 return (None, true);
             }
@@ -1151,6 +1213,183 @@ mod tests {
             }
         ));
         assert!(matches!(posts.last(), Some(Reply::Compared { job: 1 })));
+    }
+
+    #[test]
+    fn a_semantic_select_waits_for_the_tables_batch_instead_of_asking_again() {
+        let mut w = Worker::default();
+        w.set_text(1, semantic_text(), None);
+        w.receive(semantic_compare(1));
+        // The table's first step asks for every semantic row's texts.
+        let Some(Effect::Embed { batch, texts, .. }) = w.next(NO_CLOCK) else {
+            panic!("the table asks first")
+        };
+        let Request::Compare { figures, .. } = semantic_compare(1) else {
+            unreachable!()
+        };
+        w.receive(Request::Select {
+            job: 2,
+            text_id: 1,
+            strategy: StrategyId::LlamaindexSemantic,
+            figures,
+            bins: 10,
+        });
+        // Nothing more is asked for while the batch is out: the select waits for it (the
+        // table's other rows go on).
+        let mut posts = Vec::new();
+        while let Some(effect) = w.next(NO_CLOCK) {
+            match effect {
+                Effect::Embed { .. } => panic!("the same texts asked for twice"),
+                Post(r) => posts.push(r),
+                _ => {}
+            }
+        }
+        assert!(!posts.iter().any(|r| matches!(r, Reply::Selected(_))));
+        assert_eq!(w.embedding_batches(), [batch]);
+        w.vectors_arrived(batch, Ok(texts.iter().map(|t| embed(t)).collect()));
+        let (posts, asked) = run_embedding(&mut w, |_| panic!("nothing more to embed"));
+        assert!(asked.is_empty());
+        let selected = posts.iter().find_map(|r| match r {
+            Reply::Selected(s) => Some(s),
+            _ => None,
+        });
+        let selected = selected.expect("answered once the batch arrived");
+        assert!(
+            matches!(selected.outcome, Outcome::Figures { .. }),
+            "{:?}",
+            selected.outcome
+        );
+        assert!(selected.semantic.is_some());
+        // A batch that is cancelled (its job superseded) leaves the select to ask itself.
+        let mut w = Worker::default();
+        w.set_text(1, semantic_text(), None);
+        w.receive(semantic_compare(1));
+        let Some(Effect::Embed { batch, .. }) = w.next(NO_CLOCK) else {
+            panic!("the table asks first")
+        };
+        w.receive(Request::Select {
+            job: 2,
+            text_id: 1,
+            strategy: StrategyId::LlamaindexSemantic,
+            figures,
+            bins: 10,
+        });
+        while w
+            .next(NO_CLOCK)
+            .is_some_and(|e| !matches!(e, Effect::Embed { .. }))
+        {}
+        w.receive(Request::Compare {
+            job: 3,
+            lane: Lane::Table,
+            text_id: 1,
+            strategies: vec![StrategyId::Fixed],
+            figures,
+        });
+        assert_eq!(w.take_cancelled(), [batch]);
+        let (mut asked, mut selected) = (0, false);
+        while let Some(effect) = w.next(NO_CLOCK) {
+            match effect {
+                Effect::Embed { batch, texts, .. } => {
+                    asked += 1;
+                    w.vectors_arrived(batch, Ok(texts.iter().map(|t| embed(t)).collect()));
+                }
+                Post(Reply::Selected(_)) => selected = true,
+                _ => {}
+            }
+        }
+        assert_eq!(asked, 1, "the select asks for its own texts");
+        assert!(selected);
+    }
+
+    #[test]
+    fn a_semantic_sweep_asks_for_the_sentence_embeddings_once_then_cuts_every_setting() {
+        let text = format!("{}The lens cap is blue and small. ", semantic_text());
+        let mut w = Worker::default();
+        w.set_text(1, text.clone(), None);
+        let Request::Compare { figures, .. } = semantic_compare(1) else {
+            unreachable!()
+        };
+        let request = |job| Request::Sweep {
+            job,
+            text_id: 1,
+            pairs: vec![QaPair {
+                question: "What colour is the lens cap?".to_owned(),
+                answer: locate_answer(&text, "The lens cap is blue").expect("once"),
+            }],
+            strategy: StrategyId::Semantic,
+            grid: SweepGrid {
+                sizes: vec![8, 16, 64],
+                overlap_percents: vec![0],
+                unit: SizeUnit::Tokens,
+            },
+            figures,
+            bm25: Bm25Setting::default(),
+            lang: Lang::En,
+            k: 2,
+            retriever: Retriever::Bm25,
+            dense_model: DenseModel::default(),
+        };
+        w.receive(request(1));
+        let (posts, asked) = run_embedding(&mut w, |t| Ok(t.iter().map(|t| embed(t)).collect()));
+        assert_eq!(asked.len(), 1, "one batch for every setting");
+        let Some(Reply::Swept { sweep, .. }) = posts.last() else {
+            panic!("{posts:?}")
+        };
+        let chunks: Vec<usize> = sweep
+            .cells
+            .iter()
+            .map(|c| c.figures().expect("evaluated").chunks)
+            .collect();
+        // The size cap of the product's own: fewer chunks as the size grows.
+        assert!(
+            chunks[0] > chunks[1] && chunks[1] >= chunks[2],
+            "{chunks:?}"
+        );
+        // Each setting equals the table's row at that size with the same embeddings.
+        let mut e = Engine::default();
+        e.set_text(1, text.clone(), None);
+        e.store_vectors(
+            DenseModel::default(),
+            asked[0].clone(),
+            asked[0].iter().map(|t| embed(t)).collect(),
+        )
+        .unwrap();
+        for (cell, size) in sweep.cells.iter().zip([8, 16, 64]) {
+            let row = e.compare_row(
+                &Request::Compare {
+                    job: 9,
+                    lane: Lane::Table,
+                    text_id: 1,
+                    strategies: vec![StrategyId::Semantic],
+                    figures: Figures {
+                        settings: Settings {
+                            chunk_size: size,
+                            chunk_overlap: 0,
+                            ..figures.settings
+                        },
+                        ..figures
+                    },
+                },
+                0,
+                NO_CLOCK,
+            );
+            let Reply::Row {
+                outcome: Outcome::Figures { summary, .. },
+                ..
+            } = row
+            else {
+                panic!("{row:?}")
+            };
+            assert_eq!(
+                cell.figures().unwrap().chunks,
+                summary.chunks,
+                "size {size}"
+            );
+        }
+        // Held now: a second sweep asks for nothing.
+        w.receive(request(2));
+        let (_, again) = run_embedding(&mut w, |_| panic!("nothing to embed"));
+        assert!(again.is_empty());
     }
 
     #[test]

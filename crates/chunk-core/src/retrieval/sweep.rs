@@ -258,13 +258,22 @@ pub struct SweepCheck<'a> {
 }
 
 #[cfg(feature = "strategies")]
-/// The chunks of one setting of a sweep: what [`sweep_cell`] and [`sweep_cell_dense`] cut.
+/// How a sweep makes its strategy at one setting's [`Settings`]: `&|s| chunker(strategy, s)`
+/// ([`chunker`]), or what else builds it (a semantic strategy with the embeddings it reads).
+pub type BuildAt<'a> =
+    &'a dyn Fn(
+        &Settings,
+    ) -> Result<Box<dyn crate::strategy::Chunker>, crate::strategy::StrategyError>;
+
+#[cfg(feature = "strategies")]
+/// The chunks of one setting of a sweep: what [`sweep_cell`] and [`sweep_cell_dense`] cut,
+/// with the strategy `build` makes at the setting.
 ///
 /// # Errors
 /// The strategy's refusal of the setting or the text.
 pub fn sweep_cell_chunks(
     document: &Document,
-    strategy: StrategyId,
+    build: BuildAt<'_>,
     (chunk_size, overlap_percent): (usize, usize),
     unit: SizeUnit,
 ) -> Result<crate::strategy::Chunks, crate::strategy::StrategyError> {
@@ -274,11 +283,11 @@ pub fn sweep_cell_chunks(
         unit,
         encoding: document.encoding(),
     };
-    chunker(strategy, &settings).and_then(|c| run_prepared(&*c, document))
+    build(&settings).and_then(|c| run_prepared(&*c, document))
 }
 
 #[cfg(feature = "strategies")]
-/// One setting: `strategy` with `chunk_size` and [`overlap_for`]`(chunk_size,
+/// One setting: the strategy `build` makes with `chunk_size` and [`overlap_for`]`(chunk_size,
 /// overlap_percent)` in `unit`, run on the prepared `document` (its encoding measures the
 /// chunks), its chunks checked against [`SweepCheck::limit`] and evaluated on the pairs with
 /// BM25 ([`evaluate_prepared`] with `terms`, the document's terms in [`EvalOptions::lang`]:
@@ -286,12 +295,12 @@ pub fn sweep_cell_chunks(
 pub fn sweep_cell(
     document: &Document,
     terms: &DocumentTerms,
-    strategy: StrategyId,
+    build: BuildAt<'_>,
     setting: (usize, usize),
     unit: SizeUnit,
     check: &SweepCheck<'_>,
 ) -> SweepCell {
-    let cut = sweep_cell_chunks(document, strategy, setting, unit);
+    let cut = sweep_cell_chunks(document, build, setting, unit);
     cell_of(document, setting, cut, check, |chunks| {
         Ok(evaluate_prepared(
             document.text(),
@@ -326,13 +335,13 @@ pub struct SweepVectors<'a> {
 pub fn sweep_cell_dense(
     document: &Document,
     terms: &DocumentTerms,
-    strategy: StrategyId,
+    build: BuildAt<'_>,
     setting: (usize, usize),
     unit: SizeUnit,
     check: &SweepCheck<'_>,
     vectors: &SweepVectors<'_>,
 ) -> Result<SweepCell, super::VectorsError> {
-    let cut = sweep_cell_chunks(document, strategy, setting, unit);
+    let cut = sweep_cell_chunks(document, build, setting, unit);
     cell_of(document, setting, cut, check, |chunks| {
         let held: Vec<Vec<f32>> = chunks
             .chunks
@@ -442,7 +451,12 @@ pub fn sweep_with_progress(
     let mut cells = Vec::with_capacity(total);
     while let Some(setting) = grid.setting(cells.len()) {
         cells.push(sweep_cell(
-            document, &terms, strategy, setting, grid.unit, check,
+            document,
+            &terms,
+            &|s| chunker(strategy, s),
+            setting,
+            grid.unit,
+            check,
         ));
         progress(cells.len(), total);
     }
@@ -591,7 +605,7 @@ mod tests {
             let cell = sweep_cell_dense(
                 &document,
                 &terms,
-                StrategyId::Fixed,
+                &|s| chunker(StrategyId::Fixed, s),
                 setting,
                 SizeUnit::Tokens,
                 &check,
@@ -599,8 +613,13 @@ mod tests {
             )
             .unwrap();
             // The same chunks ranked by the same vectors, composed by hand.
-            let chunks =
-                sweep_cell_chunks(&document, StrategyId::Fixed, setting, SizeUnit::Tokens).unwrap();
+            let chunks = sweep_cell_chunks(
+                &document,
+                &|s| chunker(StrategyId::Fixed, s),
+                setting,
+                SizeUnit::Tokens,
+            )
+            .unwrap();
             let chunk_vectors: Vec<Vec<f32>> =
                 chunks.chunks.iter().map(|c| embed(&c.text(text))).collect();
             let e = evaluate_dense(
@@ -624,7 +643,7 @@ mod tests {
         let dense = sweep_cell_dense(
             &document,
             &terms,
-            StrategyId::Fixed,
+            &|s| chunker(StrategyId::Fixed, s),
             setting,
             SizeUnit::Tokens,
             &check,
@@ -641,7 +660,7 @@ mod tests {
         let missing = sweep_cell_dense(
             &document,
             &terms,
-            StrategyId::Fixed,
+            &|s| chunker(StrategyId::Fixed, s),
             setting,
             SizeUnit::Tokens,
             &check,
