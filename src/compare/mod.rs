@@ -452,10 +452,19 @@ pub fn refusal_text(lang: Lang, r: &Refusal) -> String {
             chunk_size: &chunk_size,
         }
         .fill(lang),
-        "parameter-refused" => cmp_msg::RefusedParameter {
-            parameter: &shown("parameter"),
-        }
-        .fill(lang),
+        // The semantic thresholds a user types are named with their range.
+        "parameter-refused" => match (r.field("strategy"), r.field("parameter")) {
+            (_, Some(p @ ("breakpoint_threshold_amount" | "breakpoint_percentile_threshold"))) => {
+                cmp_msg::RefusedPercentile { parameter: p }.fill(lang)
+            }
+            (Some("chonkie-semantic"), Some(p @ ("threshold" | "filter_tolerance"))) => {
+                cmp_msg::RefusedUnitInterval { parameter: p }.fill(lang)
+            }
+            _ => cmp_msg::RefusedParameter {
+                parameter: &shown("parameter"),
+            }
+            .fill(lang),
+        },
         "embeddings-needed" => messages::text(lang, Msg::RefusedNeedsEmbeddings).to_owned(),
         "sentence-embeddings-failed" => cmp_msg::RefusedSentenceEmbeddings {
             message: r.field("message").unwrap_or_default(),

@@ -24,7 +24,7 @@
 //! The script (`assets/compare-worker.js`) only forwards each message ([`Worker::set_text`],
 //! [`Worker::receive`]) and carries out [`Worker::next`]'s effects until it answers `None`.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 use chunk_core::analysis::export::PageMap;
 use chunk_core::analysis::protocol::{Lane, Outcome, Reply, Request};
@@ -89,6 +89,12 @@ struct Stepped {
     prefetch: Option<(u32, DenseModel, Vec<String>)>,
     /// Whether the prefetch was considered (once per job).
     prefetched: bool,
+    /// Batches of other jobs, still out, holding texts the prefetch would have asked for (a
+    /// superseded table's, kept: [`Worker::kept`]); a semantic row reached while one is out
+    /// waits for them (`blocked`).
+    sharing: Vec<u32>,
+    /// A semantic row waits for `sharing`.
+    blocked: bool,
     /// Why the job's embeddings could not be had: its later dense and hybrid rows are refused
     /// with it ([`Refusal::embeddings_failed`]), its BM25 rows go on.
     dense_failed: Option<String>,
@@ -97,7 +103,29 @@ struct Stepped {
 impl Stepped {
     /// Whether the job can take a step now (it waits for no vocabulary and no embeddings).
     fn due(&self) -> bool {
-        self.wait.is_none() && self.embedding.is_none()
+        self.wait.is_none()
+            && self.embedding.is_none()
+            && (!self.blocked || self.sharing.is_empty())
+    }
+}
+
+/// The text and the embedding model of a table or retrieval request with semantic rows (what
+/// a superseded job's sentence batch is kept for).
+fn semantic_of(request: &Request) -> Option<(u32, DenseModel)> {
+    match request {
+        Request::Compare {
+            text_id,
+            figures,
+            strategies,
+            ..
+        }
+        | Request::Retrieval {
+            text_id,
+            figures,
+            strategies,
+            ..
+        } if strategies.iter().any(|s| s.needs_embeddings()) => Some((*text_id, figures.embedder?)),
+        _ => None,
     }
 }
 
@@ -164,6 +192,10 @@ pub struct Worker {
     /// Orphaned batches the embedding worker has not been told to drop yet
     /// ([`Worker::take_cancelled`]).
     cancelled: Vec<u32>,
+    /// Orphaned sentence batches not cancelled: their job was superseded by one on the same
+    /// text with the same model (a new threshold or size), which needs the same sentence
+    /// texts, so they go on being embedded and later jobs wait for them.
+    kept: HashSet<u32>,
 }
 
 /// At most this many orphaned batches are remembered (older ones are forgotten: their answer,
@@ -194,19 +226,21 @@ impl Worker {
     pub fn receive(&mut self, request: Request) {
         match request {
             Request::Compare { lane, .. } => {
-                self.drop_jobs(|k| matches!(k, Kind::Compare(l) if lane.stops(l)));
+                let next = semantic_of(&request);
+                self.drop_jobs(|k| matches!(k, Kind::Compare(l) if lane.stops(l)), next);
                 self.start(request, Kind::Compare(lane));
             }
             Request::Retrieval { .. } => {
-                self.drop_jobs(|k| k == Kind::Retrieval);
+                let next = semantic_of(&request);
+                self.drop_jobs(|k| k == Kind::Retrieval, next);
                 self.start(request, Kind::Retrieval);
             }
             Request::Sweep { .. } => {
-                self.drop_jobs(|k| k == Kind::Sweep);
+                self.drop_jobs(|k| k == Kind::Sweep, None);
                 self.start(request, Kind::Sweep);
             }
             Request::CancelSweep { .. } => {
-                self.drop_jobs(|k| k == Kind::Sweep);
+                self.drop_jobs(|k| k == Kind::Sweep, None);
                 let reply = self.engine.handle(request);
                 self.post(reply);
             }
@@ -400,6 +434,8 @@ impl Worker {
             embedding: None,
             prefetch: None,
             prefetched: false,
+            sharing: Vec::new(),
+            blocked: false,
             dense_failed: None,
         });
     }
@@ -450,6 +486,7 @@ impl Worker {
             })
         else {
             // A superseded job's batch: kept for later jobs, if it fits its texts.
+            self.kept.remove(&batch);
             if let (Some((model, texts)), Ok(vectors)) = (self.orphans.remove(&batch), vectors) {
                 let _ = self.engine.store_vectors(model, texts, vectors);
             }
@@ -485,23 +522,59 @@ impl Worker {
                     .iter()
                     .filter_map(|w| w.embedding.as_ref().map(|(b, ..)| *b)),
             )
+            .chain(self.kept.iter().copied())
             .collect()
     }
 
     /// Stops the running jobs whose kind `stops`; a batch one of them waits for becomes an
-    /// orphan ([`Worker::vectors_arrived`] still keeps its embeddings).
-    fn drop_jobs(&mut self, stops: impl Fn(Kind) -> bool) {
+    /// orphan ([`Worker::vectors_arrived`] still keeps its embeddings). A table's or retrieval
+    /// check's sentence batch is kept going when `next` (the request that supersedes it) is on
+    /// the same text with the same model: it needs the same sentence texts.
+    fn drop_jobs(&mut self, stops: impl Fn(Kind) -> bool, next: Option<(u32, DenseModel)>) {
         let mut dropped = Vec::new();
         self.stepped.retain_mut(|s| {
             if !stops(s.kind) {
                 return true;
             }
-            dropped.extend(s.embedding.take());
-            dropped.extend(s.prefetch.take());
+            let text = semantic_of(&s.request).map(|(t, _)| t);
+            let same =
+                |model: DenseModel| next.is_some_and(|n| Some(n) == text.map(|t| (t, model)));
+            // A table embeds only sentence texts; a retrieval job's prefetch is its sentences.
+            let sentences = matches!(s.kind, Kind::Compare(_));
+            if let Some(b) = s.embedding.take() {
+                dropped.push((sentences && same(b.1), b));
+            }
+            if let Some(b) = s.prefetch.take() {
+                dropped.push((same(b.1), b));
+            }
             false
         });
-        for (batch, model, texts) in dropped {
-            self.orphan(batch, model, texts);
+        for (keep, (batch, model, texts)) in dropped {
+            if keep {
+                self.keep_orphan(batch, model, texts);
+            } else {
+                self.orphan(batch, model, texts);
+            }
+        }
+    }
+
+    /// Keeps a superseded job's sentence batch going for the job that supersedes it (it is
+    /// not cancelled; [`Worker::kept`]).
+    fn keep_orphan(&mut self, batch: u32, model: DenseModel, texts: Vec<String>) {
+        self.make_room_for_orphan();
+        self.orphans.insert(batch, (model, texts));
+        self.kept.insert(batch);
+    }
+
+    /// At most [`MAX_ORPHANS`]: the oldest are forgotten (cancelled if kept, and nobody waits
+    /// for them any more).
+    fn make_room_for_orphan(&mut self) {
+        if self.orphans.len() >= MAX_ORPHANS {
+            self.orphans.clear();
+            for b in std::mem::take(&mut self.kept) {
+                self.unshare(b);
+                self.cancelled.push(b);
+            }
         }
     }
 
@@ -510,9 +583,8 @@ impl Worker {
     fn orphan(&mut self, batch: u32, model: DenseModel, texts: Vec<String>) {
         // Cancelled: a select that shared it asks for its texts itself.
         self.unshare(batch);
-        if self.orphans.len() >= MAX_ORPHANS {
-            self.orphans.clear();
-        }
+        self.make_room_for_orphan();
+        self.kept.remove(&batch);
         self.orphans.insert(batch, (model, texts));
         self.cancelled.push(batch);
     }
@@ -530,11 +602,17 @@ impl Worker {
             .flat_map(|s| [&s.embedding, &s.prefetch])
             .chain(self.in_order.iter().map(|w| &w.embedding))
             .flatten()
+            .map(|(b, m, t)| (*b, *m, t))
+            .chain(
+                self.kept
+                    .iter()
+                    .filter_map(|b| self.orphans.get(b).map(|(m, t)| (*b, *m, t))),
+            )
             .filter(|(_, m, _)| *m == model);
         let mut out: HashMap<&str, u32> = HashMap::new();
         for (batch, _, held) in live {
             for t in held {
-                out.entry(t.as_str()).or_insert(*batch);
+                out.entry(t.as_str()).or_insert(batch);
             }
         }
         let mut sharing = Vec::new();
@@ -552,10 +630,13 @@ impl Worker {
         (sharing, rest)
     }
 
-    /// `batch` arrived, failed or was cancelled: no select waits for it any more.
+    /// `batch` arrived, failed or was cancelled: no select or job waits for it any more.
     fn unshare(&mut self, batch: u32) {
         for w in &mut self.in_order {
             w.sharing.retain(|&b| b != batch);
+        }
+        for s in &mut self.stepped {
+            s.sharing.retain(|&b| b != batch);
         }
     }
 
@@ -575,20 +656,30 @@ impl Worker {
         if !job.prefetched {
             job.prefetched = true;
             if let Some((model, texts)) = self.engine.semantic_prefetch(&job.request) {
-                self.batches += 1;
-                self.effects.push_back(Effect::Embed {
-                    batch: self.batches,
-                    model,
-                    texts: texts.clone(),
-                });
-                let batch = Some((self.batches, model, texts));
-                if job.kind == Kind::Sweep {
-                    job.embedding = batch;
-                } else {
-                    job.prefetch = batch;
+                // What a superseded job's kept batch (or another's) already asked for is
+                // waited for, not asked again.
+                let (sharing, texts) = self.out_in_live_batches(model, texts);
+                job.sharing = sharing;
+                if !texts.is_empty() {
+                    self.batches += 1;
+                    self.effects.push_back(Effect::Embed {
+                        batch: self.batches,
+                        model,
+                        texts: texts.clone(),
+                    });
+                    let batch = Some((self.batches, model, texts));
+                    if job.kind == Kind::Sweep {
+                        job.embedding = batch;
+                    } else {
+                        job.prefetch = batch;
+                    }
+                    // The batch goes out before this job's first row is cut.
+                    return (None, true);
                 }
-                // The batch goes out before this job's first row is cut.
-                return (None, true);
+                if job.kind == Kind::Sweep && !job.sharing.is_empty() {
+                    job.blocked = true;
+                    return (None, true);
+                }
             }
         }
         // A semantic row's sentence embeddings come first (its chunks depend on them).
@@ -597,6 +688,11 @@ impl Worker {
                 if job.prefetch.is_some() && job.dense_failed.is_none() {
                     // Still on its way: wait for it.
                     job.embedding = job.prefetch.take();
+                    return (None, true);
+                }
+                if !job.sharing.is_empty() {
+                    // Another batch holds them: wait for it.
+                    job.blocked = true;
                     return (None, true);
                 }
                 if let Some(message) = &job.dense_failed {
@@ -701,7 +797,6 @@ mod tests {
     use chunk_core::strategy::{Settings, SizeUnit, StrategyId};
     use chunk_core::tokenizer::Encoding;
     use chunk_core::Lang;
-    use std::collections::HashSet;
     use Effect::{Fetch, Post, Yield};
 
     const TEXT: &str = "The XV40 runs from minus ten to fifty degrees. It weighs two kilos.\n\n\
@@ -1471,9 +1566,56 @@ mod tests {
         w.set_text(1, semantic_text(), None);
         w.receive(semantic_compare(1));
         let batch = first_batch(&mut w);
-        // A new table (another size) supersedes the one waiting: its batch is cancelled in
-        // the embedding worker, and its vectors, if they still come, are kept.
+        // A new table on the same text with the same model (another threshold or size)
+        // needs the same sentence texts: the batch goes on, and the new table asks for
+        // nothing more; its semantic rows come when the batch does.
         w.receive(semantic_compare(2));
+        assert!(w.take_cancelled().is_empty());
+        assert_eq!(w.embedding_batches(), [batch]);
+        let mut rows = 0;
+        while let Some(effect) = w.next(NO_CLOCK) {
+            match effect {
+                Effect::Embed { .. } => panic!("asked again"),
+                Post(Reply::Row { .. }) => rows += 1,
+                _ => {}
+            }
+        }
+        assert_eq!(rows, 0, "its first row is semantic: it waits for the batch");
+        assert!(!w.has_work());
+        let texts = w.orphans[&batch].1.clone();
+        w.vectors_arrived(batch, Ok(texts.iter().map(|t| embed(t)).collect()));
+        let (posts, asked) = run_embedding(&mut w, |_| panic!("nothing more to embed"));
+        assert!(asked.is_empty());
+        assert!(
+            matches!(posts.last(), Some(Reply::Compared { job: 2 })),
+            "{posts:?}"
+        );
+        // On another text the batch is cancelled in the embedding worker (its vectors, if
+        // they still come, are kept).
+        let mut w = Worker::default();
+        w.set_text(1, semantic_text(), None);
+        w.receive(semantic_compare(3));
+        let batch = first_batch(&mut w);
+        w.set_text(
+            2,
+            "Another text. It has sentences. Four of them. The end.".into(),
+            None,
+        );
+        let Request::Compare {
+            strategies,
+            figures: semantic_figures,
+            ..
+        } = semantic_compare(4)
+        else {
+            unreachable!()
+        };
+        w.receive(Request::Compare {
+            job: 4,
+            lane: Lane::Table,
+            text_id: 2,
+            strategies,
+            figures: semantic_figures,
+        });
         assert_eq!(w.take_cancelled(), [batch]);
         assert!(!w.embedding_batches().contains(&batch));
         // A select whose embeddings fail is answered as a refusal, and its rows are empty.
