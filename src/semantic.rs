@@ -9,16 +9,18 @@
 //! the product's own breakpoint percentile) and `chonkie-threshold`, each with its error
 //! (`semantic-percentile-error`, `chonkie-threshold-error`) while it holds no number, and
 //! their hint (`semantic-threshold-hint`). A new threshold cuts again from the embeddings
-//! held.
+//! held. While the model downloads or embeds, `semantic-status` (`data-done`, `data-queued`)
+//! says the semantic rows wait for it.
 
 use chunk_core::retrieval::DenseModel;
 use chunk_core::strategy::StrategyId;
 use leptos::prelude::*;
 use strum::IntoEnumIterator;
 
-use crate::compare::messages::{self, Msg};
+use crate::compare::messages::{self, args as cmp_args, Msg};
 use crate::compare::CompareSettings;
 use crate::embed::messages::args as em_args;
+use crate::embed::{EmbedRuntime, EmbedStatus};
 use crate::format;
 use crate::retrieval::state::RetrievalSettings;
 use crate::state::PageState;
@@ -50,6 +52,29 @@ pub fn SemanticPicker() -> impl IntoView {
                 }
             }
         }
+    };
+    // Beside the table: while the model downloads or embeds, the semantic rows wait.
+    let embed = expect_context::<EmbedRuntime>();
+    let status = move || {
+        let l = lang();
+        let (text, done, queued) = match embed.status.get() {
+            EmbedStatus::Loading { .. } => (m(Msg::SemanticRowsLoading).to_owned(), None, None),
+            EmbedStatus::Embedding { done, queued } => (
+                cmp_args::SemanticRowsWaiting {
+                    done: &format::int(l, done),
+                    queued: &format::int(l, queued),
+                }
+                .fill(l),
+                Some(done),
+                Some(queued),
+            ),
+            _ => return None,
+        };
+        Some(view! {
+            <p class="hint" data-testid="semantic-status" role="status" data-done=done data-queued=queued>
+                {text}
+            </p>
+        })
     };
     view! {
         <section class="panel semantic-pick" data-testid="semantic">
@@ -85,6 +110,7 @@ pub fn SemanticPicker() -> impl IntoView {
                 <p class="hint" data-testid="semantic-hint">{move || m(Msg::SemanticHint)}</p>
             </div>
             <Show when=move || compare.semantic.get()>
+                {status}
                 <div class="semantic-thresholds">
                     {threshold_field("semantic-percentile", Msg::SemanticPercentileLabel, compare.percentile, 0)}
                     {threshold_field("chonkie-threshold", Msg::SemanticChonkieLabel, compare.chonkie_threshold, 1)}
@@ -110,6 +136,11 @@ fn threshold_field(
     let m = move |msg: Msg| messages::text(app.language.lang.get(), msg);
     let error_id = format!("{id}-error");
     let read = move || compare.breakpoints().1[which];
+    // A number, but one the strategies refuse (the core's range).
+    let out_of_range = move || {
+        let (b, read) = compare.breakpoints();
+        read[which] && !b.in_range()[which]
+    };
     view! {
         <div class="field">
             <label for=id>{move || m(label)}</label>
@@ -120,12 +151,12 @@ fn threshold_field(
                 inputmode="decimal"
                 value=value.get_untracked()
                 prop:value=value
-                aria-invalid=move || (!read()).then_some("true")
+                aria-invalid=move || (!read() || out_of_range()).then_some("true")
                 on:input=move |ev| value.set(event_target_value(&ev))
             />
-            <Show when=move || !read()>
+            <Show when=move || !read() || out_of_range()>
                 <p class="field-error" data-testid=error_id.clone() role="alert">
-                    {move || m(Msg::SemanticNotNumber)}
+                    {move || m(if read() { Msg::SemanticOutOfRange } else { Msg::SemanticNotNumber })}
                 </p>
             </Show>
         </div>

@@ -84,7 +84,8 @@ impl CompareSettings {
     /// The thresholds the semantic rows run with: each box's number (either decimal mark),
     /// or the library's default where a box does not hold one; and whether each box held one
     /// (percentile, chonkie). A number out of its range is passed on: the strategy refuses it
-    /// in words ([`chunk_core::strategy::StrategyError::ParameterRefused`]).
+    /// in words ([`chunk_core::strategy::StrategyError::ParameterRefused`]), and
+    /// [`Breakpoints::in_range`] says so beside the box.
     pub fn breakpoints(&self) -> (Breakpoints, [bool; 2]) {
         let read = |s: RwSignal<String>| s.with(|t| crate::parse::parse_decimal(t).ok());
         let (p, c) = (read(self.percentile), read(self.chonkie_threshold));

@@ -77,6 +77,8 @@ test('semantic rows equal the native core, with their curve, fetched only when a
     // (b) potion-base-8M: four more rows, equal to the native core's.
     const native = nativeSemantic(fixtureText, 512, 64, 'potion-base-8m');
     await page.selectOption(sel('semantic-model'), 'potion-base-8m');
+    // Beside the table, the semantic rows say they wait for the model.
+    await page.locator(sel('semantic-status')).waitFor({ timeout: 10_000 });
     // The product's own chosen at once: while its sentences are embedded, the panel says so
     // (the selection shares the table's batch instead of asking for the same texts again).
     await page.selectOption(sel('strategy'), 'semantic');
@@ -165,6 +167,12 @@ test('semantic rows equal the native core, with their curve, fetched only when a
     const noNumber = await tableAfterEdit(() => page.locator(sel('semantic-percentile')).fill('high'));
     await page.locator(sel('semantic-percentile-error')).waitFor({ timeout: 10_000 });
     equalRows(noNumber, again.filter((r) => r.strategy !== 'chonkie-semantic'), 'with no number');
+    // Out of range: said beside the box, and the rows that read it refuse it in words.
+    const outOfRange = await tableAfterEdit(() => page.locator(sel('semantic-percentile')).fill('150'));
+    assert.match(await page.locator(sel('semantic-percentile-error')).innerText(), /100/);
+    for (const id of ['langchain-semantic', 'llamaindex-semantic', 'semantic']) {
+      assert.equal(outOfRange.find((r) => r.strategy === id).refused, 'parameter-refused', id);
+    }
     await page.locator(sel('semantic-percentile')).fill('95');
     equalRows(
       await tableAfterEdit(() => page.locator(sel('chonkie-threshold')).fill('0.8')),

@@ -765,6 +765,19 @@ pub struct Breakpoints {
     pub chonkie_threshold: f64,
 }
 
+impl Breakpoints {
+    /// Whether each threshold is one its strategies take: the percentile within 0–100 (NumPy's
+    /// `percentile` raises outside it) and chonkie's threshold strictly between 0 and 1
+    /// (chonkie's own check); the strategies refuse the others
+    /// ([`StrategyError::ParameterRefused`]).
+    pub fn in_range(&self) -> [bool; 2] {
+        [
+            (0.0..=100.0).contains(&self.percentile),
+            self.chonkie_threshold > 0.0 && self.chonkie_threshold < 1.0,
+        ]
+    }
+}
+
 impl Default for Breakpoints {
     fn default() -> Self {
         Breakpoints {

@@ -184,7 +184,7 @@ impl SemanticChunker {
     ) -> Option<Result<Self, StrategyError>> {
         let p = breakpoints.percentile;
         let percentile = |parameter: &'static str| {
-            if (0.0..=100.0).contains(&p) {
+            if breakpoints.in_range()[0] {
                 Ok(p)
             } else {
                 Err(StrategyError::ParameterRefused {
