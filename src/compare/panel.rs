@@ -332,7 +332,9 @@ fn SemanticWaiting() -> impl IntoView {
 /// A semantic strategy's similarity curve along the text (`semantic-curve`): the values at
 /// each gap between sentences, the threshold line, the topic-shift cuts and the cuts the size
 /// forced, all from the worker's [`chunk_core::analysis::protocol::SemanticView`]; the page
-/// only scales them to the drawing.
+/// only scales them to the drawing. Under it, the value range (`semantic-curve-axes`,
+/// `data-lo`, `data-hi`: the bottom and top of the drawing) and a key to its marks
+/// (`semantic-curve-key`, one item per kind of mark drawn).
 #[component]
 fn SemanticCurve() -> impl IntoView {
     use chunk_core::strategy::curve::CurveKind;
@@ -380,6 +382,16 @@ fn SemanticCurve() -> impl IntoView {
             CurveKind::DistanceGradient => "distance-gradient",
             CurveKind::Similarity => "similarity",
         };
+        // One entry of the key: a swatch drawn with the chart's own classes, and its words.
+        let key = |swatch: AnyView, msg: Msg| {
+            view! {
+                <li>
+                    <svg viewBox="0 0 18 10" width="18" height="10" aria-hidden="true">{swatch}</svg>
+                    " "
+                    {messages::text(lang, msg)}
+                </li>
+            }
+        };
         let marks = |bytes: &[usize], class: &'static str| {
             bytes
                 .iter()
@@ -403,6 +415,19 @@ fn SemanticCurve() -> impl IntoView {
                     })}
                     <polyline class="values" points=line.join(" ")/>
                 </svg>
+                <p class="hint" data-testid="semantic-curve-axes" data-lo=lo.is_finite().then_some(lo)
+                    data-hi=hi.is_finite().then_some(hi)>
+                    {(lo.is_finite() && hi.is_finite()).then(|| cmp_msg::CurveAxes {
+                        lo: &format::fixed4(lang, lo),
+                        hi: &format::fixed4(lang, hi),
+                    }.fill(lang))}
+                </p>
+                <ul class="curve-key" data-testid="semantic-curve-key">
+                    {key(view! { <polyline class="values" points="0,5 6,2 12,8 18,4"/> }.into_any(), Msg::CurveKeyValues)}
+                    {threshold.map(|_| key(view! { <line class="threshold" x1=0 x2=18 y1=5 y2=5/> }.into_any(), Msg::CurveKeyThreshold))}
+                    {(!topic.is_empty()).then(|| key(view! { <line class="cut-topic" x1=9 x2=9 y1=0 y2=10/> }.into_any(), Msg::CurveKeyTopic))}
+                    {(!view.size_cuts.is_empty()).then(|| key(view! { <line class="cut-size" x1=9 x2=9 y1=0 y2=10/> }.into_any(), Msg::CurveKeySize))}
+                </ul>
                 <p class="hint">{legend}</p>
             </figure>
         })

@@ -114,7 +114,12 @@ test('semantic rows equal the native core, with their curve, fetched only when a
     assert.ok(Number(curve.points) > 100, `points: ${curve.points}`);
     assert.ok(Number.isFinite(Number(curve.threshold)));
     assert.equal(Number(curve.cuts) + Number(curve.sizeCuts) + 1, own.chunks);
-    assert.equal(await page.locator('[data-testid="semantic-curve"] polyline').count(), 1);
+    assert.equal(await page.locator('[data-testid="semantic-curve"] svg[role="img"] polyline').count(), 1);
+    // Its range and a key to its marks: the values, the threshold, topic-shift and size cuts.
+    const axes = await page.locator(sel('semantic-curve-axes')).evaluate((e) => ({ ...e.dataset }));
+    assert.ok(Number(axes.lo) <= Number(curve.threshold) && Number(curve.threshold) <= Number(axes.hi), JSON.stringify(axes));
+    const keys = await page.locator(`${sel('semantic-curve-key')} li`).count();
+    assert.equal(keys, 2 + (Number(curve.cuts) > 0) + (Number(curve.sizeCuts) > 0));
 
     // (d) Another size: cut again from the vectors held, nothing embedded again.
     const embedded = async () => Number(await page.getAttribute(sel('embed-status'), 'data-embedded'));
