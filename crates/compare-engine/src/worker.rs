@@ -1150,22 +1150,35 @@ mod tests {
         format!("{}{}", a.repeat(3), b.repeat(3))
     }
 
-    fn semantic_compare(job: u32) -> Request {
+    /// The semantic rows' figures: [`figures`] with the default model to embed with.
+    fn semantic_figures() -> Figures {
+        Figures {
+            embedder: Some(DenseModel::default()),
+            ..figures()
+        }
+    }
+
+    /// A table of `strategies` on text `text_id` at `figures`.
+    fn table(job: u32, text_id: u32, strategies: &[StrategyId], figures: Figures) -> Request {
         Request::Compare {
             job,
             lane: Lane::Table,
-            text_id: 1,
-            strategies: vec![
-                StrategyId::Semantic,
-                StrategyId::LangchainRecursive,
-                StrategyId::LlamaindexSemantic,
-                StrategyId::ChonkieSemantic,
-            ],
-            figures: Figures {
-                embedder: Some(DenseModel::default()),
-                ..figures()
-            },
+            text_id,
+            strategies: strategies.to_vec(),
+            figures,
         }
+    }
+
+    /// Three semantic rows and one other, with a model.
+    const SEMANTIC_TABLE: [StrategyId; 4] = [
+        StrategyId::Semantic,
+        StrategyId::LangchainRecursive,
+        StrategyId::LlamaindexSemantic,
+        StrategyId::ChonkieSemantic,
+    ];
+
+    fn semantic_compare(job: u32) -> Request {
+        table(job, 1, &SEMANTIC_TABLE, semantic_figures())
     }
 
     #[test]
@@ -1225,27 +1238,19 @@ mod tests {
         let (_, again) = run_embedding(&mut w, |_| panic!("nothing to embed"));
         assert!(again.is_empty());
         // Nor does another threshold: it cuts again from the same embeddings.
-        let Request::Compare {
-            strategies,
-            figures,
-            ..
-        } = semantic_compare(3)
-        else {
-            unreachable!()
+        let breakpoints = chunk_core::strategy::Breakpoints {
+            percentile: 50.0,
+            chonkie_threshold: 0.5,
         };
-        w.receive(Request::Compare {
-            job: 3,
-            lane: Lane::Table,
-            text_id: 1,
-            strategies,
-            figures: Figures {
-                breakpoints: chunk_core::strategy::Breakpoints {
-                    percentile: 50.0,
-                    chonkie_threshold: 0.5,
-                },
-                ..figures
+        w.receive(table(
+            3,
+            1,
+            &SEMANTIC_TABLE,
+            Figures {
+                breakpoints,
+                ..semantic_figures()
             },
-        });
+        ));
         let (posts, again) = run_embedding(&mut w, |_| panic!("nothing to embed"));
         assert!(again.is_empty());
         let chunks = |posts: &[Reply], at: usize| match &posts[at] {
@@ -1264,20 +1269,12 @@ mod tests {
     fn the_other_rows_are_cut_while_the_semantic_rows_texts_are_embedded() {
         let mut w = Worker::default();
         w.set_text(1, semantic_text(), None);
-        let Request::Compare { figures, .. } = semantic_compare(1) else {
-            unreachable!()
-        };
-        w.receive(Request::Compare {
-            job: 1,
-            lane: Lane::Table,
-            text_id: 1,
-            strategies: vec![
-                StrategyId::LangchainRecursive,
-                StrategyId::Fixed,
-                StrategyId::ChonkieSemantic,
-            ],
-            figures,
-        });
+        let strategies = [
+            StrategyId::LangchainRecursive,
+            StrategyId::Fixed,
+            StrategyId::ChonkieSemantic,
+        ];
+        w.receive(table(1, 1, &strategies, semantic_figures()));
         // The first step asks for the semantic row's texts and answers its own row.
         let mut batch = None;
         let mut rows = Vec::new();
@@ -1319,14 +1316,11 @@ mod tests {
         let Some(Effect::Embed { batch, texts, .. }) = w.next(NO_CLOCK) else {
             panic!("the table asks first")
         };
-        let Request::Compare { figures, .. } = semantic_compare(1) else {
-            unreachable!()
-        };
         w.receive(Request::Select {
             job: 2,
             text_id: 1,
             strategy: StrategyId::LlamaindexSemantic,
-            figures,
+            figures: semantic_figures(),
             bins: 10,
         });
         // Nothing more is asked for while the batch is out: the select waits for it (the
@@ -1366,20 +1360,14 @@ mod tests {
             job: 2,
             text_id: 1,
             strategy: StrategyId::LlamaindexSemantic,
-            figures,
+            figures: semantic_figures(),
             bins: 10,
         });
         while w
             .next(NO_CLOCK)
             .is_some_and(|e| !matches!(e, Effect::Embed { .. }))
         {}
-        w.receive(Request::Compare {
-            job: 3,
-            lane: Lane::Table,
-            text_id: 1,
-            strategies: vec![StrategyId::Fixed],
-            figures,
-        });
+        w.receive(table(3, 1, &[StrategyId::Fixed], semantic_figures()));
         assert_eq!(w.take_cancelled(), [batch]);
         let (mut asked, mut selected) = (0, false);
         while let Some(effect) = w.next(NO_CLOCK) {
@@ -1401,9 +1389,7 @@ mod tests {
         let text = format!("{}The lens cap is blue and small. ", semantic_text());
         let mut w = Worker::default();
         w.set_text(1, text.clone(), None);
-        let Request::Compare { figures, .. } = semantic_compare(1) else {
-            unreachable!()
-        };
+        let figures = semantic_figures();
         let request = |job| Request::Sweep {
             job,
             text_id: 1,
@@ -1450,24 +1436,16 @@ mod tests {
         )
         .unwrap();
         for (cell, size) in sweep.cells.iter().zip([8, 16, 64]) {
-            let row = e.compare_row(
-                &Request::Compare {
-                    job: 9,
-                    lane: Lane::Table,
-                    text_id: 1,
-                    strategies: vec![StrategyId::Semantic],
-                    figures: Figures {
-                        settings: Settings {
-                            chunk_size: size,
-                            chunk_overlap: 0,
-                            ..figures.settings
-                        },
-                        ..figures
-                    },
-                },
-                0,
-                NO_CLOCK,
-            );
+            let settings = Settings {
+                chunk_size: size,
+                chunk_overlap: 0,
+                ..figures.settings
+            };
+            let at_size = Figures {
+                settings,
+                ..figures
+            };
+            let row = e.compare_row(&table(9, 1, &[StrategyId::Semantic], at_size), 0, NO_CLOCK);
             let Reply::Row {
                 outcome: Outcome::Figures { summary, .. },
                 ..
@@ -1531,16 +1509,7 @@ mod tests {
         // Without a model the semantic rows are refused as needing one, nothing is asked.
         let mut w = Worker::default();
         w.set_text(1, semantic_text(), None);
-        let Request::Compare { strategies, .. } = semantic_compare(3) else {
-            unreachable!()
-        };
-        w.receive(Request::Compare {
-            job: 3,
-            lane: Lane::Table,
-            text_id: 1,
-            strategies,
-            figures: figures(),
-        });
+        w.receive(table(3, 1, &SEMANTIC_TABLE, figures()));
         let (posts, asked) = run_embedding(&mut w, |_| panic!("nothing to embed"));
         assert!(asked.is_empty());
         assert!(matches!(
@@ -1601,21 +1570,7 @@ mod tests {
             "Another text. It has sentences. Four of them. The end.".into(),
             None,
         );
-        let Request::Compare {
-            strategies,
-            figures: semantic_figures,
-            ..
-        } = semantic_compare(4)
-        else {
-            unreachable!()
-        };
-        w.receive(Request::Compare {
-            job: 4,
-            lane: Lane::Table,
-            text_id: 2,
-            strategies,
-            figures: semantic_figures,
-        });
+        w.receive(table(4, 2, &SEMANTIC_TABLE, semantic_figures()));
         assert_eq!(w.take_cancelled(), [batch]);
         assert!(!w.embedding_batches().contains(&batch));
         // A select whose embeddings fail is answered as a refusal, and its rows are empty.
@@ -1623,10 +1578,7 @@ mod tests {
             job,
             text_id: 1,
             strategy: StrategyId::LlamaindexSemantic,
-            figures: Figures {
-                embedder: Some(DenseModel::default()),
-                ..figures()
-            },
+            figures: semantic_figures(),
             bins: 4,
         };
         let mut w = Worker::default();
@@ -1672,10 +1624,7 @@ mod tests {
             job: 5,
             text_id: 1,
             strategy: StrategyId::Semantic,
-            figures: Figures {
-                embedder: Some(DenseModel::default()),
-                ..figures()
-            },
+            figures: semantic_figures(),
             bins: 4,
         };
         w.receive(select);
