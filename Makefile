@@ -42,6 +42,7 @@ help:
 	@echo "make test           install what is missing, run every test layer (prints phase times)"
 	@echo "make test-native    cargo test --workspace (with the differential tests' Python venv)"
 	@echo "make test-differential  library strategies against the real libraries, chunk for chunk"
+	@echo "make test-python    the Python package against its libraries, the Spark example in local[2]"
 	@echo "make test-wasm      wasm-bindgen-test component tests in headless Chromium"
 	@echo "make test-e2e       release builds (root and $(SUBPATH)) + Node end-to-end test"
 	@echo "make build          release build into $(DIST)/"
@@ -125,6 +126,7 @@ test-phases: export CARGO_INCREMENTAL := 0
 test-phases:
 	@$(PHASE) "install missing tools" $(TOOLS) test
 	@$(PHASE) "native tests" $(MAKE) test-native TOOLS_CHECKED=1
+	@$(PHASE) "Python package and Spark (local[2])" $(MAKE) test-python TOOLS_CHECKED=1
 	@$(PHASE) "wasm component tests (Chromium)" $(MAKE) test-wasm TOOLS_CHECKED=1
 	@$(PHASE) "release build (root)" $(MAKE) build-e2e TOOLS_CHECKED=1
 	@$(PHASE) "release build ($(SUBPATH))" $(MAKE) build-subpath TOOLS_CHECKED=1
@@ -153,6 +155,23 @@ test-native: tools-serve
 	cargo test -p embed-core --test semantic_libraries -- --nocapture && \
 	cargo test -p chunk-core --test differential -- --nocapture --skip rust_snippets && \
 	cargo test -p chunk-core --test differential -- --nocapture rust_snippets
+
+# The corpus tools beyond Rust: the Python package rag_chunk (crates/python, built with maturin
+# into the differential tests' venv) against its contract and against every library it
+# reproduces (crates/python/tests), then the Spark example in local[2] mode against the
+# command-line tool and the page's per-file rows (examples/spark/test_corpus_stats.py; Java
+# and PySpark installed only when missing, scripts/ensure-spark.sh).
+.PHONY: test-python
+test-python: tools-serve
+	@oracle="$$($(ROOT)/scripts/ensure-oracle.sh)" || exit 1; eval "$$oracle"; \
+	export CHUNK_ORACLE_PYTHON TIKTOKEN_CACHE_DIR; \
+	wheel="$$($(ROOT)/scripts/ensure-python-package.sh)" || exit 1; eval "$$wheel"; \
+	"$$CHUNK_ORACLE_PYTHON" $(ROOT)/crates/python/tests/test_api.py && \
+	"$$CHUNK_ORACLE_PYTHON" $(ROOT)/crates/python/tests/differential.py && \
+	cargo build -p rag-chunk-cli && \
+	spark="$$($(ROOT)/scripts/ensure-spark.sh "$$RAG_CHUNK_WHEEL")" || exit 1; eval "$$spark"; \
+	RAG_CHUNK_BIN=$(ROOT)/target/debug/rag-chunk PYSPARK_PYTHON="$$SPARK_PYTHON" SPARK_LOCAL_IP=127.0.0.1 \
+	"$$SPARK_PYTHON" $(ROOT)/examples/spark/test_corpus_stats.py
 
 # Module-level import circles (a file of one module using another that uses it back) in the
 # core and the page (a circle fails the native phase of `make test`).

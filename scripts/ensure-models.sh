@@ -62,19 +62,7 @@ else
         if [ -x "$ROOT/target/oracle-venv/bin/python" ]; then
             PY="$ROOT/target/oracle-venv/bin/python"
         else
-            # Debian's python3 comes without ensurepip until python3-venv is installed:
-            # installed here when missing, as scripts/ensure-oracle.sh does.
-            if ! python3 -c 'import venv, ensurepip' 2>/dev/null; then
-                sudo=()
-                if [ "$(id -u)" -ne 0 ]; then
-                    command -v sudo >/dev/null 2>&1 \
-                        || { say "ERROR: python3 has no pip and no venv module, and this is not root: apt-get install python3-venv"; exit 1; }
-                    sudo=(sudo)
-                fi
-                say "installing: python3-venv with apt-get (python3 has no pip and no ensurepip)"
-                "${sudo[@]}" apt-get update >&2
-                DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y python3-venv >&2
-            fi
+            "$ROOT/scripts/ensure-tools.sh" python-venv >&2
             python3 -m venv "$ROOT/target/pip-venv" >&2 \
                 || { say "ERROR: python3 -m venv failed: apt-get install python3-venv"; exit 1; }
             PY="$ROOT/target/pip-venv/bin/python"

@@ -23,22 +23,9 @@ case "$pyver" in
     *) say "ERROR: python3 is $pyver; the differential tests need CPython 3.11 (Unicode 14.0.0)"; exit 1 ;;
 esac
 # Debian's own python3 (3.11.2 on Debian 12) comes without ensurepip until python3-venv is
-# installed: installed here when missing, as scripts/ensure-tools.sh installs Chromium. Every
-# pin of requirements.txt installs on 3.11.2 and later 3.11 releases (soupsieve 2.8.3, not the
-# 4.x series, which needs 3.11.5).
-if ! python3 -c 'import venv, ensurepip' 2>/dev/null; then
-    sudo=()
-    if [ "$(id -u)" -ne 0 ]; then
-        command -v sudo >/dev/null 2>&1 \
-            || { say "ERROR: python3 has no venv/ensurepip module and this is not root: apt-get install python3-venv"; exit 1; }
-        sudo=(sudo)
-    fi
-    say "installing: python3-venv with apt-get (python3 has no ensurepip)"
-    "${sudo[@]}" apt-get update >&2
-    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y python3-venv >&2
-    python3 -c 'import venv, ensurepip' 2>/dev/null \
-        || { say "ERROR: python3 still has no venv/ensurepip module after installing python3-venv"; exit 1; }
-fi
+# installed (scripts/ensure-tools.sh python-venv). Every pin of requirements.txt installs on
+# 3.11.2 and later 3.11 releases (soupsieve 2.8.3, not the 4.x series, which needs 3.11.5).
+"$ROOT/scripts/ensure-tools.sh" python-venv >&2
 
 want="$(cat "$REQ" <(echo "$pyver") | sha256sum | cut -d' ' -f1)"
 if [ -x "$VENV/bin/python" ] && [ "$(cat "$VENV/.requirements-sha256" 2>/dev/null)" = "$want" ]; then

@@ -10,6 +10,9 @@
 #                 (else: cargo install wasm-bindgen-cli --version X, without --locked)
 #   chromium      /usr/bin/chromium and /usr/bin/chromedriver exist
 #                 (else: apt-get update && apt-get install -y chromium chromium-driver)
+#   python-venv   python3 has its venv and ensurepip modules (else: apt-get install python3-venv;
+#                 Debian's python3 comes without them)
+#   java          java 17 or later answers, for Spark (else: apt-get install openjdk-17-jre-headless)
 #   node          node >= 20 and npm answer (cannot be installed here: fails with a message)
 #   wasm-opt      scripts/wasm-opt/node_modules holds binaryen as its package-lock.json pins it
 #                 (else: npm ci there), for the release build's hook (scripts/wasm-opt.mjs)
@@ -98,21 +101,57 @@ step_wasm_bindgen() {
         || die "wasm-bindgen-test-runner is missing although wasm-bindgen-cli $want is installed"
 }
 
+# Installs Debian packages with apt-get (as root, or with sudo).
+apt_install() {
+    local sudo=()
+    if [[ "$(id -u)" != 0 ]]; then
+        command -v sudo >/dev/null 2>&1 || die "not root and no sudo: apt-get install $* by hand"
+        sudo=(sudo)
+    fi
+    "${sudo[@]}" apt-get update
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y "$@"
+}
+
 step_chromium() {
     if [[ -x /usr/bin/chromium && -x /usr/bin/chromedriver ]]; then
         say "ok: $(/usr/bin/chromium --version 2>/dev/null | head -n1), chromedriver at /usr/bin/chromedriver"
         return
     fi
     say "installing: chromium and chromium-driver with apt-get"
-    local sudo=()
-    if [[ "$(id -u)" != 0 ]]; then
-        command -v sudo >/dev/null 2>&1 || die "not root and no sudo: install chromium and chromium-driver by hand"
-        sudo=(sudo)
-    fi
-    "${sudo[@]}" apt-get update
-    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y chromium chromium-driver
+    apt_install chromium chromium-driver
     [[ -x /usr/bin/chromium && -x /usr/bin/chromedriver ]] \
         || die "apt-get finished but /usr/bin/chromium or /usr/bin/chromedriver is still missing"
+}
+
+step_python_venv() {
+    command -v python3 >/dev/null 2>&1 || die "python3 is not on PATH (CPython 3.11 is needed)"
+    if python3 -c 'import venv, ensurepip' 2>/dev/null; then
+        say "ok: $(python3 --version) with its venv module"
+        return
+    fi
+    say "installing: python3-venv with apt-get (python3 has no ensurepip)"
+    apt_install python3-venv
+    python3 -c 'import venv, ensurepip' 2>/dev/null \
+        || die "python3 still has no venv/ensurepip module after installing python3-venv"
+}
+
+# The major version of the `java` on PATH, 0 when there is none.
+java_major() {
+    command -v java >/dev/null 2>&1 || { echo 0; return; }
+    java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -n1
+}
+
+step_java() {
+    local major
+    major="$(java_major)"
+    if ((${major:-0} >= 17)); then
+        say "ok: java $major"
+        return
+    fi
+    say "installing: openjdk-17-jre-headless with apt-get (found java ${major:-none}; Spark needs 17+)"
+    apt_install openjdk-17-jre-headless
+    major="$(java_major)"
+    ((${major:-0} >= 17)) || die "apt-get finished but java 17 does not answer"
 }
 
 step_node() {
@@ -146,6 +185,8 @@ run_step() {
         trunk) step_trunk ;;
         wasm-bindgen) step_wasm_bindgen ;;
         chromium) step_chromium ;;
+        python-venv) step_python_venv ;;
+        java) step_java ;;
         node) step_node ;;
         wasm-opt) step_wasm_opt ;;
         serve) for s in rust wasm-target trunk wasm-bindgen node wasm-opt; do run_step "$s"; done ;;
@@ -154,7 +195,7 @@ run_step() {
     esac
 }
 
-(($# > 0)) || die "usage: $0 STEP... (rust, wasm-target, trunk, wasm-bindgen, chromium, node, wasm-opt, serve, test)"
+(($# > 0)) || die "usage: $0 STEP... (rust, wasm-target, trunk, wasm-bindgen, chromium, python-venv, java, node, wasm-opt, serve, test)"
 for step in "$@"; do
     run_step "$step"
 done

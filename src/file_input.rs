@@ -185,15 +185,13 @@ pub fn precheck_file(name: &str, size_bytes: f64) -> Result<(), FileProblem> {
 /// NUL byte in valid UTF-8 with that reason ([`FileProblem::NulBytes`]): no text document
 /// holds one, but binary files (PDF, images) and UTF-16 text do; UTF-16 text that starts with
 /// its byte order mark is named as such ([`FileProblem::Utf16`]).
+/// The rules are [`doc_extract::decode_text`]'s, which the corpus tools share.
 pub fn decode_file(bytes: Vec<u8>) -> Result<String, FileProblem> {
-    if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
-        return Err(FileProblem::Utf16);
-    }
-    let text = String::from_utf8(bytes).map_err(|_| FileProblem::NotUtf8)?;
-    if text.as_bytes().contains(&0) {
-        return Err(FileProblem::NulBytes);
-    }
-    Ok(text)
+    doc_extract::decode_text(bytes).map_err(|p| match p {
+        doc_extract::TextProblem::Utf16 => FileProblem::Utf16,
+        doc_extract::TextProblem::NotUtf8 { .. } => FileProblem::NotUtf8,
+        doc_extract::TextProblem::NulBytes { .. } => FileProblem::NulBytes,
+    })
 }
 
 /// Reads a file the user chose as text, on this device ([`decode_file`]'s rules): the copy

@@ -9,7 +9,10 @@
 //      order, every one of them;
 //  (c) the JSONL download: each line's byte range slices the fixture to that line's text
 //      (where the library did not rewrite it), and the lines are the library's chunks;
-//  (d) no request after the comparison worker has started.
+//  (d) no request after the comparison worker has started;
+//  (e) every row (library and own) equals the command-line tool's row for the same file and
+//      settings (`rag-chunk compare --format json`, crates/cli), figure for figure: the corpus
+//      tools and the page are one core.
 //
 // Needs CHUNK_ORACLE_PYTHON (and TIKTOKEN_CACHE_DIR), which `make test-e2e` takes from
 // scripts/ensure-oracle.sh; without them the test fails and says so.
@@ -88,6 +91,46 @@ async function shownChunks(page, strategy) {
   );
 }
 
+/** The command-line tool's rows for the fixture (`rag-chunk compare --format json`). */
+function cliRows(args) {
+  const run = spawnSync('cargo', ['run', '--quiet', '-p', 'rag-chunk-cli', '--', 'compare', FIXTURE,
+    '--format', 'json', '--no-progress', ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  assert.equal(run.status, 0, `rag-chunk compare failed: ${run.stderr}`);
+  const out = JSON.parse(run.stdout);
+  assert.equal(out.files.length, 1, 'rag-chunk read the fixture');
+  return out.files[0].rows;
+}
+
+/** (e): each page row's hooks equal the command-line tool's row. */
+function checkCli(pageRows, cli, what) {
+  // The page lists a strategy that cannot size in the unit as refused; rag-chunk leaves it out.
+  const rows = pageRows.filter((r) => r.refused !== 'unit-unsupported');
+  const ids = (list) => list.map((r) => r.strategy).sort();
+  assert.deepEqual(ids(cli), ids(rows), `${what}: rows on the page and from rag-chunk`);
+  for (const row of rows) {
+    const c = cli.find((r) => r.strategy === row.strategy);
+    assert.ok(c, `${what}: rag-chunk has no row for ${row.strategy}`);
+    if (c.outcome === 'refused') {
+      assert.equal(row.refused, c.refusal.kind, `${what}: ${row.strategy}: refusal`);
+      continue;
+    }
+    const s = c.summary;
+    const want = {
+      chunks: s.chunks, totalTokens: s.total_tokens, repeatedTokens: s.repeated_tokens,
+      p95Tokens: s.p95_tokens, maxTokens: s.max_tokens, overLimit: s.over_limit,
+      modelMaxTokens: s.model_max_tokens, truncatedTokens: s.truncated_tokens,
+      splitSentences: s.split_sentences, sentences: s.sentences, cost: s.cost,
+      structureFaults: s.structure.code_cut + s.structure.fence_only + s.structure.separator_led
+        + s.structure.heading_changed,
+    };
+    for (const [key, value] of Object.entries(want)) {
+      assert.equal(Number(row[key]), value, `${what}: ${row.strategy}: ${key}`);
+    }
+    assert.equal(row.meanTokens === undefined ? null : Number(row.meanTokens), s.mean_tokens, `${what}: ${row.strategy}: mean`);
+  }
+  return rows.length;
+}
+
 function checkRows(rows, results, what) {
   let compared = 0;
   for (const lib of results) {
@@ -131,6 +174,9 @@ test('every library row and chunk equals the library itself; JSONL slices the te
     assert.equal(chonkie.refused, undefined, 'chonkie-recursive is shown at overlap 64');
     assert.equal(chonkie.overlapIgnored, 'true', 'chonkie-recursive says it does not overlap');
     t.diagnostic(`512/64 tokens: ${n} library rows equal the libraries' chunk counts and tokens`);
+    const model = ['--model', 'openai-text-embedding-3-small', '--price', '0.02'];
+    const e = checkCli(rows, cliRows(['--chunk-size', '512', '--chunk-overlap', '64', ...model]), '512/64 tokens');
+    t.diagnostic(`512/64 tokens: all ${e} rows equal rag-chunk's, figure for figure`);
 
     // (b) and (c): every library strategy's chunks, shown and exported.
     let chunksCompared = 0;
@@ -170,6 +216,8 @@ test('every library row and chunk equals the library itself; JSONL slices the te
     assert.ok(charCases.length >= 5, `only ${charCases.length} strategies size in characters`);
     const m = checkRows(charRows, libraryChunks(charCases), '1000/200 characters');
     t.diagnostic(`1000/200 characters: ${m} library rows equal the libraries' chunk counts and tokens`);
+    const ce = checkCli(charRows, cliRows(['--chunk-size', '1000', '--chunk-overlap', '200', '--unit', 'characters', ...model]), '1000/200 characters');
+    t.diagnostic(`1000/200 characters: all ${ce} rows equal rag-chunk's`);
 
     // Without overlap, chonkie's RecursiveChunker (which has none) is compared too.
     await setField(page, 'chunk-size', 400);

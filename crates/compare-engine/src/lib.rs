@@ -27,14 +27,15 @@ use std::sync::Arc;
 use chunk_core::analysis::export::{rows, rows_of, to_csv, to_jsonl, PageMap};
 use chunk_core::analysis::histogram::histogram;
 use chunk_core::analysis::layout::{document_spans, shared_prefix_bytes, LAYOUT_BYTES};
+use chunk_core::analysis::protocol::SemanticView;
 use chunk_core::analysis::protocol::{
     Bm25Setting, ExportFormat, Figures, Outcome, Reply, Request, RetrievalOutcome, RetrievalPair,
     Selection, SWEEP_PROGRESS_EVERY,
 };
-use chunk_core::analysis::protocol::{EmbeddingCost, SemanticView};
 use chunk_core::analysis::refusal::Refusal;
+use chunk_core::analysis::row::{self, chunker_for, embedding_cost, semantic_chunker};
 use chunk_core::analysis::snippet::snippet_for;
-use chunk_core::analysis::{summary_prepared, summary_prepared_reading, LimitCheck};
+use chunk_core::analysis::{summary_prepared_reading, LimitCheck};
 use chunk_core::models::ModelRef;
 use chunk_core::retrieval::{
     check_span, evaluate_dense, evaluate_prepared, sweep_cell, sweep_cell_chunks, sweep_cell_dense,
@@ -43,8 +44,7 @@ use chunk_core::retrieval::{
 };
 use chunk_core::strategy::semantic::{Curve, Vectors as TextVectors};
 use chunk_core::strategy::{
-    chunker_with, run_prepared, Boundary, Chunker, Chunks, Document, SemanticChunker, Settings,
-    StrategyError, StrategyId,
+    run_prepared, Boundary, Chunker, Chunks, Document, Settings, StrategyError, StrategyId,
 };
 use chunk_core::tokenizer::open::{OpenTokenizer, OpenVocab};
 use chunk_core::tokenizer::Encoding;
@@ -464,7 +464,7 @@ impl Engine {
         let mut seen = HashSet::new();
         let mut missing = Vec::new();
         for &strategy in strategies {
-            let Some(Ok(chunker)) = semantic(strategy, figures) else {
+            let Some(Ok(chunker)) = semantic_chunker(strategy, figures) else {
                 continue;
             };
             let Ok(texts) = chunker.embedding_texts(text) else {
@@ -700,15 +700,8 @@ impl Engine {
         };
         let document = self.prepared[at].borrow_dependent();
         let limit = limit_check(&self.open, figures);
-        let outcome = match cut(strategy, document, figures, &self.vectors) {
-            Ok(chunks) => Outcome::Figures {
-                summary: summary_prepared(document, &chunks, &limit, figures.price_per_million),
-                overlap_clamped: chunks.overlap_clamped,
-                overlap_ignored: chunks.overlap_ignored,
-                embedding: embedding_cost(strategy, document, figures),
-            },
-            Err(refusal) => Outcome::Refused { refusal },
-        };
+        let vectors = figures.embedder.map(|m| self.vectors.of(m));
+        let (outcome, _) = row::compare_row(strategy, document, figures, &limit, vectors);
         Reply::Row {
             job: *job,
             strategy,
@@ -816,7 +809,7 @@ impl Engine {
                     })
                     .unwrap_or_default();
                 // A semantic strategy's one cut also gives its similarity curve.
-                let cut = match (semantic(strategy, &figures), figures.embedder) {
+                let cut = match (semantic_chunker(strategy, &figures), figures.embedder) {
                     (Some(Ok(chunker)), Some(model)) => chunker
                         .with_vectors(self.vectors.of(model))
                         .run_with_curve(document)
@@ -991,30 +984,29 @@ fn embedded_texts(
         .collect()
 }
 
-/// Cuts the document with `strategy` at `figures`' settings (a semantic strategy reading
-/// the embeddings held of [`Figures::embedder`]).
+/// The chunker of `strategy` at `figures` ([`chunker_for`]), a semantic strategy over the
+/// embeddings held of the figures' model.
+fn build(
+    strategy: StrategyId,
+    figures: &Figures,
+    vectors: &VectorCache,
+) -> Result<Box<dyn Chunker>, StrategyError> {
+    chunker_for(strategy, figures, figures.embedder.map(|m| vectors.of(m)))
+}
+
+/// `strategy`'s cut of `document` at `figures` ([`row::cut`]).
 fn cut(
     strategy: StrategyId,
     document: &Document,
     figures: &Figures,
     vectors: &VectorCache,
 ) -> Result<Chunks, Refusal> {
-    build(strategy, figures, vectors)
-        .and_then(|c| run_prepared(c.as_ref(), document))
-        .map_err(|e| Refusal::from(&e))
-}
-
-/// The chunker of `strategy` at `figures`: [`chunker_with`], or for a semantic strategy with
-/// a model, its [`SemanticChunker`] over that model's embeddings held.
-fn build(
-    strategy: StrategyId,
-    figures: &Figures,
-    vectors: &VectorCache,
-) -> Result<Box<dyn Chunker>, StrategyError> {
-    match (semantic(strategy, figures), figures.embedder) {
-        (Some(built), Some(model)) => Ok(Box::new(built?.with_vectors(vectors.of(model)))),
-        _ => chunker_with(strategy, &figures.settings, figures.structure),
-    }
+    row::cut(
+        strategy,
+        document,
+        figures,
+        figures.embedder.map(|m| vectors.of(m)),
+    )
 }
 
 /// [`build`] at one sweep setting: `figures` with `settings` (a sweep's chunk_size, overlap and
@@ -1030,36 +1022,6 @@ fn build_at(
         ..*figures
     };
     build(strategy, &figures, vectors)
-}
-
-/// The semantic chunker of `strategy` at `figures` without vectors; `None` for another
-/// strategy or without a model.
-fn semantic(
-    strategy: StrategyId,
-    figures: &Figures,
-) -> Option<Result<SemanticChunker, StrategyError>> {
-    figures.embedder?;
-    SemanticChunker::with_breakpoints(strategy, &figures.settings, figures.breakpoints)
-}
-
-/// The texts a semantic strategy embeds on `document` before it cuts, as an
-/// [`EmbeddingCost`]: counted in the document's encoding (the settings'), priced at the
-/// figures' price. `None` for any other strategy, without a model, or when the strategy
-/// refuses.
-fn embedding_cost(
-    strategy: StrategyId,
-    document: &Document,
-    figures: &Figures,
-) -> Option<EmbeddingCost> {
-    let (texts, tokens) = semantic(strategy, figures)?
-        .ok()?
-        .embedding_tokens(document)
-        .ok()?;
-    Some(EmbeddingCost {
-        texts,
-        tokens,
-        cost: tokens as f64 * figures.price_per_million / 1_000_000.0,
-    })
 }
 
 /// The similarity curve of a semantic strategy's cut of `text` (`curve`, `chunks`), with the

@@ -39,6 +39,11 @@
 
 #[cfg(feature = "readers")]
 pub mod docx;
+pub mod file;
+
+pub use file::{decode_text, TextProblem};
+#[cfg(feature = "readers")]
+pub use file::{read_file, FileError, FileText};
 #[cfg(feature = "readers")]
 pub mod html;
 #[cfg(feature = "readers")]
@@ -65,6 +70,15 @@ pub enum Format {
 }
 
 impl Format {
+    /// The format's usual name: `HTML`, `DOCX`, `PDF`.
+    pub const fn label(self) -> &'static str {
+        match self {
+            Format::Html => "HTML",
+            Format::Docx => "DOCX",
+            Format::Pdf => "PDF",
+        }
+    }
+
     /// The format a file is in, from its name (case-insensitive extension) and then its first
     /// bytes: a name ending `.pdf`, or content starting with `%PDF-`, is PDF; a name ending
     /// `.docx` is DOCX, whatever it holds (the reader then says why an

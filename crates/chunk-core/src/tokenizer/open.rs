@@ -100,6 +100,31 @@ pub enum LoadError {
     Unigram(#[from] UnigramError),
 }
 
+/// The vocabulary files built into this binary (feature `vocab-files`): the native corpus
+/// tools (`crates/cli`, `crates/python`) carry them instead of fetching them, as the page does.
+#[cfg(feature = "vocab-files")]
+impl OpenVocab {
+    /// The content of [`OpenVocab::file`], built in.
+    pub fn embedded_bytes(self) -> &'static [u8] {
+        match self {
+            OpenVocab::BertUncased => include_bytes!("../../vocab/bert-base-uncased.txt"),
+            OpenVocab::XlmRoberta => include_bytes!("../../vocab/xlm-roberta.unigram"),
+        }
+    }
+
+    /// Installs this vocabulary's tokenizer from the built-in file ([`OpenTokenizer::install`])
+    /// unless it is already, and returns it.
+    ///
+    /// # Errors
+    /// [`LoadError`], which only a corrupt build can give.
+    pub fn install_embedded(self) -> Result<&'static OpenTokenizer, LoadError> {
+        match self.loaded() {
+            Some(t) => Ok(t),
+            None => Ok(OpenTokenizer::load(self, self.embedded_bytes())?.install()),
+        }
+    }
+}
+
 impl OpenTokenizer {
     /// Reads `bytes`, the content of [`OpenVocab::file`].
     ///

@@ -1,0 +1,580 @@
+//! `rag-chunk`: the page's comparison table and chunks for a whole corpus, on every core.
+//!
+//! - `rag-chunk compare PATH...`: every strategy's row (the page's columns) for the corpus and
+//!   per file, as a table, JSON or CSV ([`output`]).
+//! - `rag-chunk chunks PATH... --strategy ID`: the chunks as JSON Lines, the page's export
+//!   fields plus `path` and `strategy`.
+//!
+//! Every figure is [`corpus_core`]'s, which is the page's core: a file's row equals the page's
+//! row for the same text and settings. Files are read in parallel (rayon, `--jobs` threads) in
+//! batches of four per thread and written in the order listed, so memory holds one batch of
+//! files, never the corpus. A file that cannot be read is reported with its reason and
+//! skipped, and the exit status says so ([`Exit`]).
+
+use std::io::Write;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use chunk_core::strategy::StrategyId;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use corpus_core::{chunk_rows, compare_text, Config, Corpus, TextReport};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+
+pub mod files;
+pub mod output;
+
+use files::{list, Listing, Skipped};
+
+/// The command line.
+#[derive(Debug, Parser)]
+#[command(
+    name = "rag-chunk",
+    version,
+    about = "How chunk_size and chunk_overlap cut a whole corpus for RAG: the RAG Chunk \
+             Calculator's comparison table and chunks, computed locally on every core.",
+    long_about = None
+)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// The comparison table (chunks, tokens embedded, repeats, mean/p95/max chunk tokens,
+    /// chunks over the model's limit, split sentences, structure faults, cost, storage) for
+    /// the whole corpus, then per file.
+    Compare {
+        /// The run's settings and paths.
+        #[command(flatten)]
+        common: Common,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = OutputFormat::Table)]
+        format: OutputFormat,
+    },
+    /// Each file's chunks as JSON Lines: the page's export fields (text, byte and character
+    /// offsets, lines, tokens, heading path, why the chunk ended, page) plus `path` and
+    /// `strategy`.
+    Chunks {
+        /// The run's settings and paths (at least one --strategy).
+        #[command(flatten)]
+        common: Common,
+        /// Write the lines to this file instead of standard output.
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+    },
+    /// Each file's tokens (tiktoken's count of the whole text), then the total: the
+    /// document's length in tokens, without chunking.
+    Count {
+        /// The files.
+        #[command(flatten)]
+        files: Files,
+        /// The encoding counted.
+        #[arg(long, default_value = "cl100k_base", value_parser = ["cl100k_base", "o200k_base"])]
+        encoding: String,
+    },
+}
+
+/// Output formats of `compare`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    /// Aligned columns for reading.
+    Table,
+    /// One JSON document: settings, files (each with the page's rows), skipped, corpus.
+    Json,
+    /// CSV: one line per file and strategy (scope `file`), then per strategy (scope `corpus`).
+    Csv,
+}
+
+/// The files and how to read them, shared by the subcommands.
+#[derive(Debug, Args)]
+pub struct Files {
+    /// Files (read whatever their name), folders (walked recursively; .txt .text .md
+    /// .markdown .mdx .rst .html .htm .xhtml .docx .pdf files) or glob patterns
+    /// ('docs/**/*.md').
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Threads [default: every core].
+    #[arg(long, short)]
+    pub jobs: Option<usize>,
+    /// No progress bar (it is drawn only on a terminal anyway).
+    #[arg(long)]
+    pub no_progress: bool,
+}
+
+/// Settings and paths of `compare` and `chunks`.
+#[derive(Debug, Args)]
+pub struct Common {
+    /// The files.
+    #[command(flatten)]
+    pub files: Files,
+    /// Maximum chunk size, in --unit.
+    #[arg(long, default_value_t = 512)]
+    pub chunk_size: usize,
+    /// Overlap between consecutive chunks, in --unit (a library that refuses it is reported).
+    #[arg(long, default_value_t = 64)]
+    pub chunk_overlap: usize,
+    /// What the sizes count: tokens of --encoding, characters (Unicode code points), or model
+    /// (the --model's own tokens; WordPiece and XLM-R models).
+    #[arg(long, default_value = "tokens", value_parser = ["tokens", "characters", "model"])]
+    pub unit: String,
+    /// The tokenizer that sizes chunks and counts every token figure.
+    #[arg(long, default_value = "cl100k_base", value_parser = ["cl100k_base", "o200k_base"])]
+    pub encoding: String,
+    /// Embedding model id: every chunk is checked against its input limit with its own
+    /// tokenizer, and storage uses its dimensions (e.g. openai-text-embedding-3-small,
+    /// all-minilm-l6-v2).
+    #[arg(long, value_name = "ID")]
+    pub model: Option<String>,
+    /// Price in US dollars per 1,000,000 tokens [default: the model's, else 0.02].
+    #[arg(long, value_name = "USD")]
+    pub price: Option<f64>,
+    /// A strategy id (repeat for several) [default: every strategy that sizes in --unit, for
+    /// compare].
+    #[arg(long = "strategy", value_name = "ID")]
+    pub strategies: Vec<String>,
+}
+
+/// How a run ended, as the process's exit status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// Every file was read (status 0).
+    Complete,
+    /// Some paths were skipped, each reported with its reason (status 1).
+    Skipped,
+    /// The settings or the output could not be used; nothing or only part was written
+    /// (status 2, as clap's own usage errors).
+    Failed,
+}
+
+impl Exit {
+    /// The process exit status.
+    pub fn code(self) -> u8 {
+        match self {
+            Exit::Complete => 0,
+            Exit::Skipped => 1,
+            Exit::Failed => 2,
+        }
+    }
+}
+
+/// Every strategy with its library and version, for `--help`.
+pub fn strategies_help() -> String {
+    let mut s = String::from("Strategies (--strategy):\n");
+    for id in StrategyId::all() {
+        let what = match id.library() {
+            Some(lib) => format!(
+                "{} {} `{}`{}",
+                lib.package,
+                lib.version,
+                lib.api,
+                if lib.exact {
+                    ", chunk for chunk"
+                } else {
+                    ", approximate"
+                }
+            ),
+            None => format!("the calculator's own: {}", own_rule(id)),
+        };
+        s.push_str(&format!("  {:<28} {what}\n", id.as_str()));
+    }
+    s.push_str(
+        "The semantic strategies need an embedding model and run on the page only.\n\n\
+         Exit status: 0 every file read; 1 some paths skipped (each listed with its reason); \
+         2 bad settings or output.",
+    );
+    s
+}
+
+/// What one of the calculator's own strategies does, in a few words.
+fn own_rule(id: StrategyId) -> &'static str {
+    match id {
+        StrategyId::Fixed => "fixed windows of chunk_size, chunk_overlap apart",
+        StrategyId::Sentence => "whole sentences packed up to chunk_size",
+        StrategyId::Recursive => "recursive splitter sized by true token counts",
+        StrategyId::Markdown => "markdown structure splitter (headings, fences, lists)",
+        StrategyId::SectionBudget => "markdown sections packed to a token budget",
+        _ => "see the page",
+    }
+}
+
+/// One file's outcome.
+pub struct FileResult {
+    /// The file.
+    pub path: PathBuf,
+    /// Its size in bytes.
+    pub bytes: u64,
+    /// The text's format (`text`, `html`, `docx`, `pdf`), or why it was skipped.
+    pub read: Result<(&'static str, TextReport), Skipped>,
+}
+
+/// Reads `path` as the page would ([`doc_extract::read_file`]); a panic of a reader or a
+/// strategy (a bug) skips the file with reason `internal-error` instead of ending the run.
+fn read_text(path: &Path) -> Result<(&'static str, doc_extract::FileText), Skipped> {
+    let skipped = |reason: &str, message: String| Skipped {
+        path: path.to_path_buf(),
+        reason: reason.to_owned(),
+        message,
+    };
+    let bytes = std::fs::read(path).map_err(|e| skipped("unreadable", e.to_string()))?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    let read = catch_unwind(AssertUnwindSafe(|| doc_extract::read_file(&name, bytes)))
+        .map_err(|p| skipped("internal-error", panic_message(p)))?;
+    let text = read.map_err(|e| skipped(e.reason(), e.to_string()))?;
+    let format = match text.format {
+        None => "text",
+        Some(doc_extract::Format::Html) => "html",
+        Some(doc_extract::Format::Docx) => "docx",
+        Some(doc_extract::Format::Pdf) => "pdf",
+    };
+    Ok((format, text))
+}
+
+fn panic_message(p: Box<dyn std::any::Any + Send>) -> String {
+    p.downcast_ref::<String>()
+        .cloned()
+        .or_else(|| p.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+        .unwrap_or_else(|| "a bug stopped this file".into())
+}
+
+/// The progress bar on standard error (hidden unless it is a terminal, or with
+/// `--no-progress`): files, MB and rate.
+fn progress(listing: &Listing, hidden: bool) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(
+        Some(listing.bytes()),
+        if hidden {
+            ProgressDrawTarget::hidden()
+        } else {
+            ProgressDrawTarget::stderr()
+        },
+    );
+    if let Ok(style) = ProgressStyle::with_template(
+        "{bar:30} {binary_bytes}/{binary_total_bytes} {binary_bytes_per_sec} · {msg} · {elapsed}",
+    ) {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// The thread pool of `--jobs`.
+fn pool(jobs: Option<usize>) -> Result<rayon::ThreadPool, String> {
+    let mut b = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = jobs {
+        if n == 0 {
+            return Err("--jobs must be at least 1".into());
+        }
+        b = b.num_threads(n);
+    }
+    b.build().map_err(|e| e.to_string())
+}
+
+/// Runs `f` on every listed file in parallel, in batches of four files per thread, and hands
+/// each batch's outcomes to `each` in the listed order.
+fn for_each_file<T: Send>(
+    listing: &Listing,
+    pool: &rayon::ThreadPool,
+    bar: &ProgressBar,
+    f: impl Fn(&Path) -> T + Sync,
+    mut each: impl FnMut(&Path, u64, T) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let batch = pool.current_num_threads() * 4;
+    let total = listing.files.len();
+    let mut done = 0;
+    for files in listing.files.chunks(batch.max(1)) {
+        let results: Vec<T> = pool.install(|| {
+            files
+                .par_iter()
+                .map(|(p, size)| {
+                    let r = f(p);
+                    bar.inc(*size);
+                    r
+                })
+                .collect()
+        });
+        for ((path, size), r) in files.iter().zip(results) {
+            done += 1;
+            bar.set_message(format!("{done}/{total} files"));
+            each(path, *size, r)?;
+        }
+    }
+    Ok(())
+}
+
+/// The run's config, or the message that refuses it.
+fn config(common: &Common) -> Result<Config, String> {
+    Config::new(
+        common.chunk_size,
+        common.chunk_overlap,
+        &common.unit,
+        &common.encoding,
+        common.model.as_deref(),
+        common.price,
+        &common.strategies,
+    )
+    .map_err(|e| e.to_string())
+}
+
+/// Runs `cli`, writing the result to `out` and the run's summary to `err`.
+pub fn run(cli: &Cli, out: &mut dyn Write, err: &mut dyn Write) -> Exit {
+    let result = match &cli.command {
+        Command::Compare { common, format } => compare(common, *format, out, err),
+        Command::Count { files, encoding } => count(files, encoding, out, err),
+        Command::Chunks { common, output } => match output {
+            Some(path) => std::fs::File::create(path)
+                .map_err(|e| format!("{}: {e}", path.display()))
+                .and_then(|f| {
+                    let mut w = std::io::BufWriter::new(f);
+                    let exit = chunks(common, &mut w, err)?;
+                    w.flush().map_err(|e| format!("{}: {e}", path.display()))?;
+                    Ok(exit)
+                }),
+            None => chunks(common, out, err),
+        },
+    };
+    match result {
+        Ok(exit) => exit,
+        Err(message) => {
+            let _ = writeln!(err, "rag-chunk: {message}");
+            Exit::Failed
+        }
+    }
+}
+
+/// The end of a run: the summary line on `err`, and the exit status.
+fn finish(
+    err: &mut dyn Write,
+    listing: &Listing,
+    read: u64,
+    bytes: u64,
+    skipped: &[Skipped],
+    started: Instant,
+    threads: usize,
+) -> Exit {
+    let secs = started.elapsed().as_secs_f64();
+    let _ = writeln!(
+        err,
+        "{}",
+        output::summary_line(read, bytes, skipped, &listing.ignored, secs, threads)
+    );
+    if skipped.is_empty() {
+        Exit::Complete
+    } else {
+        Exit::Skipped
+    }
+}
+
+fn compare(
+    common: &Common,
+    format: OutputFormat,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<Exit, String> {
+    let config = config(common)?;
+    let pool = pool(common.files.jobs)?;
+    let started = Instant::now();
+    let listing = list(&common.files.paths);
+    let bar = progress(&listing, common.files.no_progress);
+    let mut writer = output::writer(format, &config, out);
+    let io = |e: std::io::Error| format!("cannot write the output: {e}");
+    writer.start().map_err(io)?;
+    let mut corpus = Corpus::default();
+    let mut skipped = listing.skipped.clone();
+    for_each_file(
+        &listing,
+        &pool,
+        &bar,
+        |path| {
+            let (format, text) = read_text(path)?;
+            // The limit check borrows the model's tokenizer (installed once per process), and
+            // is made per file: it is a few fields, and not shared between threads.
+            catch_unwind(AssertUnwindSafe(|| {
+                compare_text(&text.text, &config, &config.limit())
+            }))
+            .map(|report| (format, report))
+            .map_err(|p| Skipped {
+                path: path.to_path_buf(),
+                reason: "internal-error".into(),
+                message: panic_message(p),
+            })
+        },
+        |path, bytes, read| {
+            let result = FileResult {
+                path: path.to_path_buf(),
+                bytes,
+                read,
+            };
+            match &result.read {
+                Ok((_, report)) => corpus.add(report),
+                Err(s) => skipped.push(s.clone()),
+            }
+            writer.file(&result)
+        },
+    )
+    .map_err(io)?;
+    bar.finish_and_clear();
+    writer
+        .end(&corpus, &skipped, &listing.ignored)
+        .map_err(io)?;
+    Ok(finish(
+        err,
+        &listing,
+        corpus.files,
+        corpus.bytes,
+        &skipped,
+        started,
+        pool.current_num_threads(),
+    ))
+}
+
+/// One JSON Lines record of `chunks`: where the chunk is from, then the page's export row.
+#[derive(serde::Serialize)]
+struct ChunkLine<'a> {
+    path: &'a str,
+    strategy: &'a str,
+    #[serde(flatten)]
+    row: &'a chunk_core::analysis::export::Row,
+}
+
+fn chunks(common: &Common, out: &mut dyn Write, err: &mut dyn Write) -> Result<Exit, String> {
+    let config = config(common)?;
+    if common.strategies.is_empty() {
+        return Err("chunks needs --strategy ID (see --help for the ids)".into());
+    }
+    let pool = pool(common.files.jobs)?;
+    let started = Instant::now();
+    let listing = list(&common.files.paths);
+    let bar = progress(&listing, common.files.no_progress);
+    let mut skipped = listing.skipped.clone();
+    let (mut read, mut bytes) = (0u64, 0u64);
+    type Lines = Result<(usize, Vec<String>, Vec<Skipped>), Skipped>;
+    for_each_file(
+        &listing,
+        &pool,
+        &bar,
+        |path| -> Lines {
+            let (_, text) = read_text(path)?;
+            let shown = path.to_string_lossy();
+            let mut lines = Vec::new();
+            let mut refused = Vec::new();
+            for &strategy in &config.strategies {
+                let rows = catch_unwind(AssertUnwindSafe(|| {
+                    chunk_rows(&text.text, strategy, &config, &text.page_starts)
+                }))
+                .map_err(|p| Skipped {
+                    path: path.to_path_buf(),
+                    reason: "internal-error".into(),
+                    message: panic_message(p),
+                })?;
+                match rows {
+                    Ok(rows) => lines.extend(rows.iter().map(|row| {
+                        serde_json::to_string(&ChunkLine {
+                            path: &shown,
+                            strategy: strategy.as_str(),
+                            row,
+                        })
+                        .unwrap_or_default()
+                    })),
+                    Err(refusal) => refused.push(Skipped {
+                        path: path.to_path_buf(),
+                        reason: format!("{}: {}", strategy.as_str(), refusal.kind),
+                        message: refusal.english,
+                    }),
+                }
+            }
+            Ok((text.text.len(), lines, refused))
+        },
+        |_, _, r| {
+            match r {
+                Ok((n, lines, refused)) => {
+                    read += 1;
+                    bytes += n as u64;
+                    skipped.extend(refused);
+                    for l in lines {
+                        writeln!(out, "{l}")?;
+                    }
+                }
+                Err(s) => skipped.push(s),
+            }
+            Ok(())
+        },
+    )
+    .map_err(|e| format!("cannot write the output: {e}"))?;
+    bar.finish_and_clear();
+    out.flush()
+        .map_err(|e| format!("cannot write the output: {e}"))?;
+    Ok(finish(
+        err,
+        &listing,
+        read,
+        bytes,
+        &skipped,
+        started,
+        pool.current_num_threads(),
+    ))
+}
+
+fn count(
+    files: &Files,
+    encoding: &str,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<Exit, String> {
+    let encoding = chunk_core::tokenizer::Encoding::from_name(encoding)
+        .ok_or_else(|| format!("unknown encoding {encoding:?}: use cl100k_base or o200k_base"))?;
+    let pool = pool(files.jobs)?;
+    let started = Instant::now();
+    let listing = list(&files.paths);
+    let bar = progress(&listing, files.no_progress);
+    let mut skipped = listing.skipped.clone();
+    let (mut read, mut bytes, mut tokens) = (0u64, 0u64, 0u64);
+    let io = |e: std::io::Error| format!("cannot write the output: {e}");
+    writeln!(
+        out,
+        "{:>14} {:>12}  path ({})",
+        "tokens",
+        "bytes",
+        encoding.name()
+    )
+    .map_err(io)?;
+    for_each_file(
+        &listing,
+        &pool,
+        &bar,
+        |path| {
+            let (_, text) = read_text(path)?;
+            Ok::<_, Skipped>((text.text.len(), encoding.tokenizer().count(&text.text)))
+        },
+        |path, _, r| {
+            match r {
+                Ok((n, t)) => {
+                    read += 1;
+                    bytes += n as u64;
+                    tokens += t as u64;
+                    writeln!(out, "{t:>14} {n:>12}  {}", path.display())?;
+                }
+                Err(s) => skipped.push(s),
+            }
+            Ok(())
+        },
+    )
+    .map_err(io)?;
+    bar.finish_and_clear();
+    writeln!(out, "{tokens:>14} {bytes:>12}  total").map_err(io)?;
+    out.flush().map_err(io)?;
+    Ok(finish(
+        err,
+        &listing,
+        read,
+        bytes,
+        &skipped,
+        started,
+        pool.current_num_threads(),
+    ))
+}
