@@ -63,6 +63,7 @@ help:
 	@echo "make bench-paste    only paste -> exact count per MB in the page against gpt-tokenizer encode"
 	@echo "make bench-embed    only the embedding module: sentences/s with and without SIMD, against onnxruntime-web, static MB/s"
 	@echo "make bench-semantic only the semantic chunkers natively against chonkie, LangChain, LlamaIndex with potion-base-8M"
+	@echo "make bench-corpus   only the corpus tools: rag_chunk against the libraries, rag-chunk on 200 MB, Spark at 1 and 2 cores"
 
 # ---- tools -------------------------------------------------------------------------------
 
@@ -253,9 +254,16 @@ $(E2E)/node_modules/.package-lock.json: $(E2E)/package-lock.json $(E2E)/package.
 # native core's, a strategy's chunk count from its library's, or Node's sentence count from
 # Chromium's. ~20 minutes.
 .PHONY: bench bench-strategies bench-sentences bench-compare bench-retrieval bench-open-tokenizers \
-	bench-documents bench-semantic bench-semantic-page bench-network bench-paste bench-embed
+	bench-documents bench-semantic bench-semantic-page bench-network bench-paste bench-embed \
+	bench-corpus
 bench:
 	$(ROOT)/scripts/bench.sh
+
+# Only the corpus tools' part of make bench (scripts/bench-corpus.sh): every library strategy
+# through the Python package against the library, rag-chunk on 200 MB of mixed files (MB/s per
+# core, the whole table at 1 and 2 threads, peak memory, 1 TB projected), Spark at 1 and 2 cores.
+bench-corpus:
+	$(ROOT)/scripts/bench-corpus.sh
 
 # Only the strategy part of make bench: builds crates/strategies-wasm, makes the npm packages,
 # the corpus packages and the oracle venv ready, runs bench/strategies.mjs. A few minutes.

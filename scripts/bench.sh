@@ -10,7 +10,9 @@
 # (crates/strategies-wasm) against its library in Python (bench/strategies.mjs, with the
 # differential tests' oracle venv), then
 # sentence segmentation under every rule in the same wasm (bench/sentences.mjs), and the open
-# models' WordPiece and Unigram tokenizers against @huggingface/tokenizers (bench/open-tokenizers.mjs).
+# models' WordPiece and Unigram tokenizers against @huggingface/tokenizers (bench/open-tokenizers.mjs),
+# the semantic chunkers natively, and the corpus tools (scripts/bench-corpus.sh: the Python
+# package against the libraries, rag-chunk on 200 MB of files, Spark at 1 and 2 cores).
 # Not a test: no pass/fail on speed. Exits non-zero when a peer's token count differs from ours,
 # when a strategy's chunk count differs from its library's, when a sentence call throws (or a
 # step fails). Every run always happens; see bench/README.md.
@@ -100,6 +102,9 @@ fi
 echo
 say "semantic chunkers: ours natively against chonkie, LangChain and LlamaIndex with potion-base-8M (a few minutes)"
 "$ROOT/scripts/bench-semantic.sh" || status=1
+echo
+say "the corpus tools: rag_chunk in Python against the libraries, rag-chunk on 200 MB, Spark (about 12 minutes)"
+"$ROOT/scripts/bench-corpus.sh" || status=1
 if ((status)); then
     say "FAILED: a token count differed from ours, a strategy's chunk count from its library's, a sentence call threw, or a run failed (see above)"
 fi

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds the Python package rag_chunk (crates/python) with maturin and installs it into the
 # differential tests' venv (target/oracle-venv, whose requirements.txt pins maturin; run
-# scripts/ensure-oracle.sh first). Cargo rebuilds only what changed (target/python).
+# scripts/ensure-oracle.sh first). It builds in the workspace's target/, sharing the
+# dependencies `cargo test --workspace` compiled (the same dev profile), and Cargo rebuilds only
+# what changed.
 #
 #   PROFILE=dev      (default) the build `make test` uses: the core optimised, the rest not
 #   PROFILE=release  optimised, for `make bench`'s speed figures
@@ -20,7 +22,7 @@ say "building: rag_chunk ($PROFILE) with maturin $("$VENV/bin/maturin" --version
 rm -rf "$OUT"
 # --auditwheel skip: the wheel is for this machine (the tests and the Spark venv); a wheel for
 # other machines is built with maturin's defaults (README, "Python").
-CARGO_TARGET_DIR="$ROOT/target/python" "$VENV/bin/maturin" build --quiet --locked \
+CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}" "$VENV/bin/maturin" build --quiet --locked \
     --profile "$PROFILE" --auditwheel skip -m "$ROOT/crates/python/Cargo.toml" -o "$OUT" >&2
 wheel="$(ls "$OUT"/rag_chunk-*.whl)"
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --no-input \

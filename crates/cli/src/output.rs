@@ -79,7 +79,8 @@ fn corpus_json(config: &Config, strategy: StrategyId, row: &CorpusRow) -> Value 
         "p95_tokens": row.p95_tokens(),
         "max_tokens": row.max_tokens,
         "over_limit": row.over_limit,
-        "max_input_tokens": row.limit_basis.map(|_| row.max_input_tokens),
+        // No model, no limit (the core's `usize::MAX`): null.
+        "max_input_tokens": row.limit_basis.filter(|_| row.max_input_tokens != usize::MAX).map(|_| row.max_input_tokens),
         "model_max_tokens": row.model_max_tokens,
         "truncated_tokens": row.truncated_tokens,
         "limit_basis": row.limit_basis,

@@ -302,6 +302,10 @@ fn count_gives_each_files_tokens_and_their_total() {
         .map(|f| f["document_tokens"].as_u64().unwrap())
         .collect();
     assert_eq!(docs, tokens[..2]);
+    assert!(
+        v["corpus"]["rows"][0]["max_input_tokens"].is_null(),
+        "no model, no limit"
+    );
     let a = std::fs::read_to_string(dir.path().join("a.txt")).unwrap();
     assert_eq!(
         tokens[0],

@@ -92,7 +92,8 @@ impl Config {
     /// - `model`: an id of [`models::MODELS`];
     /// - `price_per_million`: US dollars per 1,000,000 tokens; `None`: the model's published
     ///   price, else [`DEFAULT_PRICE_PER_MILLION`];
-    /// - `strategies`: ids (`langchain-recursive`…); empty: every strategy of
+    /// - `strategies`: ids (`langchain-recursive`…; one named twice counts once); empty:
+    ///   every strategy of
     ///   [`StrategyId::all`] that sizes in `unit` (a named one that does not is refused).
     ///
     /// # Errors
@@ -139,10 +140,15 @@ impl Config {
         let strategies = if strategies.is_empty() {
             StrategyId::all().filter(|s| s.supports(unit)).collect()
         } else {
-            strategies
-                .iter()
-                .map(|s| parse_strategy(s))
-                .collect::<Result<Vec<_>, _>>()?
+            let mut ids: Vec<StrategyId> = Vec::new();
+            for s in strategies {
+                let id = parse_strategy(s)?;
+                // A strategy named twice is one row, not two rows summed into one.
+                if !ids.contains(&id) {
+                    ids.push(id);
+                }
+            }
+            ids
         };
         for s in &strategies {
             if !s.supports(unit) {

@@ -53,6 +53,8 @@ fn the_price_is_the_given_one_else_the_models_else_the_calculators() {
     assert_eq!(price(None, None), DEFAULT_PRICE_PER_MILLION);
     assert_eq!(price(Some("openai-text-embedding-3-large"), None), 0.13);
     assert_eq!(price(Some("openai-text-embedding-3-large"), Some(1.5)), 1.5);
+    let twice = config("tokens", None, &["fixed", "semchunk", "fixed"]).unwrap();
+    assert_eq!(twice.strategies, [StrategyId::Fixed, StrategyId::Semchunk]);
     let all = config("tokens", None, &[]).unwrap();
     assert_eq!(all.strategies, StrategyId::all().collect::<Vec<_>>());
 }

@@ -175,7 +175,7 @@ fn split_text(
 /// strategy that sizes in `unit`) with `strategy`, `library`, `library_version`, and either
 /// `refused` (`{"kind", "message"}`) or the row's figures (`chunks`, `document_tokens`,
 /// `total_tokens`, `repeated_tokens`, `mean_tokens`, `p95_tokens`, `max_tokens`,
-/// `over_limit`, `max_input_tokens`, `model_max_tokens`, `truncated_tokens`, `sentences`,
+/// `over_limit`, `max_input_tokens` (None without a model), `model_max_tokens`, `truncated_tokens`, `sentences`,
 /// `split_sentences`, `structure_faults`, `cost` in US dollars at `price` per 1,000,000
 /// tokens) and `chunk_tokens` (each chunk's tokens, for a corpus's exact percentiles).
 #[pyfunction]
@@ -226,7 +226,11 @@ fn compare<'py>(
                 d.set_item("p95_tokens", s.p95_tokens)?;
                 d.set_item("max_tokens", s.max_tokens)?;
                 d.set_item("over_limit", s.over_limit)?;
-                d.set_item("max_input_tokens", s.max_input_tokens)?;
+                // No model, no limit (the core's `usize::MAX`): None.
+                d.set_item(
+                    "max_input_tokens",
+                    (s.max_input_tokens != usize::MAX).then_some(s.max_input_tokens),
+                )?;
                 d.set_item("model_max_tokens", s.model_max_tokens)?;
                 d.set_item("truncated_tokens", s.truncated_tokens)?;
                 d.set_item("sentences", s.sentences)?;

@@ -76,6 +76,8 @@ def main():
         assert r["refused"] is None
         assert sum(r["chunk_tokens"]) == r["total_tokens"] and len(r["chunk_tokens"]) == r["chunks"]
         assert r["max_input_tokens"] == 256 and r["over_limit"] > 0
+    unlimited = rag_chunk.compare(text, 512, 64, strategies=["fixed"])[0]
+    assert unlimited["max_input_tokens"] is None and unlimited["over_limit"] == 0
     chars = rag_chunk.compare(text, 300, 400, unit="characters")
     assert {r["refused"]["kind"] for r in chars if r["refused"]} == {"overlap-refused"}
     assert all(r["strategy"] != "langchain-token" for r in chars), "tokens-only strategies are left out"
