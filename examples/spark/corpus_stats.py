@@ -10,7 +10,9 @@ by one strategy into chunks (`rag_chunk.chunk`). Writes, under --output:
 - files/      Parquet: one row per file and strategy (the page's row for that file), and
               one row per file that could not be read (its reason in `skipped`);
 - totals.json the corpus's row per strategy (sums; p95 over every chunk of every file,
-              exactly: a histogram of chunk sizes), the files read and skipped.
+              exactly: a histogram of chunk sizes), the files read and skipped, and the
+              folder's other files by extension (not documents: `rag_chunk.document_extensions()`,
+              matched in any case, as the command-line tool reads a folder).
 
 Every figure is the page's: the files' rows sum to the corpus's, and equal what
 `rag-chunk compare` prints for the same folder (examples/spark/test_corpus_stats.py checks
@@ -32,8 +34,6 @@ import sys
 
 import pyarrow as pa
 
-# Extensions read from the folder (the command-line tool's list).
-EXTENSIONS = "txt,text,md,markdown,mdx,rst,html,htm,xhtml,docx,pdf"
 
 # The numeric figures of a row, summed over the corpus.
 SUMS = [
@@ -70,6 +70,15 @@ def settings_of(args):
                 encoding=args.encoding, model=args.model)
 
 
+def document_glob(extensions):
+    """A Hadoop glob of file names ending in one of `extensions`, in any case (Hadoop's globs
+    match case-sensitively: `md` becomes `[mM][dD]`)."""
+    def any_case(ext):
+        return "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else c for c in ext)
+
+    return "*.{" + ",".join(any_case(e) for e in extensions) + "}"
+
+
 def file_rows(settings, price, strategies):
     """The mapInArrow function: binary files -> one row per file and strategy."""
 
@@ -84,14 +93,17 @@ def file_rows(settings, price, strategies):
                         "strategy": None, "refused": None, "chunk_tokens": None}
                 try:
                     doc = rag_chunk.read(content, os.path.basename(path))
+                    found = rag_chunk.compare(doc["text"], price_per_million=price,
+                                              strategies=strategies, **settings)
                 except rag_chunk.Unreadable as e:
                     rows = [dict(base, skipped=f"{e.reason}: {e}")]
+                except rag_chunk.InternalError as e:  # a bug: this file is reported, not the job
+                    rows = [dict(base, skipped=f"internal-error: {e}")]
                 else:
                     base.update(format=doc["format"],
                                 text_bytes=len(doc["text"].encode("utf-8")))
                     rows = []
-                    for r in rag_chunk.compare(doc["text"], price=price, strategies=strategies,
-                                               **settings):
+                    for r in found:
                         row = dict(base, strategy=r["strategy"])
                         if r["refused"]:
                             row["refused"] = r["refused"]["kind"]
@@ -122,8 +134,8 @@ def chunk_rows(settings, strategy):
                     doc = rag_chunk.read(content, os.path.basename(path))
                     chunks = rag_chunk.chunk(doc["text"], strategy,
                                              page_starts=doc["page_starts"], **settings)
-                except (rag_chunk.Unreadable, rag_chunk.Refused):
-                    continue  # in files/ with its reason
+                except (rag_chunk.Unreadable, rag_chunk.Refused, rag_chunk.InternalError):
+                    continue  # in files/ with its reason (main() puts the strategy among them)
                 for c in chunks:
                     out["path"].append(path)
                     out["strategy"].append(strategy)
@@ -173,12 +185,28 @@ def totals(files_df, price_per_million):
         row["mean_tokens"] = row["total_tokens"] / row["chunks"] if row["chunks"] else None
         row["cost"] = row["total_tokens"] * price_per_million / 1_000_000
         rows[r["strategy"]] = row
-    for s, n in refused.items():
-        rows.setdefault(s, {"strategy": s, "files": 0, "refused_files": n})
+    for s, n in refused.items():  # refused on every file: a row of zeros, as the CLI's
+        rows.setdefault(s, {"strategy": s, "files": 0, "refused_files": n, **{k: 0 for k in SUMS},
+                            "max_tokens": 0, "model_max_tokens": 0, "p95_tokens": 0,
+                            "mean_tokens": None, "cost": 0.0})
     read = files_df.where(F.col("skipped").isNull()).select("path").distinct().count()
     skipped = [r.asDict() for r in
                files_df.where(F.col("skipped").isNotNull()).select("path", "skipped").collect()]
     return {"files": read, "skipped": skipped, "rows": rows}
+
+
+def ignored_files(spark, folder, extensions):
+    """The folder's files that are not documents, by lower-case extension ("" for none), as
+    the command-line tool counts them; only their paths are listed (no content is read)."""
+    from pyspark.sql import functions as F
+
+    name = F.regexp_extract(F.col("path"), r"([^/]*)$", 1)
+    ext = F.lower(F.regexp_extract(name, r"\.([^.]*)$", 1))
+    listed = (spark.read.format("binaryFile").option("recursiveFileLookup", "true")
+              .load(folder).select("path"))
+    counts = (listed.select(ext.alias("ext")).where(~F.col("ext").isin(list(extensions)))
+              .groupBy("ext").count().collect())
+    return {r["ext"]: r["count"] for r in counts}
 
 
 def parse(argv):
@@ -207,9 +235,14 @@ def main(argv=None):
     from pyspark.sql import SparkSession
 
     settings = settings_of(args)
-    # The settings are checked once on the driver: a bad one stops here, with its reason.
-    checked = rag_chunk.settings(price=args.price, strategies=args.strategies, **settings)
+    # The settings are checked once on the driver: a bad one stops here, with its reason. The
+    # chunks' strategy is among the table's, so that its refusals are in files/.
+    strategies = args.strategies
+    if strategies and args.chunks_strategy not in strategies:
+        strategies = strategies + [args.chunks_strategy]
+    checked = rag_chunk.settings(price_per_million=args.price, strategies=strategies, **settings)
     rag_chunk.settings(strategies=[args.chunks_strategy], **settings)
+    extensions = rag_chunk.document_extensions()
     # No console progress bar: the job prints its table when it ends.
     builder = (SparkSession.builder.appName("rag-chunk corpus stats")
                .config("spark.ui.showConsoleProgress", "false"))
@@ -219,17 +252,19 @@ def main(argv=None):
     try:
         files = (spark.read.format("binaryFile")
                  .option("recursiveFileLookup", "true")
-                 .option("pathGlobFilter", "*.{" + EXTENSIONS + "}")
+                 .option("pathGlobFilter", document_glob(extensions))
                  .load(args.input)
                  .select("path", "content"))
+        ignored = ignored_files(spark, args.input, extensions)
         if args.partitions:
             files = files.repartition(args.partitions)
-        files_df = files.mapInArrow(file_rows(settings, args.price, args.strategies),
+        files_df = files.mapInArrow(file_rows(settings, args.price, strategies),
                                     spark_schema(FILE_SCHEMA)).cache()
         files_df.write.mode("overwrite").parquet(os.path.join(args.output, "files"))
         (files.mapInArrow(chunk_rows(settings, args.chunks_strategy), spark_schema(CHUNK_SCHEMA))
          .write.mode("overwrite").parquet(os.path.join(args.output, "chunks")))
         result = totals(files_df, checked["price_per_million"])
+        result["ignored"] = ignored
         result["settings"] = dict(checked, chunks_strategy=args.chunks_strategy)
         text = json.dumps(result, indent=1, sort_keys=True)
         if "://" in args.output:

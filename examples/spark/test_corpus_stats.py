@@ -42,8 +42,11 @@ def corpus_folder(tmp):
         shutil.copy(os.path.join(FIXTURES, name), where)
     with open(os.path.join(docs, "nested", "latin1.md"), "wb") as f:
         f.write(b"caf\xe9 au lait")
-    with open(os.path.join(docs, "notes.md"), "w", encoding="utf-8") as f:
+    with open(os.path.join(docs, "NOTES.MD"), "w", encoding="utf-8") as f:
         f.write("# Notes\n\n" + "A line of notes, short and plain.\n" * 200)
+    for name in ("logo.png", os.path.join("nested", "data.json"), "README"):
+        with open(os.path.join(docs, name), "wb") as f:
+            f.write(b"\x89PNG not a document")
     return docs
 
 
@@ -82,6 +85,9 @@ def main():
                                                ("scanned.pdf", "no-text-layer")],
               f"skipped: Spark {spark_skipped}, rag-chunk {cli_skipped}")
 
+        check(result["ignored"] == cli["ignored"] == {"png": 1, "json": 1, "": 1},
+              f"ignored: Spark {result['ignored']}, rag-chunk {cli['ignored']}")
+
         # The corpus's rows: the CLI's, figure for figure.
         keys = ["files", "refused_files", "chunks", "document_tokens", "total_tokens",
                 "repeated_tokens", "over_limit", "truncated_tokens", "sentences",
@@ -94,6 +100,7 @@ def main():
                 check(mine[k] == row[k], f"{row['strategy']} {k}: Spark {mine[k]}, rag-chunk {row[k]}")
             check(abs(mine["cost"] - row["cost"]) <= 1e-12, f"{row['strategy']} cost")
             check(mine["mean_tokens"] == row["mean_tokens"], f"{row['strategy']} mean")
+            check(set(mine) >= set(keys), f"{row['strategy']}: a row of every figure")
 
         # Each file's rows: the page's (rag_chunk.compare on the file's text), summed.
         from pyspark.sql import SparkSession

@@ -1,15 +1,11 @@
 //! The files a run reads, from what the user named: files (always read, whatever their
-//! name), folders (walked recursively; their documents by extension, every other file counted
-//! as ignored, never silently), and glob patterns the shell left unexpanded (`'docs/**/*.md'`).
+//! name), folders (walked recursively, following symbolic links; their documents by extension,
+//! [`doc_extract::DOCUMENT_EXTENSIONS`] in any case, every other file counted as ignored, never
+//! silently), and glob patterns the shell left unexpanded (`'docs/**/*.md'`). A file named
+//! twice (`a.txt` and `./a.txt`) is read once; a named folder without a document is reported.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-
-/// Extensions (lower case) a folder's files are read by: plain text and markdown, HTML, DOCX
-/// and PDF.
-pub const DOCUMENT_EXTENSIONS: [&str; 11] = [
-    "txt", "text", "md", "markdown", "mdx", "rst", "html", "htm", "xhtml", "docx", "pdf",
-];
 
 /// A path named that could not be used.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,9 +37,11 @@ impl Listing {
     }
 }
 
-/// True when a folder's file is read ([`DOCUMENT_EXTENSIONS`]).
+/// True when a folder's file is read ([`doc_extract::DOCUMENT_EXTENSIONS`], in any case).
 pub fn is_document(path: &Path) -> bool {
-    extension(path).is_some_and(|e| DOCUMENT_EXTENSIONS.contains(&e.as_str()))
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(doc_extract::is_document_name)
 }
 
 fn extension(path: &Path) -> Option<String> {
@@ -55,7 +53,8 @@ fn extension(path: &Path) -> Option<String> {
 /// Lists what `paths` name.
 pub fn list(paths: &[PathBuf]) -> Listing {
     let mut out = Listing::default();
-    let mut files = BTreeMap::new();
+    // Canonical path → (the path as named or found, bytes): a file named twice is read once.
+    let mut files: BTreeMap<PathBuf, (PathBuf, u64)> = BTreeMap::new();
     for path in paths {
         if path.exists() {
             add(path, true, &mut files, &mut out);
@@ -102,14 +101,20 @@ pub fn list(paths: &[PathBuf]) -> Listing {
             });
         }
     }
-    out.files = files.into_iter().collect();
+    out.files = files.into_values().collect();
+    out.files.sort();
     out
 }
 
 /// Adds a file (read whatever its name when `named`) or a folder's documents.
-fn add(path: &Path, named: bool, files: &mut BTreeMap<PathBuf, u64>, out: &mut Listing) {
+fn add(path: &Path, named: bool, files: &mut BTreeMap<PathBuf, (PathBuf, u64)>, out: &mut Listing) {
     if path.is_dir() {
-        for entry in walkdir::WalkDir::new(path).sort_by_file_name() {
+        let before = files.len();
+        // Symbolic links are followed (a loop is reported as unreadable, not walked forever).
+        for entry in walkdir::WalkDir::new(path)
+            .follow_links(true)
+            .sort_by_file_name()
+        {
             match entry {
                 Ok(e) if e.file_type().is_file() => add(e.path(), false, files, out),
                 Ok(_) => {}
@@ -122,6 +127,16 @@ fn add(path: &Path, named: bool, files: &mut BTreeMap<PathBuf, u64>, out: &mut L
                 }),
             }
         }
+        if named && files.len() == before {
+            out.skipped.push(Skipped {
+                path: path.to_path_buf(),
+                reason: "no-documents".into(),
+                message: format!(
+                    "no document in this folder (.{})",
+                    doc_extract::DOCUMENT_EXTENSIONS.join(" .")
+                ),
+            });
+        }
         return;
     }
     if !named && !is_document(path) {
@@ -131,9 +146,17 @@ fn add(path: &Path, named: bool, files: &mut BTreeMap<PathBuf, u64>, out: &mut L
         return;
     }
     match std::fs::metadata(path) {
-        Ok(m) => {
-            files.insert(path.to_path_buf(), m.len());
+        Ok(m) if m.is_file() => {
+            let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+            files
+                .entry(key)
+                .or_insert_with(|| (path.to_path_buf(), m.len()));
         }
+        Ok(_) => out.skipped.push(Skipped {
+            path: path.to_path_buf(),
+            reason: "not-a-file".into(),
+            message: "not a regular file (a device, socket or pipe)".into(),
+        }),
         Err(e) => out.skipped.push(Skipped {
             path: path.to_path_buf(),
             reason: "unreadable".into(),

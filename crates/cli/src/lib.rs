@@ -11,6 +11,13 @@
 //! files, never the corpus. A file that cannot be read is reported with its reason and
 //! skipped, and the exit status says so ([`Exit`]).
 
+// A file that panics a reader or a strategy is skipped with its reason only where panics
+// unwind: build with `--profile native`, not the page's `release` profile (which aborts).
+#[cfg(panic = "abort")]
+compile_error!(
+    "rag-chunk must unwind on panic: build it with `cargo build --profile native -p rag-chunk-cli`"
+);
+
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
@@ -93,9 +100,9 @@ pub enum OutputFormat {
 /// The files and how to read them, shared by the subcommands.
 #[derive(Debug, Args)]
 pub struct Files {
-    /// Files (read whatever their name), folders (walked recursively; .txt .text .md
-    /// .markdown .mdx .rst .html .htm .xhtml .docx .pdf files) or glob patterns
-    /// ('docs/**/*.md').
+    /// Files (read whatever their name), folders (walked recursively, following links; their
+    /// .txt .text .md .markdown .mdx .rst .html .htm .xhtml .docx .docm .dotx .pdf files, in
+    /// any case) or glob patterns ('docs/**/*.md').
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     /// Threads [default: every core].
@@ -131,7 +138,7 @@ pub struct Common {
     #[arg(long, value_name = "ID")]
     pub model: Option<String>,
     /// Price in US dollars per 1,000,000 tokens [default: the model's, else 0.02].
-    #[arg(long, value_name = "USD")]
+    #[arg(long, value_name = "USD", allow_negative_numbers = true)]
     pub price: Option<f64>,
     /// A strategy id (repeat for several) [default: every strategy that sizes in --unit, for
     /// compare].
@@ -184,8 +191,9 @@ pub fn strategies_help() -> String {
     }
     s.push_str(
         "The semantic strategies need an embedding model and run on the page only.\n\n\
-         Exit status: 0 every file read; 1 some paths skipped (each listed with its reason); \
-         2 bad settings or output.",
+         Exit status: 0 every file read (a strategy refusing a file's settings is a row, not a \
+         failure); 1 some paths skipped (each listed with its reason); 2 bad settings or \
+         output.",
     );
     s
 }
@@ -198,7 +206,8 @@ fn own_rule(id: StrategyId) -> &'static str {
         StrategyId::Recursive => "recursive splitter sized by true token counts",
         StrategyId::Markdown => "markdown structure splitter (headings, fences, lists)",
         StrategyId::SectionBudget => "markdown sections packed to a token budget",
-        _ => "see the page",
+        // The semantic strategies are not offered here (`StrategyId::all` leaves them out).
+        _ => "cuts by embedding similarity (on the page)",
     }
 }
 
@@ -327,7 +336,9 @@ pub fn run(cli: &Cli, out: &mut dyn Write, err: &mut dyn Write) -> Exit {
         Command::Compare { common, format } => compare(common, *format, out, err),
         Command::Count { files, encoding } => count(files, encoding, out, err),
         Command::Chunks { common, output } => match output {
-            Some(path) => std::fs::File::create(path)
+            // The settings are checked before the file is created, so that a typo never
+            // empties an earlier output.
+            Some(path) if config(common).is_ok() => std::fs::File::create(path)
                 .map_err(|e| format!("{}: {e}", path.display()))
                 .and_then(|f| {
                     let mut w = std::io::BufWriter::new(f);
@@ -335,7 +346,7 @@ pub fn run(cli: &Cli, out: &mut dyn Write, err: &mut dyn Write) -> Exit {
                     w.flush().map_err(|e| format!("{}: {e}", path.display()))?;
                     Ok(exit)
                 }),
-            None => chunks(common, out, err),
+            _ => chunks(common, out, err),
         },
     };
     match result {
@@ -347,23 +358,37 @@ pub fn run(cli: &Cli, out: &mut dyn Write, err: &mut dyn Write) -> Exit {
     }
 }
 
-/// The end of a run: the summary line on `err`, and the exit status.
+/// What a run read: files, bytes of text, the paths skipped, and the strategies' refusals
+/// (`chunks`: a strategy that refuses a file at these settings, as its library raises).
+#[derive(Default)]
+struct Tally {
+    read: u64,
+    bytes: u64,
+    skipped: Vec<Skipped>,
+    refused: Vec<Skipped>,
+}
+
+/// The end of a run: the summary line on `err`, and the exit status (a refusal is the
+/// library's answer, not a file lost: it leaves the status at 0).
 fn finish(
     err: &mut dyn Write,
     listing: &Listing,
-    read: u64,
-    bytes: u64,
-    skipped: &[Skipped],
+    tally: &Tally,
     started: Instant,
     threads: usize,
 ) -> Exit {
     let secs = started.elapsed().as_secs_f64();
-    let _ = writeln!(
-        err,
-        "{}",
-        output::summary_line(read, bytes, skipped, &listing.ignored, secs, threads)
-    );
-    if skipped.is_empty() {
+    let summary = output::Summary {
+        read: tally.read,
+        bytes: tally.bytes,
+        skipped: &tally.skipped,
+        refused: &tally.refused,
+        ignored: &listing.ignored,
+        secs,
+        threads,
+    };
+    let _ = writeln!(err, "{}", summary.line());
+    if tally.skipped.is_empty() {
         Exit::Complete
     } else {
         Exit::Skipped
@@ -377,6 +402,8 @@ fn compare(
     err: &mut dyn Write,
 ) -> Result<Exit, String> {
     let config = config(common)?;
+    // The model's tokenizer is installed once, before the threads need it.
+    config.limit();
     let pool = pool(common.files.jobs)?;
     let started = Instant::now();
     let listing = list(&common.files.paths);
@@ -385,24 +412,23 @@ fn compare(
     let io = |e: std::io::Error| format!("cannot write the output: {e}");
     writer.start().map_err(io)?;
     let mut corpus = Corpus::default();
-    let mut skipped = listing.skipped.clone();
+    let mut tally = Tally {
+        skipped: listing.skipped.clone(),
+        ..Tally::default()
+    };
     for_each_file(
         &listing,
         &pool,
         &bar,
         |path| {
             let (format, text) = read_text(path)?;
-            // The limit check borrows the model's tokenizer (installed once per process), and
-            // is made per file: it is a few fields, and not shared between threads.
+            // The limit check borrows the model's tokenizer (installed above), and is made per
+            // file: it is a few fields, and not shared between threads.
             catch_unwind(AssertUnwindSafe(|| {
                 compare_text(&text.text, &config, &config.limit())
             }))
             .map(|report| (format, report))
-            .map_err(|p| Skipped {
-                path: path.to_path_buf(),
-                reason: "internal-error".into(),
-                message: panic_message(p),
-            })
+            .map_err(|p| internal_error(path, p))
         },
         |path, bytes, read| {
             let result = FileResult {
@@ -412,7 +438,7 @@ fn compare(
             };
             match &result.read {
                 Ok((_, report)) => corpus.add(report),
-                Err(s) => skipped.push(s.clone()),
+                Err(s) => tally.skipped.push(s.clone()),
             }
             writer.file(&result)
         },
@@ -420,17 +446,26 @@ fn compare(
     .map_err(io)?;
     bar.finish_and_clear();
     writer
-        .end(&corpus, &skipped, &listing.ignored)
+        .end(&corpus, &tally.skipped, &listing.ignored)
         .map_err(io)?;
+    tally.read = corpus.files;
+    tally.bytes = corpus.bytes;
     Ok(finish(
         err,
         &listing,
-        corpus.files,
-        corpus.bytes,
-        &skipped,
+        &tally,
         started,
         pool.current_num_threads(),
     ))
+}
+
+/// A panic caught while reading or cutting `path` (a bug), as the file's skip reason.
+fn internal_error(path: &Path, p: Box<dyn std::any::Any + Send>) -> Skipped {
+    Skipped {
+        path: path.to_path_buf(),
+        reason: "internal-error".into(),
+        message: panic_message(p),
+    }
 }
 
 /// One JSON Lines record of `chunks`: where the chunk is from, then the page's export row.
@@ -442,79 +477,85 @@ struct ChunkLine<'a> {
     row: &'a chunk_core::analysis::export::Row,
 }
 
+/// One file's `chunks` output: its text's bytes, its JSON lines, and the strategies that
+/// refused it.
+type FileLines = Result<(usize, Vec<String>, Vec<Skipped>), Skipped>;
+
+/// `path`'s chunks by every strategy of `config`, as JSON lines.
+fn file_lines(path: &Path, config: &Config) -> FileLines {
+    let (_, text) = read_text(path)?;
+    // The reader's page starts are valid by construction; none for other formats.
+    let pages = corpus_core::page_map(&text.page_starts).unwrap_or(None);
+    let cut = catch_unwind(AssertUnwindSafe(|| {
+        chunk_rows(&text.text, &config.strategies, config, pages.as_ref())
+    }))
+    .map_err(|p| internal_error(path, p))?;
+    let shown = path.to_string_lossy();
+    let mut lines = Vec::new();
+    let mut refused = Vec::new();
+    for (strategy, rows) in cut {
+        match rows {
+            // A row holds only strings, integers and booleans: it serializes.
+            Ok(rows) => lines.extend(rows.iter().map(|row| {
+                serde_json::to_string(&ChunkLine {
+                    path: &shown,
+                    strategy: strategy.as_str(),
+                    row,
+                })
+                .unwrap_or_default()
+            })),
+            Err(refusal) => refused.push(Skipped {
+                path: path.to_path_buf(),
+                reason: format!("{} refused: {}", strategy.as_str(), refusal.kind),
+                message: refusal.english,
+            }),
+        }
+    }
+    Ok((text.text.len(), lines, refused))
+}
+
 fn chunks(common: &Common, out: &mut dyn Write, err: &mut dyn Write) -> Result<Exit, String> {
     let config = config(common)?;
     if common.strategies.is_empty() {
         return Err("chunks needs --strategy ID (see --help for the ids)".into());
     }
+    config.limit();
     let pool = pool(common.files.jobs)?;
     let started = Instant::now();
     let listing = list(&common.files.paths);
     let bar = progress(&listing, common.files.no_progress);
-    let mut skipped = listing.skipped.clone();
-    let (mut read, mut bytes) = (0u64, 0u64);
-    type Lines = Result<(usize, Vec<String>, Vec<Skipped>), Skipped>;
+    let mut tally = Tally {
+        skipped: listing.skipped.clone(),
+        ..Tally::default()
+    };
+    let io = |e: std::io::Error| format!("cannot write the output: {e}");
     for_each_file(
         &listing,
         &pool,
         &bar,
-        |path| -> Lines {
-            let (_, text) = read_text(path)?;
-            let shown = path.to_string_lossy();
-            let mut lines = Vec::new();
-            let mut refused = Vec::new();
-            for &strategy in &config.strategies {
-                let rows = catch_unwind(AssertUnwindSafe(|| {
-                    chunk_rows(&text.text, strategy, &config, &text.page_starts)
-                }))
-                .map_err(|p| Skipped {
-                    path: path.to_path_buf(),
-                    reason: "internal-error".into(),
-                    message: panic_message(p),
-                })?;
-                match rows {
-                    Ok(rows) => lines.extend(rows.iter().map(|row| {
-                        serde_json::to_string(&ChunkLine {
-                            path: &shown,
-                            strategy: strategy.as_str(),
-                            row,
-                        })
-                        .unwrap_or_default()
-                    })),
-                    Err(refusal) => refused.push(Skipped {
-                        path: path.to_path_buf(),
-                        reason: format!("{}: {}", strategy.as_str(), refusal.kind),
-                        message: refusal.english,
-                    }),
-                }
-            }
-            Ok((text.text.len(), lines, refused))
-        },
+        |path| file_lines(path, &config),
         |_, _, r| {
             match r {
                 Ok((n, lines, refused)) => {
-                    read += 1;
-                    bytes += n as u64;
-                    skipped.extend(refused);
+                    tally.read += 1;
+                    tally.bytes += n as u64;
+                    tally.refused.extend(refused);
                     for l in lines {
                         writeln!(out, "{l}")?;
                     }
                 }
-                Err(s) => skipped.push(s),
+                Err(s) => tally.skipped.push(s),
             }
             Ok(())
         },
     )
-    .map_err(|e| format!("cannot write the output: {e}"))?;
+    .map_err(io)?;
     bar.finish_and_clear();
-    out.flush()
-        .map_err(|e| format!("cannot write the output: {e}"))?;
+    out.flush().map_err(io)?;
     Ok(finish(
         err,
         &listing,
-        read,
-        bytes,
-        &skipped,
+        &tally,
         started,
         pool.current_num_threads(),
     ))
@@ -532,8 +573,11 @@ fn count(
     let started = Instant::now();
     let listing = list(&files.paths);
     let bar = progress(&listing, files.no_progress);
-    let mut skipped = listing.skipped.clone();
-    let (mut read, mut bytes, mut tokens) = (0u64, 0u64, 0u64);
+    let mut tally = Tally {
+        skipped: listing.skipped.clone(),
+        ..Tally::default()
+    };
+    let mut tokens = 0u64;
     let io = |e: std::io::Error| format!("cannot write the output: {e}");
     writeln!(
         out,
@@ -554,26 +598,24 @@ fn count(
         |path, _, r| {
             match r {
                 Ok((n, t)) => {
-                    read += 1;
-                    bytes += n as u64;
+                    tally.read += 1;
+                    tally.bytes += n as u64;
                     tokens += t as u64;
                     writeln!(out, "{t:>14} {n:>12}  {}", path.display())?;
                 }
-                Err(s) => skipped.push(s),
+                Err(s) => tally.skipped.push(s),
             }
             Ok(())
         },
     )
     .map_err(io)?;
     bar.finish_and_clear();
-    writeln!(out, "{tokens:>14} {bytes:>12}  total").map_err(io)?;
+    writeln!(out, "{tokens:>14} {:>12}  total", tally.bytes).map_err(io)?;
     out.flush().map_err(io)?;
     Ok(finish(
         err,
         &listing,
-        read,
-        bytes,
-        &skipped,
+        &tally,
         started,
         pool.current_num_threads(),
     ))

@@ -6,6 +6,7 @@ use std::io::Write;
 
 use chunk_core::analysis::corpus::CorpusRow;
 use chunk_core::analysis::protocol::Outcome;
+use chunk_core::models::{storage_bytes, VectorFormat};
 use chunk_core::strategy::StrategyId;
 use corpus_core::{unit_name, Config, Corpus};
 use serde_json::{json, Value};
@@ -79,14 +80,15 @@ fn corpus_json(config: &Config, strategy: StrategyId, row: &CorpusRow) -> Value 
         "p95_tokens": row.p95_tokens(),
         "max_tokens": row.max_tokens,
         "over_limit": row.over_limit,
-        // No model, no limit (the core's `usize::MAX`): null.
-        "max_input_tokens": row.limit_basis.filter(|_| row.max_input_tokens != usize::MAX).map(|_| row.max_input_tokens),
+        "max_input_tokens": row.input_limit(),
         "model_max_tokens": row.model_max_tokens,
         "truncated_tokens": row.truncated_tokens,
         "limit_basis": row.limit_basis,
         "sentences": row.sentences,
         "split_sentences": row.split_sentences,
         "structure_faults": row.structure_faults,
+        "overlap_clamped_files": row.overlap_clamped_files,
+        "overlap_ignored_files": row.overlap_ignored_files,
         "cost": row.cost(config.price_per_million),
         "storage_bytes": config.vector_dimensions().map(|d| row.storage_bytes(d) as u64),
     })
@@ -118,16 +120,13 @@ pub fn int(n: u64) -> String {
     out
 }
 
-/// US dollars: four decimals under $1, else two.
+/// US dollars: four decimals under $1, else two, rounded to the nearest cent ($1.999 → $2.00).
 pub fn usd(x: f64) -> String {
     if x < 1.0 {
         format!("${x:.4}")
     } else {
-        format!(
-            "${}.{:02}",
-            int(x.trunc() as u64),
-            ((x.fract() * 100.0).round() as u64).min(99)
-        )
+        let cents = (x * 100.0).round() as u64;
+        format!("${}.{:02}", int(cents / 100), cents % 100)
     }
 }
 
@@ -140,59 +139,84 @@ pub fn mb(bytes: u64) -> String {
     }
 }
 
-/// The summary of a run: files read, MB, time, rate and threads; the paths skipped with their
-/// reasons; the folders' files of other types by extension.
-pub fn summary_line(
-    read: u64,
-    bytes: u64,
-    skipped: &[Skipped],
-    ignored: &BTreeMap<String, u64>,
-    secs: f64,
-    threads: usize,
-) -> String {
-    let rate = if secs > 0.0 {
-        bytes as f64 / 1e6 / secs
-    } else {
-        0.0
-    };
-    let mut s = format!(
-        "Read {} file{} ({}) in {secs:.2} s ({rate:.1} MB/s on {threads} thread{}).",
-        int(read),
-        if read == 1 { "" } else { "s" },
-        mb(bytes),
-        if threads == 1 { "" } else { "s" },
-    );
-    if !skipped.is_empty() {
-        s.push_str(&format!(" Skipped {}:", skipped.len()));
-        for k in skipped {
+/// The summary of a run, for its last line on standard error ([`Summary::line`]).
+pub struct Summary<'a> {
+    /// Files read.
+    pub read: u64,
+    /// Bytes of their text.
+    pub bytes: u64,
+    /// Paths that could not be used, with why.
+    pub skipped: &'a [Skipped],
+    /// Files a strategy refused at these settings (`chunks`), with the refusal.
+    pub refused: &'a [Skipped],
+    /// The folders' files that are not documents, by extension.
+    pub ignored: &'a BTreeMap<String, u64>,
+    /// Wall time of the run, in seconds.
+    pub secs: f64,
+    /// Threads used.
+    pub threads: usize,
+}
+
+impl Summary<'_> {
+    /// Files read, text size, time, rate and threads; then the paths skipped with their
+    /// reasons, the refusals, and the folders' other files by extension.
+    pub fn line(&self) -> String {
+        let rate = if self.secs > 0.0 {
+            self.bytes as f64 / 1e6 / self.secs
+        } else {
+            0.0
+        };
+        let plural = |n: u64| if n == 1 { "" } else { "s" };
+        let mut s = format!(
+            "Read {} file{} ({}) in {:.2} s ({rate:.1} MB/s on {} thread{}).",
+            int(self.read),
+            plural(self.read),
+            mb(self.bytes),
+            self.secs,
+            self.threads,
+            plural(self.threads as u64),
+        );
+        let list = |s: &mut String, what: &str, items: &[Skipped]| {
+            if !items.is_empty() {
+                s.push_str(&format!(" {what} {}:", items.len()));
+                for k in items {
+                    s.push_str(&format!(
+                        "\n  {} ({}: {})",
+                        k.path.display(),
+                        k.reason,
+                        k.message
+                    ));
+                }
+            }
+        };
+        list(&mut s, "Skipped", self.skipped);
+        list(
+            &mut s,
+            "Refused by a strategy at these settings",
+            self.refused,
+        );
+        if !self.ignored.is_empty() {
+            let total: u64 = self.ignored.values().sum();
+            let kinds: Vec<String> = self
+                .ignored
+                .iter()
+                .map(|(e, n)| {
+                    if e.is_empty() {
+                        format!("no extension ×{n}")
+                    } else {
+                        format!(".{e} ×{n}")
+                    }
+                })
+                .collect();
             s.push_str(&format!(
-                "\n  {} ({}: {})",
-                k.path.display(),
-                k.reason,
-                k.message
+                "\nNot documents, left out of the folders: {} file{} ({}); name a file to read it as text.",
+                int(total),
+                plural(total),
+                kinds.join(", ")
             ));
         }
+        s
     }
-    if !ignored.is_empty() {
-        let total: u64 = ignored.values().sum();
-        let kinds: Vec<String> = ignored
-            .iter()
-            .map(|(e, n)| {
-                if e.is_empty() {
-                    format!("no extension ×{n}")
-                } else {
-                    format!(".{e} ×{n}")
-                }
-            })
-            .collect();
-        s.push_str(&format!(
-            "\nNot documents, left out of the folders: {} file{} ({}); name a file to read it as text.",
-            int(total),
-            if total == 1 { "" } else { "s" },
-            kinds.join(", ")
-        ));
-    }
-    s
 }
 
 struct Table<'a> {
@@ -214,7 +238,20 @@ impl Writer for Table<'_> {
                     format!(" ({})", c.settings.encoding.name()),
                 _ => String::new(),
             },
-            c.model.map_or("none (no input limit)", |m| m.id),
+            c.model.map_or("none (no input limit)".to_owned(), |m| {
+                match m.max_input_tokens {
+                    Some(limit) => format!(
+                        "{} (input limit {} of its own tokens, with the {} it adds)",
+                        m.id,
+                        int(limit as u64),
+                        match m.special_tokens {
+                            1 => "1 special token".to_owned(),
+                            n => format!("{n} special tokens"),
+                        }
+                    ),
+                    None => format!("{} (no published input limit)", m.id),
+                }
+            }),
             usd(c.price_per_million)
         )?;
         writeln!(self.out, "\nPer file:")?;
@@ -274,56 +311,91 @@ impl Writer for Table<'_> {
     ) -> std::io::Result<()> {
         writeln!(
             self.out,
-            "\nCorpus: {} files, {}\n",
+            "\nCorpus: {} file{}, {}\n",
             int(corpus.files),
+            if corpus.files == 1 { "" } else { "s" },
             mb(corpus.bytes)
         )?;
         let storage = self.config.vector_dimensions();
+        let line = |cells: [&str; 12]| {
+            format!(
+                "{:<27} {:>8} {:>11} {:>9} {:>7} {:>5} {:>5} {:>6} {:>6} {:>6} {:>9} {:>9}",
+                cells[0],
+                cells[1],
+                cells[2],
+                cells[3],
+                cells[4],
+                cells[5],
+                cells[6],
+                cells[7],
+                cells[8],
+                cells[9],
+                cells[10],
+                cells[11]
+            )
+        };
         writeln!(
             self.out,
-            "{:<28} {:>9} {:>14} {:>11} {:>8} {:>6} {:>6} {:>10} {:>9} {:>9} {:>10} {:>11} {:>7}",
-            "strategy",
-            "chunks",
-            "tokens",
-            "repeated",
-            "mean",
-            "p95",
-            "max",
-            "over limit",
-            "split",
-            "structure",
-            "cost",
-            "storage",
-            "refused"
+            "{}",
+            line([
+                "strategy", "chunks", "tokens", "repeated", "mean", "p95", "max", "over", "split",
+                "struct", "cost", "storage"
+            ])
         )?;
+        let mut notes = Vec::new();
         for (strategy, row) in &corpus.rows {
+            let id = strategy.as_str();
             writeln!(
                 self.out,
-                "{:<28} {:>9} {:>14} {:>11} {:>8} {:>6} {:>6} {:>10} {:>9} {:>9} {:>10} {:>11} {:>7}",
-                strategy.as_str(),
-                int(row.chunks),
-                int(row.total_tokens),
-                int(row.repeated_tokens),
-                row.mean_tokens()
-                    .map_or("—".to_owned(), |m| format!("{m:.2}")),
-                int(row.p95_tokens() as u64),
-                int(row.max_tokens as u64),
-                int(row.over_limit),
-                int(row.split_sentences),
-                int(row.structure_faults),
-                usd(row.cost(self.config.price_per_million)),
-                storage.map_or("—".to_owned(), |d| mb(row.storage_bytes(d) as u64)),
-                int(row.refused_files),
+                "{}",
+                line([
+                    id,
+                    &int(row.chunks),
+                    &int(row.total_tokens),
+                    &int(row.repeated_tokens),
+                    &row.mean_tokens()
+                        .map_or("—".to_owned(), |m| format!("{m:.1}")),
+                    &int(row.p95_tokens() as u64),
+                    &int(row.max_tokens as u64),
+                    &int(row.over_limit),
+                    &int(row.split_sentences),
+                    &int(row.structure_faults),
+                    &usd(row.cost(self.config.price_per_million)),
+                    &storage.map_or("—".to_owned(), |d| mb(row.storage_bytes(d) as u64)),
+                ])
             )?;
+            let files = |n: u64| format!("{} file{}", int(n), if n == 1 { "" } else { "s" });
+            if row.refused_files > 0 {
+                notes.push(format!(
+                    "{id}: its library refuses these settings on {} (not counted above)",
+                    files(row.refused_files)
+                ));
+            }
+            if row.overlap_clamped_files > 0 {
+                notes.push(format!(
+                    "{id}: chunk_overlap lowered below chunk_size on {}",
+                    files(row.overlap_clamped_files)
+                ));
+            }
+            if row.overlap_ignored_files > 0 {
+                notes.push(format!(
+                    "{id}: no overlap (the library has none) on {}",
+                    files(row.overlap_ignored_files)
+                ));
+            }
         }
         writeln!(
             self.out,
-            "\ntokens: tokens embedded ({}); split: sentences no chunk holds whole; structure: \
-             chunks with a structure fault; storage: float32 vectors{}; refused: files the \
-             strategy's library refuses at these settings.",
+            "\nToken figures (tokens embedded, repeated, mean, p95, max) are {} tokens, whatever \
+             the unit of chunk_size; over: chunks over the model's input limit, each read with \
+             its own tokenizer; split: sentences no chunk holds whole; struct: chunks with a \
+             structure fault; storage: one float32 vector per chunk{}.",
             self.config.settings.encoding.name(),
-            storage.map_or(String::new(), |d| format!(" of {d} dimensions")),
+            storage.map_or(String::new(), |d| format!(", {d} dimensions")),
         )?;
+        for n in notes {
+            writeln!(self.out, "  {n}")?;
+        }
         self.out.flush()
     }
 }
@@ -354,6 +426,13 @@ impl Writer for Json<'_> {
                 let mut v = serde_json::to_value(&r.outcome).unwrap_or(Value::Null);
                 if let Value::Object(m) = &mut v {
                     m.insert("strategy".into(), r.strategy.as_str().into());
+                }
+                // No model, no limit: null, as in the corpus's rows (not the core's usize::MAX,
+                // which JSON readers round).
+                if let Outcome::Figures { summary, .. } = &r.outcome {
+                    if summary.input_limit().is_none() {
+                        v["summary"]["max_input_tokens"] = Value::Null;
+                    }
                 }
                 v
             })
@@ -398,13 +477,16 @@ impl Writer for Json<'_> {
 }
 
 /// The CSV columns: per file (scope `file`) and per strategy over the corpus (scope `corpus`).
-const CSV_HEADER: [&str; 18] = [
+/// `refused` is a file row's refusal kind (its figures then empty); `refused_files` a corpus
+/// row's count of files refused.
+const CSV_HEADER: [&str; 19] = [
     "scope",
     "path",
     "strategy",
     "library",
     "library_version",
     "refused",
+    "refused_files",
     "chunks",
     "total_tokens",
     "repeated_tokens",
@@ -451,6 +533,7 @@ impl Writer for Csv<'_> {
             let rest: Vec<String> = match &row.outcome {
                 Outcome::Figures { summary: s, .. } => vec![
                     String::new(),
+                    String::new(),
                     s.chunks.to_string(),
                     s.total_tokens.to_string(),
                     s.repeated_tokens.to_string(),
@@ -463,12 +546,14 @@ impl Writer for Csv<'_> {
                     s.structure.total().to_string(),
                     s.cost.to_string(),
                     storage
-                        .map(|d| (s.chunks as u64 * d as u64 * 4).to_string())
+                        .map(|d| {
+                            storage_bytes(s.chunks as u64, d, VectorFormat::Float32).to_string()
+                        })
                         .unwrap_or_default(),
                 ],
                 Outcome::Refused { refusal } => {
                     let mut v = vec![refusal.kind.clone()];
-                    v.resize(13, String::new());
+                    v.resize(CSV_HEADER.len() - head.len(), String::new());
                     v
                 }
             };
@@ -495,6 +580,7 @@ impl Writer for Csv<'_> {
                     strategy.as_str().to_owned(),
                     lib.map(|l| l.package).unwrap_or_default().to_owned(),
                     lib.map(|l| l.version).unwrap_or_default().to_owned(),
+                    String::new(),
                     r.refused_files.to_string(),
                     r.chunks.to_string(),
                     r.total_tokens.to_string(),

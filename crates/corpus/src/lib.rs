@@ -27,8 +27,10 @@ use chunk_core::tokenizer::Encoding;
 use serde::Serialize;
 use thiserror::Error;
 
-/// The calculator's default price, in US dollars per 1,000,000 tokens (text-embedding-3-small's
-/// published price), used when neither a price nor a priced model is given.
+/// The calculator's default price, in US dollars per 1,000,000 tokens (the page's price box
+/// before any edit: the published price of its default model, text-embedding-3-small, which a
+/// test checks against [`models::MODELS`]), used when neither a price nor a priced model is
+/// given.
 pub const DEFAULT_PRICE_PER_MILLION: f64 = 0.02;
 
 /// A setting the tools cannot use, with what would be accepted.
@@ -41,7 +43,7 @@ pub enum ConfigError {
     #[error("unknown unit {0:?}: use tokens, characters or model (the model's own tokens)")]
     Unit(String),
     /// `unit = model` without a model whose tokenizer the core has.
-    #[error("unit \"model\" needs --model with an open tokenizer (WordPiece or XLM-R), not {0}")]
+    #[error("unit \"model\" sizes in the model's own tokens: it needs a model with an open tokenizer (WordPiece or XLM-R), not {0}")]
     UnitNeedsOpenModel(String),
     /// An unknown encoding.
     #[error("unknown encoding {0:?}: use cl100k_base or o200k_base")]
@@ -58,6 +60,9 @@ pub enum ConfigError {
     /// A price that is not a finite number ≥ 0.
     #[error("the price must be a number ≥ 0 (US dollars per 1,000,000 tokens), got {0}")]
     Price(f64),
+    /// Page offsets that are not a PDF's page starts.
+    #[error("page_starts must be byte offsets in increasing order (got {0:?})")]
+    PageStarts(Vec<usize>),
     /// A strategy that does not size in the unit asked for.
     #[error("{strategy} cannot size chunks in {unit}")]
     Unsupported {
@@ -208,8 +213,8 @@ impl Config {
         }
     }
 
-    /// The storage of one vector in float32 bytes: the model's default dimensions × 4; `None`
-    /// without a model or one of unpublished dimensions.
+    /// The dimensions of the model's vectors (its default output size), for the storage
+    /// figures; `None` without a model or for one of unpublished dimensions.
     pub fn vector_dimensions(&self) -> Option<usize> {
         self.model.and_then(EmbeddingModel::default_dimensions)
     }
@@ -287,25 +292,43 @@ pub fn compare_text(text: &str, config: &Config, limit: &LimitCheck<'_>) -> Text
     }
 }
 
-/// `strategy`'s chunks of `text` at `config`'s settings as the page's export rows (text, byte
-/// and character offsets, lines, tokens, heading path, why each ended; pages from
-/// `page_starts` for a text read from a PDF).
+/// The page map of a text read from a PDF ([`doc_extract::FileText::page_starts`]): `None`
+/// for no pages.
 ///
 /// # Errors
-/// The strategy's refusal, as the page words it ([`Refusal`]).
+/// [`ConfigError::PageStarts`] when the offsets are not non-decreasing.
+pub fn page_map(page_starts: &[usize]) -> Result<Option<PageMap>, ConfigError> {
+    if page_starts.is_empty() {
+        return Ok(None);
+    }
+    PageMap::try_from(page_starts.to_vec())
+        .map(Some)
+        .map_err(|_| ConfigError::PageStarts(page_starts.to_vec()))
+}
+
+/// Each of `strategies`' chunks of `text` at `config`'s settings as the page's export rows
+/// (text, byte and character offsets, lines, tokens, heading path, why each ended; the pages
+/// of `pages`, for a text read from a PDF), on one [`Document`] (the text encoded once), in
+/// the order given; a strategy that refuses gives its refusal as the page words it
+/// ([`Refusal`]).
 pub fn chunk_rows(
     text: &str,
-    strategy: StrategyId,
+    strategies: &[StrategyId],
     config: &Config,
-    page_starts: &[usize],
-) -> Result<Vec<Row>, Refusal> {
+    pages: Option<&PageMap>,
+) -> Vec<(StrategyId, Result<Vec<Row>, Refusal>)> {
     // The model's and the unit's tokenizers are installed before the cut (sizing in a model's
     // tokens finds them there).
     config.limit();
     let document = Document::new(text, config.settings.encoding);
-    let chunks = cut(strategy, &document, &config.figures(), None)?;
-    let pages = PageMap::try_from(page_starts.to_vec()).ok();
-    Ok(rows(text, &chunks, pages.as_ref()))
+    let figures = config.figures();
+    strategies
+        .iter()
+        .map(|&s| {
+            let rows = cut(s, &document, &figures, None).map(|c| rows(text, &c, pages));
+            (s, rows)
+        })
+        .collect()
 }
 
 /// The rows of a corpus per strategy, summed over its texts ([`CorpusRow`]).
@@ -334,8 +357,14 @@ impl Corpus {
             };
             let sum = &mut self.rows[at].1;
             match &row.outcome {
-                Outcome::Figures { summary, .. } => {
-                    sum.add(summary, row.chunk_tokens.iter().copied())
+                Outcome::Figures {
+                    summary,
+                    overlap_clamped,
+                    overlap_ignored,
+                    ..
+                } => {
+                    sum.add(summary, row.chunk_tokens.iter().copied());
+                    sum.add_overlap(*overlap_clamped, *overlap_ignored);
                 }
                 Outcome::Refused { .. } => sum.add_refused(),
             }

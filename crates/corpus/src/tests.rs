@@ -51,6 +51,11 @@ fn the_price_is_the_given_one_else_the_models_else_the_calculators() {
             .price_per_million
     };
     assert_eq!(price(None, None), DEFAULT_PRICE_PER_MILLION);
+    assert_eq!(
+        models::model("openai-text-embedding-3-small").and_then(|m| m.price_per_million_usd),
+        Some(DEFAULT_PRICE_PER_MILLION),
+        "the page's default price is its default model's"
+    );
     assert_eq!(price(Some("openai-text-embedding-3-large"), None), 0.13);
     assert_eq!(price(Some("openai-text-embedding-3-large"), Some(1.5)), 1.5);
     let twice = config("tokens", None, &["fixed", "semchunk", "fixed"]).unwrap();
@@ -129,7 +134,13 @@ fn a_corpus_is_its_texts_rows_summed_in_any_order() {
 fn chunk_rows_are_the_export_rows_and_slice_the_text() {
     let c = config("tokens", None, &["langchain-recursive"]).unwrap();
     let text = TEXTS[2].repeat(20);
-    let rows = chunk_rows(&text, StrategyId::Recursive, &c, &[]).unwrap();
+    let out = chunk_rows(
+        &text,
+        &[StrategyId::Recursive, StrategyId::LangchainToken],
+        &c,
+        None,
+    );
+    let rows = out[0].1.as_ref().unwrap();
     assert!(rows.len() > 1);
     let joined: String = rows
         .iter()
@@ -139,17 +150,33 @@ fn chunk_rows_are_the_export_rows_and_slice_the_text() {
         joined, text,
         "the product's recursive splitter keeps every byte in order"
     );
-    for r in &rows {
+    for r in rows {
         assert_eq!(r.tokens, Encoding::Cl100kBase.tokenizer().count(&r.text));
         assert!(r.tokens <= 64);
+        assert_eq!(r.page_start, None);
     }
+    assert_eq!(out[1].0, StrategyId::LangchainToken);
     let refused = chunk_rows(
         "x",
-        StrategyId::LangchainToken,
+        &[StrategyId::LangchainToken],
         &Config::new(8, 9, "tokens", "cl100k_base", None, None, &[]).unwrap(),
-        &[],
+        None,
     );
-    assert!(refused.is_err());
+    assert_eq!(refused[0].1.as_ref().unwrap_err().kind, "overlap-refused");
+}
+
+#[test]
+fn page_starts_are_checked() {
+    assert_eq!(page_map(&[]), Ok(None));
+    assert!(page_map(&[0, 10, 10, 40]).unwrap().is_some());
+    assert_eq!(page_map(&[5, 3]), Err(ConfigError::PageStarts(vec![5, 3])));
+    let c = config("tokens", None, &["fixed"]).unwrap();
+    let text = TEXTS[0].repeat(30);
+    let pages = page_map(&[0, text.len() / 2]).unwrap();
+    let rows = chunk_rows(&text, &[StrategyId::Fixed], &c, pages.as_ref());
+    let rows = rows[0].1.as_ref().unwrap();
+    assert_eq!(rows[0].page_start, Some(1));
+    assert_eq!(rows.last().unwrap().page_end, Some(2));
 }
 
 #[test]
@@ -165,11 +192,12 @@ fn sizing_in_a_models_tokens_installs_its_tokenizer() {
     )
     .unwrap();
     let text = TEXTS[0].repeat(10);
-    let rows = chunk_rows(&text, StrategyId::LangchainRecursive, &c, &[]).unwrap();
+    let rows = chunk_rows(&text, &[StrategyId::LangchainRecursive], &c, None);
+    let rows = rows[0].1.as_ref().unwrap();
     let bert = chunk_core::tokenizer::open::OpenVocab::BertUncased
         .loaded()
         .unwrap();
-    for r in &rows {
+    for r in rows {
         assert!(bert.count(&r.text) <= 32, "{:?}", r.text);
     }
 }

@@ -7,7 +7,29 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 #[cfg(feature = "readers")]
-use crate::{ExtractError, Format};
+use crate::ExtractError;
+#[cfg(any(feature = "readers", test))]
+use crate::Format;
+
+/// File extensions (lower case, without the dot) that name a document the corpus tools read
+/// from a folder: plain text and markup read as text ([`decode_text`]) and the formats
+/// [`crate::Format::detect`] names by extension (HTML, DOCX and its macro and template forms,
+/// PDF).
+/// A folder's other files (images, style sheets, data) are not documents; a file named
+/// explicitly is read whatever its name.
+pub const DOCUMENT_EXTENSIONS: [&str; 13] = [
+    "txt", "text", "md", "markdown", "mdx", "rst", "html", "htm", "xhtml", "docx", "docm", "dotx",
+    "pdf",
+];
+
+/// True when `name` ends with one of [`DOCUMENT_EXTENSIONS`], in any case (`NOTES.MD`).
+pub fn is_document_name(name: &str) -> bool {
+    name.rsplit_once('.').is_some_and(|(_, ext)| {
+        DOCUMENT_EXTENSIONS
+            .iter()
+            .any(|e| e.eq_ignore_ascii_case(ext))
+    })
+}
 
 /// Why a file's bytes are not a text ([`decode_text`]).
 #[derive(Clone, Copy, Debug, Error, PartialEq, Eq, Serialize, Deserialize)]
@@ -146,6 +168,25 @@ mod tests {
             Err(TextProblem::Utf16)
         );
         assert_eq!(decode_text(b"\xEF\xBB\xBFx".to_vec()).unwrap(), "\u{feff}x");
+    }
+
+    #[test]
+    fn document_names_are_matched_in_any_case() {
+        for yes in ["a.txt", "NOTES.MD", "x.y.Html", "r.docm", "p.PDF", ".md"] {
+            assert!(is_document_name(yes), "{yes}");
+        }
+        for no in ["a.png", "md", "a.md.bak", "a.", "style.css", "data.json"] {
+            assert!(!is_document_name(no), "{no}");
+        }
+        // Every extension Format::detect reads by name is a document extension.
+        for (name, format) in [
+            ("a.htm", Format::Html),
+            ("a.dotx", Format::Docx),
+            ("a.pdf", Format::Pdf),
+        ] {
+            assert!(is_document_name(name));
+            assert_eq!(Format::detect(name, b"PK\x03\x04"), Some(format));
+        }
     }
 
     #[cfg(feature = "readers")]

@@ -41,7 +41,7 @@
 pub mod docx;
 pub mod file;
 
-pub use file::{decode_text, TextProblem};
+pub use file::{decode_text, is_document_name, TextProblem, DOCUMENT_EXTENSIONS};
 #[cfg(feature = "readers")]
 pub use file::{read_file, FileError, FileText};
 #[cfg(feature = "readers")]

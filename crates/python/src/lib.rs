@@ -21,11 +21,11 @@ use chunk_core::analysis::protocol::Outcome;
 use chunk_core::analysis::refusal::Refusal;
 use chunk_core::analysis::row::cut;
 use chunk_core::strategy::{Document, StrategyId};
-use corpus_core::{chunk_rows, compare_text, Config};
+use corpus_core::{chunk_rows, compare_text, page_map, Config};
 use pyo3::create_exception;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList};
 
 create_exception!(
     rag_chunk,
@@ -37,26 +37,55 @@ create_exception!(
 
 create_exception!(
     rag_chunk,
+    InternalError,
+    PyRuntimeError,
+    "A bug in rag_chunk stopped this call (a panic in the core, caught): please report it with \
+     the text and settings. The interpreter and other calls are unaffected."
+);
+
+create_exception!(
+    rag_chunk,
     Unreadable,
     PyValueError,
     "A file that cannot be read as a document; `.reason` names why (`not-utf8`, `encrypted`, \
      `no-text-layer`…)."
 );
 
+/// Runs `f` (the core's work, the GIL released) with a panic caught as [`InternalError`], so
+/// that a bug fails one call as a normal exception (Spark then reports that file) rather than
+/// as PyO3's `PanicException`, which is a `BaseException`.
+fn guarded<T: Send>(py: Python<'_>, f: impl FnOnce() -> T + Send) -> PyResult<T> {
+    py.detach(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)))
+        .map_err(|p| {
+            let message = p
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+                .unwrap_or_default();
+            InternalError::new_err(format!("internal error: {message}"))
+        })
+}
+
 /// The settings as [`Config`], or `ValueError`.
 #[allow(clippy::too_many_arguments)]
 fn config(
-    chunk_size: usize,
-    chunk_overlap: usize,
+    chunk_size: i64,
+    chunk_overlap: i64,
     unit: &str,
     encoding: &str,
     model: Option<&str>,
     price: Option<f64>,
     strategies: &[String],
 ) -> PyResult<Config> {
+    // Python ints of any sign: a negative size is a settings error, not an OverflowError.
+    let whole = |name: &str, v: i64| {
+        usize::try_from(v).map_err(|_| {
+            PyValueError::new_err(format!("{name} must be a whole number ≥ 0 (got {v})"))
+        })
+    };
     Config::new(
-        chunk_size,
-        chunk_overlap,
+        whole("chunk_size", chunk_size)?,
+        whole("chunk_overlap", chunk_overlap)?,
         unit,
         encoding,
         model,
@@ -108,8 +137,8 @@ fn chunk<'py>(
     py: Python<'py>,
     text: &str,
     strategy: &str,
-    chunk_size: usize,
-    chunk_overlap: usize,
+    chunk_size: i64,
+    chunk_overlap: i64,
     unit: &str,
     encoding: &str,
     model: Option<&str>,
@@ -125,10 +154,12 @@ fn chunk<'py>(
         &[strategy.to_owned()],
     )?;
     let id = config.strategies[0];
-    let starts = page_starts.unwrap_or_default();
-    let rows = py
-        .detach(|| chunk_rows(text, id, &config, &starts))
-        .map_err(|r| refused(py, r))?;
+    let pages = page_map(&page_starts.unwrap_or_default())
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let (_, rows) = guarded(py, || chunk_rows(text, &[id], &config, pages.as_ref()))?
+        .pop()
+        .ok_or_else(|| InternalError::new_err("internal error: no row for the strategy"))?;
+    let rows = rows.map_err(|r| refused(py, r))?;
     let list = PyList::empty(py);
     for r in &rows {
         list.append(row_dict(py, r)?)?;
@@ -146,8 +177,8 @@ fn split_text(
     py: Python<'_>,
     text: &str,
     strategy: &str,
-    chunk_size: usize,
-    chunk_overlap: usize,
+    chunk_size: i64,
+    chunk_overlap: i64,
     unit: &str,
     encoding: &str,
     model: Option<&str>,
@@ -162,12 +193,12 @@ fn split_text(
         &[strategy.to_owned()],
     )?;
     let id = config.strategies[0];
-    py.detach(|| {
+    guarded(py, || {
         config.limit();
         let document = Document::new(text, config.settings.encoding);
         cut(id, &document, &config.figures(), None)
             .map(|c| c.chunks.iter().map(|c| c.text(text).into_owned()).collect())
-    })
+    })?
     .map_err(|r| refused(py, r))
 }
 
@@ -176,20 +207,22 @@ fn split_text(
 /// `refused` (`{"kind", "message"}`) or the row's figures (`chunks`, `document_tokens`,
 /// `total_tokens`, `repeated_tokens`, `mean_tokens`, `p95_tokens`, `max_tokens`,
 /// `over_limit`, `max_input_tokens` (None without a model), `model_max_tokens`, `truncated_tokens`, `sentences`,
-/// `split_sentences`, `structure_faults`, `cost` in US dollars at `price` per 1,000,000
-/// tokens) and `chunk_tokens` (each chunk's tokens, for a corpus's exact percentiles).
+/// `split_sentences`, `structure_faults`, `cost` in US dollars at `price_per_million` US
+/// dollars per 1,000,000 tokens, `vectors` (one per chunk), `storage_bytes` (float32 vectors
+/// of the model's dimensions; None without a model), `overlap_clamped` (the overlap was
+/// lowered below the size), `overlap_ignored` (the library has no overlap)) and `chunk_tokens` (each chunk's tokens, for a corpus's exact percentiles).
 #[pyfunction]
-#[pyo3(signature = (text, chunk_size=512, chunk_overlap=64, unit="tokens", encoding="cl100k_base", model=None, price=None, strategies=None))]
+#[pyo3(signature = (text, chunk_size=512, chunk_overlap=64, unit="tokens", encoding="cl100k_base", model=None, price_per_million=None, strategies=None))]
 #[allow(clippy::too_many_arguments)]
 fn compare<'py>(
     py: Python<'py>,
     text: &str,
-    chunk_size: usize,
-    chunk_overlap: usize,
+    chunk_size: i64,
+    chunk_overlap: i64,
     unit: &str,
     encoding: &str,
     model: Option<&str>,
-    price: Option<f64>,
+    price_per_million: Option<f64>,
     strategies: Option<Vec<String>>,
 ) -> PyResult<Bound<'py, PyList>> {
     let config = config(
@@ -198,10 +231,10 @@ fn compare<'py>(
         unit,
         encoding,
         model,
-        price,
+        price_per_million,
         &strategies.unwrap_or_default(),
     )?;
-    let report = py.detach(|| compare_text(text, &config, &config.limit()));
+    let report = guarded(py, || compare_text(text, &config, &config.limit()))?;
     let list = PyList::empty(py);
     for row in &report.rows {
         let d = PyDict::new(py);
@@ -216,9 +249,27 @@ fn compare<'py>(
                 r.set_item("message", &refusal.english)?;
                 d.set_item("refused", r)?;
             }
-            Outcome::Figures { summary: s, .. } => {
+            Outcome::Figures {
+                summary: s,
+                overlap_clamped,
+                overlap_ignored,
+                ..
+            } => {
                 d.set_item("refused", py.None())?;
                 d.set_item("chunks", s.chunks)?;
+                d.set_item("vectors", s.chunks)?;
+                d.set_item(
+                    "storage_bytes",
+                    config.vector_dimensions().map(|dims| {
+                        chunk_core::models::storage_bytes(
+                            s.chunks as u64,
+                            dims,
+                            chunk_core::models::VectorFormat::Float32,
+                        ) as u64
+                    }),
+                )?;
+                d.set_item("overlap_clamped", *overlap_clamped)?;
+                d.set_item("overlap_ignored", *overlap_ignored)?;
                 d.set_item("document_tokens", s.document_tokens)?;
                 d.set_item("total_tokens", s.total_tokens)?;
                 d.set_item("repeated_tokens", s.repeated_tokens)?;
@@ -226,11 +277,7 @@ fn compare<'py>(
                 d.set_item("p95_tokens", s.p95_tokens)?;
                 d.set_item("max_tokens", s.max_tokens)?;
                 d.set_item("over_limit", s.over_limit)?;
-                // No model, no limit (the core's `usize::MAX`): None.
-                d.set_item(
-                    "max_input_tokens",
-                    (s.max_input_tokens != usize::MAX).then_some(s.max_input_tokens),
-                )?;
+                d.set_item("max_input_tokens", s.input_limit())?;
                 d.set_item("model_max_tokens", s.model_max_tokens)?;
                 d.set_item("truncated_tokens", s.truncated_tokens)?;
                 d.set_item("sentences", s.sentences)?;
@@ -251,7 +298,21 @@ fn compare<'py>(
 ///
 /// Raises `Unreadable` (with `.reason`) when the file is not a document it can read.
 #[pyfunction]
-fn read<'py>(py: Python<'py>, data: Vec<u8>, name: &str) -> PyResult<Bound<'py, PyDict>> {
+fn read<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+    name: &str,
+) -> PyResult<Bound<'py, PyDict>> {
+    let data: Vec<u8> = if let Ok(b) = data.cast::<PyBytes>() {
+        b.as_bytes().to_vec()
+    } else if let Ok(b) = data.cast::<PyByteArray>() {
+        b.to_vec()
+    } else {
+        return Err(PyTypeError::new_err(format!(
+            "data must be the file's bytes (bytes or bytearray), not {}",
+            data.get_type().name()?
+        )));
+    };
     let read = py.detach(|| {
         std::panic::catch_unwind(|| doc_extract::read_file(name, data))
             .map_err(|_| ("internal-error", "a bug stopped this file".to_owned()))?
@@ -289,22 +350,24 @@ fn count(py: Python<'_>, text: &str, encoding: &str) -> PyResult<usize> {
 }
 
 /// The settings checked as every other function checks them, and completed: `{"chunk_size",
-/// "chunk_overlap", "unit", "encoding", "model", "price_per_million", "strategies"}` (the
-/// price: the one given, else the model's published price, else 0.02 US dollars per
+/// "chunk_overlap", "unit", "encoding", "model", "price_per_million", "dimensions",
+/// "strategies"}` (the
+/// price in US dollars per 1,000,000 tokens: the one given, else the model's published price,
+/// else 0.02 US dollars per
 /// 1,000,000 tokens; the strategies: those given, else every one that sizes in `unit`).
 ///
 /// Raises `ValueError` naming what is accepted.
 #[pyfunction]
-#[pyo3(signature = (chunk_size=512, chunk_overlap=64, unit="tokens", encoding="cl100k_base", model=None, price=None, strategies=None))]
+#[pyo3(signature = (chunk_size=512, chunk_overlap=64, unit="tokens", encoding="cl100k_base", model=None, price_per_million=None, strategies=None))]
 #[allow(clippy::too_many_arguments)]
 fn settings<'py>(
     py: Python<'py>,
-    chunk_size: usize,
-    chunk_overlap: usize,
+    chunk_size: i64,
+    chunk_overlap: i64,
     unit: &str,
     encoding: &str,
     model: Option<&str>,
-    price: Option<f64>,
+    price_per_million: Option<f64>,
     strategies: Option<Vec<String>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let c = config(
@@ -313,7 +376,7 @@ fn settings<'py>(
         unit,
         encoding,
         model,
-        price,
+        price_per_million,
         &strategies.unwrap_or_default(),
     )?;
     let d = PyDict::new(py);
@@ -323,12 +386,13 @@ fn settings<'py>(
     d.set_item("encoding", c.settings.encoding.name())?;
     d.set_item("model", c.model.map(|m| m.id))?;
     d.set_item("price_per_million", c.price_per_million)?;
+    d.set_item("dimensions", c.vector_dimensions())?;
     let ids: Vec<&str> = c.strategies.iter().map(|s| s.as_str()).collect();
     d.set_item("strategies", ids)?;
     Ok(d)
 }
 
-/// Every strategy that cuts from the text alone: `{"id", "library", "version", "api",
+/// Every strategy that cuts from the text alone: `{"id", "library", "library_version", "api",
 /// "exact"}` (`library` None for the calculator's own).
 #[pyfunction]
 fn strategies<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
@@ -338,7 +402,7 @@ fn strategies<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let lib = id.library();
         d.set_item("id", id.as_str())?;
         d.set_item("library", lib.map(|l| l.package))?;
-        d.set_item("version", lib.map(|l| l.version))?;
+        d.set_item("library_version", lib.map(|l| l.version))?;
         d.set_item("api", lib.map(|l| l.api))?;
         d.set_item("exact", lib.is_some_and(|l| l.exact))?;
         list.append(d)?;
@@ -346,12 +410,24 @@ fn strategies<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
     Ok(list)
 }
 
-/// The module.
+/// The file extensions a folder's documents are found by (lower case, without the dot; match
+/// them in any case), as the command-line tool reads a folder.
+#[pyfunction]
+fn document_extensions() -> Vec<&'static str> {
+    doc_extract::DOCUMENT_EXTENSIONS.to_vec()
+}
+
+/// The RAG Chunk Calculator's core for Python: LangChain, LlamaIndex, text-splitter,
+/// semchunk and chonkie reproduced chunk for chunk (`chunk`, `split_text`), the page's
+/// comparison rows (`compare`), documents read as the page reads them (`read`), token counts
+/// (`count`). Sizes are in `unit` (tokens of `encoding`, characters, or the model's own
+/// tokens); prices in US dollars per 1,000,000 tokens.
 #[pymodule]
 fn rag_chunk(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("Refused", m.py().get_type::<Refused>())?;
     m.add("Unreadable", m.py().get_type::<Unreadable>())?;
+    m.add("InternalError", m.py().get_type::<InternalError>())?;
     m.add_function(wrap_pyfunction!(chunk, m)?)?;
     m.add_function(wrap_pyfunction!(split_text, m)?)?;
     m.add_function(wrap_pyfunction!(compare, m)?)?;
@@ -359,5 +435,6 @@ fn rag_chunk(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(count, m)?)?;
     m.add_function(wrap_pyfunction!(strategies, m)?)?;
     m.add_function(wrap_pyfunction!(settings, m)?)?;
+    m.add_function(wrap_pyfunction!(document_extensions, m)?)?;
     Ok(())
 }

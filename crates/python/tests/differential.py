@@ -159,6 +159,9 @@ def main():
     init()
     strategies = [s["id"] for s in rag_chunk.strategies() if s["library"] and s["exact"]]
     cases = grid(strategies, DOCS)
+    # A grid that lost its strategies or documents must fail, not pass with nothing compared.
+    if len(strategies) < 12 or len(cases) < 1000:
+        sys.exit(f"only {len(strategies)} library strategies and {len(cases)} cases: the grid is broken")
     workers = int(os.environ.get("ORACLE_WORKERS", "2"))
     with mp.get_context("fork").Pool(workers, initializer=init) as pool:
         results = pool.map(run, cases, chunksize=8)

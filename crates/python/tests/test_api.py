@@ -50,7 +50,10 @@ def main():
                 dict(unit="model")]:
         e = raises(ValueError, rag_chunk.chunk, text, **bad)
         assert not isinstance(e, rag_chunk.Refused), bad
-    raises(OverflowError, rag_chunk.chunk, text, "fixed", -1)
+    e = raises(ValueError, rag_chunk.chunk, text, "fixed", -1)
+    assert "chunk_size" in str(e)
+    raises(TypeError, rag_chunk.read, "not bytes", "a.txt")
+    assert rag_chunk.read(bytearray(b"hi"), "a.txt")["text"] == "hi"
 
     # read: formats, pages, and why a file is not read.
     pdf = rag_chunk.read(fixture("moonstone.pdf"), "moonstone.pdf")
@@ -59,6 +62,9 @@ def main():
     assert paged[0]["page_start"] == 1 and paged[-1]["page_end"] == len(pdf["page_starts"])
     assert rag_chunk.read(fixture("moonstone.docx"), "m.docx")["format"] == "docx"
     assert rag_chunk.read(fixture("docs-page.html"), "p.html")["format"] == "html"
+    raises(ValueError, rag_chunk.chunk, pdf["text"], "fixed", 128, 0, page_starts=[5, 3])
+    assert "md" in rag_chunk.document_extensions() and "png" not in rag_chunk.document_extensions()
+    assert issubclass(rag_chunk.InternalError, RuntimeError)
     assert rag_chunk.read(b"# T\n\nbody", "notes.md") == {
         "text": "# T\n\nbody", "format": "text", "page_starts": []}
     for data, name, reason in [(b"caf\xe9", "a.txt", "not-utf8"), (b"a\0b", "a.txt", "binary"),
@@ -73,7 +79,8 @@ def main():
     ids = [s["id"] for s in rag_chunk.strategies()]
     assert [r["strategy"] for r in rows] == ids
     for r in rows:
-        assert r["refused"] is None
+        assert r["refused"] is None and r["vectors"] == r["chunks"]
+        assert r["storage_bytes"] == r["chunks"] * 384 * 4 and not r["overlap_clamped"]
         assert sum(r["chunk_tokens"]) == r["total_tokens"] and len(r["chunk_tokens"]) == r["chunks"]
         assert r["max_input_tokens"] == 256 and r["over_limit"] > 0
     unlimited = rag_chunk.compare(text, 512, 64, strategies=["fixed"])[0]
@@ -82,7 +89,12 @@ def main():
     assert {r["refused"]["kind"] for r in chars if r["refused"]} == {"overlap-refused"}
     assert all(r["strategy"] != "langchain-token" for r in chars), "tokens-only strategies are left out"
     s = rag_chunk.settings(model="openai-text-embedding-3-large")
+    assert rag_chunk.settings(price_per_million=1.5)["price_per_million"] == 1.5
     assert s["price_per_million"] == 0.13 and s["unit"] == "tokens" and len(s["strategies"]) == 17
+    assert s["dimensions"] == 3072
+    clamped = rag_chunk.compare(text, 100, 200, strategies=["fixed"],
+                                model="openai-text-embedding-3-small")[0]
+    assert clamped["overlap_clamped"] and clamped["storage_bytes"] == clamped["chunks"] * 1536 * 4
 
     # The GIL is released while cutting: threads give the same chunks.
     out = [None] * 4

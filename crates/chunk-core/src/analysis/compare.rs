@@ -63,6 +63,12 @@ pub struct Summary {
 }
 
 impl Summary {
+    /// The model's input limit the chunks were checked against, in its tokens; `None` without
+    /// a model (the core checks against `usize::MAX`, which no chunk reaches).
+    pub fn input_limit(&self) -> Option<usize> {
+        (self.max_input_tokens != usize::MAX).then_some(self.max_input_tokens)
+    }
+
     /// Repeated tokens as a share of the tokens embedded (SPEC §2's "repeated share", for the
     /// real chunks); 0 without tokens.
     pub fn repeated_share(&self) -> f64 {
@@ -204,7 +210,7 @@ fn summarize(
             .sum(),
         sentences: sentences.len(),
         split_sentences,
-        cost: total_tokens as f64 * price_per_million / 1_000_000.0,
+        cost: cost(total_tokens, price_per_million),
         structure: structure_faults(text, outline, chunks),
     };
     (summary, read)
@@ -214,8 +220,22 @@ fn summarize(
 /// The 95th percentile of ascending `sorted` by nearest rank: the element at rank
 /// ⌈0.95 · n⌉ (1-based); 0 for an empty slice.
 fn p95(sorted: &[usize]) -> usize {
-    let rank = (95 * sorted.len()).div_ceil(100);
-    rank.checked_sub(1).map_or(0, |i| sorted[i])
+    p95_rank(sorted.len()).map_or(0, |rank| sorted[rank - 1])
+}
+
+/// The nearest rank of the 95th percentile among `n` values: the 1-based position, in
+/// ascending order, of the smallest value that at least 95 % of them do not exceed
+/// (⌈0.95 n⌉); `None` when `n` is 0. Every p95 of the figures ([`Summary::p95_tokens`],
+/// [`crate::analysis::corpus::CorpusRow::p95_tokens`]) takes this rank.
+pub fn p95_rank(n: usize) -> Option<usize> {
+    (n > 0).then(|| (95 * n).div_ceil(100))
+}
+
+/// The cost of embedding `tokens` tokens at `price_per_million` per 1,000,000 tokens, in the
+/// price's currency: `tokens × price ÷ 1,000,000` ([`Summary::cost`], a semantic row's
+/// [`crate::analysis::protocol::EmbeddingCost`], a corpus's row).
+pub fn cost(tokens: usize, price_per_million: f64) -> f64 {
+    tokens as f64 * price_per_million / 1_000_000.0
 }
 
 #[cfg(feature = "strategies")]

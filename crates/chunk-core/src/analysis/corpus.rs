@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::analysis::compare::{LimitBasis, Summary};
+use crate::analysis::compare::{cost, p95_rank, LimitBasis, Summary};
 use crate::models::{storage_bytes, VectorFormat};
 
 /// One strategy's figures over the files added so far. Token figures are in the sizing
@@ -52,6 +52,14 @@ pub struct CorpusRow {
     pub limit_basis: Option<LimitBasis>,
     /// Chunk sizes in tokens → chunks of that size, over every file.
     pub sizes: BTreeMap<usize, u64>,
+    /// Files whose requested overlap the strategy lowered below the size (the product's
+    /// strategies, [`crate::strategy::Chunks::overlap_clamped`]).
+    #[serde(default)]
+    pub overlap_clamped_files: u64,
+    /// Files cut without the requested overlap, the library having none
+    /// ([`crate::strategy::Chunks::overlap_ignored`]).
+    #[serde(default)]
+    pub overlap_ignored_files: u64,
 }
 
 impl CorpusRow {
@@ -77,6 +85,13 @@ impl CorpusRow {
         }
     }
 
+    /// Counts what the strategy did with the requested overlap on one file it cut: lowered it
+    /// below the size (`clamped`), or cut without it (`ignored`).
+    pub fn add_overlap(&mut self, clamped: bool, ignored: bool) {
+        self.overlap_clamped_files += u64::from(clamped);
+        self.overlap_ignored_files += u64::from(ignored);
+    }
+
     /// Counts one file the strategy refused.
     pub fn add_refused(&mut self) {
         self.refused_files += 1;
@@ -95,6 +110,8 @@ impl CorpusRow {
         self.sentences += other.sentences;
         self.split_sentences += other.split_sentences;
         self.structure_faults += other.structure_faults;
+        self.overlap_clamped_files += other.overlap_clamped_files;
+        self.overlap_ignored_files += other.overlap_ignored_files;
         self.max_tokens = self.max_tokens.max(other.max_tokens);
         self.model_max_tokens = self.model_max_tokens.max(other.model_max_tokens);
         if other.limit_basis.is_some() {
@@ -116,11 +133,13 @@ impl CorpusRow {
     /// chunks.
     pub fn p95_tokens(&self) -> usize {
         let n: u64 = self.sizes.values().sum();
-        let rank = (95 * n).div_ceil(100);
+        let Some(rank) = p95_rank(n as usize) else {
+            return 0;
+        };
         let mut seen = 0;
         for (&size, &count) in &self.sizes {
-            seen += count;
-            if seen >= rank && rank > 0 {
+            seen += count as usize;
+            if seen >= rank {
                 return size;
             }
         }
@@ -130,7 +149,14 @@ impl CorpusRow {
     /// The cost of embedding [`CorpusRow::total_tokens`] at `price_per_million` per 1,000,000
     /// tokens (the page's rule, [`Summary::cost`], on the corpus's total).
     pub fn cost(&self, price_per_million: f64) -> f64 {
-        self.total_tokens as f64 * price_per_million / 1_000_000.0
+        cost(self.total_tokens as usize, price_per_million)
+    }
+
+    /// The model's input limit the rows were checked against; `None` without a model (or
+    /// before any file was cut), as [`Summary::input_limit`].
+    pub fn input_limit(&self) -> Option<usize> {
+        self.limit_basis?;
+        (self.max_input_tokens != usize::MAX).then_some(self.max_input_tokens)
     }
 
     /// Bytes of the corpus's vectors, one per chunk of `dimensions` float32 values (the values
@@ -205,11 +231,48 @@ mod tests {
         for f in &files[2..] {
             b.add(&summary(f), f.iter().copied());
         }
+        b.add_overlap(true, false);
+        whole.add_overlap(true, false);
         b.add_refused();
         a.merge(&b);
         whole.add_refused();
         assert_eq!(a, whole);
         assert_eq!(whole.p95_tokens(), 12);
+    }
+
+    #[cfg(feature = "strategies")]
+    #[test]
+    fn one_files_row_has_its_summarys_percentile_and_cost() {
+        use crate::analysis::compare::{summary, LimitCheck};
+        use crate::strategy::{chunker, run, Settings, SizeUnit, StrategyId};
+        use crate::tokenizer::Encoding;
+        let text =
+            "A sentence of some words. Another, longer sentence follows it here.\n\n".repeat(40);
+        for (size, id) in [
+            (9, StrategyId::Recursive),
+            (16, StrategyId::Semchunk),
+            (7, StrategyId::Fixed),
+        ] {
+            let settings = Settings {
+                chunk_size: size,
+                chunk_overlap: 2,
+                unit: SizeUnit::Tokens,
+                encoding: Encoding::Cl100kBase,
+            };
+            let chunks = run(
+                chunker(id, &settings).unwrap().as_ref(),
+                &text,
+                settings.encoding,
+            )
+            .unwrap();
+            let s = summary(&text, &chunks, &LimitCheck::within(usize::MAX), 0.13);
+            let mut row = CorpusRow::default();
+            row.add(&s, chunks.chunks.iter().map(|c| c.tokens));
+            assert_eq!(row.p95_tokens(), s.p95_tokens, "{id}");
+            assert_eq!(row.mean_tokens(), s.mean_tokens, "{id}");
+            assert_eq!(row.cost(0.13), s.cost, "{id}");
+            assert_eq!((s.input_limit(), row.input_limit()), (None, None));
+        }
     }
 
     #[test]

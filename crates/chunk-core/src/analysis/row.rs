@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use crate::analysis::compare::{summary_prepared, LimitCheck};
+use crate::analysis::compare::{cost, summary_prepared, LimitCheck};
 use crate::analysis::protocol::{EmbeddingCost, Figures, Outcome};
 use crate::analysis::refusal::Refusal;
 use crate::strategy::semantic::Vectors;
@@ -58,7 +58,7 @@ pub fn embedding_cost(
     Some(EmbeddingCost {
         texts,
         tokens,
-        cost: tokens as f64 * figures.price_per_million / 1_000_000.0,
+        cost: cost(tokens, figures.price_per_million),
     })
 }
 
