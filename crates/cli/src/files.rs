@@ -164,3 +164,14 @@ fn add(path: &Path, named: bool, files: &mut BTreeMap<PathBuf, (PathBuf, u64)>, 
         }),
     }
 }
+
+/// The listed input that is the file at `path` (the same file once links and `..` are
+/// resolved), if any: an output written there would destroy it.
+pub fn same_file<'a>(path: &Path, listing: &'a Listing) -> Option<&'a Path> {
+    let target = std::fs::canonicalize(path).ok()?;
+    listing
+        .files
+        .iter()
+        .map(|(p, _)| p.as_path())
+        .find(|p| std::fs::canonicalize(p).is_ok_and(|c| c == target))
+}

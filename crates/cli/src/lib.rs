@@ -336,17 +336,8 @@ pub fn run(cli: &Cli, out: &mut dyn Write, err: &mut dyn Write) -> Exit {
         Command::Compare { common, format } => compare(common, *format, out, err),
         Command::Count { files, encoding } => count(files, encoding, out, err),
         Command::Chunks { common, output } => match output {
-            // The settings are checked before the file is created, so that a typo never
-            // empties an earlier output.
-            Some(path) if config(common).is_ok() => std::fs::File::create(path)
-                .map_err(|e| format!("{}: {e}", path.display()))
-                .and_then(|f| {
-                    let mut w = std::io::BufWriter::new(f);
-                    let exit = chunks(common, &mut w, err)?;
-                    w.flush().map_err(|e| format!("{}: {e}", path.display()))?;
-                    Ok(exit)
-                }),
-            _ => chunks(common, out, err),
+            Some(path) => chunks(common, Sink::File(path), err),
+            None => chunks(common, Sink::Writer(out), err),
         },
     };
     match result {
@@ -514,26 +505,68 @@ fn file_lines(path: &Path, config: &Config) -> FileLines {
     Ok((text.text.len(), lines, refused))
 }
 
-fn chunks(common: &Common, out: &mut dyn Write, err: &mut dyn Write) -> Result<Exit, String> {
+/// Where `chunks` writes its lines.
+enum Sink<'a> {
+    /// Standard output (or a test's buffer).
+    Writer(&'a mut dyn Write),
+    /// `--output FILE`: created only once the settings are checked and the inputs listed, and
+    /// never one of the inputs.
+    File(&'a Path),
+}
+
+/// `chunks` with its output opened: the settings are checked and the inputs listed first, so
+/// that a typo never empties an earlier output, and an output that is also an input (named,
+/// or in a folder named) is refused before it is truncated.
+fn chunks(common: &Common, sink: Sink<'_>, err: &mut dyn Write) -> Result<Exit, String> {
     let config = config(common)?;
     if common.strategies.is_empty() {
         return Err("chunks needs --strategy ID (see --help for the ids)".into());
     }
-    config.limit();
     let pool = pool(common.files.jobs)?;
     let started = Instant::now();
     let listing = list(&common.files.paths);
-    let bar = progress(&listing, common.files.no_progress);
+    match sink {
+        Sink::Writer(out) => write_chunks(common, &config, &pool, &listing, started, out, err),
+        Sink::File(path) => {
+            if let Some(input) = files::same_file(path, &listing) {
+                return Err(format!(
+                    "the output {} is also an input ({}): write it elsewhere",
+                    path.display(),
+                    input.display()
+                ));
+            }
+            let file =
+                std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let mut w = std::io::BufWriter::new(file);
+            let exit = write_chunks(common, &config, &pool, &listing, started, &mut w, err)?;
+            w.flush().map_err(|e| format!("{}: {e}", path.display()))?;
+            Ok(exit)
+        }
+    }
+}
+
+/// Every listed file's chunks as JSON lines on `out`, in the listed order.
+fn write_chunks(
+    common: &Common,
+    config: &Config,
+    pool: &rayon::ThreadPool,
+    listing: &Listing,
+    started: Instant,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<Exit, String> {
+    config.limit();
+    let bar = progress(listing, common.files.no_progress);
     let mut tally = Tally {
         skipped: listing.skipped.clone(),
         ..Tally::default()
     };
     let io = |e: std::io::Error| format!("cannot write the output: {e}");
     for_each_file(
-        &listing,
-        &pool,
+        listing,
+        pool,
         &bar,
-        |path| file_lines(path, &config),
+        |path| file_lines(path, config),
         |_, _, r| {
             match r {
                 Ok((n, lines, refused)) => {
@@ -554,7 +587,7 @@ fn chunks(common: &Common, out: &mut dyn Write, err: &mut dyn Write) -> Result<E
     out.flush().map_err(io)?;
     Ok(finish(
         err,
-        &listing,
+        listing,
         &tally,
         started,
         pool.current_num_threads(),

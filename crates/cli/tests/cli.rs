@@ -314,3 +314,39 @@ fn count_gives_each_files_tokens_and_their_total() {
             .count(&a) as u64
     );
 }
+
+#[test]
+fn an_output_is_never_an_input_nor_emptied_by_a_typo() {
+    let dir = corpus();
+    let a = dir.path().join("a.txt");
+    let before = std::fs::read(&a).unwrap();
+    let (a_str, root) = (a.to_str().unwrap(), dir.path().to_str().unwrap());
+    // The output named as the input, or inside a folder that is read: refused, nothing written.
+    for inputs in [a_str, root] {
+        let (code, _, err) = rag_chunk(&["chunks", inputs, "--strategy", "fixed", "-o", a_str]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("is also an input"), "{err}");
+        assert_eq!(std::fs::read(&a).unwrap(), before);
+    }
+    // A typo in the settings leaves an earlier output as it was.
+    let out = dir.path().join("out.jsonl");
+    std::fs::write(&out, "precious\n").unwrap();
+    let o = out.to_str().unwrap();
+    let (code, _, _) = rag_chunk(&["chunks", a_str, "--strategy", "bogus", "-o", o]);
+    assert_eq!(code, 2);
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "precious\n");
+    // A new output in the folder it reads is not read back as an input.
+    let fresh = dir.path().join("fresh.txt");
+    let (code, _, err) = rag_chunk(&[
+        "chunks",
+        root,
+        "--strategy",
+        "fixed",
+        "-o",
+        fresh.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "latin1.md is skipped: {err}");
+    assert!(err.contains("Read 2 files"), "{err}");
+    let lines = std::fs::read_to_string(&fresh).unwrap();
+    assert!(lines.lines().all(|l| !l.contains("fresh.txt")));
+}
