@@ -223,7 +223,7 @@ pub struct FileResult {
 
 /// Reads `path` as the page would ([`doc_extract::read_file`]); a panic of a reader or a
 /// strategy (a bug) skips the file with reason `internal-error` instead of ending the run.
-fn read_text(path: &Path) -> Result<(&'static str, doc_extract::FileText), Skipped> {
+fn read_text(path: &Path) -> Result<doc_extract::FileText, Skipped> {
     let skipped = |reason: &str, message: String| Skipped {
         path: path.to_path_buf(),
         reason: reason.to_owned(),
@@ -236,21 +236,17 @@ fn read_text(path: &Path) -> Result<(&'static str, doc_extract::FileText), Skipp
         .unwrap_or_default();
     let read = catch_unwind(AssertUnwindSafe(|| doc_extract::read_file(&name, bytes)))
         .map_err(|p| skipped("internal-error", panic_message(p)))?;
-    let text = read.map_err(|e| skipped(e.reason(), e.to_string()))?;
-    let format = match text.format {
-        None => "text",
-        Some(doc_extract::Format::Html) => "html",
-        Some(doc_extract::Format::Docx) => "docx",
-        Some(doc_extract::Format::Pdf) => "pdf",
-    };
-    Ok((format, text))
+    read.map_err(|e| skipped(e.reason(), e.to_string()))
 }
 
+/// A caught panic's message ([`corpus_core::panic_message`]), or what it did when it has none.
 fn panic_message(p: Box<dyn std::any::Any + Send>) -> String {
-    p.downcast_ref::<String>()
-        .cloned()
-        .or_else(|| p.downcast_ref::<&str>().map(|s| (*s).to_owned()))
-        .unwrap_or_else(|| "a bug stopped this file".into())
+    let message = corpus_core::panic_message(&*p);
+    if message.is_empty() {
+        "a bug stopped this file".into()
+    } else {
+        message
+    }
 }
 
 /// The progress bar on standard error (hidden unless it is a terminal, or with
@@ -359,6 +355,16 @@ struct Tally {
     refused: Vec<Skipped>,
 }
 
+impl Tally {
+    /// Nothing read yet; the paths the listing could not use already skipped.
+    fn new(listing: &Listing) -> Tally {
+        Tally {
+            skipped: listing.skipped.clone(),
+            ..Tally::default()
+        }
+    }
+}
+
 /// The end of a run: the summary line on `err`, and the exit status (a refusal is the
 /// library's answer, not a file lost: it leaves the status at 0).
 fn finish(
@@ -403,22 +409,19 @@ fn compare(
     let io = |e: std::io::Error| format!("cannot write the output: {e}");
     writer.start().map_err(io)?;
     let mut corpus = Corpus::default();
-    let mut tally = Tally {
-        skipped: listing.skipped.clone(),
-        ..Tally::default()
-    };
+    let mut tally = Tally::new(&listing);
     for_each_file(
         &listing,
         &pool,
         &bar,
         |path| {
-            let (format, text) = read_text(path)?;
+            let text = read_text(path)?;
             // The limit check borrows the model's tokenizer (installed above), and is made per
             // file: it is a few fields, and not shared between threads.
             catch_unwind(AssertUnwindSafe(|| {
                 compare_text(&text.text, &config, &config.limit())
             }))
-            .map(|report| (format, report))
+            .map(|report| (text.format_name(), report))
             .map_err(|p| internal_error(path, p))
         },
         |path, bytes, read| {
@@ -474,7 +477,7 @@ type FileLines = Result<(usize, Vec<String>, Vec<Skipped>), Skipped>;
 
 /// `path`'s chunks by every strategy of `config`, as JSON lines.
 fn file_lines(path: &Path, config: &Config) -> FileLines {
-    let (_, text) = read_text(path)?;
+    let text = read_text(path)?;
     // The reader's page starts are valid by construction; none for other formats.
     let pages = corpus_core::page_map(&text.page_starts).unwrap_or(None);
     let cut = catch_unwind(AssertUnwindSafe(|| {
@@ -557,10 +560,7 @@ fn write_chunks(
 ) -> Result<Exit, String> {
     config.limit();
     let bar = progress(listing, common.files.no_progress);
-    let mut tally = Tally {
-        skipped: listing.skipped.clone(),
-        ..Tally::default()
-    };
+    let mut tally = Tally::new(listing);
     let io = |e: std::io::Error| format!("cannot write the output: {e}");
     for_each_file(
         listing,
@@ -600,16 +600,12 @@ fn count(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<Exit, String> {
-    let encoding = chunk_core::tokenizer::Encoding::from_name(encoding)
-        .ok_or_else(|| format!("unknown encoding {encoding:?}: use cl100k_base or o200k_base"))?;
+    let encoding = corpus_core::parse_encoding(encoding).map_err(|e| e.to_string())?;
     let pool = pool(files.jobs)?;
     let started = Instant::now();
     let listing = list(&files.paths);
     let bar = progress(&listing, files.no_progress);
-    let mut tally = Tally {
-        skipped: listing.skipped.clone(),
-        ..Tally::default()
-    };
+    let mut tally = Tally::new(&listing);
     let mut tokens = 0u64;
     let io = |e: std::io::Error| format!("cannot write the output: {e}");
     writeln!(
@@ -625,7 +621,7 @@ fn count(
         &pool,
         &bar,
         |path| {
-            let (_, text) = read_text(path)?;
+            let text = read_text(path)?;
             Ok::<_, Skipped>((text.text.len(), encoding.tokenizer().count(&text.text)))
         },
         |path, _, r| {

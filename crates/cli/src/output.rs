@@ -6,7 +6,6 @@ use std::io::Write;
 
 use chunk_core::analysis::corpus::CorpusRow;
 use chunk_core::analysis::protocol::Outcome;
-use chunk_core::models::{storage_bytes, VectorFormat};
 use chunk_core::strategy::StrategyId;
 use corpus_core::{unit_name, Config, Corpus};
 use serde_json::{json, Value};
@@ -90,7 +89,7 @@ fn corpus_json(config: &Config, strategy: StrategyId, row: &CorpusRow) -> Value 
         "overlap_clamped_files": row.overlap_clamped_files,
         "overlap_ignored_files": row.overlap_ignored_files,
         "cost": row.cost(config.price_per_million),
-        "storage_bytes": config.vector_dimensions().map(|d| row.storage_bytes(d) as u64),
+        "storage_bytes": config.storage_bytes(row.chunks).map(|b| b as u64),
     })
 }
 
@@ -361,7 +360,10 @@ impl Writer for Table<'_> {
                     &int(row.split_sentences),
                     &int(row.structure_faults),
                     &usd(row.cost(self.config.price_per_million)),
-                    &storage.map_or("—".to_owned(), |d| mb(row.storage_bytes(d) as u64)),
+                    &self
+                        .config
+                        .storage_bytes(row.chunks)
+                        .map_or("—".to_owned(), |b| mb(b as u64)),
                 ])
             )?;
             let files = |n: u64| format!("{} file{}", int(n), if n == 1 { "" } else { "s" });
@@ -520,7 +522,6 @@ impl Writer for Csv<'_> {
             return Ok(());
         };
         let path = file.path.to_string_lossy();
-        let storage = self.config.vector_dimensions();
         for row in &report.rows {
             let lib = row.strategy.library();
             let head = [
@@ -545,10 +546,9 @@ impl Writer for Csv<'_> {
                     s.split_sentences.to_string(),
                     s.structure.total().to_string(),
                     s.cost.to_string(),
-                    storage
-                        .map(|d| {
-                            storage_bytes(s.chunks as u64, d, VectorFormat::Float32).to_string()
-                        })
+                    self.config
+                        .storage_bytes(s.chunks as u64)
+                        .map(|b| b.to_string())
                         .unwrap_or_default(),
                 ],
                 Outcome::Refused { refusal } => {
@@ -570,7 +570,6 @@ impl Writer for Csv<'_> {
         _skipped: &[Skipped],
         _ignored: &BTreeMap<String, u64>,
     ) -> std::io::Result<()> {
-        let storage = self.config.vector_dimensions();
         for (strategy, r) in &corpus.rows {
             let lib = strategy.library();
             self.out
@@ -593,8 +592,9 @@ impl Writer for Csv<'_> {
                     r.split_sentences.to_string(),
                     r.structure_faults.to_string(),
                     r.cost(self.config.price_per_million).to_string(),
-                    storage
-                        .map(|d| r.storage_bytes(d).to_string())
+                    self.config
+                        .storage_bytes(r.chunks)
+                        .map(|b| b.to_string())
                         .unwrap_or_default(),
                 ])
                 .map_err(csv_error)?;

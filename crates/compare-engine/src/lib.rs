@@ -103,6 +103,12 @@ impl VectorCache {
     fn of(&self, model: DenseModel) -> Arc<TextVectors> {
         self.by_model.get(&model).cloned().unwrap_or_default()
     }
+
+    /// Every embedding held of the figures' semantic model ([`Figures::embedder`]); `None`
+    /// without one (no strategy then reads vectors).
+    fn for_figures(&self, figures: &Figures) -> Option<Arc<TextVectors>> {
+        figures.embedder.map(|m| self.of(m))
+    }
 }
 
 /// What one cached embedding costs: its text and its `dim` values.
@@ -700,7 +706,7 @@ impl Engine {
         };
         let document = self.prepared[at].borrow_dependent();
         let limit = limit_check(&self.open, figures);
-        let vectors = figures.embedder.map(|m| self.vectors.of(m));
+        let vectors = self.vectors.for_figures(figures);
         let (outcome, _) = row::compare_row(strategy, document, figures, &limit, vectors);
         Reply::Row {
             job: *job,
@@ -991,7 +997,7 @@ fn build(
     figures: &Figures,
     vectors: &VectorCache,
 ) -> Result<Box<dyn Chunker>, StrategyError> {
-    chunker_for(strategy, figures, figures.embedder.map(|m| vectors.of(m)))
+    chunker_for(strategy, figures, vectors.for_figures(figures))
 }
 
 /// `strategy`'s cut of `document` at `figures` ([`row::cut`]).
@@ -1001,12 +1007,7 @@ fn cut(
     figures: &Figures,
     vectors: &VectorCache,
 ) -> Result<Chunks, Refusal> {
-    row::cut(
-        strategy,
-        document,
-        figures,
-        figures.embedder.map(|m| vectors.of(m)),
-    )
+    row::cut(strategy, document, figures, vectors.for_figures(figures))
 }
 
 /// [`build`] at one sweep setting: `figures` with `settings` (a sweep's chunk_size, overlap and

@@ -115,8 +115,7 @@ impl Config {
         if chunk_size == 0 {
             return Err(ConfigError::ChunkSize(chunk_size));
         }
-        let encoding = Encoding::from_name(encoding.trim())
-            .ok_or_else(|| ConfigError::Encoding(encoding.to_owned()))?;
+        let encoding = parse_encoding(encoding)?;
         let model = match model.map(str::trim).filter(|m| !m.is_empty()) {
             Some(id) => Some(models::model(id).ok_or_else(|| {
                 let ids: Vec<&str> = models::MODELS.iter().map(|m| m.id).collect();
@@ -218,6 +217,32 @@ impl Config {
     pub fn vector_dimensions(&self) -> Option<usize> {
         self.model.and_then(EmbeddingModel::default_dimensions)
     }
+
+    /// Bytes of `chunks` vectors, one per chunk, of the model's dimensions in float32 (the
+    /// values only: no index, id or metadata; [`models::storage_bytes`]); `None` without
+    /// dimensions ([`Config::vector_dimensions`]).
+    pub fn storage_bytes(&self, chunks: u64) -> Option<u128> {
+        self.vector_dimensions()
+            .map(|d| models::storage_bytes(chunks, d, models::VectorFormat::Float32))
+    }
+}
+
+/// An encoding by name (`cl100k_base`, `o200k_base`; spaces around it ignored).
+///
+/// # Errors
+/// [`ConfigError::Encoding`] naming the encodings.
+pub fn parse_encoding(name: &str) -> Result<Encoding, ConfigError> {
+    Encoding::from_name(name.trim()).ok_or_else(|| ConfigError::Encoding(name.to_owned()))
+}
+
+/// The message of a caught panic's payload (a `String` or `&str`; empty for any other), for
+/// the tools that report a bug as one file's or one call's error.
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| payload.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+        .unwrap_or_default()
 }
 
 /// A strategy id, refusing the semantic strategies by name.

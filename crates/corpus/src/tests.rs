@@ -61,6 +61,9 @@ fn the_price_is_the_given_one_else_the_models_else_the_calculators() {
     let twice = config("tokens", None, &["fixed", "semchunk", "fixed"]).unwrap();
     assert_eq!(twice.strategies, [StrategyId::Fixed, StrategyId::Semchunk]);
     let all = config("tokens", None, &[]).unwrap();
+    assert_eq!(all.storage_bytes(22), None, "no model, no dimensions");
+    let minilm = config("tokens", Some("all-minilm-l6-v2"), &[]).unwrap();
+    assert_eq!(minilm.storage_bytes(22), Some(22 * 384 * 4));
     assert_eq!(all.strategies, StrategyId::all().collect::<Vec<_>>());
 }
 

@@ -90,6 +90,19 @@ pub struct FileText {
     pub page_starts: Vec<usize>,
 }
 
+#[cfg(feature = "readers")]
+impl FileText {
+    /// The format's name as the corpus tools report it: `text`, `html`, `docx` or `pdf`.
+    pub fn format_name(&self) -> &'static str {
+        match self.format {
+            None => "text",
+            Some(Format::Html) => "html",
+            Some(Format::Docx) => "docx",
+            Some(Format::Pdf) => "pdf",
+        }
+    }
+}
+
 /// Why a file could not be read ([`read_file`]).
 #[cfg(feature = "readers")]
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
@@ -199,6 +212,7 @@ mod tests {
         );
         let md = read_file("a.md", b"# T\n\nbody".to_vec()).unwrap();
         assert_eq!((md.text.as_str(), md.format), ("# T\n\nbody", None));
+        assert_eq!((html.format_name(), md.format_name()), ("html", "text"));
         let bad = read_file("a.pdf", b"not a pdf".to_vec()).unwrap_err();
         assert!(matches!(
             bad,

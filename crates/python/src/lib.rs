@@ -21,7 +21,7 @@ use chunk_core::analysis::protocol::Outcome;
 use chunk_core::analysis::refusal::Refusal;
 use chunk_core::analysis::row::cut;
 use chunk_core::strategy::{Document, StrategyId};
-use corpus_core::{chunk_rows, compare_text, page_map, Config};
+use corpus_core::{chunk_rows, compare_text, page_map, panic_message, parse_encoding, Config};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -56,14 +56,7 @@ create_exception!(
 /// as PyO3's `PanicException`, which is a `BaseException`.
 fn guarded<T: Send>(py: Python<'_>, f: impl FnOnce() -> T + Send) -> PyResult<T> {
     py.detach(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)))
-        .map_err(|p| {
-            let message = p
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| p.downcast_ref::<&str>().map(|s| (*s).to_owned()))
-                .unwrap_or_default();
-            InternalError::new_err(format!("internal error: {message}"))
-        })
+        .map_err(|p| InternalError::new_err(format!("internal error: {}", panic_message(&*p))))
 }
 
 /// The settings as [`Config`], or `ValueError`.
@@ -260,13 +253,7 @@ fn compare<'py>(
                 d.set_item("vectors", s.chunks)?;
                 d.set_item(
                     "storage_bytes",
-                    config.vector_dimensions().map(|dims| {
-                        chunk_core::models::storage_bytes(
-                            s.chunks as u64,
-                            dims,
-                            chunk_core::models::VectorFormat::Float32,
-                        ) as u64
-                    }),
+                    config.storage_bytes(s.chunks as u64).map(|b| b as u64),
                 )?;
                 d.set_item("overlap_clamped", *overlap_clamped)?;
                 d.set_item("overlap_ignored", *overlap_ignored)?;
@@ -325,14 +312,7 @@ fn read<'py>(
     })?;
     let d = PyDict::new(py);
     d.set_item("text", &text.text)?;
-    d.set_item(
-        "format",
-        text.format.map_or("text", |f| match f {
-            doc_extract::Format::Html => "html",
-            doc_extract::Format::Docx => "docx",
-            doc_extract::Format::Pdf => "pdf",
-        }),
-    )?;
+    d.set_item("format", text.format_name())?;
     d.set_item("page_starts", &text.page_starts)?;
     Ok(d)
 }
@@ -341,11 +321,7 @@ fn read<'py>(
 #[pyfunction]
 #[pyo3(signature = (text, encoding="cl100k_base"))]
 fn count(py: Python<'_>, text: &str, encoding: &str) -> PyResult<usize> {
-    let enc = chunk_core::tokenizer::Encoding::from_name(encoding).ok_or_else(|| {
-        PyValueError::new_err(format!(
-            "unknown encoding {encoding:?}: use cl100k_base or o200k_base"
-        ))
-    })?;
+    let enc = parse_encoding(encoding).map_err(|e| PyValueError::new_err(e.to_string()))?;
     Ok(py.detach(|| enc.tokenizer().count(text)))
 }
 

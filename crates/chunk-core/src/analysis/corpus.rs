@@ -13,7 +13,6 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::analysis::compare::{cost, p95_rank, LimitBasis, Summary};
-use crate::models::{storage_bytes, VectorFormat};
 
 /// One strategy's figures over the files added so far. Token figures are in the sizing
 /// encoding's tokens (as [`Summary`]'s); the model figures in the model's own tokens.
@@ -158,12 +157,6 @@ impl CorpusRow {
         self.limit_basis?;
         (self.max_input_tokens != usize::MAX).then_some(self.max_input_tokens)
     }
-
-    /// Bytes of the corpus's vectors, one per chunk of `dimensions` float32 values (the values
-    /// only: no index, id or metadata; [`storage_bytes`]).
-    pub fn storage_bytes(&self, dimensions: usize) -> u128 {
-        storage_bytes(self.chunks, dimensions, VectorFormat::Float32)
-    }
 }
 
 #[cfg(test)]
@@ -214,7 +207,6 @@ mod tests {
         assert_eq!(row.p95_tokens(), 9);
         assert_eq!(row.mean_tokens(), Some(44.0 / 22.0));
         assert_eq!(row.cost(0.02), 44.0 * 0.02 / 1e6);
-        assert_eq!(row.storage_bytes(384), 22 * 384 * 4);
     }
 
     #[test]
