@@ -29,18 +29,27 @@ pub(crate) enum Pattern {
 }
 
 /// The character at byte `i` with its class bits and length in bytes, or `None` at the end.
-#[inline]
+///
+/// Always inlined, with the decoding of a non-ASCII character kept out of line: the scanner
+/// calls this for every character, and most are ASCII.
+#[inline(always)]
 fn at(text: &str, i: usize) -> Option<(char, u16, usize)> {
     let &byte = text.as_bytes().get(i)?;
     if byte < 0x80 {
         return Some((char::from(byte), classes::ASCII[usize::from(byte)], 1));
     }
+    at_multibyte(text, i)
+}
+
+/// [`at`] for a character of two or more bytes.
+#[inline(never)]
+fn at_multibyte(text: &str, i: usize) -> Option<(char, u16, usize)> {
     let c = text[i..].chars().next()?;
     Some((c, classes::of(c), c.len_utf8()))
 }
 
 /// End of the run of characters from byte `i` whose class bits meet `want`.
-#[inline]
+#[inline(always)]
 fn run(text: &str, mut i: usize, want: impl Fn(char, u16) -> bool) -> usize {
     while let Some((c, b, n)) = at(text, i) {
         if !want(c, b) {
