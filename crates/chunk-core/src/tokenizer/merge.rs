@@ -115,11 +115,15 @@ pub(crate) fn encode_once(
     }
 }
 
-/// The merge of one piece that is not a token itself (at least two bytes): appends
-/// `(id, end relative to the piece start)` of each of its tokens to `out`, by the scan or,
-/// for pieces of [`LONG_PIECE`] bytes or more, the long-piece path.
+/// The merge of one piece that is not a token itself: appends
+/// `(id, end relative to the piece start)` of each of its tokens to `out`, by the scan, the
+/// heap or the bucket path according to its length (see the module's documentation).
 fn merge(ranks: &Ranks, piece: &[u8], out: &mut Vec<(u32, u32)>) {
-    if piece.len() < SCAN_PIECE {
+    if piece.len() < 2 {
+        // Not reached from the scanner (its pieces are not empty, and every byte is a token);
+        // kept total for any caller.
+        out.extend(piece.first().map(|&b| (ranks.byte(b), 1)));
+    } else if piece.len() < SCAN_PIECE {
         merge_scan(ranks, piece, out)
     } else if piece.len() < LONG_PIECE {
         merge_heap(ranks, piece, out)
@@ -511,6 +515,16 @@ mod tests {
             assert_eq!(by_scan, long(&ranks, &piece), "{text:?}");
             assert_eq!(by_scan, heap(&ranks, &piece), "{text:?}");
         }
+    }
+
+    #[test]
+    fn empty_and_one_byte_pieces_are_total() {
+        let ranks = toy();
+        let mut out = Vec::new();
+        merge(&ranks, b"", &mut out);
+        assert!(out.is_empty());
+        merge(&ranks, b"c", &mut out);
+        assert_eq!(out, vec![(2, 1)]);
     }
 
     #[test]
