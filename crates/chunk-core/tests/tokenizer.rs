@@ -203,6 +203,31 @@ fn generated_text_matches_tiktoken() {
     }
 }
 
+/// Single pieces on each side of the merge's path thresholds (20 and 128 bytes: scan, heap,
+/// buckets): random lower-case words, CJK runs and runs of one punctuation mark, each the given
+/// number of bytes long, alone and after a space.
+#[test]
+fn pieces_at_the_merge_thresholds_match_tiktoken() {
+    let mut g = Gen(0x2545_F491_4F6C_DD1D);
+    for len in [18, 19, 20, 21, 126, 127, 128, 129, 130] {
+        for _ in 0..40 {
+            let word: String = (0..len)
+                .map(|_| char::from(b'a' + g.below(26) as u8))
+                .collect();
+            let han: String = (0..len / 3)
+                .map(|_| char::from_u32(0x4E00 + g.below(0x5000) as u32).unwrap())
+                .collect();
+            let marks = ["^", "~", "#", "*"][g.below(4)].repeat(len);
+            for text in [word, han, marks] {
+                for e in Encoding::ALL {
+                    assert_same(e, &text);
+                    assert_same(e, &format!(" {text}"));
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn random_code_points_from_every_plane_match_tiktoken() {
     let mut g = Gen(0xDEAD_BEEF_CAFE_F00D);

@@ -45,6 +45,7 @@ pub(crate) struct PieceEncoder<'r, 't> {
 }
 
 impl<'r, 't> PieceEncoder<'r, 't> {
+    /// An encoder with an empty cache, over `ranks`.
     pub(crate) fn new(ranks: &'r Ranks) -> Self {
         PieceEncoder {
             ranks,
@@ -193,8 +194,8 @@ fn merge_heap(ranks: &Ranks, piece: &[u8], out: &mut Vec<(u32, u32)>) {
     }
 }
 
-/// tiktoken's `_byte_pair_merge` for pieces shorter than [`LONG_PIECE`]: appends `(id, end)`
-/// of the piece's tokens to `out`.
+/// tiktoken's `_byte_pair_merge` for pieces shorter than [`SCAN_PIECE`] (the tests also run it
+/// on longer ones): appends `(id, end)` of the piece's tokens to `out`.
 ///
 /// The parts' starts and ids and the ranks of adjacent pairs are kept in arrays of their own on
 /// the stack (no allocation per piece), so the search for the lowest rank (leftmost on ties) is
@@ -202,19 +203,20 @@ fn merge_heap(ranks: &Ranks, piece: &[u8], out: &mut Vec<(u32, u32)>) {
 /// final tokens).
 fn merge_scan(ranks: &Ranks, piece: &[u8], out: &mut Vec<(u32, u32)>) {
     let n = piece.len();
-    if n < LONG_PIECE {
-        let mut starts = [0u32; LONG_PIECE + 1];
-        let mut id = [NONE; LONG_PIECE];
-        let mut pair = [NONE; LONG_PIECE];
+    if n < SCAN_PIECE {
+        let mut starts = [0u32; SCAN_PIECE + 1];
+        let mut id = [NONE; SCAN_PIECE];
+        let mut pair = [NONE; SCAN_PIECE];
         scan_in(ranks, piece, &mut starts, &mut id, &mut pair, out);
     } else {
-        // Only the tests scan long pieces (against `merge_long`).
+        // Only the tests scan longer pieces (against the heap and bucket paths).
         let (mut starts, mut id, mut pair) = (vec![0; n + 1], vec![NONE; n], vec![NONE; n]);
         scan_in(ranks, piece, &mut starts, &mut id, &mut pair, out);
     }
 }
 
-/// [`merge_scan`] in the arrays it is given, each at least `piece.len() + 1` long.
+/// [`merge_scan`] in the arrays it is given: `starts` at least `piece.len() + 1` long, `id` and
+/// `pair` at least `piece.len()`.
 /// `starts[i]`: start of part `i`, then one more entry, the piece's end; `id[i]`: token id of
 /// part `i`; `pair[i]`: rank of part `i` joined with part `i + 1`.
 #[inline(always)]
@@ -377,10 +379,11 @@ fn merge_long(ranks: &Ranks, piece: &[u8], out: &mut Vec<(u32, u32)>) {
 mod tests {
     use super::*;
 
-    /// The part boundaries (first 0, last the piece's length) of one merge of `piece`,
-    /// checking on the way that each part's id is the rank of its bytes.
+    /// One of the merge paths.
     type Merge = fn(&Ranks, &[u8], &mut Vec<(u32, u32)>);
 
+    /// The part boundaries (first 0, last the piece's length) of one merge of `piece`,
+    /// checking on the way that each part's id is the rank of its bytes.
     fn bounds(merge: Merge, ranks: &Ranks, piece: &[u8]) -> Vec<usize> {
         let mut out = Vec::new();
         merge(ranks, piece, &mut out);
@@ -419,7 +422,7 @@ mod tests {
     }
 
     #[test]
-    fn long_path_and_scan_agree_on_long_pieces_with_real_tables() {
+    fn the_three_paths_agree_on_pieces_of_every_length_with_real_tables() {
         let mut x: u64 = 0x2545_F491_4F6C_DD1D;
         let alphabet: &[&[u8]] = &[
             b" ",
@@ -434,14 +437,17 @@ mod tests {
         ];
         for encoding in crate::tokenizer::Encoding::ALL {
             let ranks = encoding.tokenizer().ranks();
-            for _ in 0..300 {
+            for case in 0..600 {
+                // Every length from 2 to 301 bytes, twice: each side of each path's threshold.
+                let len = 2 + case % 300;
                 let mut piece = Vec::new();
-                while piece.len() < 300 {
+                while piece.len() < len {
                     x ^= x << 13;
                     x ^= x >> 7;
                     x ^= x << 17;
                     piece.extend_from_slice(alphabet[(x % alphabet.len() as u64) as usize]);
                 }
+                piece.truncate(len);
                 let by_scan = scan(ranks, &piece);
                 assert_eq!(by_scan, long(ranks, &piece));
                 assert_eq!(by_scan, heap(ranks, &piece));
@@ -465,7 +471,7 @@ mod tests {
     }
 
     /// Random vocabularies with random rank orders over a three-letter alphabet, random pieces:
-    /// the long-piece path equals tiktoken's scan on every one.
+    /// the heap and bucket paths equal tiktoken's scan on every one.
     #[test]
     fn long_piece_and_heap_paths_equal_the_scan_on_random_vocabularies() {
         let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
