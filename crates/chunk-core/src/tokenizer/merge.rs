@@ -133,65 +133,116 @@ fn merge(ranks: &Ranks, piece: &[u8], out: &mut Vec<(u32, u32)>) {
     }
 }
 
-/// The merge with a binary heap of candidate pairs `(rank, start)`, for medium pieces, where
-/// the scan's search for the lowest pair over every part (O(n) per merge) dominates.
-///
-/// The heap pops the lowest rank, the leftmost on ties: the scan's choice. An entry is stale
-/// when the pair at its start has changed since it was pushed (`pair[start] != rank`): a
-/// pair's rank names its bytes, so an entry whose rank still matches is the current pair.
-fn merge_heap(ranks: &Ranks, piece: &[u8], out: &mut Vec<(u32, u32)>) {
-    let n = piece.len();
-    let mut id: Vec<u32> = piece.iter().map(|&b| ranks.byte(b)).collect();
-    let rank_of = |s: u32, e: u32| ranks.get(&piece[s as usize..e as usize]).unwrap_or(NONE);
-    // A linked list of parts by start byte: end[s], prev[s] (NONE for the first), id[s], and
-    // pair[s], the rank of part s joined with the next (NONE if none, or s is not a part).
-    let mut end: Vec<u32> = (1..=n as u32).collect();
-    let mut prev: Vec<u32> = (0..n as u32).map(|i| i.wrapping_sub(1)).collect();
-    let mut pair = vec![NONE; n];
-    let mut heap: Vec<Reverse<(u32, u32)>> = Vec::with_capacity(n);
-    for i in 0..n as u32 - 1 {
-        let r = rank_of(i, i + 2);
-        pair[i as usize] = r;
-        if r != NONE {
-            heap.push(Reverse((r, i)));
+/// The parts of one piece as a linked list indexed by start byte, for the heap and bucket
+/// paths, which differ only in how they queue candidate pairs.
+struct Parts<'a> {
+    ranks: &'a Ranks,
+    piece: &'a [u8],
+    /// `end[s]`: the end of the part starting at `s`.
+    end: Vec<u32>,
+    /// `prev[s]`: the start of the part before the one at `s` (`NONE` for the first).
+    prev: Vec<u32>,
+    /// `id[s]`: the token id of the part at `s` (the rank of the pair that made it).
+    id: Vec<u32>,
+    /// `pair[s]`: the rank of the part at `s` joined with the next (`NONE` if not a token,
+    /// if there is no next part, or if `s` is no longer a part's start).
+    pair: Vec<u32>,
+}
+
+impl<'a> Parts<'a> {
+    /// One part per byte of `piece` (at least two bytes); every adjacent pair that is a token
+    /// is handed to `queue` as `(rank, start)`, in order of start.
+    fn new(ranks: &'a Ranks, piece: &'a [u8], mut queue: impl FnMut(u32, u32)) -> Self {
+        let n = piece.len() as u32;
+        let mut parts = Parts {
+            ranks,
+            piece,
+            end: (1..=n).collect(),
+            prev: (0..n).map(|i| i.wrapping_sub(1)).collect(),
+            id: piece.iter().map(|&b| ranks.byte(b)).collect(),
+            pair: vec![NONE; n as usize],
+        };
+        for i in 0..n - 1 {
+            let r = parts.rank_of(i, i + 2);
+            parts.pair[i as usize] = r;
+            if r != NONE {
+                queue(r, i);
+            }
+        }
+        parts
+    }
+
+    /// The rank of `piece[s..e]`, `NONE` if it is not a token (longer than any token, or not
+    /// in the table).
+    fn rank_of(&self, s: u32, e: u32) -> u32 {
+        let (s, e) = (s as usize, e as usize);
+        if e - s > MAX_TOKEN_BYTES {
+            NONE
+        } else {
+            self.ranks.get(&self.piece[s..e]).unwrap_or(NONE)
         }
     }
-    let mut heap = BinaryHeap::from(heap);
-    while let Some(Reverse((rank, s))) = heap.pop() {
+
+    /// Whether a queued `(rank, s)` is still the pair at `s`. A pair's rank names its bytes,
+    /// so an entry whose rank still matches is the current pair; any other is stale.
+    fn is_current(&self, rank: u32, s: u32) -> bool {
+        self.pair[s as usize] == rank
+    }
+
+    /// The part at `s` absorbs its right neighbour (their pair, of rank `rank`, is current);
+    /// the pairs this creates on either side that are tokens go to `queue` as `(rank, start)`.
+    fn absorb(&mut self, s: u32, rank: u32, mut queue: impl FnMut(u32, u32)) {
         let su = s as usize;
-        if pair[su] != rank {
-            continue;
-        }
-        // Part s absorbs its right neighbour.
-        let right = end[su] as usize;
-        let new_end = end[right];
-        pair[right] = NONE;
-        end[su] = new_end;
-        id[su] = rank;
-        let next = if (new_end as usize) < n {
-            prev[new_end as usize] = s;
-            rank_of(s, end[new_end as usize])
+        let right = self.end[su] as usize;
+        let new_end = self.end[right];
+        self.pair[right] = NONE;
+        self.end[su] = new_end;
+        self.id[su] = rank;
+        let next = if (new_end as usize) < self.piece.len() {
+            self.prev[new_end as usize] = s;
+            self.rank_of(s, self.end[new_end as usize])
         } else {
             NONE
         };
-        pair[su] = next;
+        self.pair[su] = next;
         if next != NONE {
-            heap.push(Reverse((next, s)));
+            queue(next, s);
         }
-        let p = prev[su];
+        let p = self.prev[su];
         if p != NONE {
-            let r = rank_of(p, new_end);
-            pair[p as usize] = r;
+            let r = self.rank_of(p, new_end);
+            self.pair[p as usize] = r;
             if r != NONE {
-                heap.push(Reverse((r, p)));
+                queue(r, p);
             }
         }
     }
-    let mut s = 0;
-    while s < n {
-        out.push((id[s], end[s]));
-        s = end[s] as usize;
+
+    /// Appends `(id, end)` of every part, in order, to `out`.
+    fn emit(&self, out: &mut Vec<(u32, u32)>) {
+        let mut s = 0;
+        while s < self.piece.len() {
+            out.push((self.id[s], self.end[s]));
+            s = self.end[s] as usize;
+        }
     }
+}
+
+/// The merge with a binary heap of candidate pairs `(rank, start)`, for medium pieces, where
+/// the scan's search for the lowest pair over every part (O(n) per merge) dominates.
+///
+/// The heap pops the lowest rank, the leftmost on ties: the scan's choice. Stale entries
+/// ([`Parts::is_current`]) are skipped.
+fn merge_heap(ranks: &Ranks, piece: &[u8], out: &mut Vec<(u32, u32)>) {
+    let mut initial = Vec::with_capacity(piece.len());
+    let mut parts = Parts::new(ranks, piece, |r, s| initial.push(Reverse((r, s))));
+    let mut heap = BinaryHeap::from(initial);
+    while let Some(Reverse((rank, s))) = heap.pop() {
+        if parts.is_current(rank, s) {
+            parts.absorb(s, rank, |r, p| heap.push(Reverse((r, p))));
+        }
+    }
+    parts.emit(out);
 }
 
 /// tiktoken's `_byte_pair_merge` for pieces shorter than [`SCAN_PIECE`] (the tests also run it
@@ -291,35 +342,14 @@ fn enqueue(
 /// the scan's order (lowest rank, then leftmost), because a merge never creates a new pair of
 /// the same rank (the new pair's bytes are longer than the merged token's). A merge that creates
 /// a pair of a *lower* rank interrupts the bucket: its rest goes back, and the lower rank is
-/// served first. `pair_rank[s]` is the rank of the pair starting at part `s` now, so stale
-/// entries are skipped. Positions are `u32`: pieces are far below 4 GiB (the page's whole
+/// served first. Stale entries ([`Parts::is_current`]) are skipped. Positions are `u32`: pieces are far below 4 GiB (the page's whole
 /// text is limited to a few megabytes).
 fn merge_long(ranks: &Ranks, piece: &[u8], out: &mut Vec<(u32, u32)>) {
-    let n = piece.len();
-    // id[s]: the token id of the part starting at s (the rank of the pair that made it).
-    let mut id: Vec<u32> = piece.iter().map(|&b| ranks.byte(b)).collect();
-    let rank_of = |s: u32, e: u32| {
-        let (s, e) = (s as usize, e as usize);
-        if e - s > MAX_TOKEN_BYTES {
-            NONE
-        } else {
-            ranks.get(&piece[s..e]).unwrap_or(NONE)
-        }
-    };
-    // Linked list of parts, indexed by start byte: end[s] is the part's end, prev[s] the
-    // previous part's start (NONE for the first).
-    let mut end: Vec<u32> = (1..=n as u32).collect();
-    let mut prev: Vec<u32> = (0..n as u32).map(|i| i.wrapping_sub(1)).collect();
-    let mut pair_rank = vec![NONE; n];
     let mut buckets: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
     let mut active: BinaryHeap<Reverse<u32>> = BinaryHeap::new();
-    for i in 0..n as u32 - 1 {
-        let r = rank_of(i, i + 2);
-        pair_rank[i as usize] = r;
-        if r != NONE {
-            enqueue(&mut buckets, &mut active, r, i);
-        }
-    }
+    let mut parts = Parts::new(ranks, piece, |r, s| {
+        enqueue(&mut buckets, &mut active, r, s)
+    });
     while let Some(Reverse(rank)) = active.pop() {
         let Some(mut starts) = buckets.remove(&rank) else {
             continue; // announced twice; already served
@@ -331,35 +361,13 @@ fn merge_long(ranks: &Ranks, piece: &[u8], out: &mut Vec<(u32, u32)>) {
         while next < starts.len() && !lower_rank_queued {
             let s = starts[next];
             next += 1;
-            if pair_rank[s as usize] != rank {
+            if !parts.is_current(rank, s) {
                 continue; // stale: the pair at s changed since it was queued
             }
-            // Part s absorbs its right neighbour.
-            let right = end[s as usize];
-            let new_end = end[right as usize];
-            pair_rank[right as usize] = NONE;
-            end[s as usize] = new_end;
-            id[s as usize] = rank;
-            let next_rank = if (new_end as usize) < n {
-                prev[new_end as usize] = s;
-                rank_of(s, end[new_end as usize])
-            } else {
-                NONE
-            };
-            pair_rank[s as usize] = next_rank;
-            if next_rank != NONE {
-                enqueue(&mut buckets, &mut active, next_rank, s);
-                lower_rank_queued |= next_rank < rank;
-            }
-            let p = prev[s as usize];
-            if p != NONE {
-                let r = rank_of(p, new_end);
-                pair_rank[p as usize] = r;
-                if r != NONE {
-                    enqueue(&mut buckets, &mut active, r, p);
-                    lower_rank_queued |= r < rank;
-                }
-            }
+            parts.absorb(s, rank, |r, p| {
+                enqueue(&mut buckets, &mut active, r, p);
+                lower_rank_queued |= r < rank;
+            });
         }
         if next < starts.len() {
             // Interrupted by a lower rank: the rest of this bucket waits its turn again.
@@ -368,11 +376,7 @@ fn merge_long(ranks: &Ranks, piece: &[u8], out: &mut Vec<(u32, u32)>) {
             }
         }
     }
-    let mut s = 0;
-    while s < n {
-        out.push((id[s], end[s]));
-        s = end[s] as usize;
-    }
+    parts.emit(out);
 }
 
 #[cfg(test)]
