@@ -195,7 +195,7 @@ test-differential: tools-serve
 test-wasm: tools-test
 	CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
 	CHROMEDRIVER=/usr/bin/chromedriver \
-	cargo test --target wasm32-unknown-unknown -p rag-chunk-calculator --tests --features linked-tokenizer
+	cargo test --target wasm32-unknown-unknown -p rag-chunk-calculator --tests --features linked-tokenizer,linked-languages
 	CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
 	cargo test --target wasm32-unknown-unknown -p embed-engine --test kernels
 

@@ -12,7 +12,8 @@
 //    tables/cl100k_base.bin and tables/o200k_base.bin, as chunk-core's `Encoding::table_path`
 //    names them;
 //    compare-worker.js, compare-engine.js and compare-engine_bg.wasm, as
-//    src/compare/engine.rs names them) and the icon;
+//    src/compare/engine.rs names them), the other languages' messages (i18n/vi.txt, id, ru,
+//    pl, as src/i18n/bundle.rs names them; about 70 KB gzip in all) and the icon;
 //  - afterwards: every same-origin GET answered 200 under the scope when the page asks for it,
 //    e.g. a tokenizer's vocabulary under vocab/, fetched only when a model needs it, the
 //    document reader (extract-worker.js, extract-engine.js, extract-engine_bg.wasm), fetched
@@ -31,8 +32,9 @@
 //    tables, the embedding model): the network first (the browser's HTTP cache still applies), the kept copy
 //    offline, so a new deployment is never paired with an older file of the same name. The
 //    tokenizer asks for a table with its build's checksum as a query (`?v=…`, for the HTTP
-//    cache): such a file is kept under its URL without the query (one copy per file), which
-//    answers it offline; the tokenizer refuses a copy that is another build's.
+//    cache), and the page for a language's messages with its catalogs' fingerprint: such a
+//    file is kept under its URL without the query (one copy per file), which answers it
+//    offline; the tokenizer and the page refuse a copy that is another build's.
 //
 // A new deployment: its index.html (fetched first, whenever the page is opened online) names
 // new hashed files, which are kept as the page loads them; hashed files it no longer names are
@@ -58,6 +60,10 @@ const EXTRA = [
   'compare-worker.js',
   'compare-engine.js',
   'compare-engine_bg.wasm',
+  'i18n/vi.txt',
+  'i18n/id.txt',
+  'i18n/ru.txt',
+  'i18n/pl.txt',
   'icon.svg',
 ];
 

@@ -31,9 +31,14 @@ pub fn App() -> impl IntoView {
 
     // Keep <html lang> and the document title in step with the language switch: side effects
     // on the document outside our view tree, hence an Effect.
+    // `<html lang>` names the language the words are in: English until a chosen language's
+    // messages have arrived (crate::i18n::bundle).
     Effect::new(move |_| {
         let l = lang.get();
-        browser::apply_lang(l, crate::i18n::text(l, Key::Title));
+        browser::apply_lang(
+            crate::i18n::bundle::shown(l),
+            crate::i18n::text(l, Key::Title),
+        );
     });
 
     view! {
@@ -69,43 +74,127 @@ pub fn App() -> impl IntoView {
 
 /// The language `<select>`; the choice is remembered on this device. The writer of the
 /// [`Language`] context (besides a settings link); it also moves the price box to the new
-/// language's decimal mark.
+/// language's decimal mark, and has a chosen language's messages fetched
+/// ([`crate::i18n::bundle`]): until they arrive the words stay English (the numbers already
+/// take the new language's format); if they cannot be fetched, the language goes back to the
+/// last one whose words are shown, and a status line says why.
 #[component]
 fn LanguageSwitch() -> impl IntoView {
     let writer = expect_context::<LanguageWriter>();
     let language = expect_context::<Language>();
     let fields = expect_context::<crate::state::FieldsWriter>();
+    let unavailable = RwSignal::new(None::<(Lang, String)>);
     let on_change = move |ev| {
         if let Some(lang) = Lang::from_tag(&event_target_value(&ev)) {
             // The price box moves to the new decimal mark in the same update as the language,
             // so the price is never read, even once, with the other language's mark.
             crate::calculator::move_price_mark(fields, writer.lang.get_untracked(), lang);
+            unavailable.set(None);
             writer.lang.set(lang);
             browser::remember_lang(lang);
         }
     };
+    #[cfg(not(linked_languages))]
+    bundles::fetch_when_chosen(writer, fields, unavailable);
     view! {
-        <label class="lang-switch">
-            <span>{move || language.t(Key::LanguageLabel)}</span>
-            <select
-                data-testid="language"
-                on:change=on_change
+        <div class="lang-box">
+            <label class="lang-switch">
+                <span>{move || language.t(Key::LanguageLabel)}</span>
+                <select
+                    data-testid="language"
+                    prop:value=move || language.get().code()
+                    on:change=on_change
+                >
+                    {Lang::ALL
+                        .into_iter()
+                        .map(|l| {
+                            view! {
+                                <option
+                                    value=l.code()
+                                    lang=l.code()
+                                    selected=move || language.get() == l
+                                >
+                                    {l.native_name()}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
+                </select>
+            </label>
+            <p
+                class="lang-status"
+                data-testid="language-status"
+                role="status"
+                data-lang=move || unavailable.with(|u| u.as_ref().map(|(l, _)| l.code()))
+                hidden=move || unavailable.with(Option::is_none)
             >
-                {Lang::ALL
-                    .into_iter()
-                    .map(|l| {
-                        view! {
-                            <option
-                                value=l.code()
-                                lang=l.code()
-                                selected=move || language.get() == l
-                            >
-                                {l.native_name()}
-                            </option>
-                        }
-                    })
-                    .collect_view()}
-            </select>
-        </label>
+                {move || {
+                    unavailable
+                        .get()
+                        .map(|(l, reason)| {
+                            language
+                                .tf(crate::i18n::args::LanguageUnavailable {
+                                    name: l.native_name(),
+                                    reason: &reason,
+                                })
+                        })
+                }}
+            </p>
+        </div>
+    }
+}
+
+/// Fetching a chosen language's messages, where they are not compiled in (the page's wasm
+/// module).
+#[cfg(not(linked_languages))]
+mod bundles {
+    use leptos::prelude::*;
+
+    use crate::browser;
+    use crate::i18n::{bundle, Lang};
+    use crate::state::{FieldsWriter, LanguageWriter};
+
+    /// Whenever the chosen language's messages are not there, fetches them once (a choice made
+    /// while they are on their way does not fetch them again). When they arrive and the language
+    /// is still chosen, every reader of the language is notified, so every word is written again
+    /// in it. When they cannot be had, the language goes back to the last one whose words were
+    /// shown (the price box back to its decimal mark), and `unavailable` says which and why
+    /// (until the visitor chooses a language again).
+    pub(super) fn fetch_when_chosen(
+        writer: LanguageWriter,
+        fields: FieldsWriter,
+        unavailable: RwSignal<Option<(Lang, String)>>,
+    ) {
+        let in_flight = StoredValue::new([false; 5]);
+        let last_shown = StoredValue::new(Lang::En);
+        Effect::new(move |_| {
+            let lang = writer.lang.get();
+            if bundle::ready(lang) {
+                last_shown.set_value(lang);
+                return;
+            }
+            if in_flight.with_value(|f| f[lang as usize]) {
+                return;
+            }
+            in_flight.update_value(|f| f[lang as usize] = true);
+            leptos::task::spawn_local(async move {
+                let loaded = browser::fetch_text(&bundle::path(lang))
+                    .await
+                    .and_then(|text| bundle::load(lang, text).map_err(|e| e.to_string()));
+                in_flight.update_value(|f| f[lang as usize] = false);
+                if writer.lang.get_untracked() != lang {
+                    return;
+                }
+                match loaded {
+                    Ok(()) => writer.lang.notify(),
+                    Err(reason) => {
+                        let back = last_shown.get_value();
+                        crate::calculator::move_price_mark(fields, lang, back);
+                        unavailable.set(Some((lang, reason)));
+                        writer.lang.set(back);
+                    }
+                }
+            });
+        });
     }
 }

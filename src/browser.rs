@@ -61,6 +61,31 @@ pub fn apply_lang(lang: Lang, title: &str) {
     let _ = (lang, title);
 }
 
+/// The text of the file at `path`, relative to the page (its `<base>`): `Err` with a short
+/// English reason ("HTTP 404", the browser's network error) when it cannot be fetched.
+#[cfg(target_arch = "wasm32")]
+pub async fn fetch_text(path: &str) -> Result<String, String> {
+    use wasm_bindgen::JsCast;
+    let reason = |e: wasm_bindgen::JsValue| {
+        js_sys::Error::from(e)
+            .message()
+            .as_string()
+            .unwrap_or_else(|| "network error".to_owned())
+    };
+    let answer =
+        wasm_bindgen_futures::JsFuture::from(leptos::prelude::window().fetch_with_str(path))
+            .await
+            .map_err(reason)?;
+    let response: web_sys::Response = answer.dyn_into().map_err(reason)?;
+    if !response.ok() {
+        return Err(format!("HTTP {}", response.status()));
+    }
+    let text = wasm_bindgen_futures::JsFuture::from(response.text().map_err(reason)?)
+        .await
+        .map_err(reason)?;
+    text.as_string().ok_or_else(|| "not text".to_owned())
+}
+
 /// Resolves after about `ms` milliseconds (a `setTimeout` promise). Used by the browser tests
 /// to wait for the tokenizer (the page itself yields with [`yield_now`]).
 #[cfg(target_arch = "wasm32")]

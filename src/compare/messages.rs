@@ -330,6 +330,7 @@ fn en(msg: Msg) -> &'static str {
     }
 }
 
+#[cfg(linked_languages)]
 fn vi(msg: Msg) -> &'static str {
     use Msg::*;
     match msg {
@@ -490,6 +491,7 @@ fn vi(msg: Msg) -> &'static str {
     }
 }
 
+#[cfg(linked_languages)]
 fn id(msg: Msg) -> &'static str {
     use Msg::*;
     match msg {
@@ -650,6 +652,7 @@ fn id(msg: Msg) -> &'static str {
     }
 }
 
+#[cfg(linked_languages)]
 fn ru(msg: Msg) -> &'static str {
     use Msg::*;
     match msg {
@@ -810,6 +813,7 @@ fn ru(msg: Msg) -> &'static str {
     }
 }
 
+#[cfg(linked_languages)]
 fn pl(msg: Msg) -> &'static str {
     use Msg::*;
     match msg {

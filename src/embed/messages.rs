@@ -43,6 +43,7 @@ fn en(msg: Em) -> &'static str {
     }
 }
 
+#[cfg(linked_languages)]
 fn vi(msg: Em) -> &'static str {
     use Em::*;
     match msg {
@@ -63,6 +64,7 @@ fn vi(msg: Em) -> &'static str {
     }
 }
 
+#[cfg(linked_languages)]
 fn id(msg: Em) -> &'static str {
     use Em::*;
     match msg {
@@ -83,6 +85,7 @@ fn id(msg: Em) -> &'static str {
     }
 }
 
+#[cfg(linked_languages)]
 fn ru(msg: Em) -> &'static str {
     use Em::*;
     match msg {
@@ -103,6 +106,7 @@ fn ru(msg: Em) -> &'static str {
     }
 }
 
+#[cfg(linked_languages)]
 fn pl(msg: Em) -> &'static str {
     use Em::*;
     match msg {

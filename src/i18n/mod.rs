@@ -17,6 +17,7 @@
 
 use std::collections::BTreeSet;
 
+pub mod bundle;
 pub mod locale;
 
 pub use locale::Lang;
@@ -407,14 +408,31 @@ macro_rules! catalog {
             }
         }
 
-        /// The template of `key` in `lang`, `{parameters}` unfilled.
+        /// This catalog as the language bundles see it ([`crate::i18n::bundle`]).
+        pub const CATALOG: $crate::i18n::bundle::Catalog = $crate::i18n::bundle::Catalog {
+            id: module_path!(),
+            keys: &[$(stringify!($k)),*],
+            #[cfg(linked_languages)]
+            template: |lang, i| template(lang, $name::ALL[i]),
+        };
+
+        /// The template of `key` in `lang`, `{parameters}` unfilled. In the page's wasm module
+        /// only English is compiled in: another language's template comes from its fetched
+        /// bundle, and is the English one until that bundle has arrived.
         fn template(lang: $crate::i18n::Lang, key: $name) -> &'static str {
             match lang {
                 $crate::i18n::Lang::En => en(key),
+                #[cfg(linked_languages)]
                 $crate::i18n::Lang::Vi => vi(key),
+                #[cfg(linked_languages)]
                 $crate::i18n::Lang::Id => id(key),
+                #[cfg(linked_languages)]
                 $crate::i18n::Lang::Ru => ru(key),
+                #[cfg(linked_languages)]
                 $crate::i18n::Lang::Pl => pl(key),
+                #[cfg(not(linked_languages))]
+                other => $crate::i18n::bundle::template(other, module_path!(), key as usize)
+                    .unwrap_or_else(|| en(key)),
             }
         }
 
@@ -460,6 +478,11 @@ macro_rules! catalog {
         #[test]
         fn every_message_is_written_in_every_language_with_its_declared_parameters() {
             use $crate::i18n::{placeholders, Lang};
+            assert!(
+                $crate::i18n::bundle::CATALOGS.iter().any(|c| c.id == CATALOG.id),
+                "{} is missing from i18n::bundle::CATALOGS: its messages would not be fetched",
+                CATALOG.id
+            );
             for &key in $name::ALL {
                 let declared: std::collections::BTreeSet<&str> =
                     key.params().iter().copied().collect();
@@ -484,6 +507,7 @@ catalog!(
         Tagline,
         Privacy,
         LanguageLabel,
+        LanguageUnavailable { name, reason },
         SettingsHeading,
         DocLengthLabel,
         UnitLabel,
@@ -637,6 +661,7 @@ fn en(key: Key) -> &'static str {
         Tagline => "See what chunk_size and chunk_overlap really cost: how many chunks, how many tokens embedded, how many of them are repeats, and where the cuts fall in your own text.",
         Privacy => "Everything runs in your browser. Your text is never uploaded; once loaded, this page makes no network request.",
         LanguageLabel => "Language",
+        LanguageUnavailable => "The page's text in {name} could not be loaded ({reason}), so the page is shown in English. Choose the language again to retry.",
         SettingsHeading => "Settings",
         DocLengthLabel => "Document length",
         UnitLabel => "Unit",
@@ -763,6 +788,7 @@ fn en(key: Key) -> &'static str {
     }
 }
 
+#[cfg(linked_languages)]
 fn vi(key: Key) -> &'static str {
     use Key::*;
     match key {
@@ -780,6 +806,7 @@ fn vi(key: Key) -> &'static str {
         Tagline => "Xem chunk_size và chunk_overlap thực sự tốn bao nhiêu: bao nhiêu đoạn, bao nhiêu token được nhúng, bao nhiêu token bị lặp lại, và văn bản của bạn bị cắt ở đâu.",
         Privacy => "Mọi thứ chạy trong trình duyệt của bạn. Văn bản không bao giờ được tải lên; sau khi tải xong, trang không gửi yêu cầu mạng nào.",
         LanguageLabel => "Ngôn ngữ",
+        LanguageUnavailable => "Không tải được phần chữ của ngôn ngữ “{name}” ({reason}), nên trang đang hiển thị bằng tiếng Anh. Hãy chọn lại ngôn ngữ để thử lại.",
         SettingsHeading => "Thiết lập",
         DocLengthLabel => "Độ dài tài liệu",
         UnitLabel => "Đơn vị",
@@ -906,6 +933,7 @@ fn vi(key: Key) -> &'static str {
     }
 }
 
+#[cfg(linked_languages)]
 fn id(key: Key) -> &'static str {
     use Key::*;
     match key {
@@ -923,6 +951,7 @@ fn id(key: Key) -> &'static str {
         Tagline => "Lihat berapa biaya sebenarnya dari chunk_size dan chunk_overlap: berapa chunk, berapa token yang di-embed, berapa yang berulang, dan di mana teks Anda terpotong.",
         Privacy => "Semuanya berjalan di peramban Anda. Teks Anda tidak pernah diunggah; setelah dimuat, halaman ini tidak mengirim permintaan jaringan apa pun.",
         LanguageLabel => "Bahasa",
+        LanguageUnavailable => "Teks untuk bahasa “{name}” tidak dapat dimuat ({reason}), jadi halaman ditampilkan dalam bahasa Inggris. Pilih bahasa itu lagi untuk mencoba ulang.",
         SettingsHeading => "Pengaturan",
         DocLengthLabel => "Panjang dokumen",
         UnitLabel => "Satuan",
@@ -1049,6 +1078,7 @@ fn id(key: Key) -> &'static str {
     }
 }
 
+#[cfg(linked_languages)]
 fn ru(key: Key) -> &'static str {
     use Key::*;
     match key {
@@ -1066,6 +1096,7 @@ fn ru(key: Key) -> &'static str {
         Tagline => "Посмотрите, во что на деле обходятся chunk_size и chunk_overlap: сколько чанков, сколько токенов уйдёт на эмбеддинг, сколько из них повторы и где разрезается ваш собственный текст.",
         Privacy => "Всё работает в вашем браузере. Текст никуда не отправляется; после загрузки страница не делает ни одного сетевого запроса.",
         LanguageLabel => "Язык",
+        LanguageUnavailable => "Не удалось загрузить тексты на языке «{name}» ({reason}), поэтому страница показана на английском. Выберите язык ещё раз, чтобы повторить попытку.",
         SettingsHeading => "Параметры",
         DocLengthLabel => "Длина документа",
         UnitLabel => "Единица",
@@ -1192,6 +1223,7 @@ fn ru(key: Key) -> &'static str {
     }
 }
 
+#[cfg(linked_languages)]
 fn pl(key: Key) -> &'static str {
     use Key::*;
     match key {
@@ -1209,6 +1241,7 @@ fn pl(key: Key) -> &'static str {
         Tagline => "Zobacz, ile naprawdę kosztują chunk_size i chunk_overlap: ile chunków, ile tokenów trafi do embeddingu, ile z nich to powtórzenia i gdzie wypadają cięcia w Twoim własnym tekście.",
         Privacy => "Wszystko działa w Twojej przeglądarce. Tekst nigdy nie jest wysyłany; po załadowaniu strona nie wykonuje żadnych żądań sieciowych.",
         LanguageLabel => "Język",
+        LanguageUnavailable => "Nie udało się wczytać tekstów w języku „{name}” ({reason}), więc strona jest wyświetlana po angielsku. Wybierz język ponownie, aby spróbować jeszcze raz.",
         SettingsHeading => "Ustawienia",
         DocLengthLabel => "Długość dokumentu",
         UnitLabel => "Jednostka",

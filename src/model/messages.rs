@@ -139,6 +139,7 @@ fn en(msg: Mm) -> &'static str {
     }
 }
 
+#[cfg(linked_languages)]
 fn vi(msg: Mm) -> &'static str {
     use Mm::*;
     match msg {
@@ -207,6 +208,7 @@ fn vi(msg: Mm) -> &'static str {
     }
 }
 
+#[cfg(linked_languages)]
 fn id(msg: Mm) -> &'static str {
     use Mm::*;
     match msg {
@@ -275,6 +277,7 @@ fn id(msg: Mm) -> &'static str {
     }
 }
 
+#[cfg(linked_languages)]
 fn ru(msg: Mm) -> &'static str {
     use Mm::*;
     match msg {
@@ -343,6 +346,7 @@ fn ru(msg: Mm) -> &'static str {
     }
 }
 
+#[cfg(linked_languages)]
 fn pl(msg: Mm) -> &'static str {
     use Mm::*;
     match msg {

@@ -253,6 +253,7 @@ fn en(msg: Rm) -> &'static str {
     }
 }
 
+#[cfg(linked_languages)]
 fn vi(msg: Rm) -> &'static str {
     use Rm::*;
     match msg {
@@ -376,6 +377,7 @@ fn vi(msg: Rm) -> &'static str {
     }
 }
 
+#[cfg(linked_languages)]
 fn id(msg: Rm) -> &'static str {
     use Rm::*;
     match msg {
@@ -499,6 +501,7 @@ fn id(msg: Rm) -> &'static str {
     }
 }
 
+#[cfg(linked_languages)]
 fn ru(msg: Rm) -> &'static str {
     use Rm::*;
     match msg {
@@ -622,6 +625,7 @@ fn ru(msg: Rm) -> &'static str {
     }
 }
 
+#[cfg(linked_languages)]
 fn pl(msg: Rm) -> &'static str {
     use Rm::*;
     match msg {

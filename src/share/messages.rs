@@ -27,6 +27,7 @@ fn en(msg: Sm) -> &'static str {
     }
 }
 
+#[cfg(linked_languages)]
 fn vi(msg: Sm) -> &'static str {
     use Sm::*;
     match msg {
@@ -40,6 +41,7 @@ fn vi(msg: Sm) -> &'static str {
     }
 }
 
+#[cfg(linked_languages)]
 fn id(msg: Sm) -> &'static str {
     use Sm::*;
     match msg {
@@ -53,6 +55,7 @@ fn id(msg: Sm) -> &'static str {
     }
 }
 
+#[cfg(linked_languages)]
 fn ru(msg: Sm) -> &'static str {
     use Sm::*;
     match msg {
@@ -66,6 +69,7 @@ fn ru(msg: Sm) -> &'static str {
     }
 }
 
+#[cfg(linked_languages)]
 fn pl(msg: Sm) -> &'static str {
     use Sm::*;
     match msg {

@@ -206,6 +206,7 @@ fn en(msg: Msg) -> &'static str {
     }
 }
 
+#[cfg(linked_languages)]
 fn vi(msg: Msg) -> &'static str {
     use Msg::*;
     match msg {
@@ -305,6 +306,7 @@ fn vi(msg: Msg) -> &'static str {
     }
 }
 
+#[cfg(linked_languages)]
 fn id(msg: Msg) -> &'static str {
     use Msg::*;
     match msg {
@@ -404,6 +406,7 @@ fn id(msg: Msg) -> &'static str {
     }
 }
 
+#[cfg(linked_languages)]
 fn ru(msg: Msg) -> &'static str {
     use Msg::*;
     match msg {
@@ -503,6 +506,7 @@ fn ru(msg: Msg) -> &'static str {
     }
 }
 
+#[cfg(linked_languages)]
 fn pl(msg: Msg) -> &'static str {
     use Msg::*;
     match msg {

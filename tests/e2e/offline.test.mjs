@@ -28,7 +28,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startStaticServer } from './static-server.mjs';
-import { countOf, launchBrowser, pasteText, sel, waitForAttr } from './page.mjs';
+import { chooseLanguage, countOf, launchBrowser, pasteText, sel, waitForAttr } from './page.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..', '..');
@@ -193,6 +193,14 @@ for (const build of BUILDS) {
         await page.waitForFunction(() => document.querySelector('[data-testid="file-message"]')?.dataset.reason === 'reader-offline', null, { timeout: 20000 });
         assert.match(await page.textContent(sel('file-message')), /not on this device yet.*Connect and open the file again/);
         assert.equal(await page.locator(sel('status')).getAttribute('data-bytes'), String(bytes), 'the text is kept');
+
+        // Offline, another language: its messages (fetched when chosen, i18n/ru.txt) were kept
+        // when the service worker installed, so the page is in Russian without the network.
+        phase = 'offline';
+        await chooseLanguage(page, 'ru');
+        assert.equal(await page.textContent('.site-header h1:not(#prerendered *)'), 'Калькулятор чанков для RAG', 'the title in Russian');
+        assert.equal(await page.locator(sel('language-status')).isHidden(), true, 'no failure said');
+        await chooseLanguage(page, 'en');
       } finally {
         await context.close();
       }

@@ -48,6 +48,16 @@ export async function serveAndLaunch(root) {
  * a hook waits for the app. */
 export const sel = (testid) => `[data-testid="${testid}"]:not(#prerendered *)`;
 
+/**
+ * Chooses `lang` with the language switch and waits until the page's words are in it: English is
+ * compiled into the page's module, every other language's messages are fetched when it is chosen
+ * (src/i18n/bundle.rs), and `<html lang>` names the language the words are in.
+ */
+export async function chooseLanguage(page, lang, timeout = 30_000) {
+  await page.locator(sel('language')).selectOption(lang);
+  await page.waitForFunction((l) => document.documentElement.lang === l, lang, { timeout });
+}
+
 /** Waits until the element's attribute equals `want`; returns false if the wait ran out. */
 export async function waitForAttr(page, testid, attr, want, timeout) {
   try {

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { countOf, sel, serveAndLaunch, typeText } from './page.mjs';
+import { chooseLanguage, countOf, sel, serveAndLaunch, typeText } from './page.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..', '..');
@@ -62,6 +62,47 @@ async function setField(page, testid, value, count) {
     );
   }
 }
+
+describe('a language whose messages cannot be fetched', () => {
+  test('the page says so, stays in the language it was in, and retries when chosen again', async () => {
+    const context = await site.browser.newContext({ serviceWorkers: 'block' });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (err) => errors.push(err.stack ?? String(err)));
+    let refuse = true;
+    await page.route('**/i18n/pl.txt*', (route) => (refuse ? route.fulfill({ status: 404, body: 'gone' }) : route.continue()));
+    try {
+      await page.goto(site.url, { waitUntil: 'load' });
+      await page.locator(sel('text-input')).waitFor({ state: 'visible', timeout: WAIT_MS });
+      await page.fill(sel('price'), '0.5');
+      await page.locator(sel('language')).selectOption('pl');
+      const status = page.locator(sel('language-status'));
+      await status.waitFor({ state: 'visible', timeout: WAIT_MS });
+      assert.equal(await status.getAttribute('data-lang'), 'pl');
+      assert.match(await status.textContent(), /Polski.*HTTP 404.*shown in English/);
+      assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
+      assert.equal(await page.inputValue(sel('language')), 'en', 'the switch is back on English');
+      assert.equal(await page.inputValue(sel('price')), '0.5', 'the price keeps its decimal point');
+
+      // Another file than a bundle, or another build's, is refused the same way.
+      await page.unroute('**/i18n/pl.txt*');
+      await page.route('**/i18n/pl.txt*', (route) => route.fulfill({ status: 200, body: '<!DOCTYPE html><p>not found</p>' }));
+      await page.locator(sel('language')).selectOption('pl');
+      await page.waitForFunction((s) => /not a message bundle/.test(document.querySelector(s)?.textContent ?? ''), sel('language-status'), { timeout: WAIT_MS });
+      assert.equal(await page.inputValue(sel('language')), 'en');
+
+      // Chosen again once the file can be had: Polish, and the failure is no longer said.
+      refuse = false;
+      await page.unroute('**/i18n/pl.txt*');
+      await chooseLanguage(page, 'pl');
+      assert.equal(await status.isHidden(), true);
+      assert.equal(await page.inputValue(sel('price')), '0,5', 'Polish decimal comma');
+      assert.deepEqual(errors, [], 'uncaught errors on the page');
+    } finally {
+      await context.close();
+    }
+  });
+});
 
 describe('counts take their plural forms', () => {
   test('ru, pl and en: overlap, showing and show-more for 1, 2, 5, 21, 22, 25', async () => {

@@ -482,6 +482,7 @@ describe('first visit on Slow 4G, root build', () => {
       await page.locator(sel('text-input')).waitFor({ state: 'attached', timeout: 120_000 });
       await page.waitForFunction((s) => document.querySelector(s)?.dataset.bytes === '12', sel('status'), { timeout: 120_000 }).catch(() => {});
       assert.equal(await page.locator(sel('status')).getAttribute('data-bytes'), '12', 'the typed text');
+      await page.waitForFunction(() => document.documentElement.lang === 'vi', null, { timeout: 60_000 }).catch(() => {});
       assert.equal(await page.evaluate(() => document.documentElement.lang), 'vi', 'the saved language');
       assert.equal(await page.locator(sel('chunk-size')).inputValue(), '300', 'the link\'s chunk size');
       assert.equal(await page.locator(sel('chunk-overlap')).inputValue(), '30', 'the link\'s overlap');

@@ -59,7 +59,8 @@ test('a link restores the settings; the address follows them; Back and Forward s
     assert.equal(await page.inputValue(sel('sim-preset')), 'uneven');
     assert.equal(await page.inputValue(sel('sim-tokenizer')), 'cl100k_base');
     assert.equal(await page.inputValue(sel('sim-rule')), 'contextual');
-    assert.equal(await page.evaluate(() => document.documentElement.lang), 'pl');
+    // The words follow once the Polish messages have arrived (fetched: src/i18n/bundle.rs).
+    await page.waitForFunction(() => document.documentElement.lang === 'pl', null, { timeout: 30_000 });
     // The figures follow, in the link's unit (characters): 20,000 tokens are taken as 80,000
     // characters, at 256 / 32 characters → 1 + ⌈(80,000 − 256) / 224⌉ = 357 windows.
     assert.equal(await page.getAttribute(sel('out-chunks'), 'data-value'), '357');

@@ -18,7 +18,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startStaticServer } from './static-server.mjs';
-import { launchBrowser, numberValue, rawValue, sel, waitForAttr as waitFor } from './page.mjs';
+import { chooseLanguage, launchBrowser, numberValue, rawValue, sel, waitForAttr as waitFor } from './page.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..', '..');
@@ -128,7 +128,7 @@ after(async () => {
 describe('chunking simulator', () => {
   test('English default: 5 chunks, 267 tokens, bloat 1.00, best chunk 3/4', async () => {
     needPage();
-    await page.locator(sel('language')).selectOption('en');
+    await chooseLanguage(page, 'en');
     await resetControls(page);
     assert.deepEqual(await figures(page), { chunks: 5, total: 267, bloat: 1, split: 4, full: 0, best: '3/4' });
     assert.equal(await page.locator(sel('sim-out-bloat')).textContent(), '1.00');
@@ -139,7 +139,7 @@ describe('chunking simulator', () => {
 
   test('Vietnamese: the same figures, try overlap 20, then sentence mode', async () => {
     needPage();
-    await page.locator(sel('language')).selectOption('vi');
+    await chooseLanguage(page, 'vi');
     await resetControls(page);
     await waitForValue(page, 'sim-query', DEFAULT_QUERIES.vi);
     assert.equal(await page.locator(sel('sim-query')).inputValue(), DEFAULT_QUERIES.vi);
@@ -181,7 +181,7 @@ describe('chunking simulator', () => {
   for (const lang of LANGUAGES) {
     test(`${lang}: the default manual reproduces the SPEC §4 figures`, async () => {
       needPage();
-      await page.locator(sel('language')).selectOption(lang);
+      await chooseLanguage(page, lang);
       await resetControls(page);
       await waitForValue(page, 'sim-query', DEFAULT_QUERIES[lang]);
       assert.equal(await page.locator(sel('sim-query')).inputValue(), DEFAULT_QUERIES[lang]);

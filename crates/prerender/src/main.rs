@@ -1,9 +1,12 @@
 //! Writes the prerendered page into a built `index.html`: the file named on the command line,
 //! else `index.html` in `$TRUNK_STAGING_DIR` (the folder Trunk gives its `post_build` hooks,
-//! see `Trunk.toml`).
+//! see `Trunk.toml`). Beside it, the other languages' message bundles the page's module fetches
+//! (`i18n/vi.txt` …, `rag_chunk_calculator::i18n::bundle`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+use rag_chunk_calculator::i18n::bundle;
 
 fn main() -> ExitCode {
     let path = match std::env::args_os().nth(1) {
@@ -41,5 +44,17 @@ fn main() -> ExitCode {
         markup.len(),
         out.len()
     );
+    let dir = path.parent().unwrap_or(std::path::Path::new("."));
+    for lang in bundle::FETCHED {
+        let file = dir.join(bundle::file_name(lang));
+        let text = bundle::write(lang);
+        let written = std::fs::create_dir_all(file.parent().unwrap_or(dir))
+            .and_then(|()| std::fs::write(&file, &text));
+        if let Err(e) = written {
+            eprintln!("prerender: cannot write {}: {e}", file.display());
+            return ExitCode::FAILURE;
+        }
+        println!("prerender: {} ({} bytes)", file.display(), text.len());
+    }
     ExitCode::SUCCESS
 }
