@@ -75,7 +75,7 @@ pub fn App() -> impl IntoView {
 /// The language `<select>`; the choice is remembered on this device. The writer of the
 /// [`Language`] context (besides a settings link); it also moves the price box to the new
 /// language's decimal mark, and has a chosen language's messages fetched
-/// ([`crate::i18n::bundle`]): until they arrive the words stay English (the numbers already
+/// ([`crate::languages`]): until they arrive the words stay English (the numbers already
 /// take the new language's format); if they cannot be fetched, the language goes back to the
 /// last one whose words are shown, and a status line says why.
 #[component]
@@ -95,7 +95,7 @@ fn LanguageSwitch() -> impl IntoView {
         }
     };
     #[cfg(not(linked_languages))]
-    bundles::fetch_when_chosen(writer, fields, unavailable);
+    crate::languages::fetch_when_chosen(writer, fields, unavailable);
     view! {
         <div class="lang-box">
             <label class="lang-switch">
@@ -141,60 +141,5 @@ fn LanguageSwitch() -> impl IntoView {
                 }}
             </p>
         </div>
-    }
-}
-
-/// Fetching a chosen language's messages, where they are not compiled in (the page's wasm
-/// module).
-#[cfg(not(linked_languages))]
-mod bundles {
-    use leptos::prelude::*;
-
-    use crate::browser;
-    use crate::i18n::{bundle, Lang};
-    use crate::state::{FieldsWriter, LanguageWriter};
-
-    /// Whenever the chosen language's messages are not there, fetches them once (a choice made
-    /// while they are on their way does not fetch them again). When they arrive and the language
-    /// is still chosen, every reader of the language is notified, so every word is written again
-    /// in it. When they cannot be had, the language goes back to the last one whose words were
-    /// shown (the price box back to its decimal mark), and `unavailable` says which and why
-    /// (until the visitor chooses a language again).
-    pub(super) fn fetch_when_chosen(
-        writer: LanguageWriter,
-        fields: FieldsWriter,
-        unavailable: RwSignal<Option<(Lang, String)>>,
-    ) {
-        let in_flight = StoredValue::new([false; 5]);
-        let last_shown = StoredValue::new(Lang::En);
-        Effect::new(move |_| {
-            let lang = writer.lang.get();
-            if bundle::ready(lang) {
-                last_shown.set_value(lang);
-                return;
-            }
-            if in_flight.with_value(|f| f[lang as usize]) {
-                return;
-            }
-            in_flight.update_value(|f| f[lang as usize] = true);
-            leptos::task::spawn_local(async move {
-                let loaded = browser::fetch_text(&bundle::path(lang))
-                    .await
-                    .and_then(|text| bundle::load(lang, text).map_err(|e| e.to_string()));
-                in_flight.update_value(|f| f[lang as usize] = false);
-                if writer.lang.get_untracked() != lang {
-                    return;
-                }
-                match loaded {
-                    Ok(()) => writer.lang.notify(),
-                    Err(reason) => {
-                        let back = last_shown.get_value();
-                        crate::calculator::move_price_mark(fields, lang, back);
-                        unavailable.set(Some((lang, reason)));
-                        writer.lang.set(back);
-                    }
-                }
-            });
-        });
     }
 }

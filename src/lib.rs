@@ -43,6 +43,7 @@ pub mod file_input;
 pub mod format;
 pub mod i18n;
 pub mod jobs;
+pub mod languages;
 pub mod model;
 pub mod parse;
 pub mod prerendered;

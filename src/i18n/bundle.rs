@@ -4,15 +4,16 @@
 //! gzip size, a tenth of what a first visit waits for.
 //!
 //! A bundle (`i18n/<code>.txt` in the build, written by the prerender hook with [`write`]) is
-//! UTF-8 text: one header line, then every template of every catalog in [`CATALOGS`] order,
-//! each in its catalog's key order, each followed by a NUL byte (no template contains one):
+//! UTF-8 text: one header line, then every template of every catalog in the order of the
+//! catalogs given (the page's list is `crate::languages::CATALOGS`), each in its catalog's key
+//! order, each followed by a NUL byte (no template contains one):
 //!
 //! ```text
 //! rag-chunk-calculator messages<TAB>vi<TAB><fingerprint, 16 hex digits><TAB><templates>\n
 //! <template>\0<template>\0…
 //! ```
 //!
-//! The fingerprint ([`fingerprint`]) is a hash of every catalog's name and key names, which
+//! The fingerprint ([`fingerprint`]) is a hash of every catalog's id and key names, which
 //! both the module and the bundle know: a bundle of another build whose keys differ is
 //! refused ([`BundleError::OtherBuild`]) instead of showing one message in another's place.
 //! The page asks for `i18n/<code>.txt?v=<fingerprint>`, so that a browser's HTTP cache never
@@ -37,18 +38,6 @@ pub struct Catalog {
     #[cfg(linked_languages)]
     pub template: fn(Lang, usize) -> &'static str,
 }
-
-/// Every catalog of the page, in the order of their templates in a bundle. Each catalog's
-/// completeness test checks that it is listed here.
-pub const CATALOGS: [&Catalog; 7] = [
-    &super::CATALOG,
-    &crate::compare::messages::CATALOG,
-    &crate::embed::messages::CATALOG,
-    &crate::model::messages::CATALOG,
-    &crate::retrieval::messages::CATALOG,
-    &crate::share::messages::CATALOG,
-    &crate::simulator::messages::CATALOG,
-];
 
 /// The first field of a bundle's header line.
 const MAGIC: &str = "rag-chunk-calculator messages";
@@ -100,31 +89,31 @@ impl std::fmt::Display for BundleError {
     }
 }
 
-/// The fingerprint of this build's catalogs: 64-bit FNV-1a over every catalog's id and key
-/// names, each followed by a newline.
-pub fn fingerprint() -> u64 {
+/// The fingerprint of `catalogs`: 64-bit FNV-1a over every catalog's id and key names, each
+/// followed by a newline.
+pub fn fingerprint(catalogs: &[&Catalog]) -> u64 {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     let mut eat = |s: &str| {
         for b in s.bytes().chain(std::iter::once(b'\n')) {
             hash = (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
         }
     };
-    for c in CATALOGS {
+    for c in catalogs {
         eat(c.id);
         c.keys.iter().for_each(|k| eat(k));
     }
     hash
 }
 
-/// How many templates a bundle holds: every key of every catalog.
-pub fn template_count() -> usize {
-    CATALOGS.iter().map(|c| c.keys.len()).sum()
+/// How many templates a bundle of `catalogs` holds: every key of every catalog.
+pub fn template_count(catalogs: &[&Catalog]) -> usize {
+    catalogs.iter().map(|c| c.keys.len()).sum()
 }
 
-/// The path of `lang`'s bundle relative to the page, with this build's fingerprint as the
-/// query (for the HTTP cache).
-pub fn path(lang: Lang) -> String {
-    format!("i18n/{}.txt?v={:016x}", lang.code(), fingerprint())
+/// The path of `lang`'s bundle of `catalogs` relative to the page, with their fingerprint as
+/// the query (for the HTTP cache).
+pub fn path(lang: Lang, catalogs: &[&Catalog]) -> String {
+    format!("i18n/{}.txt?v={:016x}", lang.code(), fingerprint(catalogs))
 }
 
 /// The file name of `lang`'s bundle in the build (`i18n/vi.txt`).
@@ -132,16 +121,17 @@ pub fn file_name(lang: Lang) -> String {
     format!("i18n/{}.txt", lang.code())
 }
 
-/// `lang`'s bundle, from the compiled-in catalogs (the prerender hook writes it into the build).
+/// `lang`'s bundle of `catalogs`, from the compiled-in templates (the prerender hook writes it
+/// into the build).
 #[cfg(linked_languages)]
-pub fn write(lang: Lang) -> String {
+pub fn write(lang: Lang, catalogs: &[&Catalog]) -> String {
     let mut out = format!(
         "{MAGIC}\t{}\t{:016x}\t{}\n",
         lang.code(),
-        fingerprint(),
-        template_count()
+        fingerprint(catalogs),
+        template_count(catalogs)
     );
-    for c in CATALOGS {
+    for c in catalogs {
         for i in 0..c.keys.len() {
             let t = (c.template)(lang, i);
             debug_assert!(!t.contains('\0'), "{}::{} holds a NUL", c.id, c.keys[i]);
@@ -152,8 +142,13 @@ pub fn write(lang: Lang) -> String {
     out
 }
 
-/// The templates of a bundle `text` for `lang`, in bundle order, checked against this build.
-pub fn parse(lang: Lang, text: &str) -> Result<Vec<&str>, BundleError> {
+/// The templates of a bundle `text` for `lang`, in bundle order, checked against `catalogs`
+/// (this build's).
+pub fn parse<'t>(
+    lang: Lang,
+    text: &'t str,
+    catalogs: &[&Catalog],
+) -> Result<Vec<&'t str>, BundleError> {
     let (header, body) = text.split_once('\n').ok_or(BundleError::NotABundle)?;
     let mut fields = header.split('\t');
     if fields.next() != Some(MAGIC) {
@@ -168,10 +163,10 @@ pub fn parse(lang: Lang, text: &str) -> Result<Vec<&str>, BundleError> {
             found: code.chars().take(16).collect(),
         });
     }
-    if u64::from_str_radix(print, 16).ok() != Some(fingerprint()) {
+    if u64::from_str_radix(print, 16).ok() != Some(fingerprint(catalogs)) {
         return Err(BundleError::OtherBuild);
     }
-    let expected = template_count();
+    let expected = template_count(catalogs);
     let declared = count
         .parse::<usize>()
         .map_err(|_| BundleError::NotABundle)?;
@@ -187,19 +182,31 @@ pub fn parse(lang: Lang, text: &str) -> Result<Vec<&str>, BundleError> {
     Ok(templates)
 }
 
+/// One loaded language: each catalog's id with its templates in key order.
+#[cfg(not(linked_languages))]
+type Loaded = Vec<(&'static str, &'static [&'static str])>;
+
 #[cfg(not(linked_languages))]
 thread_local! {
     /// Each fetched language's templates, once its bundle has arrived (leaked: kept for the
     /// page's life, at most four, so that a template is a `&'static str` like a compiled one).
-    static LOADED: RefCell<[Option<&'static [&'static str]>; 5]> = const { RefCell::new([None; 5]) };
+    static LOADED: RefCell<[Option<Loaded>; 5]> = const { RefCell::new([None, None, None, None, None]) };
 }
 
-/// Keeps `lang`'s bundle `text` for the rest of the page's life, if it is this build's.
+/// Keeps `lang`'s bundle `text` of `catalogs` for the rest of the page's life, if it is this
+/// build's.
 #[cfg(not(linked_languages))]
-pub fn load(lang: Lang, text: String) -> Result<(), BundleError> {
+pub fn load(lang: Lang, text: String, catalogs: &[&Catalog]) -> Result<(), BundleError> {
     let text: &'static str = Box::leak(text.into_boxed_str());
-    let templates: &'static [&'static str] = Box::leak(parse(lang, text)?.into_boxed_slice());
-    LOADED.with(|l| l.borrow_mut()[lang as usize] = Some(templates));
+    let mut templates: &'static [&'static str] =
+        Box::leak(parse(lang, text, catalogs)?.into_boxed_slice());
+    let mut loaded = Loaded::with_capacity(catalogs.len());
+    for c in catalogs {
+        let (own, rest) = templates.split_at(c.keys.len());
+        loaded.push((c.id, own));
+        templates = rest;
+    }
+    LOADED.with(|l| l.borrow_mut()[lang as usize] = Some(loaded));
     Ok(())
 }
 
@@ -228,91 +235,91 @@ pub fn shown(lang: Lang) -> Lang {
 }
 
 /// The template of key number `index` of catalog `catalog` (a `CATALOG.id`) in `lang`, from
-/// its loaded bundle; `None` while it has not arrived.
+/// its loaded bundle; `None` while it has not arrived, or if the bundle lacks that catalog.
 #[cfg(not(linked_languages))]
 pub fn template(lang: Lang, catalog: &str, index: usize) -> Option<&'static str> {
-    let templates = LOADED.with(|l| l.borrow()[lang as usize])?;
-    let mut start = 0;
-    for c in CATALOGS {
-        if c.id == catalog {
-            return templates.get(start + index).copied();
-        }
-        start += c.keys.len();
-    }
-    None
+    LOADED.with(|l| {
+        let l = l.borrow();
+        let (_, templates) = l[lang as usize]
+            .as_ref()?
+            .iter()
+            .find(|(id, _)| *id == catalog)?;
+        templates.get(index).copied()
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn every_bundle_reads_back_as_the_compiled_in_templates() {
-        for lang in FETCHED {
-            let text = write(lang);
-            let templates = parse(lang, &text).unwrap();
-            assert_eq!(templates.len(), template_count());
-            let mut i = 0;
-            for c in CATALOGS {
-                for k in 0..c.keys.len() {
-                    assert_eq!(
-                        templates[i],
-                        (c.template)(lang, k),
-                        "{}::{}",
-                        c.id,
-                        c.keys[k]
-                    );
-                    i += 1;
-                }
-            }
-        }
-    }
+    const A: Catalog = Catalog {
+        id: "a",
+        keys: &["One", "Two"],
+        template: |_, i| ["one", "two"][i],
+    };
+    const B: Catalog = Catalog {
+        id: "b",
+        keys: &["Three"],
+        template: |lang, _| if lang == Lang::Pl { "trzy" } else { "three" },
+    };
+    const BOTH: [&Catalog; 2] = [&A, &B];
 
     #[test]
-    fn catalogs_are_listed_once_and_keys_are_unique_within_each() {
-        let mut ids: Vec<&str> = CATALOGS.iter().map(|c| c.id).collect();
-        ids.sort_unstable();
-        ids.dedup();
-        assert_eq!(ids.len(), CATALOGS.len());
-        for c in CATALOGS {
-            let mut keys = c.keys.to_vec();
-            keys.sort_unstable();
-            keys.dedup();
-            assert_eq!(keys.len(), c.keys.len(), "{}", c.id);
-        }
-        // The page's own catalog and the comparison's are the largest; a bundle holds them all.
-        assert!(template_count() > 500, "{}", template_count());
+    fn a_bundle_reads_back_in_catalog_order() {
+        let text = write(Lang::Pl, &BOTH);
+        assert!(text.starts_with(&format!("{MAGIC}\tpl\t{:016x}\t3\n", fingerprint(&BOTH))));
+        assert_eq!(
+            parse(Lang::Pl, &text, &BOTH),
+            Ok(vec!["one", "two", "trzy"])
+        );
+        // Another set of catalogs (a build with other keys) has another fingerprint.
+        assert_ne!(fingerprint(&BOTH), fingerprint(&[&B, &A]));
+        assert_ne!(fingerprint(&BOTH), fingerprint(&[&A]));
     }
 
     #[test]
     fn a_bundle_of_another_language_build_or_shape_is_refused() {
-        let vi = write(Lang::Vi);
+        let pl = write(Lang::Pl, &BOTH);
         assert_eq!(
-            parse(Lang::Ru, &vi),
-            Err(BundleError::OtherLanguage { found: "vi".into() })
+            parse(Lang::Ru, &pl, &BOTH),
+            Err(BundleError::OtherLanguage { found: "pl".into() })
         );
-        let other_build = vi.replacen(&format!("{:016x}", fingerprint()), "0123456789abcdef", 1);
-        assert_eq!(parse(Lang::Vi, &other_build), Err(BundleError::OtherBuild));
-        let n = template_count();
-        let short = vi.strip_suffix('\0').unwrap();
-        let short = &short[..short.rfind('\0').unwrap() + 1];
+        assert_eq!(parse(Lang::Pl, &pl, &[&A]), Err(BundleError::OtherBuild));
+        let other_build = pl.replacen(
+            &format!("{:016x}", fingerprint(&BOTH)),
+            "0123456789abcdef",
+            1,
+        );
         assert_eq!(
-            parse(Lang::Vi, short),
+            parse(Lang::Pl, &other_build, &BOTH),
+            Err(BundleError::OtherBuild)
+        );
+        let short = pl.replace("trzy\0", "");
+        assert_eq!(
+            parse(Lang::Pl, &short, &BOTH),
             Err(BundleError::Count {
-                expected: n,
-                found: n - 1
+                expected: 3,
+                found: 2
             })
         );
-        assert_eq!(parse(Lang::Vi, ""), Err(BundleError::NotABundle));
+        let miscounted = pl.replace("\t3\n", "\t4\n");
         assert_eq!(
-            parse(Lang::Vi, "<!DOCTYPE html>\n<html>"),
+            parse(Lang::Pl, &miscounted, &BOTH),
+            Err(BundleError::Count {
+                expected: 3,
+                found: 4
+            })
+        );
+        assert_eq!(parse(Lang::Pl, "", &BOTH), Err(BundleError::NotABundle));
+        assert_eq!(
+            parse(Lang::Pl, "<!DOCTYPE html>\n<html>", &BOTH),
             Err(BundleError::NotABundle)
         );
         assert_eq!(
-            parse(Lang::Vi, &format!("{MAGIC}\tvi\n")),
+            parse(Lang::Pl, &format!("{MAGIC}\tpl\n"), &BOTH),
             Err(BundleError::NotABundle)
         );
-        // The messages say what happened, in words.
+        // The reasons are said in words.
         assert_eq!(
             BundleError::OtherBuild.to_string(),
             "the file belongs to another version of the page"
@@ -320,10 +327,11 @@ mod tests {
     }
 
     #[test]
-    fn the_path_names_the_language_and_this_builds_fingerprint() {
-        let p = path(Lang::Pl);
-        assert!(p.starts_with("i18n/pl.txt?v="), "{p}");
-        assert_eq!(p.len(), "i18n/pl.txt?v=".len() + 16);
+    fn the_path_names_the_language_and_the_fingerprint() {
+        assert_eq!(
+            path(Lang::Pl, &BOTH),
+            format!("i18n/pl.txt?v={:016x}", fingerprint(&BOTH))
+        );
         assert_eq!(file_name(Lang::Ru), "i18n/ru.txt");
         // Natively every language is compiled in.
         assert!(FETCHED.iter().all(|&l| ready(l) && shown(l) == l));

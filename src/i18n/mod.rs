@@ -478,11 +478,6 @@ macro_rules! catalog {
         #[test]
         fn every_message_is_written_in_every_language_with_its_declared_parameters() {
             use $crate::i18n::{placeholders, Lang};
-            assert!(
-                $crate::i18n::bundle::CATALOGS.iter().any(|c| c.id == CATALOG.id),
-                "{} is missing from i18n::bundle::CATALOGS: its messages would not be fetched",
-                CATALOG.id
-            );
             for &key in $name::ALL {
                 let declared: std::collections::BTreeSet<&str> =
                     key.params().iter().copied().collect();

@@ -1,12 +1,13 @@
 //! Writes the prerendered page into a built `index.html`: the file named on the command line,
 //! else `index.html` in `$TRUNK_STAGING_DIR` (the folder Trunk gives its `post_build` hooks,
 //! see `Trunk.toml`). Beside it, the other languages' message bundles the page's module fetches
-//! (`i18n/vi.txt` …, `rag_chunk_calculator::i18n::bundle`).
+//! (`i18n/vi.txt` …, `rag_chunk_calculator::languages`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use rag_chunk_calculator::i18n::bundle;
+use rag_chunk_calculator::languages;
 
 fn main() -> ExitCode {
     let path = match std::env::args_os().nth(1) {
@@ -47,7 +48,7 @@ fn main() -> ExitCode {
     let dir = path.parent().unwrap_or(std::path::Path::new("."));
     for lang in bundle::FETCHED {
         let file = dir.join(bundle::file_name(lang));
-        let text = bundle::write(lang);
+        let text = languages::write(lang);
         let written = std::fs::create_dir_all(file.parent().unwrap_or(dir))
             .and_then(|()| std::fs::write(&file, &text));
         if let Err(e) = written {

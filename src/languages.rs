@@ -1,0 +1,143 @@
+//! The page's languages as files: the list of every message catalog, in the order of their
+//! templates in a bundle ([`CATALOGS`]), the bundles the prerender hook writes from it
+//! ([`write`]), and, in the page's wasm module, fetching a chosen language's bundle
+//! ([`fetch_when_chosen`]). The bundle format and the loaded templates are `i18n::bundle`'s;
+//! this module sits above the sections, whose catalogs it names, so that `i18n` names none.
+
+use crate::i18n::bundle::{self, Catalog};
+use crate::i18n::Lang;
+
+/// Every catalog of the page, in the order of their templates in a bundle. A test reads the
+/// sources for every `catalog!` and checks that each is listed here.
+pub const CATALOGS: [&Catalog; 7] = [
+    &crate::i18n::CATALOG,
+    &crate::compare::messages::CATALOG,
+    &crate::embed::messages::CATALOG,
+    &crate::model::messages::CATALOG,
+    &crate::retrieval::messages::CATALOG,
+    &crate::share::messages::CATALOG,
+    &crate::simulator::messages::CATALOG,
+];
+
+/// `lang`'s bundle of every catalog (for the prerender hook, which writes it into the build
+/// as [`bundle::file_name`]).
+#[cfg(linked_languages)]
+pub fn write(lang: Lang) -> String {
+    bundle::write(lang, &CATALOGS)
+}
+
+/// Whenever the chosen language's messages are not there, fetches them once (a choice made
+/// while they are on their way does not fetch them again). When they arrive and the language
+/// is still chosen, every reader of the language is notified, so every word is written again
+/// in it. When they cannot be had, the language goes back to the last one whose words were
+/// shown (the price box back to its decimal mark), and `unavailable` says which and why
+/// (until the visitor chooses a language again). Taken by `app::LanguageSwitch`.
+#[cfg(not(linked_languages))]
+pub fn fetch_when_chosen(
+    writer: crate::state::LanguageWriter,
+    fields: crate::state::FieldsWriter,
+    unavailable: leptos::prelude::RwSignal<Option<(Lang, String)>>,
+) {
+    use leptos::prelude::*;
+    let in_flight = StoredValue::new([false; 5]);
+    let last_shown = StoredValue::new(Lang::En);
+    Effect::new(move |_| {
+        let lang = writer.lang.get();
+        if bundle::ready(lang) {
+            last_shown.set_value(lang);
+            return;
+        }
+        if in_flight.with_value(|f| f[lang as usize]) {
+            return;
+        }
+        in_flight.update_value(|f| f[lang as usize] = true);
+        leptos::task::spawn_local(async move {
+            let loaded = crate::browser::fetch_text(&bundle::path(lang, &CATALOGS))
+                .await
+                .and_then(|text| bundle::load(lang, text, &CATALOGS).map_err(|e| e.to_string()));
+            in_flight.update_value(|f| f[lang as usize] = false);
+            if writer.lang.get_untracked() != lang {
+                return;
+            }
+            match loaded {
+                Ok(()) => writer.lang.notify(),
+                Err(reason) => {
+                    let back = last_shown.get_value();
+                    crate::calculator::move_price_mark(fields, lang, back);
+                    unavailable.set(Some((lang, reason)));
+                    writer.lang.set(back);
+                }
+            }
+        });
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::bundle::{parse, template_count, FETCHED};
+
+    #[test]
+    fn every_bundle_reads_back_as_the_compiled_in_templates() {
+        for lang in FETCHED {
+            let text = write(lang);
+            let templates = parse(lang, &text, &CATALOGS).unwrap();
+            assert_eq!(templates.len(), template_count(&CATALOGS));
+            let mut i = 0;
+            for c in CATALOGS {
+                for k in 0..c.keys.len() {
+                    assert_eq!(
+                        templates[i],
+                        (c.template)(lang, k),
+                        "{}::{}",
+                        c.id,
+                        c.keys[k]
+                    );
+                    i += 1;
+                }
+            }
+        }
+        // The page's own catalog and the comparison's are the largest; a bundle holds them all.
+        assert!(template_count(&CATALOGS) > 500);
+    }
+
+    /// Every `catalog!` in the page's sources is listed in [`CATALOGS`] (one missing would
+    /// show English in every language in the page, since its messages would be in no bundle).
+    #[test]
+    fn every_catalog_of_the_sources_is_listed_once() {
+        fn walk(dir: &std::path::Path, out: &mut Vec<String>) {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    walk(&path, out);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    let text = std::fs::read_to_string(&path).unwrap();
+                    if text.lines().any(|l| {
+                        l.trim_start().starts_with("crate::i18n::catalog!(")
+                            || l.starts_with("catalog!(")
+                    }) {
+                        let rel = path.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap();
+                        let module = rel
+                            .with_extension("")
+                            .components()
+                            .skip(1)
+                            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                            .filter(|c| c != "mod")
+                            .collect::<Vec<_>>()
+                            .join("::");
+                        out.push(format!("rag_chunk_calculator::{module}"));
+                    }
+                }
+            }
+        }
+        let mut found = Vec::new();
+        walk(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+            &mut found,
+        );
+        found.sort();
+        let mut listed: Vec<String> = CATALOGS.iter().map(|c| c.id.to_owned()).collect();
+        listed.sort();
+        assert_eq!(found, listed);
+    }
+}
