@@ -83,7 +83,7 @@ fn LanguageSwitch() -> impl IntoView {
     let writer = expect_context::<LanguageWriter>();
     let language = expect_context::<Language>();
     let fields = expect_context::<crate::state::FieldsWriter>();
-    let unavailable = RwSignal::new(None::<(Lang, String)>);
+    let unavailable = RwSignal::new(None::<(Lang, crate::languages::Failure)>);
     let on_change = move |ev| {
         if let Some(lang) = Lang::from_tag(&event_target_value(&ev)) {
             // The price box moves to the new decimal mark in the same update as the language,
@@ -126,16 +126,19 @@ fn LanguageSwitch() -> impl IntoView {
                 data-testid="language-status"
                 role="status"
                 data-lang=move || unavailable.with(|u| u.as_ref().map(|(l, _)| l.code()))
+                data-reason=move || unavailable.with(|u| u.as_ref().map(|(_, f)| f.code()))
                 hidden=move || unavailable.with(Option::is_none)
             >
                 {move || {
+                    let shown = language.get();
                     unavailable
                         .get()
-                        .map(|(l, reason)| {
+                        .map(|(l, failure)| {
                             language
                                 .tf(crate::i18n::args::LanguageUnavailable {
                                     name: l.native_name(),
-                                    reason: &reason,
+                                    reason: &failure.reason(shown),
+                                    shown: shown.native_name(),
                                 })
                         })
                 }}

@@ -61,29 +61,41 @@ pub fn apply_lang(lang: Lang, title: &str) {
     let _ = (lang, title);
 }
 
-/// The text of the file at `path`, relative to the page (its `<base>`): `Err` with a short
-/// English reason ("HTTP 404", the browser's network error) when it cannot be fetched.
+/// Why [`fetch_text`] got no text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FetchError {
+    /// The server answered with this HTTP status, not 2xx.
+    Status(u16),
+    /// No answer (offline, refused, aborted), or its body could not be read: the browser's own
+    /// words for it, for the console.
+    Network(String),
+}
+
+/// The text of the file at `path`, relative to the page (its `<base>`).
 #[cfg(target_arch = "wasm32")]
-pub async fn fetch_text(path: &str) -> Result<String, String> {
+pub async fn fetch_text(path: &str) -> Result<String, FetchError> {
     use wasm_bindgen::JsCast;
-    let reason = |e: wasm_bindgen::JsValue| {
-        js_sys::Error::from(e)
-            .message()
-            .as_string()
-            .unwrap_or_else(|| "network error".to_owned())
+    let network = |e: wasm_bindgen::JsValue| {
+        FetchError::Network(
+            js_sys::Error::from(e)
+                .message()
+                .as_string()
+                .unwrap_or_default(),
+        )
     };
     let answer =
         wasm_bindgen_futures::JsFuture::from(leptos::prelude::window().fetch_with_str(path))
             .await
-            .map_err(reason)?;
-    let response: web_sys::Response = answer.dyn_into().map_err(reason)?;
+            .map_err(network)?;
+    let response: web_sys::Response = answer.dyn_into().map_err(network)?;
     if !response.ok() {
-        return Err(format!("HTTP {}", response.status()));
+        return Err(FetchError::Status(response.status()));
     }
-    let text = wasm_bindgen_futures::JsFuture::from(response.text().map_err(reason)?)
+    let text = wasm_bindgen_futures::JsFuture::from(response.text().map_err(network)?)
         .await
-        .map_err(reason)?;
-    text.as_string().ok_or_else(|| "not text".to_owned())
+        .map_err(network)?;
+    text.as_string()
+        .ok_or_else(|| FetchError::Network("the body is not text".to_owned()))
 }
 
 /// Resolves after about `ms` milliseconds (a `setTimeout` promise). Used by the browser tests

@@ -19,6 +19,41 @@ pub const CATALOGS: [&Catalog; 7] = [
     &crate::simulator::messages::CATALOG,
 ];
 
+/// Why a chosen language's messages could not be had.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// The site answered the bundle's request with this HTTP status.
+    Status(u16),
+    /// No answer (offline and not kept, refused, aborted).
+    Network,
+    /// A file came, but not this build's bundle of that language.
+    File(bundle::BundleError),
+}
+
+impl Failure {
+    /// The hook's `data-reason`: `status`, `network` or `file`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Failure::Status(_) => "status",
+            Failure::Network => "network",
+            Failure::File(_) => "file",
+        }
+    }
+
+    /// The reason in `lang`, as the status line's `{reason}`.
+    pub fn reason(&self, lang: Lang) -> String {
+        use crate::i18n::{args, text, Key};
+        match self {
+            Failure::Status(status) => args::LanguageFailedStatus {
+                status: &status.to_string(),
+            }
+            .fill(lang),
+            Failure::Network => text(lang, Key::LanguageFailedNetwork).to_owned(),
+            Failure::File(_) => text(lang, Key::LanguageFailedFile).to_owned(),
+        }
+    }
+}
+
 /// `lang`'s bundle of every catalog (for the prerender hook, which writes it into the build
 /// as [`bundle::file_name`]).
 #[cfg(linked_languages)]
@@ -31,12 +66,13 @@ pub fn write(lang: Lang) -> String {
 /// is still chosen, every reader of the language is notified, so every word is written again
 /// in it. When they cannot be had, the language goes back to the last one whose words were
 /// shown (the price box back to its decimal mark), and `unavailable` says which and why
-/// (until the visitor chooses a language again). Taken by `app::LanguageSwitch`.
+/// (until the visitor chooses a language again; the browser's own words, or what was wrong
+/// with the file, go to the console). Taken by `app::LanguageSwitch`.
 #[cfg(not(linked_languages))]
 pub fn fetch_when_chosen(
     writer: crate::state::LanguageWriter,
     fields: crate::state::FieldsWriter,
-    unavailable: leptos::prelude::RwSignal<Option<(Lang, String)>>,
+    unavailable: leptos::prelude::RwSignal<Option<(Lang, Failure)>>,
 ) {
     use leptos::prelude::*;
     let in_flight = StoredValue::new([false; 5]);
@@ -52,9 +88,18 @@ pub fn fetch_when_chosen(
         }
         in_flight.update_value(|f| f[lang as usize] = true);
         leptos::task::spawn_local(async move {
-            let loaded = crate::browser::fetch_text(&bundle::path(lang, &CATALOGS))
-                .await
-                .and_then(|text| bundle::load(lang, text, &CATALOGS).map_err(|e| e.to_string()));
+            let path = bundle::path(lang, &CATALOGS);
+            let loaded = match crate::browser::fetch_text(&path).await {
+                Ok(text) => bundle::load(lang, text, &CATALOGS).map_err(Failure::File),
+                Err(crate::browser::FetchError::Status(status)) => Err(Failure::Status(status)),
+                Err(crate::browser::FetchError::Network(words)) => {
+                    leptos::logging::warn!("{path}: {words}");
+                    Err(Failure::Network)
+                }
+            };
+            if let Err(Failure::File(e)) = &loaded {
+                leptos::logging::warn!("{path}: {e}");
+            }
             in_flight.update_value(|f| f[lang as usize] = false);
             if writer.lang.get_untracked() != lang {
                 return;
@@ -72,7 +117,7 @@ pub fn fetch_when_chosen(
     });
 }
 
-#[cfg(test)]
+#[cfg(all(test, linked_languages))]
 mod tests {
     use super::*;
     use crate::i18n::bundle::{parse, template_count, FETCHED};
@@ -99,6 +144,31 @@ mod tests {
         }
         // The page's own catalog and the comparison's are the largest; a bundle holds them all.
         assert!(template_count(&CATALOGS) > 500);
+    }
+
+    #[test]
+    fn a_failure_is_said_in_the_language_shown() {
+        assert_eq!(
+            Failure::Status(404).reason(Lang::En),
+            "the site answered with status 404"
+        );
+        assert_eq!(
+            Failure::Status(500).reason(Lang::Ru),
+            "сайт ответил кодом 500"
+        );
+        assert_eq!(
+            Failure::Network.reason(Lang::Pl),
+            "połączenie się nie powiodło"
+        );
+        let file = Failure::File(crate::i18n::bundle::BundleError::OtherBuild);
+        assert_eq!(
+            file.reason(Lang::En),
+            "the file received is not this version's text"
+        );
+        assert_eq!(
+            [Failure::Status(1), Failure::Network, file].map(|f| f.code()),
+            ["status", "network", "file"]
+        );
     }
 
     /// Every `catalog!` in the page's sources is listed in [`CATALOGS`] (one missing would

@@ -151,7 +151,8 @@ fn DocumentView() -> impl IntoView {
     let results = expect_context::<CompareResults>();
     let lang = move || app.language.lang.get();
     let m = move |msg: Msg| messages::text(lang(), msg);
-    // The selection's layout, once per selection (a language change rebuilds no span).
+    // The selection's layout, once per selection (a language change rebuilds no span, only
+    // their titles).
     let layout = Memo::new(move |_| {
         results.selection.with(|s| {
             s.as_ref()
@@ -183,16 +184,21 @@ fn DocumentView() -> impl IntoView {
             None => "doc-span",
         };
         let (shared, uncovered) = (s.covers >= 2, s.covers == 0);
-        let title = match s.chunk {
-            Some(c) if shared => cmp_msg::DocSpanShared {
-                index: &format::int(l, c as u64),
+        // The title follows the language (and a language's words arriving); the body is built
+        // once per layout.
+        let title = move || {
+            let l = app.language.lang.get();
+            match s.chunk {
+                Some(c) if shared => cmp_msg::DocSpanShared {
+                    index: &format::int(l, c as u64),
+                }
+                .fill(l),
+                Some(c) => cmp_msg::DocSpanChunk {
+                    index: &format::int(l, c as u64),
+                }
+                .fill(l),
+                None => messages::text(l, Msg::DocSpanNone).to_owned(),
             }
-            .fill(l),
-            Some(c) => cmp_msg::DocSpanChunk {
-                index: &format::int(l, c as u64),
-            }
-            .fill(l),
-            None => messages::text(l, Msg::DocSpanNone).to_owned(),
         };
         let body = app
             .source

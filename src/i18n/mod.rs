@@ -412,6 +412,7 @@ macro_rules! catalog {
         pub const CATALOG: $crate::i18n::bundle::Catalog = $crate::i18n::bundle::Catalog {
             id: module_path!(),
             keys: &[$(stringify!($k)),*],
+            params: &[$( &[ $($( stringify!($p) ),+)? ] ),*],
             #[cfg(linked_languages)]
             template: |lang, i| template(lang, $name::ALL[i]),
         };
@@ -443,7 +444,7 @@ macro_rules! catalog {
                 key.params().is_empty(),
                 "{key:?} has parameters: show it with its `args` struct"
             );
-            template(lang, key)
+            template($crate::i18n::bundle::shown(lang), key)
         }
 
         /// The messages with parameters: one struct per message, named as its key, with one
@@ -456,8 +457,10 @@ macro_rules! catalog {
                 pub struct $k<'a> { $( pub $p: &'a str ),+ }
 
                 impl $k<'_> {
-                    /// The message in `lang`, filled.
+                    /// The message in `lang`, filled (in English, by English plural rules,
+                    /// while `lang`'s messages have not arrived: `bundle::shown`).
                     pub fn fill(&self, lang: $crate::i18n::Lang) -> String {
+                        let lang = $crate::i18n::bundle::shown(lang);
                         $crate::i18n::fill(
                             lang,
                             super::template(lang, super::$name::$k),
@@ -502,7 +505,10 @@ catalog!(
         Tagline,
         Privacy,
         LanguageLabel,
-        LanguageUnavailable { name, reason },
+        LanguageUnavailable { name, reason, shown },
+        LanguageFailedStatus { status },
+        LanguageFailedNetwork,
+        LanguageFailedFile,
         SettingsHeading,
         DocLengthLabel,
         UnitLabel,
@@ -654,9 +660,12 @@ fn en(key: Key) -> &'static str {
         ChunkSizeLabelChars => "Chunk size (characters)",
         Title => "RAG Chunk Calculator",
         Tagline => "See what chunk_size and chunk_overlap really cost: how many chunks, how many tokens embedded, how many of them are repeats, and where the cuts fall in your own text.",
-        Privacy => "Everything runs in your browser. Your text is never uploaded; once loaded, this page makes no network request.",
+        Privacy => "Everything runs in your browser. Your text is never uploaded: the page only fetches its own files (code, tables, another language's words) from this site.",
         LanguageLabel => "Language",
-        LanguageUnavailable => "The page's text in {name} could not be loaded ({reason}), so the page is shown in English. Choose the language again to retry.",
+        LanguageUnavailable => "The page's text in {name} could not be loaded: {reason}. It stays in {shown}; choose the language again to retry.",
+        LanguageFailedStatus => "the site answered with status {status}",
+        LanguageFailedNetwork => "the connection failed",
+        LanguageFailedFile => "the file received is not this version's text",
         SettingsHeading => "Settings",
         DocLengthLabel => "Document length",
         UnitLabel => "Unit",
@@ -799,9 +808,12 @@ fn vi(key: Key) -> &'static str {
         ChunkSizeLabelChars => "Kích thước đoạn (ký tự)",
         Title => "Máy tính chia đoạn RAG",
         Tagline => "Xem chunk_size và chunk_overlap thực sự tốn bao nhiêu: bao nhiêu đoạn, bao nhiêu token được nhúng, bao nhiêu token bị lặp lại, và văn bản của bạn bị cắt ở đâu.",
-        Privacy => "Mọi thứ chạy trong trình duyệt của bạn. Văn bản không bao giờ được tải lên; sau khi tải xong, trang không gửi yêu cầu mạng nào.",
+        Privacy => "Mọi thứ chạy trong trình duyệt của bạn. Văn bản không bao giờ được tải lên: trang chỉ tải các tệp của chính nó (mã, bảng, chữ của ngôn ngữ khác) từ trang web này.",
         LanguageLabel => "Ngôn ngữ",
-        LanguageUnavailable => "Không tải được phần chữ của ngôn ngữ “{name}” ({reason}), nên trang đang hiển thị bằng tiếng Anh. Hãy chọn lại ngôn ngữ để thử lại.",
+        LanguageUnavailable => "Không tải được chữ của trang bằng {name}: {reason}. Trang vẫn dùng {shown}; hãy chọn lại ngôn ngữ đó để thử lại.",
+        LanguageFailedStatus => "máy chủ trả về mã trạng thái {status}",
+        LanguageFailedNetwork => "kết nối bị lỗi",
+        LanguageFailedFile => "tệp nhận được không phải phần chữ của phiên bản này",
         SettingsHeading => "Thiết lập",
         DocLengthLabel => "Độ dài tài liệu",
         UnitLabel => "Đơn vị",
@@ -944,9 +956,12 @@ fn id(key: Key) -> &'static str {
         ChunkSizeLabelChars => "Ukuran chunk (karakter)",
         Title => "Kalkulator Chunk RAG",
         Tagline => "Lihat berapa biaya sebenarnya dari chunk_size dan chunk_overlap: berapa chunk, berapa token yang di-embed, berapa yang berulang, dan di mana teks Anda terpotong.",
-        Privacy => "Semuanya berjalan di peramban Anda. Teks Anda tidak pernah diunggah; setelah dimuat, halaman ini tidak mengirim permintaan jaringan apa pun.",
+        Privacy => "Semuanya berjalan di peramban Anda. Teks Anda tidak pernah diunggah: halaman ini hanya mengambil berkasnya sendiri (kode, tabel, teks bahasa lain) dari situs ini.",
         LanguageLabel => "Bahasa",
-        LanguageUnavailable => "Teks untuk bahasa “{name}” tidak dapat dimuat ({reason}), jadi halaman ditampilkan dalam bahasa Inggris. Pilih bahasa itu lagi untuk mencoba ulang.",
+        LanguageUnavailable => "Teks halaman dalam {name} tidak dapat dimuat: {reason}. Halaman tetap dalam {shown}; pilih bahasa itu lagi untuk mencoba ulang.",
+        LanguageFailedStatus => "situs menjawab dengan status {status}",
+        LanguageFailedNetwork => "koneksi gagal",
+        LanguageFailedFile => "berkas yang diterima bukan teks versi ini",
         SettingsHeading => "Pengaturan",
         DocLengthLabel => "Panjang dokumen",
         UnitLabel => "Satuan",
@@ -1089,9 +1104,12 @@ fn ru(key: Key) -> &'static str {
         ChunkSizeLabelChars => "Размер чанка (символы)",
         Title => "Калькулятор чанков для RAG",
         Tagline => "Посмотрите, во что на деле обходятся chunk_size и chunk_overlap: сколько чанков, сколько токенов уйдёт на эмбеддинг, сколько из них повторы и где разрезается ваш собственный текст.",
-        Privacy => "Всё работает в вашем браузере. Текст никуда не отправляется; после загрузки страница не делает ни одного сетевого запроса.",
+        Privacy => "Всё работает в вашем браузере. Текст никуда не отправляется: страница загружает только собственные файлы (код, таблицы, тексты на другом языке) с этого сайта.",
         LanguageLabel => "Язык",
-        LanguageUnavailable => "Не удалось загрузить тексты на языке «{name}» ({reason}), поэтому страница показана на английском. Выберите язык ещё раз, чтобы повторить попытку.",
+        LanguageUnavailable => "Не удалось загрузить тексты страницы на языке «{name}»: {reason}. Страница остаётся на языке «{shown}»; выберите язык ещё раз, чтобы повторить попытку.",
+        LanguageFailedStatus => "сайт ответил кодом {status}",
+        LanguageFailedNetwork => "соединение не удалось",
+        LanguageFailedFile => "полученный файл не содержит тексты этой версии",
         SettingsHeading => "Параметры",
         DocLengthLabel => "Длина документа",
         UnitLabel => "Единица",
@@ -1234,9 +1252,12 @@ fn pl(key: Key) -> &'static str {
         ChunkSizeLabelChars => "Rozmiar chunka (znaki)",
         Title => "Kalkulator chunków RAG",
         Tagline => "Zobacz, ile naprawdę kosztują chunk_size i chunk_overlap: ile chunków, ile tokenów trafi do embeddingu, ile z nich to powtórzenia i gdzie wypadają cięcia w Twoim własnym tekście.",
-        Privacy => "Wszystko działa w Twojej przeglądarce. Tekst nigdy nie jest wysyłany; po załadowaniu strona nie wykonuje żadnych żądań sieciowych.",
+        Privacy => "Wszystko działa w Twojej przeglądarce. Tekst nigdy nie jest wysyłany: strona pobiera tylko własne pliki (kod, tabele, teksty w innym języku) z tej witryny.",
         LanguageLabel => "Język",
-        LanguageUnavailable => "Nie udało się wczytać tekstów w języku „{name}” ({reason}), więc strona jest wyświetlana po angielsku. Wybierz język ponownie, aby spróbować jeszcze raz.",
+        LanguageUnavailable => "Nie udało się wczytać tekstów strony w języku „{name}”: {reason}. Strona pozostaje w języku „{shown}”; wybierz język ponownie, aby spróbować jeszcze raz.",
+        LanguageFailedStatus => "witryna odpowiedziała kodem {status}",
+        LanguageFailedNetwork => "połączenie się nie powiodło",
+        LanguageFailedFile => "otrzymany plik nie zawiera tekstów tej wersji",
         SettingsHeading => "Ustawienia",
         DocLengthLabel => "Długość dokumentu",
         UnitLabel => "Jednostka",

@@ -79,7 +79,11 @@ describe('a language whose messages cannot be fetched', () => {
       const status = page.locator(sel('language-status'));
       await status.waitFor({ state: 'visible', timeout: WAIT_MS });
       assert.equal(await status.getAttribute('data-lang'), 'pl');
-      assert.match(await status.textContent(), /Polski.*HTTP 404.*shown in English/);
+      assert.equal(await status.getAttribute('data-reason'), 'status');
+      assert.equal(
+        await status.textContent(),
+        'The page\'s text in Polski could not be loaded: the site answered with status 404. It stays in English; choose the language again to retry.',
+      );
       assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
       assert.equal(await page.inputValue(sel('language')), 'en', 'the switch is back on English');
       assert.equal(await page.inputValue(sel('price')), '0.5', 'the price keeps its decimal point');
@@ -88,8 +92,20 @@ describe('a language whose messages cannot be fetched', () => {
       await page.unroute('**/i18n/pl.txt*');
       await page.route('**/i18n/pl.txt*', (route) => route.fulfill({ status: 200, body: '<!DOCTYPE html><p>not found</p>' }));
       await page.locator(sel('language')).selectOption('pl');
-      await page.waitForFunction((s) => /not a message bundle/.test(document.querySelector(s)?.textContent ?? ''), sel('language-status'), { timeout: WAIT_MS });
+      await page.waitForFunction((s) => document.querySelector(s)?.dataset.reason === 'file', sel('language-status'), { timeout: WAIT_MS });
+      assert.match(await status.textContent(), /Polski.*not this version's text.*stays in English/);
       assert.equal(await page.inputValue(sel('language')), 'en');
+
+      // From a language whose words are shown (Russian), a failing one goes back to it, and
+      // the status is said in it.
+      await chooseLanguage(page, 'ru');
+      await page.locator(sel('language')).selectOption('pl');
+      await page.waitForFunction((s) => document.querySelector(s)?.dataset.reason === 'file', sel('language-status'), { timeout: WAIT_MS });
+      assert.equal(await page.inputValue(sel('language')), 'ru', 'the switch is back on Russian');
+      assert.equal(await page.evaluate(() => document.documentElement.lang), 'ru');
+      assert.match(await status.textContent(), /«Polski».*«Русский»/);
+      assert.equal(await page.inputValue(sel('price')), '0,5', 'the Russian decimal comma');
+      await chooseLanguage(page, 'en');
 
       // Chosen again once the file can be had: Polish, and the failure is no longer said.
       refuse = false;
