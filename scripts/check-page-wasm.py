@@ -10,7 +10,7 @@ both). It fails (exit 1, saying why) when:
 
 - the module gzipped (level 9, as `gzip -9` and the Makefile's figures) is over the budget,
   BUDGET_GZIP_BYTES, default `DEFAULT_BUDGET` below: the page's gzip size on 2026-12-06
-  (628,316 bytes, with Leptos's `erase_components` and only the English messages compiled in:
+  (636,305 bytes, with Leptos's `erase_components` and only the English messages compiled in:
   the other languages are fetched, src/i18n/bundle.rs) plus about 1 %. It guards against a
   table or the strategies linked into the page (each adds hundreds of KB); the first-visit goal
   of 400 KB needs the page split into modules;
@@ -48,7 +48,7 @@ import sys
 # import-circle work, + ~5 %: 734,000. Then 739,710 bytes with dense retrieval's controls (the
 # retriever and model selects, the embedding model's status line and its messages in five
 # languages) and the CSV import of question/answer pairs (the csv crate's reader), + ~3 %.
-DEFAULT_BUDGET = 635_000
+DEFAULT_BUDGET = 643_000
 
 # The bytes of the first 188 tokens of both BPE tables, one byte each: `!` (0x21) to `~` (0x7e),
 # then 0xa1–0xac and 0xae–0xff (GPT-2's byte order), as the table's blob starts.
