@@ -130,7 +130,7 @@ fn LanguageSwitch() -> impl IntoView {
                 hidden=move || unavailable.with(Option::is_none)
             >
                 {move || {
-                    let shown = language.get();
+                    let shown = crate::i18n::bundle::shown(language.get());
                     unavailable
                         .get()
                         .map(|(l, failure)| {

@@ -79,6 +79,12 @@ pub fn fetch_when_chosen(
     let last_shown = StoredValue::new(Lang::En);
     Effect::new(move |_| {
         let lang = writer.lang.get();
+        // Another language set without the switch (a settings link, Back or Forward): a
+        // failure said earlier no longer applies. Going back after a failure lands on
+        // `last_shown`, which keeps it.
+        if lang != last_shown.get_value() && unavailable.with_untracked(Option::is_some) {
+            unavailable.set(None);
+        }
         if bundle::ready(lang) {
             last_shown.set_value(lang);
             return;

@@ -13,7 +13,8 @@
 //! <template>\0<template>\0…
 //! ```
 //!
-//! The fingerprint ([`fingerprint`]) is a hash of every catalog's id and key names, which
+//! The fingerprint ([`fingerprint`]) is a hash of every catalog's id, key names and parameter
+//! names, which
 //! both the module and the bundle know: a bundle of another build whose keys differ is
 //! refused ([`BundleError::OtherBuild`]) instead of showing one message in another's place.
 //! The page asks for `i18n/<code>.txt?v=<fingerprint>`, so that a browser's HTTP cache never
@@ -193,9 +194,11 @@ pub fn parse<'t>(
         });
     }
     if templates.len() != expected || !cut.is_empty() {
+        // Bytes after the last template count as one more (cut) template.
+        let extra = usize::from(templates.len() == expected);
         return Err(BundleError::Count {
             expected,
-            found: templates.len(),
+            found: templates.len() + extra,
         });
     }
     let mut at = templates.iter();
@@ -353,6 +356,13 @@ mod tests {
             parse(Lang::Pl, &pl.replace("{n}", "{m}"), &BOTH),
             Err(BundleError::Placeholders {
                 key: "a::Two".into()
+            })
+        );
+        assert_eq!(
+            parse(Lang::Pl, &format!("{pl}junk"), &BOTH),
+            Err(BundleError::Count {
+                expected: 3,
+                found: 4
             })
         );
         let miscounted = pl.replace("\t3\n", "\t4\n");

@@ -607,6 +607,9 @@ fn wire_retrieval(
     });
     // The sweep checks every setting against the model's limit: its model too.
     let model = Memo::new(move |_| figures.with(|f| f.and_then(|(f, _)| f.model)));
+    // The language as a value: its words arriving (`languages::fetch_when_chosen` notifies the
+    // signal with the same language) must not run the check again or make a sweep stale.
+    let lang = Memo::new(move |_| app.language.lang.get());
     let figures_of = |(settings, structure, embedder, breakpoints)| Figures {
         embedder,
         settings,
@@ -622,7 +625,7 @@ fn wire_retrieval(
         results.retries.track();
         let pairs = results.resolved.with(|r| ready_pairs(r));
         let params = results.params.get();
-        let lang = app.language.lang.get();
+        let lang = lang.get();
         let retriever = settings.retriever.get();
         let dense_model = settings.dense_model.get();
         // Stale at once, as the comparison table's rows are.
@@ -663,7 +666,7 @@ fn wire_retrieval(
     Effect::new(move |_| {
         app.source.text.track();
         app.fields.encoding.track();
-        app.language.lang.track();
+        lang.track();
         // The unit the chunks are cut in: a change of the size tokenizer makes it stale too
         // (read, not only tracked, as the model memo below).
         unit.with(|_| ());
