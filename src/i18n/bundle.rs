@@ -100,23 +100,24 @@ impl std::fmt::Display for BundleError {
     }
 }
 
-/// The fingerprint of `catalogs`: 64-bit FNV-1a over every catalog's id, key names and their
-/// parameter names, each followed by a newline (a message that gains a parameter changes it).
+/// The fingerprint of `catalogs`: the build's file checksum
+/// (`chunk_core::tokenizer::table::checksum`, as for the BPE tables) of every catalog's id, key
+/// names and their parameter names, each followed by a newline (a message that gains a
+/// parameter changes it).
 pub fn fingerprint(catalogs: &[&Catalog]) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut eat = |s: &str| {
-        for b in s.bytes().chain(std::iter::once(b'\n')) {
-            hash = (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
-        }
+    let mut names = String::new();
+    let mut push = |name: &str| {
+        names.push_str(name);
+        names.push('\n');
     };
     for c in catalogs {
-        eat(c.id);
-        for (k, params) in c.keys.iter().zip(c.params) {
-            eat(k);
-            params.iter().for_each(|p| eat(p));
+        push(c.id);
+        for (key, params) in c.keys.iter().zip(c.params) {
+            push(key);
+            params.iter().for_each(|p| push(p));
         }
     }
-    hash
+    chunk_core::tokenizer::table::checksum(names.as_bytes())
 }
 
 /// How many templates a bundle of `catalogs` holds: every key of every catalog.
