@@ -136,7 +136,7 @@ mod tests {
     fn every_language_fills_every_parameter() {
         for &key in Em::ALL {
             for lang in Lang::ALL {
-                let t = template(lang, key);
+                let t = template(lang, key).1;
                 for p in key.params() {
                     assert!(
                         t.contains(&format!("{{{p}}}")),

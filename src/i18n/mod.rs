@@ -414,26 +414,30 @@ macro_rules! catalog {
             keys: &[$(stringify!($k)),*],
             params: &[$( &[ $($( stringify!($p) ),+)? ] ),*],
             #[cfg(linked_languages)]
-            template: |lang, i| template(lang, $name::ALL[i]),
+            template: |lang, i| template(lang, $name::ALL[i]).1,
         };
 
-        /// The template of `key` in `lang`, `{parameters}` unfilled. In the page's wasm module
-        /// only English is compiled in: another language's template comes from its fetched
-        /// bundle, and is the English one until that bundle has arrived.
-        fn template(lang: $crate::i18n::Lang, key: $name) -> &'static str {
+        /// The template of `key` in `lang`, `{parameters}` unfilled, with the language it is
+        /// in (whose plural rules fill it). In the page's wasm module only English is compiled
+        /// in: another language's template comes from its fetched bundle, and is the English
+        /// one until that bundle has arrived (`bundle::shown`).
+        fn template(lang: $crate::i18n::Lang, key: $name) -> ($crate::i18n::Lang, &'static str) {
+            use $crate::i18n::Lang;
             match lang {
-                $crate::i18n::Lang::En => en(key),
+                Lang::En => (lang, en(key)),
                 #[cfg(linked_languages)]
-                $crate::i18n::Lang::Vi => vi(key),
+                Lang::Vi => (lang, vi(key)),
                 #[cfg(linked_languages)]
-                $crate::i18n::Lang::Id => id(key),
+                Lang::Id => (lang, id(key)),
                 #[cfg(linked_languages)]
-                $crate::i18n::Lang::Ru => ru(key),
+                Lang::Ru => (lang, ru(key)),
                 #[cfg(linked_languages)]
-                $crate::i18n::Lang::Pl => pl(key),
+                Lang::Pl => (lang, pl(key)),
                 #[cfg(not(linked_languages))]
-                other => $crate::i18n::bundle::template(other, module_path!(), key as usize)
-                    .unwrap_or_else(|| en(key)),
+                other => match $crate::i18n::bundle::template(other, module_path!(), key as usize) {
+                    Some(t) => (other, t),
+                    None => (Lang::En, en(key)),
+                },
             }
         }
 
@@ -444,7 +448,7 @@ macro_rules! catalog {
                 key.params().is_empty(),
                 "{key:?} has parameters: show it with its `args` struct"
             );
-            template($crate::i18n::bundle::shown(lang), key)
+            template(lang, key).1
         }
 
         /// The messages with parameters: one struct per message, named as its key, with one
@@ -458,12 +462,12 @@ macro_rules! catalog {
 
                 impl $k<'_> {
                     /// The message in `lang`, filled (in English, by English plural rules,
-                    /// while `lang`'s messages have not arrived: `bundle::shown`).
+                    /// while `lang`'s messages have not arrived).
                     pub fn fill(&self, lang: $crate::i18n::Lang) -> String {
-                        let lang = $crate::i18n::bundle::shown(lang);
+                        let (lang, template) = super::template(lang, super::$name::$k);
                         $crate::i18n::fill(
                             lang,
-                            super::template(lang, super::$name::$k),
+                            template,
                             &[ $( (stringify!($p), self.$p) ),+ ],
                         )
                     }
@@ -485,7 +489,8 @@ macro_rules! catalog {
                 let declared: std::collections::BTreeSet<&str> =
                     key.params().iter().copied().collect();
                 for lang in Lang::ALL {
-                    let t = template(lang, key);
+                    let (shown, t) = template(lang, key);
+                    assert_eq!(shown, lang, "{key:?} not compiled in for {lang:?}");
                     assert!(!t.trim().is_empty(), "{key:?} empty in {lang:?}");
                     assert_eq!(placeholders(t), declared, "{key:?} parameters in {lang:?}: {t}");
                     if let Some(problem) = $crate::i18n::plural_problem(lang, t) {
@@ -1403,7 +1408,7 @@ mod tests {
         use chunk_core::formula::{DocLength, CHARS_PER_TOKEN};
         for lang in Lang::ALL {
             for &key in Key::ALL {
-                let t = template(lang, key);
+                let t = template(lang, key).1;
                 if let Some(at) = t.find('÷') {
                     let divisor = t[at + '÷'.len_utf8()..].trim_start();
                     assert!(
@@ -1414,7 +1419,7 @@ mod tests {
             }
             for key in [Key::NoticeEstimate, Key::FaqA3] {
                 assert!(
-                    placeholders(template(lang, key)).contains("per_token"),
+                    placeholders(template(lang, key).1).contains("per_token"),
                     "{key:?} in {lang:?}"
                 );
             }
@@ -1425,7 +1430,7 @@ mod tests {
             };
             let filled = fill(
                 lang,
-                template(lang, Key::NoticeEstimate),
+                template(lang, Key::NoticeEstimate).1,
                 &[
                     ("chars", &chars.to_string()),
                     ("per_token", &CHARS_PER_TOKEN.to_string()),
@@ -1446,7 +1451,7 @@ mod tests {
             let same = Key::ALL
                 .iter()
                 .filter(|&&k| {
-                    template(lang, k) == template(Lang::En, k) && template(lang, k).len() > 12
+                    template(lang, k).1 == template(Lang::En, k).1 && template(lang, k).1.len() > 12
                 })
                 .count();
             assert_eq!(same, 0, "{lang:?} has untranslated messages");
@@ -1676,14 +1681,14 @@ mod tests {
         ];
         for (lang, key, forms) in cases {
             for (n, form) in ns.iter().zip(forms) {
-                let shown = fill(lang, template(lang, key), &[("n", n)]);
+                let shown = fill(lang, template(lang, key).1, &[("n", n)]);
                 assert!(shown.ends_with(form), "{lang:?} {key:?} {n}: {shown}");
             }
         }
         let of = |lang, total: &str| {
             fill(
                 lang,
-                template(lang, Key::ShowingOf),
+                template(lang, Key::ShowingOf).1,
                 &[("shown", "20"), ("total", total)],
             )
         };

@@ -618,7 +618,7 @@ mod tests {
                 .iter()
                 .copied()
                 .filter(|&m| {
-                    template(lang, m) == template(Lang::En, m) && template(lang, m).len() > 12
+                    template(lang, m).1 == template(Lang::En, m).1 && template(lang, m).1.len() > 12
                 })
                 .collect();
             assert!(same.is_empty(), "{lang:?} copies English for {same:?}");
