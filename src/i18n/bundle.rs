@@ -202,15 +202,14 @@ pub fn parse<'t>(
             found: templates.len() + extra,
         });
     }
-    let mut at = templates.iter();
-    for c in catalogs {
-        for (key, params) in c.keys.iter().zip(c.params) {
-            let t = at.next().copied().unwrap_or_default();
-            if super::placeholders(t) != params.iter().copied().collect() {
-                return Err(BundleError::Placeholders {
-                    key: format!("{}::{key}", c.id),
-                });
-            }
+    let keys = catalogs
+        .iter()
+        .flat_map(|c| c.keys.iter().zip(c.params).map(move |kp| (c.id, kp)));
+    for ((id, (key, params)), &t) in keys.zip(&templates) {
+        if super::placeholders(t) != params.iter().copied().collect() {
+            return Err(BundleError::Placeholders {
+                key: format!("{id}::{key}"),
+            });
         }
     }
     Ok(templates)

@@ -342,8 +342,8 @@ fn enqueue(
 /// the scan's order (lowest rank, then leftmost), because a merge never creates a new pair of
 /// the same rank (the new pair's bytes are longer than the merged token's). A merge that creates
 /// a pair of a *lower* rank interrupts the bucket: its rest goes back, and the lower rank is
-/// served first. Stale entries ([`Parts::is_current`]) are skipped. Positions are `u32`: pieces are far below 4 GiB (the page's whole
-/// text is limited to a few megabytes).
+/// served first. Stale entries ([`Parts::is_current`]) are skipped. Positions are `u32`: pieces
+/// are far below 4 GiB (the page's whole text is limited to a few megabytes).
 fn merge_long(ranks: &Ranks, piece: &[u8], out: &mut Vec<(u32, u32)>) {
     let mut buckets: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
     let mut active: BinaryHeap<Reverse<u32>> = BinaryHeap::new();
