@@ -112,9 +112,8 @@ for (const r of results) {
   const worker = r.rows.reduce((s, x) => s + x.millis, 0);
   say(`| ${r.name} | ${fmt(r.bytes)} | ${fmt(r.countMs)} | ${fmt(r.tableMs)} | ${fmt(r.tableMs - r.countMs)} | ${fmt(worker)} | ${longest ? fmt(longest) : "none > 50"} | ${r.tasks.filter((d) => d > 50).length} | ${r.progress} |`);
 }
-const last = results.at(-1);
-if (last) {
-  say(`\nWorker ms per strategy on the ${last.name}: ${last.rows.map((x) => `${x.strategy} ${fmt(x.millis)}`).join(", ")}.`);
+for (const r of results) {
+  say(`\nWorker ms per strategy on the ${r.name}: ${r.rows.map((x) => `${x.strategy} ${fmt(x.millis)}`).join(", ")}.`);
 }
 if (pageWasm && engineWasm) {
   say(`\nFirst paint needs the page's wasm: ${(gz(pageWasm) / 1e6).toFixed(2)} MB gzip -9; the comparison engine's wasm (fetched by its worker after the page started): ${(gz(engineWasm) / 1e6).toFixed(2)} MB gzip -9.`);

@@ -1,8 +1,14 @@
 //! The text-splitter crate 0.33.1 itself (`TextSplitter`, `MarkdownSplitter`), sized by this
 //! project's tokenizer or by the crate's own `Characters` sizer.
 //!
-//! Nothing of the crate is reimplemented: the chunks are its `chunk_indices` (byte offsets of
-//! trimmed chunks). In tokens the crate is given a [`ChunkSizer`] that counts with
+//! The crate is a copy (`crates/text-splitter`) that differs from the published one only in how
+//! it searches its semantic ranges: by index, where the published crate sorts every range left
+//! in the text once per chunk and scans them for each level's first range, which is quadratic
+//! in the text's length (1 MB of mixed text, natively: 151 → 8 ms, and 235 → 28 ms as
+//! markdown). `tests/text_splitter_copy.rs` checks its chunks equal to the published crate's.
+//!
+//! Nothing of the crate is reimplemented here: the chunks are its `chunk_indices` (byte
+//! offsets of trimmed chunks). In tokens the crate is given a [`ChunkSizer`] that counts with
 //! [`Bpe::count`], which equals the crate's own tiktoken sizer (`impl ChunkSizer for CoreBPE`
 //! in `src/chunk_size/tiktoken.rs`: `encode_ordinary(chunk).len()`, so special-token strings
 //! are ordinary text), and the Python binding `semantic-text-splitter` 0.33.1
