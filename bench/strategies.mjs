@@ -4,7 +4,8 @@
 // differential test's oracles), on the repo fixture and on 1 MB of the mixed corpus, at
 // chunk_size 512, chunk_overlap 64, cl100k_base. Prints chunks, tokens, ms and the ratios, then
 // all strategies together on the 1 MB text. Figures, not a test: exits 1 only when a chunk count
-// differs from the library's (or Node's from Chromium's), or a part could not run.
+// differs from the library's (or Node's from Chromium's), or a part could not run. Last, every
+// strategy on the worst cases (lib/strategies-worst.mjs), in Node child processes with a cap.
 //
 // Needs bench/pkg-node/ and bench/pkg-web/strategies_wasm*, bench/node_modules and the oracle
 // venv: `make bench-strategies` (or scripts/bench.sh) makes them ready, then this runs alone.
@@ -20,8 +21,9 @@ import path from "node:path";
 import { OUT, ROOT, assembleCorpus } from "./lib/corpus.mjs";
 import { withServedPage } from "./lib/chromium.mjs";
 import { RUNS } from "./lib/measure.mjs";
-import { SETTINGS, TEXTS, runAll } from "./lib/strategies.mjs";
+import { ALL_TEXT, SETTINGS, TEXTS, runAll } from "./lib/strategies.mjs";
 import { printStrategyReport } from "./lib/strategies-report.mjs";
+import { runWorst } from "./lib/strategies-worst.mjs";
 
 const BENCH = import.meta.dirname;
 const DIR = path.join(OUT, "strategies");
@@ -141,7 +143,10 @@ const attempt = async (name, fn) => {
 const node = await attempt("Node run", () => nodeRun(texts));
 const chromium = await attempt("Chromium run", chromiumRun);
 const python = await attempt("Python run", () => pythonRun(node.error ? chromium : node));
+const worst = node.error
+  ? { error: "the Node run failed" }
+  : await attempt("worst cases", () => runWorst(PKG_NODE, node.texts[ALL_TEXT].filter((x) => !x.error), SETTINGS, progress));
 
-const failures = printStrategyReport({ settings: SETTINGS, runs: RUNS, texts: info, node, chromium, python });
+const failures = printStrategyReport({ settings: SETTINGS, runs: RUNS, texts: info, node, chromium, python, worst });
 if (failedStep) console.log("A part of the strategy bench could not run (see [bench:strategies] FAILED above).");
 process.exitCode = failures.length || failedStep ? 1 : 0;

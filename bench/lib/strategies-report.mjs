@@ -4,6 +4,7 @@
 // Speed is never a failure; a strategy that errors or panics is "not available".
 import { loudBlock, table } from "./report.mjs";
 import { ALL_TEXT } from "./strategies.mjs";
+import { WORST_RATIO_GOAL } from "./strategies-worst.mjs";
 
 const int = (n) => Math.round(n).toLocaleString("en-US");
 const ms = (n) => (n == null ? "-" : n >= 100 ? int(n) : n.toFixed(1));
@@ -193,6 +194,8 @@ export function printStrategyReport(r) {
     "make bench-compare measures the page's own table, summaries included).");
   say();
 
+  printWorst(r, say);
+
   if (notes.length) {
     say("Notes:");
     notes.forEach((n, i) => say(`  [${i + 1}] ${n}`));
@@ -206,4 +209,63 @@ export function printStrategyReport(r) {
   }
   console.log(out.join("\n"));
   return failures;
+}
+
+/**
+ * The worst cases (`r.worst`, lib/strategies-worst.mjs's runWorst) against each strategy's
+ * typical ms per MB (Node, warm, on ALL_TEXT).
+ */
+function printWorst(r, say) {
+  const w = r.worst;
+  if (!w || w.error) {
+    say(`Worst cases: not run (${w?.error ?? "no result"}).`);
+    say();
+    return;
+  }
+  const allBytes = r.texts.find((t) => t.file === ALL_TEXT)?.bytes;
+  const typical = (id) => {
+    const x = ok(r.node) ? r.node.texts[ALL_TEXT].find((y) => y.id === id) : null;
+    return ok(x) && allBytes ? x.ms / (allBytes / 1e6) : null;
+  };
+  const perMb = (x) => x.ms / (w.bytes[x.case] / 1e6);
+  say(`Worst cases: each strategy once on each kind below (about ${int(Object.values(w.bytes)[0] ?? 0)} bytes each), ` +
+    `in a Node child process stopped at ${int(w.capMs)} ms; ms per MB against the strategy's typical ms per MB ` +
+    `(Node, warm, ${ALL_TEXT}). Goal of the issue: worst <= ${WORST_RATIO_GOAL}x typical.`);
+  say(`Kinds: ${Object.keys(w.bytes).join("; ")}.`);
+  const ids = [...new Set(w.rows.map((x) => x.id))];
+  const rows = [];
+  const beyond = [];
+  let within = 0;
+  for (const id of ids) {
+    const mine = w.rows.filter((x) => x.id === id);
+    const t = typical(id);
+    const timed = mine.filter((x) => x.ms != null);
+    const capped = mine.filter((x) => x.capped);
+    const errors = mine.filter((x) => x.error);
+    const worst = timed.reduce((a, x) => (a == null || perMb(x) > perMb(a) ? x : a), null);
+    const over = timed.filter((x) => t && perMb(x) > WORST_RATIO_GOAL * t).map((x) => x.case);
+    const ok10 = capped.length === 0 && over.length === 0 && errors.length === 0;
+    if (ok10) within++;
+    const worstCase = capped.length ? `${capped[0].case} (over the cap)` : worst ? worst.case : "-";
+    rows.push([
+      id,
+      t == null ? "-" : ms(t),
+      capped.length ? `> ${int(w.capMs / (w.bytes[capped[0].case] / 1e6))}` : worst ? ms(perMb(worst)) : "-",
+      capped.length ? "-" : worst && t ? `${(perMb(worst) / t).toFixed(1)}x` : "-",
+      capped.length + over.length,
+      errors.length,
+      `  ${worstCase}`,
+    ]);
+    if (over.length || capped.length) {
+      beyond.push(`  ${id}: ${[...over.map((c) => c), ...capped.map((x) => `${x.case} (over the cap)`)].join("; ")}`);
+    }
+    for (const x of errors) beyond.push(`  ${id}: ${x.case}: error ${x.error}`);
+  }
+  say(table(["strategy", "typical ms/MB", "worst ms/MB", "worst / typical", `kinds over ${WORST_RATIO_GOAL}x`, "errors", "  worst kind"], rows, 1));
+  say(`Strategies whose every worst case is within ${WORST_RATIO_GOAL}x of their typical time: ${within} of ${ids.length}.`);
+  if (beyond.length) {
+    say(`Kinds over ${WORST_RATIO_GOAL}x typical, over the cap, or in error:`);
+    for (const b of beyond) say(b);
+  }
+  say();
 }

@@ -1,0 +1,97 @@
+// The strategy bench's worst cases (bench/strategies.mjs): every strategy of
+// crates/strategies-wasm on texts of one repeated kind that make chunkers slow (edge case E14's
+// runs, and the kinds the libraries' issue trackers report: line breaks only, CRLF, a table
+// rule, a base64 blob, minified code, headings only, a list, tiny sentences), each about
+// 256 KB, at the bench's setting. Each call runs in a Node child process
+// (strategies-worst-child.mjs), so the parent can stop it at WORST_STRATEGY_CAP_MS; a case past
+// the cap is reported as such. Figures are ms per MB, set against the strategy's typical ms per
+// MB on the mixed corpus; the issue's bound is 10x. Not a test: it prints figures.
+import { fork } from "node:child_process";
+import path from "node:path";
+
+/** Bytes of each worst case (about; a case repeats whole units). */
+export const WORST_BYTES = 262_144;
+
+/** A call past this many ms is stopped and reported as "over the cap". */
+export const WORST_STRATEGY_CAP_MS = 5_000;
+
+/** The bound of the issue: a worst case at most this many times the typical ms per MB. */
+export const WORST_RATIO_GOAL = 10;
+
+/** A deterministic pseudo-random string of `n` characters from `alphabet` (a 32-bit LCG). */
+function pseudoRandom(n, alphabet, seed = 1) {
+  let x = seed >>> 0;
+  let out = "";
+  for (let i = 0; i < n; i++) {
+    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+    out += alphabet[x % alphabet.length];
+  }
+  return out;
+}
+
+/** Repeats `unit` until the text holds about WORST_BYTES bytes of UTF-8. */
+const fill = (unit) => unit.repeat(Math.max(1, Math.floor(WORST_BYTES / Buffer.byteLength(unit))));
+
+/** The worst cases: `{ name, text() }`. */
+export const WORST_STRATEGY_CASES = [
+  { name: "'a' run (E14)", text: () => fill("a") },
+  { name: "'^' run (E14)", text: () => fill("^") },
+  { name: "space run (E14)", text: () => fill(" ") },
+  { name: "'猫' run (E14, E16)", text: () => fill("猫") },
+  { name: "line breaks only", text: () => fill("\n") },
+  { name: "CRLF only", text: () => fill("\r\n") },
+  { name: "'|' run (a table rule)", text: () => fill("|") },
+  { name: "base64 blob", text: () => pseudoRandom(WORST_BYTES, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/") },
+  {
+    name: "minified code (one line)",
+    text: () => {
+      const parts = ["var a=1;", "f(x){return x+1}", "if(a<b){c()}", "[1,2,3].map(g);"];
+      const picks = pseudoRandom(WORST_BYTES / 12, "0123", 7);
+      return [...picks].map((d) => parts[Number(d)]).join("");
+    },
+  },
+  { name: "headings only", text: () => fill("# h\n") },
+  { name: "list items only", text: () => fill("- x\n") },
+  { name: "tiny sentences", text: () => fill("A. ") },
+];
+
+/**
+ * One call in a child: `{ ms, chunks }`, `{ error }`, or `{ capped: true }` past the cap.
+ * `pkg` is the nodejs build of crates/strategies-wasm.
+ */
+function runChild(pkg, id, caseName, overlap, settings) {
+  return new Promise((resolve) => {
+    const child = fork(path.join(import.meta.dirname, "strategies-worst-child.mjs"),
+      [pkg, id, caseName, String(overlap), JSON.stringify(settings)], { stdio: ["ignore", "ignore", "inherit", "ipc"] });
+    let timer = null;
+    let done = false;
+    const finish = (r) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      child.kill("SIGKILL");
+      resolve(r);
+    };
+    child.on("message", (m) => {
+      if (m.ready) {
+        timer = setTimeout(() => finish({ capped: true }), WORST_STRATEGY_CAP_MS);
+        child.send("run");
+      } else finish(m);
+    });
+    child.on("exit", (code) => finish({ error: `the child exited (code ${code})` }));
+  });
+}
+
+/**
+ * Every strategy (`[{ id, overlap }]`, the overlaps the bench chose) on every worst case, one
+ * child each: `{ capMs, bytes: { case: bytes }, rows: [{ id, case, ms?, chunks?, capped?, error? }] }`.
+ */
+export async function runWorst(pkg, strategies, settings, progress = () => {}) {
+  const rows = [];
+  const bytes = Object.fromEntries(WORST_STRATEGY_CASES.map((c) => [c.name, Buffer.byteLength(c.text())]));
+  for (const { id, overlap } of strategies) {
+    progress(`worst cases: ${id}`);
+    for (const c of WORST_STRATEGY_CASES) rows.push({ id, case: c.name, ...(await runChild(pkg, id, c.name, overlap, settings)) });
+  }
+  return { capMs: WORST_STRATEGY_CAP_MS, bytes, rows };
+}
