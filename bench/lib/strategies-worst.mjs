@@ -1,7 +1,8 @@
 // The strategy bench's worst cases (bench/strategies.mjs): every strategy of
 // crates/strategies-wasm on texts of one repeated kind that make chunkers slow (edge case E14's
 // runs, and the kinds the libraries' issue trackers report: line breaks only, CRLF, a table
-// rule, a base64 blob, minified code, headings only, a list, tiny sentences), each about
+// rule, a base64 blob, minified code, headings only, a list, tiny sentences, lines then one
+// coarser separator near the end), each about
 // 256 KB, at the bench's setting. Each call runs in a Node child process
 // (strategies-worst-child.mjs), so the parent can stop it at WORST_STRATEGY_CAP_MS; a case past
 // the cap is reported as such. Figures are ms per MB, set against the strategy's typical ms per
@@ -18,13 +19,19 @@ export const WORST_STRATEGY_CAP_MS = 5_000;
 /** The bound of the issue: a worst case at most this many times the typical ms per MB. */
 export const WORST_RATIO_GOAL = 10;
 
-/** A deterministic pseudo-random string of `n` characters from `alphabet` (a 32-bit LCG). */
+/**
+ * A deterministic pseudo-random string of `n` characters from `alphabet` (mulberry32: every
+ * output bit is mixed, unlike an LCG's low bits, whose period would repeat the text).
+ */
 function pseudoRandom(n, alphabet, seed = 1) {
-  let x = seed >>> 0;
+  let a = seed >>> 0;
   let out = "";
   for (let i = 0; i < n; i++) {
-    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
-    out += alphabet[x % alphabet.length];
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    const x = (t ^ (t >>> 14)) >>> 0;
+    out += alphabet[Math.floor((x / 2 ** 32) * alphabet.length)];
   }
   return out;
 }
@@ -53,7 +60,14 @@ export const WORST_STRATEGY_CASES = [
   { name: "headings only", text: () => fill("# h\n") },
   { name: "list items only", text: () => fill("- x\n") },
   { name: "tiny sentences", text: () => fill("A. ") },
+  {
+    name: "lines, then one blank-line run",
+    text: () => fill("line with a few words\n").slice(0, -200) + "\n\n\n# The end\n\nLast words.\n",
+  },
 ];
+
+/** A child that has not sent `ready` after this many ms (loading, warming up) is stopped. */
+const LOAD_CAP_MS = 60_000;
 
 /**
  * One call in a child: `{ ms, chunks }`, `{ error }`, or `{ capped: true }` past the cap.
@@ -63,21 +77,23 @@ function runChild(pkg, id, caseName, overlap, settings) {
   return new Promise((resolve) => {
     const child = fork(path.join(import.meta.dirname, "strategies-worst-child.mjs"),
       [pkg, id, caseName, String(overlap), JSON.stringify(settings)], { stdio: ["ignore", "ignore", "inherit", "ipc"] });
-    let timer = null;
     let done = false;
-    const finish = (r) => {
+    let timer = setTimeout(() => finish({ error: `not ready after ${LOAD_CAP_MS} ms` }), LOAD_CAP_MS);
+    function finish(r) {
       if (done) return;
       done = true;
       clearTimeout(timer);
       child.kill("SIGKILL");
       resolve(r);
-    };
+    }
     child.on("message", (m) => {
       if (m.ready) {
+        clearTimeout(timer);
         timer = setTimeout(() => finish({ capped: true }), WORST_STRATEGY_CAP_MS);
-        child.send("run");
+        child.send("run", (e) => e && finish({ error: `cannot start the call: ${e.message}` }));
       } else finish(m);
     });
+    child.on("error", (e) => finish({ error: `the child failed: ${e.message}` }));
     child.on("exit", (code) => finish({ error: `the child exited (code ${code})` }));
   });
 }

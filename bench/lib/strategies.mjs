@@ -120,7 +120,9 @@ export class WasmStrategies {
     for (let i = 0; i < runs; i++) {
       const r = await this.chunkPrepared(id, text, overlap);
       if (r.error) return { id, overlap, error: r.error };
-      if (out[0] !== r.ok[0] || out[1] !== r.ok[1]) return { id, overlap, error: differs(out, r.ok) };
+      if (out[0] !== r.ok[0] || out[1] !== r.ok[1]) {
+        return { id, overlap, error: `chunk_prepared made ${r.ok.slice(0, 2)} (chunks, tokens), chunk ${out}` };
+      }
       prepare.push(r.ok[2]);
       prepared.push(r.ok[3]);
     }

@@ -95,6 +95,14 @@ fn assert_same(
     }
 }
 
+/// 3,000 short lines, then `tail`.
+fn lines_then(tail: &str) -> String {
+    let lines: String = (0..3000)
+        .map(|i| format!("line {i} with a few words\n"))
+        .collect();
+    lines + tail
+}
+
 fn read(path: &str) -> String {
     let full = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{full}: {e}"))
@@ -114,6 +122,16 @@ fn the_copy_equals_the_published_crate_on_the_corpus() {
             "moonstone-short.txt",
             read("../../tests/fixtures/moonstone-short.txt"),
         ),
+        // Many lines, then one coarser separator near the end: a coarse level's first section
+        // spans every finer range before it.
+        (
+            "lines, then a blank-line run",
+            lines_then("\n\n\nThe end.\n"),
+        ),
+        (
+            "lines, then a heading",
+            lines_then("\n# Heading\n\nThe end.\n"),
+        ),
     ];
     for (name, text) in &texts {
         for markdown in [false, true] {
@@ -129,8 +147,10 @@ fn the_copy_equals_the_published_crate_on_the_corpus() {
     }
 }
 
-/// Pieces the generated texts are made of: markdown structure (headings, lists, fences, rules,
-/// tables, block quotes), line breaks of every length, sentences, CJK and emoji.
+/// Pieces the generated texts are made of: markdown structure (ATX and setext headings, lists
+/// nested and quoted, fences, indented code, rules, tables, block quotes, HTML blocks,
+/// footnotes), line breaks of every length, sentences, CJK, emoji sequences and combining
+/// marks.
 const PARTS: &[&str] = &[
     "# Title\n",
     "## Section\n",
@@ -159,6 +179,17 @@ const PARTS: &[&str] = &[
     "Привет, мир. ",
     "🙂 ",
     "x",
+    "  - nested item\n",
+    "> - quoted item\n",
+    "> > deeper quote\n",
+    "Setext title\n===\n",
+    "Sub title\n---\n",
+    "1) other list\n",
+    "<div>\nhtml block\n</div>\n",
+    "[^1]: a footnote\n",
+    "    indented code\n",
+    "👩‍👩‍👧 ",
+    "e\u{301} ",
 ];
 
 fn text_strategy() -> impl Strategy<Value = String> {

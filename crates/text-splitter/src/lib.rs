@@ -1,4 +1,4 @@
-//! text-splitter 0.33.1 (MIT, see LICENSE.txt), with the semantic ranges searched by index
+//! text-splitter 0.33.1 (MIT, see LICENSE.txt), with its semantic ranges searched by index
 //! instead of scanned: see `SemanticSplitRanges` in `splitter.rs`.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 

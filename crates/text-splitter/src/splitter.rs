@@ -201,6 +201,7 @@ where
     }
 
     /// Retrieve ranges for all sections of a given level after an offset
+    #[cfg(test)]
     fn ranges_after_offset(
         &self,
         offset: usize,
@@ -209,6 +210,32 @@ where
             .iter()
             .map(|(l, r)| (*l, r.start..r.end))
     }
+
+    /// The ranges from index `first` on whose level is `level` or higher, in index order: the
+    /// index lists of those levels merged, so the finer ranges between them are not visited.
+    fn ranges_at_least(
+        &self,
+        first: usize,
+        level: Level,
+    ) -> impl Iterator<Item = (Level, Range<usize>)> + '_ {
+        let mut heads: Vec<&[usize]> = self
+            .level_indices
+            .iter()
+            .filter(|(l, _)| *l >= level)
+            .map(|(_, indices)| &indices[indices.partition_point(|&i| i < first)..])
+            .collect();
+        std::iter::from_fn(move || {
+            let (k, &i) = heads
+                .iter()
+                .enumerate()
+                .filter_map(|(k, h)| h.first().map(|i| (k, i)))
+                .min_by_key(|&(_, &i)| i)?;
+            heads[k] = &heads[k][1..];
+            let (l, r) = &self.ranges[i];
+            Some((*l, r.start..r.end))
+        })
+    }
+
     /// Retrieve ranges for all sections of a given level after an offset
     fn level_ranges_after_offset(
         &self,
@@ -234,8 +261,7 @@ where
             (*l, r.start..r.end)
         });
         // let first_item = self.ranges_after_offset(offset).find(|(l, _)| l == &level);
-        self.ranges_after_offset(offset)
-            .filter(move |(l, _)| l >= &level)
+        self.ranges_at_least(first, level)
             .skip_while(move |(l, r)| {
                 first_item.as_ref().is_some_and(|(_, fir)| {
                     (l > &level && r.contains(&fir.start))

@@ -111,9 +111,9 @@ use std::sync::OnceLock;
 /// counts of chunk-sized slices (counts stop once past the cap), so linear in the text. Not so
 /// inside a long run of one split piece (a run of line breaks, of one character): a slice
 /// that starts inside it is merged whole at every count, and each overlap start that does not
-/// fit costs one such count; 256 KB of line breaks take about 1.7 s natively (typical text:
-/// about 20 ms per MB). A slice is counted once per start, whatever the number of levels it is
-/// a candidate at.
+/// fit costs one such count; 256 KB of line breaks take about 1.9 s natively (typical text:
+/// about 25 ms per MB). Within one cut, a slice is counted once, whatever the number of levels
+/// it is a candidate at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Recursive {
     /// Size and overlap, in units of [`Recursive::length`] (an overlap ≥ size is clamped to

@@ -3,9 +3,12 @@
 //!
 //! The crate is a copy (`crates/text-splitter`) that differs from the published one only in how
 //! it searches its semantic ranges: by index, where the published crate sorts every range left
-//! in the text once per chunk and scans them for each level's first range, which is quadratic
-//! in the text's length (1 MB of mixed text, natively: 151 → 8 ms, and 235 → 28 ms as
-//! markdown). `tests/text_splitter_copy.rs` checks its chunks equal to the published crate's.
+//! in the text once per chunk and scans them for each level's first range and for the ranges
+//! of a level or higher, which is quadratic in the text's length (1 MB of mixed text,
+//! natively: 151 → 8 ms, and 235 → 28 ms as markdown). It stays quadratic where the crate's
+//! own word segmentation is: a long run without spaces or punctuation is segmented again from
+//! each chunk's start to the run's end (256 KB of one CJK character: 16.7 s natively).
+//! `tests/text_splitter_copy.rs` checks its chunks equal to the published crate's.
 //!
 //! Nothing of the crate is reimplemented here: the chunks are its `chunk_indices` (byte
 //! offsets of trimmed chunks). In tokens the crate is given a [`ChunkSizer`] that counts with
