@@ -2,11 +2,12 @@
 // js-tiktoken, gpt-tokenizer and tiktoken on cl100k_base and o200k_base. Prints figures and
 // ratios (no pass/fail on speed); exits 1 when a peer's token count differs from ours.
 // Run through scripts/bench.sh, which builds the wasm and installs the npm packages first.
-import { execFileSync, fork } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { ENCODINGS, PEERS, TOKENIZERS, adapterPath } from "./lib/adapters.mjs";
 import { buildBundles } from "./lib/bundle.mjs";
+import { runCapped } from "./lib/capped-child.mjs";
 import { assembleCorpus } from "./lib/corpus.mjs";
 import { RUNS, WORST_CAP_MS, WORST_CASES, median, throughput, utf8Bytes, worstOurs } from "./lib/measure.mjs";
 import { printReport } from "./lib/report.mjs";
@@ -29,33 +30,12 @@ function cold(tok, enc, samplePath) {
 }
 
 /** One peer worst case in a child process, killed after WORST_CAP_MS. */
-function worstPeer(tok, enc, name) {
-  return new Promise((resolve) => {
-    const child = fork(path.join(LIB, "worst-child.mjs"), [adapterPath(tok, enc, "node"), name], { stdio: ["ignore", "ignore", "pipe", "ipc"] });
-    let stderr = "";
-    child.stderr.on("data", (d) => (stderr += d));
-    let timer = null;
-    let settled = false;
-    const done = (r) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve({ tok, enc, name, ...r });
-    };
-    child.on("message", (msg) => {
-      if (msg.ready) {
-        child.send("run");
-        timer = setTimeout(() => {
-          child.kill("SIGKILL");
-          done({ status: "timeout" });
-        }, WORST_CAP_MS);
-      } else if (msg.error) done({ status: "error", error: msg.error });
-      else done({ status: "ok", ms: msg.ms, count: msg.count });
-    });
-    child.on("exit", (code, signal) => {
-      if (!settled) done({ status: "error", error: (stderr.trim().split("\n").at(-1) || `exit ${code ?? signal}`) });
-    });
-  });
+async function worstPeer(tok, enc, name) {
+  const r = await runCapped(path.join(LIB, "worst-child.mjs"), [adapterPath(tok, enc, "node"), name], WORST_CAP_MS);
+  if (r.capped) return { tok, enc, name, status: "timeout" };
+  const error = r.error ?? r.message.error;
+  if (error) return { tok, enc, name, status: "error", error };
+  return { tok, enc, name, status: "ok", ms: r.message.ms, count: r.message.count };
 }
 
 const corpus = assembleCorpus();

@@ -2,13 +2,12 @@
 // crates/strategies-wasm on texts of one repeated kind that make chunkers slow (edge case E14's
 // runs, and the kinds the libraries' issue trackers report: line breaks only, CRLF, a table
 // rule, a base64 blob, minified code, headings only, a list, tiny sentences, lines then one
-// coarser separator near the end), each about
-// 256 KB, at the bench's setting. Each call runs in a Node child process
-// (strategies-worst-child.mjs), so the parent can stop it at WORST_STRATEGY_CAP_MS; a case past
-// the cap is reported as such. Figures are ms per MB, set against the strategy's typical ms per
+// coarser separator near the end), each about 256 KB, at the bench's setting. Each call runs in
+// a Node child process (strategies-worst-child.mjs, through capped-child.mjs), so the parent can
+// stop it at WORST_STRATEGY_CAP_MS; a case past the cap is reported as such. Figures are ms per MB, set against the strategy's typical ms per
 // MB on the mixed corpus; the issue's bound is 10x. Not a test: it prints figures.
-import { fork } from "node:child_process";
 import path from "node:path";
+import { runCapped } from "./capped-child.mjs";
 
 /** Bytes of each worst case (about; a case repeats whole units). */
 export const WORST_BYTES = 262_144;
@@ -66,36 +65,14 @@ export const WORST_STRATEGY_CASES = [
   },
 ];
 
-/** A child that has not sent `ready` after this many ms (loading, warming up) is stopped. */
-const LOAD_CAP_MS = 60_000;
-
 /**
  * One call in a child: `{ ms, chunks }`, `{ error }`, or `{ capped: true }` past the cap.
  * `pkg` is the nodejs build of crates/strategies-wasm.
  */
-function runChild(pkg, id, caseName, overlap, settings) {
-  return new Promise((resolve) => {
-    const child = fork(path.join(import.meta.dirname, "strategies-worst-child.mjs"),
-      [pkg, id, caseName, String(overlap), JSON.stringify(settings)], { stdio: ["ignore", "ignore", "inherit", "ipc"] });
-    let done = false;
-    let timer = setTimeout(() => finish({ error: `not ready after ${LOAD_CAP_MS} ms` }), LOAD_CAP_MS);
-    function finish(r) {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      child.kill("SIGKILL");
-      resolve(r);
-    }
-    child.on("message", (m) => {
-      if (m.ready) {
-        clearTimeout(timer);
-        timer = setTimeout(() => finish({ capped: true }), WORST_STRATEGY_CAP_MS);
-        child.send("run", (e) => e && finish({ error: `cannot start the call: ${e.message}` }));
-      } else finish(m);
-    });
-    child.on("error", (e) => finish({ error: `the child failed: ${e.message}` }));
-    child.on("exit", (code) => finish({ error: `the child exited (code ${code})` }));
-  });
+async function runChild(pkg, id, caseName, overlap, settings) {
+  const r = await runCapped(path.join(import.meta.dirname, "strategies-worst-child.mjs"),
+    [pkg, id, caseName, String(overlap), JSON.stringify(settings)], WORST_STRATEGY_CAP_MS);
+  return r.message ?? r;
 }
 
 /**
