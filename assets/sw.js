@@ -74,7 +74,7 @@ const inScope = (url) => url.origin === SCOPE.origin && url.pathname.startsWith(
 function filesOf(html) {
   const urls = new Set();
   const elements = html.replace(/<!--[\s\S]*?-->/g, '');
-  for (const [, attr, value] of elements.matchAll(/\s(href|src|data-js|data-wasm)="([^"]+)"/g)) {
+  for (const [, attr, value] of elements.matchAll(/\s(href|src|data-js|data-wasm|data-split-js|data-split-wasm)="([^"]+)"/g)) {
     let url;
     try {
       url = new URL(value.replaceAll('&amp;', '&'), PAGE);

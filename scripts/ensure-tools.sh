@@ -15,7 +15,7 @@
 #   java          java 17 or later answers, for Spark (else: apt-get install openjdk-17-jre-headless)
 #   node          node >= 20 and npm answer (cannot be installed here: fails with a message)
 #   wasm-opt      scripts/wasm-opt/node_modules holds binaryen as its package-lock.json pins it
-#                 (else: npm ci there), for the release build's hook (scripts/wasm-opt.mjs)
+#                 (else: npm ci there), for the release build's page-split hook (crates/page-split)
 #   serve         = rust wasm-target trunk wasm-bindgen node wasm-opt
 #   test          = serve chromium
 set -euo pipefail

@@ -1,12 +1,12 @@
-//! The page: header with the language switch, then the calculator, the text, the preview and
-//! the FAQ. Creates and provides the page's contexts ([`crate::state`]) and starts the tokenizer
-//! job.
+//! The page: header with the language switch, then the calculator, the text, and the panels
+//! ([`crate::panels`]: the model panel, the comparison, the retrieval check, the simulator and
+//! the FAQ). Creates and provides the page's contexts ([`crate::state`], [`crate::jobs::provide`])
+//! and starts the tokenizer job; the panels start the other workers.
 
 use leptos::prelude::*;
 
 use crate::browser;
 use crate::calculator::{Inputs, Results};
-use crate::faq::Faq;
 use crate::file_input::TextSource;
 use crate::i18n::{Key, Lang};
 use crate::state::{provide_page_state, Language, LanguageWriter};
@@ -19,7 +19,7 @@ pub fn App() -> impl IntoView {
     spawn_tokenizer(expect_context(), page.source, page.fields);
     let lang = page.language;
     crate::model::provide();
-    crate::jobs::start(page);
+    let jobs = crate::jobs::provide(page);
     // The simulator's controls live here rather than in its panel, so that a settings link
     // can set them before the panel is built.
     provide_context(crate::simulator::model::SimState::new(
@@ -54,16 +54,10 @@ pub fn App() -> impl IntoView {
         <main class="layout">
             <Inputs/>
             <Results/>
-            <crate::compare::model_panel::ModelPanel/>
+            {crate::panels::model_panel()}
             <crate::share::ShareLink/>
             <TextSource/>
-            <crate::semantic::SemanticPicker/>
-            <crate::compare::table::CompareTable/>
-            <crate::compare::panel::StrategyPanel/>
-            <crate::compare::ab::AbView/>
-            <crate::retrieval::RetrievalCheck/>
-            <crate::simulator::Simulator/>
-            <Faq/>
+            {crate::panels::lower(jobs)}
         </main>
         <footer class="site-footer">
             <p>{move || lang.t(Key::Privacy)}</p>

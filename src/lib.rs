@@ -31,6 +31,9 @@
 //! this crate only validates input, schedules work and renders.
 
 #![deny(missing_docs)]
+// The panels' view erased at once (src/panels.rs) is one deeply nested type where Leptos's
+// `erase_components` is off (native builds: the prerender, the unit tests).
+#![recursion_limit = "256"]
 
 pub mod app;
 pub mod browser;
@@ -45,6 +48,7 @@ pub mod i18n;
 pub mod jobs;
 pub mod languages;
 pub mod model;
+pub mod panels;
 pub mod parse;
 pub mod prerendered;
 pub mod preview;

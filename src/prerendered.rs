@@ -4,7 +4,10 @@
 //! When the wasm starts, [`mount`] mounts the live app after that container and removes the
 //! container in the same task: the browser paints either the one or the other, never both.
 //! The live app's first render is the same markup, so nothing moves; the scroll position is
-//! the document's, put back if the removal moved it.
+//! the document's, put back if the removal moved it. In the page's split build the panels
+//! ([`crate::panels`]) are not in that first render: their prerendered markup stands in for
+//! them in their live slots until their module has arrived, and what the visitor did in them
+//! is handed over then (`take_stand_in`).
 //!
 //! Nothing a visitor did meanwhile is lost. `assets/boot.js` enables the prerendered form as
 //! soon as scripts run (it is disabled in the markup, for a browser without JavaScript) and
@@ -35,7 +38,7 @@ pub fn mount() {
     let container = document.get_element_by_id(CONTAINER_ID);
     let opened: Vec<bool> = container
         .as_ref()
-        .map(|c| details(c.query_selector_all("details")).map(|d| d.has_attribute("open")))
+        .map(|c| elements(c.query_selector_all("details")).map(|d| d.has_attribute("open")))
         .map(Iterator::collect)
         .unwrap_or_default();
     let edits = container.as_ref().map(Edits::read).unwrap_or_default();
@@ -47,12 +50,10 @@ pub fn mount() {
     let scrolled = (window.scroll_x(), window.scroll_y());
     leptos::mount::mount_to_body(crate::App);
     if let Some(container) = &container {
+        #[cfg(feature = "split")]
+        stand_in(&document, container);
         container.remove();
-        if let (Ok(x), Ok(y)) = scrolled {
-            if window.scroll_x().ok() != Some(x) || window.scroll_y().ok() != Some(y) {
-                window.scroll_to_with_x_and_y(x, y);
-            }
-        }
+        keep_scroll(scrolled);
     }
     edits.give_to_live(&document, held);
     if container.is_none() {
@@ -60,20 +61,152 @@ pub fn mount() {
     }
     // The live page's `<details>` are the prerendered ones, in the same order (in any
     // language; were their count ever to differ, nothing is carried over).
-    let live: Vec<_> = details(document.query_selector_all("details")).collect();
-    if live.len() == opened.len() {
-        for (d, open) in live.iter().zip(opened) {
-            let _ = if open {
-                d.set_attribute("open", "")
-            } else {
-                d.remove_attribute("open")
-            };
+    let live: Vec<_> = elements(document.query_selector_all("details")).collect();
+    carry_open(&live, opened);
+}
+
+/// Puts the document's scroll position back to `scrolled` (x, y) if it moved.
+fn keep_scroll(
+    scrolled: (
+        Result<f64, wasm_bindgen::JsValue>,
+        Result<f64, wasm_bindgen::JsValue>,
+    ),
+) {
+    let window = window();
+    if let (Ok(x), Ok(y)) = scrolled {
+        if window.scroll_x().ok() != Some(x) || window.scroll_y().ok() != Some(y) {
+            window.scroll_to_with_x_and_y(x, y);
         }
     }
 }
 
+/// Opens or closes each of `live` as `opened` says, if they are as many.
+fn carry_open(live: &[web_sys::Element], opened: Vec<bool>) {
+    if live.len() != opened.len() {
+        return;
+    }
+    for (d, open) in live.iter().zip(opened) {
+        let _ = if open {
+            d.set_attribute("open", "")
+        } else {
+            d.remove_attribute("open")
+        };
+    }
+}
+
+/// The attribute of a slot's stand-in: the prerendered panels, moved into the live slot of the
+/// same name until the live panels arrive.
+#[cfg(feature = "split")]
+const STAND_IN: &str = "data-stand-in";
+
+/// Moves each panel slot's prerendered markup (`[data-panels=…]` in `container`) into the live
+/// slot of the same name, in a `<div class="panels" data-stand-in>`: the page looks the same
+/// and keeps what the visitor did in them until [`take_stand_in`]. An edit there is marked
+/// as `assets/boot.js` marks one in the container ([`EDITED`]), which no longer hears it.
+#[cfg(feature = "split")]
+fn stand_in(document: &web_sys::Document, container: &web_sys::Element) {
+    use wasm_bindgen::closure::Closure;
+    for slot in elements(document.query_selector_all("[data-panels]")) {
+        // The live slots only (the container's own are still in the document).
+        if container.contains(Some(&slot)) {
+            continue;
+        }
+        let Some(name) = slot.get_attribute("data-panels") else {
+            continue;
+        };
+        let Some(prerendered) = container
+            .query_selector(&format!("[data-panels=\"{name}\"]"))
+            .ok()
+            .flatten()
+        else {
+            continue;
+        };
+        let Ok(holder) = document.create_element("div") else {
+            continue;
+        };
+        holder.set_class_name("panels");
+        let _ = holder.set_attribute(STAND_IN, "");
+        while let Some(child) = prerendered.first_child() {
+            if holder.append_child(&child).is_err() {
+                break;
+            }
+        }
+        let _ = slot.append_child(&holder);
+        let mark = Closure::<dyn Fn(web_sys::Event)>::new(|ev: web_sys::Event| {
+            if let Some(el) = ev
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            {
+                let _ = el.set_attribute(EDITED, "");
+            }
+        });
+        for kind in ["input", "change"] {
+            let _ = holder.add_event_listener_with_callback(kind, mark.as_ref().unchecked_ref());
+        }
+        // Lives as long as the stand-in, which the page removes; the listener goes with it.
+        mark.forget();
+    }
+}
+
+/// What the visitor left in a slot's stand-in, taken out of the document by
+/// [`take_stand_in`], for [`StandIn::hand_over`].
+#[cfg(feature = "split")]
+pub struct StandIn {
+    slot: web_sys::Element,
+    edits: Edits,
+    opened: Vec<bool>,
+    scrolled: (
+        Result<f64, wasm_bindgen::JsValue>,
+        Result<f64, wasm_bindgen::JsValue>,
+    ),
+}
+
+/// Takes slot `name`'s stand-in out of the document, with what the visitor did in it (a value
+/// typed, a setting picked, the focus, a `<details>` opened or closed) and the scroll
+/// position; `None` where the slot has none. [`crate::panels`] calls it when the panels'
+/// module has arrived (or could not), in the same task as the live panels go in, so that no
+/// frame shows both or neither.
+#[cfg(feature = "split")]
+pub fn take_stand_in(name: &str) -> Option<StandIn> {
+    let document = document();
+    let slot = document
+        .query_selector(&format!("[data-panels=\"{name}\"]"))
+        .ok()
+        .flatten()?;
+    let holder = slot
+        .query_selector(&format!("[{STAND_IN}]"))
+        .ok()
+        .flatten()?;
+    let opened: Vec<bool> = elements(holder.query_selector_all("details"))
+        .map(|d| d.has_attribute("open"))
+        .collect();
+    let edits = Edits::read(&holder);
+    let window = window();
+    let scrolled = (window.scroll_x(), window.scroll_y());
+    holder.remove();
+    Some(StandIn {
+        slot,
+        edits,
+        opened,
+        scrolled,
+    })
+}
+
+#[cfg(feature = "split")]
+impl StandIn {
+    /// Once the live panels are in the document (the next animation frame): the scroll
+    /// position is put back if it moved, and the stand-in's edits, focus and open
+    /// `<details>` go to the live panels, as [`mount`] gives the form's.
+    pub fn hand_over(self) {
+        keep_scroll(self.scrolled);
+        self.edits.give_to_live(&document(), None);
+        let live: Vec<_> = elements(self.slot.query_selector_all("details")).collect();
+        carry_open(&live, self.opened);
+    }
+}
+
 /// The elements of a `querySelectorAll` answer (none if it failed).
-fn details(
+fn elements(
     list: Result<web_sys::NodeList, wasm_bindgen::JsValue>,
 ) -> impl Iterator<Item = web_sys::Element> {
     let list = list.ok();

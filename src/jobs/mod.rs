@@ -114,11 +114,25 @@ fn figures_of(
     ))
 }
 
-/// Creates and provides the comparison's and the retrieval check's contexts and wires them to
-/// the workers: the main worker starts once the page has painted and the tokenizer can count
-/// (and no count runs), the side worker once the main one runs, and every change of the text, the fields, the unit
-/// or the strategy (debounced by [`DEBOUNCE_MS`]) becomes a job.
-pub fn start(app: PageState) {
+/// The contexts [`provide`] made, which [`start`] wires to the workers.
+#[derive(Clone, Copy)]
+pub struct Jobs {
+    app: PageState,
+    models: ModelSettings,
+    model_results: ModelResults,
+    settings: CompareSettings,
+    retrieval_settings: RetrievalSettings,
+    retrieval: RetrievalResults,
+    figures: Memo<Option<(Figures, bool)>>,
+    results: CompareResults,
+    embed: EmbedRuntime,
+}
+
+/// Creates and provides the comparison's, the retrieval check's and the embedding model's
+/// contexts, with no worker yet: the form and the results card read them from the start
+/// (their figures follow the local formula until a worker answers), and [`start`] wires
+/// them once the panels' module has arrived (`src/panels.rs`).
+pub fn provide(app: PageState) -> Jobs {
     let models = expect_context::<ModelSettings>();
     let model_results = expect_context::<ModelResults>();
     let settings = CompareSettings::new(models);
@@ -154,7 +168,35 @@ pub fn start(app: PageState) {
     provide_context(settings);
     provide_context(results);
     let embed = EmbedRuntime::provide();
+    Jobs {
+        app,
+        models,
+        model_results,
+        settings,
+        retrieval_settings,
+        retrieval,
+        figures,
+        results,
+        embed,
+    }
+}
 
+/// Wires the contexts of [`provide`] to the workers: the main worker starts once the page has
+/// painted and the tokenizer can count (and no count runs), the side worker once the main one
+/// runs, and every change of the text, the fields, the unit or the strategy (debounced by
+/// [`DEBOUNCE_MS`]) becomes a job.
+pub fn start(jobs: Jobs) {
+    let Jobs {
+        app,
+        models,
+        model_results,
+        settings,
+        retrieval_settings,
+        retrieval,
+        figures,
+        results,
+        embed,
+    } = jobs;
     let workers = Workers {
         main: StoredValue::new_local(None),
         side: StoredValue::new_local(None),

@@ -24,6 +24,11 @@
 //      typed into the prerendered field, are the live app's once it has started: the exact token count of the fixture (the native core's), the typed chunk
 //      size and its chunk count, the focus still in the box; and a file dropped on the page
 //      before the app started is read by it.
+//  (g) the panels' module (src/panels.rs, crates/page-split): while it is held back, the form
+//      answers and the prerendered panels stand in for the live ones in the live page; what is
+//      typed in one and a question opened in the FAQ then are the live panels' once it
+//      arrives, with no stand-in left; when it cannot arrive, the stand-ins go, the status line
+//      says so, and the form still answers.
 //
 // Environment (all optional): E2E_DIST, E2E_DIST_SUBPATH, E2E_SUBPATH, CHROMIUM.
 
@@ -558,6 +563,113 @@ describe('first visit on Slow 4G, root build', () => {
       assert.deepEqual(errors, [], 'page errors');
     } finally {
       release();
+      await context.close();
+    }
+  });
+});
+
+describe('(g) the panels\' module, root build', () => {
+  const skip = existsSync(path.join(DIST, 'index.html')) ? false : `${DIST} is not built`;
+  /** The panels' module: `panels-` and the page module's hashed name (crates/page-split). */
+  const PANELS_WASM = /\/panels-rag-chunk-calculator-[0-9a-f]+_bg\.wasm$/;
+  let server;
+  let url;
+
+  before(async () => {
+    if (skip) return;
+    ({ server, url } = await startStaticServer({ root: DIST, prefix: '/' }));
+  });
+
+  after(async () => {
+    if (!server?.listening) return;
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  /** The live form answers a chunk size: its chunk count changes. */
+  async function formAnswers(page) {
+    const chunks = await numberValue(page, 'out-chunks');
+    await page.locator(sel('chunk-size')).fill('100');
+    await page.waitForFunction(
+      (n) => document.querySelector('[data-testid="out-chunks"]:not(#prerendered *)')?.dataset.value !== String(n),
+      chunks,
+      { timeout: 30_000 },
+    );
+  }
+
+  test('(g) held back: the prerendered panels stand in, and what was done in them is handed over', { skip }, async () => {
+    const context = await browser.newContext({ serviceWorkers: 'block' });
+    let release;
+    const released = new Promise((resolve) => (release = resolve));
+    try {
+      await context.route(PANELS_WASM, async (route) => {
+        await released;
+        await route.continue();
+      });
+      const page = await context.newPage();
+      const errors = [];
+      page.on('pageerror', (err) => errors.push(err.stack ?? String(err)));
+      await page.goto(url);
+      await page.locator(sel('chunk-size')).waitFor({ timeout: APP_START_MS });
+      assert.equal(await page.locator(CONTAINER).count(), 0, 'the prerendered container is gone');
+      const standIn = page.locator('[data-stand-in]');
+      assert.equal(await standIn.count(), 2, 'the model panel and the lower panels stand in');
+      assert.equal(await page.locator('.faq').count(), 1, 'one FAQ: the stand-in');
+      assert.equal(await page.locator('[data-testid="panels-status"]').getAttribute('data-state'), 'loading');
+      assert.ok(await page.locator('[data-testid="panels-status"]').isHidden(), 'no status line while the stand-ins show');
+      await formAnswers(page);
+
+      const question = 'Where is the moonstone kept?';
+      await page.locator('[data-stand-in] [data-testid="qa-question"]').fill(question);
+      await page.locator('[data-stand-in] .faq summary').nth(1).click();
+
+      release();
+      await page.waitForFunction(
+        () => document.querySelector('[data-testid="panels-status"]')?.dataset.state === 'ready',
+        null,
+        { timeout: APP_START_MS },
+      );
+      await page.waitForFunction(() => !document.querySelector('[data-stand-in]'), null, { timeout: 10_000 });
+      assert.equal(await page.locator('.faq').count(), 1, 'one FAQ: the live one');
+      await page.waitForFunction(
+        (q) => document.querySelector('[data-testid="qa-question"]')?.value === q,
+        question,
+        { timeout: 10_000 },
+      );
+      const open = await page.locator('.faq details').evaluateAll((ds) => ds.map((d) => d.open));
+      assert.ok(open.length > 2, 'the live FAQ has its questions');
+      assert.deepEqual(open, open.map((_, i) => i === 1), 'the question opened in the stand-in is open in the live FAQ, and only it');
+      // The live panels work: the comparison table fills for a text.
+      await page.locator(sel('text-input')).fill('Chunk this text, please. '.repeat(50));
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid^="compare-row"]').length > 0, null, { timeout: APP_START_MS });
+      assert.deepEqual(errors, [], 'page errors');
+    } finally {
+      release();
+      await context.close();
+    }
+  });
+
+  test('(g) when the panels\' module cannot arrive, the status line says so and the form answers', { skip }, async () => {
+    const context = await browser.newContext({ serviceWorkers: 'block' });
+    try {
+      await context.route(PANELS_WASM, (route) => route.fulfill({ status: 404, body: 'blocked by the test' }));
+      const page = await context.newPage();
+      const errors = [];
+      page.on('pageerror', (err) => errors.push(err.stack ?? String(err)));
+      await page.goto(url);
+      const status = page.locator('[data-testid="panels-status"]');
+      await page.waitForFunction(
+        () => document.querySelector('[data-testid="panels-status"]')?.dataset.state === 'failed',
+        null,
+        { timeout: APP_START_MS },
+      );
+      assert.ok(await status.isVisible(), 'the status line shows');
+      assert.ok((await status.textContent()).trim().length > 40, 'it says why in words');
+      assert.equal(await page.locator('[data-stand-in]').count(), 0, 'no stale stand-in');
+      assert.equal(await page.locator('.faq').count(), 0, 'no panel');
+      await formAnswers(page);
+      assert.deepEqual(errors, [], 'page errors');
+    } finally {
       await context.close();
     }
   });
