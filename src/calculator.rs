@@ -405,6 +405,18 @@ pub fn Results() -> impl IntoView {
     let waiting = move || {
         let l = lang.get();
         match compare.shown.get() {
+            // The strategies cannot run (their worker, or the page's panels' module that
+            // starts it, failed): said, not waited for.
+            Shown::Strategy { summary: None, .. }
+                if out.get().is_some()
+                    && matches!(compare.engine.get(), crate::compare::state::EngineStatus::Failed(_)) =>
+            {
+                Some(view! {
+                    <p class="notice warn" data-testid="results-unavailable">
+                        {crate::compare::messages::text(l, crate::compare::messages::Msg::EngineFailed)}
+                    </p>
+                }.into_any())
+            }
             Shown::Strategy { strategy, summary: None } if out.get().is_some() && !provisional() => Some(view! {
                 <p class="notice info" data-testid="results-waiting">
                     {lang.tf(page_msg::ResultsWaiting { what: &crate::compare::strategy_name(l, strategy) })}

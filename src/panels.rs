@@ -15,8 +15,10 @@
 //! Until a slot's panels arrive it shows the prerendered panels, moved there when the app
 //! mounts, and what the visitor does in them is handed over when the live panels replace them
 //! ([`crate::prerendered`]). If the module cannot be had (its fetch or compile failed), the
-//! prerendered panels go and a status line says so; the form and the results card work
-//! without them.
+//! prerendered panels stay (the FAQ reads without the app), a status line says that they do
+//! not work, with a button that tries again, and the comparison's status says it failed, so
+//! the results card does not wait for it; the form and its fixed-window figures work without
+//! the panels.
 //!
 //! Without the feature (the prerender, the component tests), the same views are built in
 //! place, in one module.
@@ -50,21 +52,40 @@ const MODEL_SLOT: &str = "model";
 /// The slot of the panels below the text box.
 const LOWER_SLOT: &str = "lower";
 
-/// The status line of the panels' module (`data-testid="panels-status"`, `data-state`:
-/// `loading`, `ready` or `failed`; shown only on failure: until then the prerendered panels
-/// stand in for the live ones).
-fn status(state: Signal<Load>) -> impl IntoView {
+/// The status of the panels' module (`data-testid="panels-status"`, `data-state`: `loading`,
+/// `ready` or `failed`): shown on a failure, with a button that tries again
+/// (`data-testid="panels-retry"`), and while that new attempt loads; not on the first load,
+/// while the prerendered panels stand in for the live ones.
+fn status(state: Signal<Load>, retried: Signal<bool>, retry: impl Fn() + 'static) -> impl IntoView {
     let lang = expect_context::<crate::state::Language>();
+    let shown = move || match state.get() {
+        Load::Failed => true,
+        Load::Loading => retried.get(),
+        Load::Ready => false,
+    };
     view! {
-        <p
+        <div
             class="panels-status"
             data-testid="panels-status"
-            role="status"
             data-state=move || state.get().code()
-            hidden=move || state.get() != Load::Failed
+            hidden=move || !shown()
         >
-            {move || (state.get() == Load::Failed).then(|| lang.t(crate::i18n::Key::PanelsUnavailable))}
-        </p>
+            <p role="status">
+                {move || match state.get() {
+                    Load::Failed => Some(lang.t(crate::i18n::Key::PanelsUnavailable)),
+                    Load::Loading if retried.get() => Some(lang.t(crate::i18n::Key::PanelsLoading)),
+                    _ => None,
+                }}
+            </p>
+            <button
+                type="button"
+                data-testid="panels-retry"
+                hidden=move || state.get() != Load::Failed
+                on:click=move |_| retry()
+            >
+                {move || lang.t(crate::i18n::Key::PanelsRetry)}
+            </button>
+        </div>
     }
 }
 
@@ -100,7 +121,7 @@ pub fn model_panel() -> AnyView {
 /// The panels below the text box, and the workers' wiring, built in place.
 pub fn lower(jobs: Jobs) -> AnyView {
     view! {
-        {status(Signal::stored(Load::Ready))}
+        {status(Signal::stored(Load::Ready), Signal::stored(false), || {})}
         <div class="panels" data-panels=LOWER_SLOT>{lower_view(jobs)}</div>
     }
     .into_any()
@@ -115,6 +136,7 @@ mod split {
     use send_wrapper::SendWrapper;
 
     use super::{Load, LOWER_SLOT, MODEL_SLOT};
+    use crate::compare::state::EngineStatus;
     use crate::jobs::Jobs;
 
     /// The panels' module could not be had (its fetch or its compile failed; the browser's
@@ -127,55 +149,111 @@ mod split {
         }
     }
 
+    // The split points. Their bodies run inside the slot's `Suspend` once the module has
+    // arrived: untracked, so that no signal they read can make the slot build them again.
+
     #[wasm_split_helpers::wasm_split(panels, fallible)]
     fn load_model_panel() -> Result<AnyView, Unavailable> {
-        Ok(super::model_panel_view())
+        Ok(untrack(super::model_panel_view))
     }
 
     #[wasm_split_helpers::wasm_split(panels, fallible)]
     fn load_lower(jobs: Jobs) -> Result<AnyView, Unavailable> {
-        Ok(super::lower_view(jobs))
+        Ok(untrack(|| super::lower_view(jobs)))
     }
 
-    /// A slot: `load`'s view once the panels' module has arrived (built under this owner, so
-    /// it reads the page's contexts), nothing before or on failure. `on_result` hears how the
-    /// load ended. The slot's prerendered stand-in goes in the same task as the live panels
-    /// come (the Suspend puts them in after a microtask), and its edits are handed over to
-    /// them in the next animation frame ([`crate::prerendered::take_stand_in`]).
-    fn slot<F>(name: &'static str, load: F, on_result: impl Fn(bool) + 'static) -> impl IntoView
+    /// A slot: `load()`'s view once the panels' module has arrived (built under this owner, so
+    /// it reads the page's contexts), nothing before or on failure; tried again whenever
+    /// `attempt` changes (the status line's button). `on_result` hears how each attempt ended.
+    /// On success the slot's prerendered stand-in is handed over in a microtask queued as the
+    /// future ends: tachys puts a `Suspend`'s first view in the slot in the poll that ends its
+    /// future, so the stand-in goes, with its edits given to the live panels, before the
+    /// browser paints again ([`crate::prerendered::StandIn::hand_over`]; after a retry the view
+    /// comes a tick later, and the hand-over waits for it). On failure the stand-in stays.
+    fn slot<F, L>(
+        name: &'static str,
+        attempt: RwSignal<u32>,
+        load: L,
+        on_result: impl Fn(bool) + Copy + 'static,
+    ) -> impl IntoView
     where
+        L: Fn() -> F + Copy + 'static,
         F: std::future::Future<Output = Result<AnyView, Unavailable>> + 'static,
     {
+        // The page has one thread; Leptos's views want `Send` closures and futures.
         let load = SendWrapper::new(load);
         let on_result = SendWrapper::new(on_result);
-        let panels = Suspend::new(async move {
-            let result = load.await;
-            // What follows reads no signal for the Suspend to track.
-            untrack(|| {
-                (*on_result)(result.is_ok());
-                if let Some(stand_in) = crate::prerendered::take_stand_in(name) {
-                    request_animation_frame(move || stand_in.hand_over());
-                }
-                result.ok()
+        let panels = move || {
+            attempt.track();
+            let load = SendWrapper::new(untrack(|| (*load)()));
+            let on_result = SendWrapper::new(*on_result);
+            Suspend::new(async move {
+                let result = load.await;
+                untrack(|| {
+                    (*on_result)(result.is_ok());
+                    if result.is_ok() {
+                        if let Some(stand_in) = crate::prerendered::stand_in(name) {
+                            queue_microtask(move || stand_in.hand_over());
+                        }
+                    }
+                    result.ok()
+                })
             })
-        });
+        };
         view! { <div class="panels" data-panels=name>{panels}</div> }
+    }
+
+    /// The attempts at the panels' module, shared by both slots (one module, one loader).
+    #[derive(Clone, Copy)]
+    struct Attempts {
+        state: RwSignal<Load>,
+        attempt: RwSignal<u32>,
+    }
+
+    impl Attempts {
+        /// The page's (made and provided by the first slot built).
+        fn of_page() -> Attempts {
+            use_context().unwrap_or_else(|| {
+                let attempts = Attempts {
+                    state: RwSignal::new(Load::Loading),
+                    attempt: RwSignal::new(0),
+                };
+                provide_context(attempts);
+                attempts
+            })
+        }
     }
 
     /// The model panel, once the panels' module has arrived.
     pub fn model_panel() -> AnyView {
-        slot(MODEL_SLOT, load_model_panel(), |_| {}).into_any()
+        let attempts = Attempts::of_page();
+        slot(MODEL_SLOT, attempts.attempt, load_model_panel, |_| {}).into_any()
     }
 
     /// The panels below the text box and the workers' wiring, once the panels' module has
-    /// arrived, after the module's status line.
+    /// arrived, after the module's status line. On a failure the comparison's status is
+    /// failed (the results card says the comparison is unavailable rather than waiting), and
+    /// the page counts as settled, so that the service worker is registered.
     pub fn lower(jobs: Jobs) -> AnyView {
-        let state = RwSignal::new(Load::Loading);
+        let Attempts { state, attempt } = Attempts::of_page();
+        let results = expect_context::<crate::compare::CompareResults>();
+        let on_result = move |ok: bool| {
+            state.set(if ok { Load::Ready } else { Load::Failed });
+            if !ok {
+                results.engine.set(EngineStatus::Failed(
+                    "the page's panels module could not be loaded".into(),
+                ));
+                crate::browser::announce_settled();
+            }
+        };
+        let retry = move || {
+            state.set(Load::Loading);
+            results.engine.set(EngineStatus::Loading);
+            attempt.update(|n| *n += 1);
+        };
         view! {
-            {super::status(state.into())}
-            {slot(LOWER_SLOT, load_lower(jobs), move |ok| {
-                state.set(if ok { Load::Ready } else { Load::Failed })
-            })}
+            {super::status(state.into(), Signal::derive(move || attempt.get() > 0), retry)}
+            {slot(LOWER_SLOT, attempt, move || load_lower(jobs), on_result)}
         }
         .into_any()
     }

@@ -7,7 +7,7 @@
 //! the document's, put back if the removal moved it. In the page's split build the panels
 //! ([`crate::panels`]) are not in that first render: their prerendered markup stands in for
 //! them in their live slots until their module has arrived, and what the visitor did in them
-//! is handed over then (`take_stand_in`).
+//! is handed over then (`StandIn::hand_over`).
 //!
 //! Nothing a visitor did meanwhile is lost. `assets/boot.js` enables the prerendered form as
 //! soon as scripts run (it is disabled in the markup, for a browser without JavaScript) and
@@ -51,7 +51,7 @@ pub fn mount() {
     leptos::mount::mount_to_body(crate::App);
     if let Some(container) = &container {
         #[cfg(feature = "split")]
-        stand_in(&document, container);
+        move_stand_ins(&document, container);
         container.remove();
         keep_scroll(scrolled);
     }
@@ -101,10 +101,10 @@ const STAND_IN: &str = "data-stand-in";
 
 /// Moves each panel slot's prerendered markup (`[data-panels=…]` in `container`) into the live
 /// slot of the same name, in a `<div class="panels" data-stand-in>`: the page looks the same
-/// and keeps what the visitor did in them until [`take_stand_in`]. An edit there is marked
+/// and keeps what the visitor did in them until [`StandIn::hand_over`]. An edit there is marked
 /// as `assets/boot.js` marks one in the container ([`EDITED`]), which no longer hears it.
 #[cfg(feature = "split")]
-fn stand_in(document: &web_sys::Document, container: &web_sys::Element) {
+fn move_stand_ins(document: &web_sys::Document, container: &web_sys::Element) {
     use wasm_bindgen::closure::Closure;
     for slot in elements(document.query_selector_all("[data-panels]")) {
         // The live slots only (the container's own are still in the document).
@@ -148,28 +148,18 @@ fn stand_in(document: &web_sys::Document, container: &web_sys::Element) {
     }
 }
 
-/// What the visitor left in a slot's stand-in, taken out of the document by
-/// [`take_stand_in`], for [`StandIn::hand_over`].
+/// A slot's stand-in, found by [`stand_in`], for [`StandIn::hand_over`].
 #[cfg(feature = "split")]
 pub struct StandIn {
     slot: web_sys::Element,
-    edits: Edits,
-    opened: Vec<bool>,
-    scrolled: (
-        Result<f64, wasm_bindgen::JsValue>,
-        Result<f64, wasm_bindgen::JsValue>,
-    ),
+    holder: web_sys::Element,
 }
 
-/// Takes slot `name`'s stand-in out of the document, with what the visitor did in it (a value
-/// typed, a setting picked, the focus, a `<details>` opened or closed) and the scroll
-/// position; `None` where the slot has none. [`crate::panels`] calls it when the panels'
-/// module has arrived (or could not), in the same task as the live panels go in, so that no
-/// frame shows both or neither.
+/// Slot `name`'s stand-in, if it has one. [`crate::panels`] asks for it when the panels'
+/// module has arrived, and hands it over once the live panels are in the slot.
 #[cfg(feature = "split")]
-pub fn take_stand_in(name: &str) -> Option<StandIn> {
-    let document = document();
-    let slot = document
+pub fn stand_in(name: &str) -> Option<StandIn> {
+    let slot = document()
         .query_selector(&format!("[data-panels=\"{name}\"]"))
         .ok()
         .flatten()?;
@@ -177,31 +167,105 @@ pub fn take_stand_in(name: &str) -> Option<StandIn> {
         .query_selector(&format!("[{STAND_IN}]"))
         .ok()
         .flatten()?;
-    let opened: Vec<bool> = elements(holder.query_selector_all("details"))
-        .map(|d| d.has_attribute("open"))
-        .collect();
-    let edits = Edits::read(&holder);
-    let window = window();
-    let scrolled = (window.scroll_x(), window.scroll_y());
-    holder.remove();
-    Some(StandIn {
-        slot,
-        edits,
-        opened,
-        scrolled,
-    })
+    Some(StandIn { slot, holder })
+}
+
+/// Where the reader's view is, to keep it when the stand-in is replaced: the first of the
+/// stand-in's panels in view (its index among the slot's panels) or, when the whole stand-in
+/// is above the view, the element after the slot; with the viewport top of either (CSS px).
+#[cfg(feature = "split")]
+enum Anchor {
+    Panel(usize, f64),
+    After(web_sys::Element, f64),
+}
+
+/// The element children of `parent`, in order.
+#[cfg(feature = "split")]
+fn children(parent: &web_sys::Element) -> Vec<web_sys::Element> {
+    elements(parent.query_selector_all(":scope > *")).collect()
 }
 
 #[cfg(feature = "split")]
 impl StandIn {
-    /// Once the live panels are in the document (the next animation frame): the scroll
-    /// position is put back if it moved, and the stand-in's edits, focus and open
-    /// `<details>` go to the live panels, as [`mount`] gives the form's.
+    /// Once the live panels are in the slot: the stand-in goes, and what the visitor did in it
+    /// (a value typed, a setting picked, the focus, a `<details>` opened or closed) goes to the
+    /// live panels as [`mount`] gives the form's; then the reader's view is put back where it
+    /// was ([`Anchor`]: the live panels may be taller than the prerendered ones, which show no
+    /// text). Until the live panels are there, it waits a frame at a time (a few seconds at
+    /// most; then the stand-in stays).
     pub fn hand_over(self) {
-        keep_scroll(self.scrolled);
-        self.edits.give_to_live(&document(), None);
+        self.hand_over_within(300);
+    }
+
+    fn hand_over_within(self, frames: u32) {
+        let live = children(&self.slot)
+            .into_iter()
+            .any(|c| !c.has_attribute(STAND_IN));
+        if !live {
+            if frames > 0 {
+                request_animation_frame(move || self.hand_over_within(frames - 1));
+            }
+            return;
+        }
+        let document = document();
+        let window = window();
+        let scrolled = (window.scroll_x(), window.scroll_y());
+        let anchor = self.anchor(&window);
+        let opened: Vec<bool> = elements(self.holder.query_selector_all("details"))
+            .map(|d| d.has_attribute("open"))
+            .collect();
+        let edits = Edits::read(&self.holder);
+        self.holder.remove();
+        edits.give_to_live(&document, None);
         let live: Vec<_> = elements(self.slot.query_selector_all("details")).collect();
-        carry_open(&live, self.opened);
+        carry_open(&live, opened);
+        let now = match &anchor {
+            Some(Anchor::Panel(i, top)) => children(&self.slot)
+                .get(*i)
+                .map(|p| (p.get_bounding_client_rect().top(), *top)),
+            Some(Anchor::After(el, top)) => Some((el.get_bounding_client_rect().top(), *top)),
+            None => None,
+        };
+        match now {
+            Some((now, before)) if now != before => {
+                window.scroll_by_with_x_and_y(0.0, now - before)
+            }
+            Some(_) => {}
+            None => keep_scroll(scrolled),
+        }
+    }
+
+    /// Where the reader's view is, before the stand-in goes.
+    fn anchor(&self, window: &web_sys::Window) -> Option<Anchor> {
+        let view_height = window
+            .inner_height()
+            .ok()
+            .and_then(|h| h.as_f64())
+            .unwrap_or(0.0);
+        let panels = children(&self.holder);
+        let live = children(&self.slot)
+            .into_iter()
+            .filter(|c| !c.has_attribute(STAND_IN))
+            .count();
+        if panels.len() != live {
+            return None;
+        }
+        let rects: Vec<_> = panels
+            .iter()
+            .map(|p| p.get_bounding_client_rect())
+            .collect();
+        if let Some(i) = rects
+            .iter()
+            .position(|r| r.bottom() > 0.0 && r.top() < view_height)
+        {
+            return Some(Anchor::Panel(i, rects[i].top()));
+        }
+        if rects.last().is_some_and(|r| r.bottom() <= 0.0) {
+            let after = self.slot.next_element_sibling()?;
+            let top = after.get_bounding_client_rect().top();
+            return Some(Anchor::After(after, top));
+        }
+        None
     }
 }
 

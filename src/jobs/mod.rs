@@ -126,12 +126,15 @@ pub struct Jobs {
     figures: Memo<Option<(Figures, bool)>>,
     results: CompareResults,
     embed: EmbedRuntime,
+    /// Set by [`start`]: the wiring runs once, whatever calls it again.
+    started: StoredValue<bool>,
 }
 
 /// Creates and provides the comparison's, the retrieval check's and the embedding model's
 /// contexts, with no worker yet: the form and the results card read them from the start
-/// (their figures follow the local formula until a worker answers), and [`start`] wires
-/// them once the panels' module has arrived (`src/panels.rs`).
+/// (fixed windows in tokens follow the local formula; another strategy or unit waits for the
+/// comparison worker's answer), and [`start`] wires them once the panels' module has arrived
+/// (`src/panels.rs`).
 pub fn provide(app: PageState) -> Jobs {
     let models = expect_context::<ModelSettings>();
     let model_results = expect_context::<ModelResults>();
@@ -178,6 +181,7 @@ pub fn provide(app: PageState) -> Jobs {
         figures,
         results,
         embed,
+        started: StoredValue::new(false),
     }
 }
 
@@ -186,6 +190,10 @@ pub fn provide(app: PageState) -> Jobs {
 /// runs, and every change of the text, the fields, the unit or the strategy (debounced by
 /// [`DEBOUNCE_MS`]) becomes a job.
 pub fn start(jobs: Jobs) {
+    if jobs.started.get_value() {
+        return;
+    }
+    jobs.started.set_value(true);
     let Jobs {
         app,
         models,
@@ -196,6 +204,7 @@ pub fn start(jobs: Jobs) {
         figures,
         results,
         embed,
+        started: _,
     } = jobs;
     let workers = Workers {
         main: StoredValue::new_local(None),

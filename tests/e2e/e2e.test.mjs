@@ -220,12 +220,15 @@ for (const build of BUILDS) {
       assert.deepEqual(foreign, [], `requests to another origin than ${origin} during load`);
       assert.deepEqual(badResponses, [], 'responses with status >= 400');
       assert.deepEqual(failedRequests, [], 'failed requests');
-      // The page's own module; the tokenizer's and the comparison engine's are their workers',
-      // fetched once the page runs (during or after the load event), never preloaded.
+      // The page's own module, and perhaps its panels' module (fetched once the first runs,
+      // during or after the load event: src/panels.rs); the tokenizer's and the comparison
+      // engine's are their workers', fetched once the page runs, never preloaded.
       const wasm = loadRequests.filter(
         (r) => r.split(' ')[1].endsWith('.wasm') && !r.includes('compare-engine') && !r.includes('tokenize-engine'),
       );
-      assert.equal(wasm.length, 1, `expected one .wasm request, got: ${wasm.join(' | ')}`);
+      const panels = wasm.filter((r) => /\/panels-rag-chunk-calculator-[0-9a-f]+_bg\.wasm$/.test(r.split(' ')[1]));
+      assert.ok(panels.length <= 1, `the panels' module fetched more than once: ${panels.join(' | ')}`);
+      assert.equal(wasm.length - panels.length, 1, `expected one page .wasm request, got: ${wasm.join(' | ')}`);
       assert.ok(
         wasm[0].split(' ')[1].startsWith(`${origin}${build.prefix}`),
         `the .wasm is not loaded from under ${build.prefix}: ${wasm[0]}`,
@@ -338,7 +341,13 @@ for (const build of BUILDS) {
       // a query; neither module carries a table); the comparison worker its script, the
       // engine's glue and the engine's module.
       const workers = ['tokenize-worker.js', 'tokenize-engine.js', 'tokenize-engine_bg.wasm', 'tables/cl100k_base.bin', 'compare-worker.js', 'compare-engine.js', 'compare-engine_bg.wasm'];
-      const allowed = workers.map((f) => `GET ${origin}${build.prefix}${f}`);
+      // The panels' module and its loader, if the page had not fetched them by the load
+      // event (named on the loader's script tag: crates/page-split).
+      const split = await page.locator('script[data-split-js]').evaluate((s) => [s.dataset.splitJs, s.dataset.splitWasm]);
+      const allowed = [
+        ...workers.map((f) => `GET ${origin}${build.prefix}${f}`),
+        ...split.map((f) => `GET ${new URL(f, origin).href}`),
+      ];
       const workerFetches = afterLoadRequests.filter((r) => {
         const [method, url] = r.split(' ');
         return allowed.includes(`${method} ${url.split('?')[0]}`);

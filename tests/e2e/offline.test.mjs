@@ -209,7 +209,9 @@ for (const build of BUILDS) {
 }
 
 /** A copy of `dir` as a new deployment would be: every Trunk content hash in a file name (and
- * wherever it is named) replaced, and the comparison worker's script changed. */
+ * wherever it is named: the HTML, the scripts, and the page's module, which imports the
+ * panels' loader by its hashed name; a reversed hash has the same length, so the module stays
+ * valid) replaced, and the comparison worker's script changed. */
 function newDeployment(dir) {
   const out = mkdtempSync(path.join(tmpdir(), 'rag-e2e-deploy-'));
   cpSync(dir, out, { recursive: true });
@@ -218,9 +220,17 @@ function newDeployment(dir) {
   for (const name of readdirSync(out)) for (const m of name.matchAll(/-([0-9a-f]{12,16})(?:_bg)?\./g)) hashes.add(m[1]);
   const renamed = new Map([...hashes].map((h) => [h, [...h].reverse().join('')]));
   const swap = (text) => [...renamed].reduce((t, [from, to]) => t.replaceAll(from, to), text);
+  const swapBytes = (bytes) => {
+    for (const [from, to] of renamed) {
+      const [a, b] = [Buffer.from(from), Buffer.from(to)];
+      for (let at = bytes.indexOf(a); at >= 0; at = bytes.indexOf(a, at + a.length)) b.copy(bytes, at);
+    }
+    return bytes;
+  };
   for (const name of readdirSync(out)) {
     const file = path.join(out, name);
     if (/\.(html|js)$/.test(name)) writeFileSync(file, swap(readFileSync(file, 'utf8')));
+    if (/\.wasm$/.test(name)) writeFileSync(file, swapBytes(readFileSync(file)));
     if (swap(name) !== name) renameSync(file, path.join(out, swap(name)));
   }
   writeFileSync(path.join(out, 'compare-worker.js'), `${readFileSync(path.join(out, 'compare-worker.js'), 'utf8')}\n// new deployment\n`);

@@ -44,9 +44,10 @@ export async function serveAndLaunch(root) {
 }
 
 /** CSS selector of a data-testid hook of the live app: not the prerendered copy that the page
- * shows until the app has started (crates/prerender; it is removed then), so that waiting for
- * a hook waits for the app. */
-export const sel = (testid) => `[data-testid="${testid}"]:not(#prerendered *)`;
+ * shows until the app has started (crates/prerender; it is removed then), nor a prerendered
+ * panel standing in until the panels' module has arrived (`[data-stand-in]`, src/panels.rs),
+ * so that waiting for a hook waits for the app. */
+export const sel = (testid) => `[data-testid="${testid}"]:not(#prerendered *):not([data-stand-in] *)`;
 
 /**
  * Chooses `lang` with the language switch and waits until the page's words are in it: English is

@@ -27,8 +27,8 @@
 //  (g) the panels' module (src/panels.rs, crates/page-split): while it is held back, the form
 //      answers and the prerendered panels stand in for the live ones in the live page; what is
 //      typed in one and a question opened in the FAQ then are the live panels' once it
-//      arrives, with no stand-in left; when it cannot arrive, the stand-ins go, the status line
-//      says so, and the form still answers.
+//      arrives, with no stand-in left; when it cannot arrive, the stand-ins stay, the status
+//      line says so, the form still answers, and its button tries again.
 //
 // Environment (all optional): E2E_DIST, E2E_DIST_SUBPATH, E2E_SUBPATH, CHROMIUM.
 
@@ -586,6 +586,20 @@ describe('(g) the panels\' module, root build', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
+  /** The live panels work: for a text, the comparison's fixed-window row has the results
+   * card's chunk count (both the core's). */
+  async function liveComparison(page) {
+    await page.locator(sel('text-input')).fill('Chunk this text, please. '.repeat(50));
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="compare-row"][data-strategy="fixed"]')?.dataset.chunks !== undefined,
+      null,
+      { timeout: APP_START_MS },
+    );
+    await page.waitForFunction(() => document.querySelector('[data-testid="status"]')?.dataset.state === 'ready', null, { timeout: APP_START_MS });
+    const row = await page.locator('[data-testid="compare-row"][data-strategy="fixed"]').getAttribute('data-chunks');
+    assert.equal(Number(row), await numberValue(page, 'out-chunks'), 'the fixed-window row and the results card');
+  }
+
   /** The live form answers a chunk size: its chunk count changes. */
   async function formAnswers(page) {
     const chunks = await numberValue(page, 'out-chunks');
@@ -622,6 +636,13 @@ describe('(g) the panels\' module, root build', () => {
       const question = 'Where is the moonstone kept?';
       await page.locator('[data-stand-in] [data-testid="qa-question"]').fill(question);
       await page.locator('[data-stand-in] .faq summary').nth(1).click();
+      // A text counted before the panels arrive: the live panels above the simulator (the
+      // chunk preview, the comparison) come taller than the prerendered ones. A reader at the
+      // simulator stays there.
+      await page.locator(sel('text-input')).fill('Chunk this text, please. '.repeat(80));
+      await page.waitForFunction(() => document.querySelector('[data-testid="status"]')?.dataset.state === 'ready', null, { timeout: APP_START_MS });
+      await page.evaluate(() => document.querySelector('[data-stand-in] [data-testid="simulator"]').scrollIntoView({ block: 'start' }));
+      const simulatorTop = await page.evaluate(() => Math.round(document.querySelector('[data-stand-in] [data-testid="simulator"]').getBoundingClientRect().top));
 
       release();
       await page.waitForFunction(
@@ -631,6 +652,8 @@ describe('(g) the panels\' module, root build', () => {
       );
       await page.waitForFunction(() => !document.querySelector('[data-stand-in]'), null, { timeout: 10_000 });
       assert.equal(await page.locator('.faq').count(), 1, 'one FAQ: the live one');
+      const liveTop = await page.evaluate(() => Math.round(document.querySelector('[data-testid="simulator"]').getBoundingClientRect().top));
+      assert.ok(Math.abs(liveTop - simulatorTop) <= 2, `the simulator moved from ${simulatorTop} to ${liveTop} px in the view`);
       await page.waitForFunction(
         (q) => document.querySelector('[data-testid="qa-question"]')?.value === q,
         question,
@@ -639,9 +662,7 @@ describe('(g) the panels\' module, root build', () => {
       const open = await page.locator('.faq details').evaluateAll((ds) => ds.map((d) => d.open));
       assert.ok(open.length > 2, 'the live FAQ has its questions');
       assert.deepEqual(open, open.map((_, i) => i === 1), 'the question opened in the stand-in is open in the live FAQ, and only it');
-      // The live panels work: the comparison table fills for a text.
-      await page.locator(sel('text-input')).fill('Chunk this text, please. '.repeat(50));
-      await page.waitForFunction(() => document.querySelectorAll('[data-testid^="compare-row"]').length > 0, null, { timeout: APP_START_MS });
+      await liveComparison(page);
       assert.deepEqual(errors, [], 'page errors');
     } finally {
       release();
@@ -649,10 +670,13 @@ describe('(g) the panels\' module, root build', () => {
     }
   });
 
-  test('(g) when the panels\' module cannot arrive, the status line says so and the form answers', { skip }, async () => {
+  test('(g) when the panels\' module cannot arrive, the stand-ins stay, the status says so, the form answers, and it can try again', { skip }, async () => {
     const context = await browser.newContext({ serviceWorkers: 'block' });
     try {
-      await context.route(PANELS_WASM, (route) => route.fulfill({ status: 404, body: 'blocked by the test' }));
+      let blocked = true;
+      await context.route(PANELS_WASM, (route) =>
+        blocked ? route.fulfill({ status: 404, body: 'blocked by the test' }) : route.continue(),
+      );
       const page = await context.newPage();
       const errors = [];
       page.on('pageerror', (err) => errors.push(err.stack ?? String(err)));
@@ -664,10 +688,22 @@ describe('(g) the panels\' module, root build', () => {
         { timeout: APP_START_MS },
       );
       assert.ok(await status.isVisible(), 'the status line shows');
-      assert.ok((await status.textContent()).trim().length > 40, 'it says why in words');
-      assert.equal(await page.locator('[data-stand-in]').count(), 0, 'no stale stand-in');
-      assert.equal(await page.locator('.faq').count(), 0, 'no panel');
+      assert.match(await status.textContent(), /could not be loaded/, 'it says why in words');
+      assert.equal(await page.locator('[data-stand-in]').count(), 2, 'the prerendered panels stay');
+      assert.equal(await page.locator('.faq').count(), 1, 'the FAQ still reads');
       await formAnswers(page);
+
+      blocked = false;
+      await page.locator('[data-testid="panels-retry"]').click();
+      await page.waitForFunction(
+        () => document.querySelector('[data-testid="panels-status"]')?.dataset.state === 'ready',
+        null,
+        { timeout: APP_START_MS },
+      );
+      assert.ok(await status.isHidden(), 'no status line once the panels work');
+      await page.waitForFunction(() => !document.querySelector('[data-stand-in]'), null, { timeout: 10_000 });
+      assert.equal(await page.locator('.faq').count(), 1, 'one FAQ: the live one');
+      await liveComparison(page);
       assert.deepEqual(errors, [], 'page errors');
     } finally {
       await context.close();

@@ -12,17 +12,22 @@
 //!   and which fetches the panels' module relative to itself;
 //! - `panels-rag-chunk-calculator-<hash>_bg.wasm`: the panels' module.
 //!
-//! Every name carries Trunk's hash of this build, so a cached file is never another build's
-//! (the service worker keeps such files cache-first, assets/sw.js); index.html names the two
-//! new files on the loader's script tag (Trunk.toml's `pattern_script`), for the service
-//! worker's install.
+//! Every name carries Trunk's hash of cargo's output (seahash over its bytes), which the hook
+//! computes again to check that the module it splits is the one Trunk staged. The files the
+//! service worker keeps cache-first by such a name (assets/sw.js) therefore change name with
+//! the page's code, though not with the tools: a new splitter, wasm-bindgen or binaryen over
+//! the same code gives other bytes under the same names (the tools are pinned: Cargo.lock,
+//! scripts/wasm-opt/package-lock.json). index.html names the two new files on the loader's
+//! script tag (Trunk.toml's `pattern_script`), for the service worker's install, and preloads
+//! the loader (`pattern_preload`).
 //!
 //! Tools: `wasm-bindgen` on PATH, the version of Cargo.lock (scripts/ensure-tools.sh checks
 //! it); wasm-opt is npm's `binaryen` (scripts/wasm-opt/package-lock.json), run with Node.
 //!
-//! Errors: a missing or ambiguous staged module, a module linked without relocations (built
-//! without the `split` feature), a split with other modules than `panels`, a failed tool: the
-//! hook says which and exits 1, and Trunk fails the build.
+//! Errors: a missing or ambiguous staged module, cargo's output missing or not the one Trunk
+//! staged (another build wrote it since), a module linked without relocations (built without
+//! the `split` feature), a split with other modules than `panels`, a failed or missing tool:
+//! the hook says which and exits 1, and Trunk fails the build.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -102,6 +107,14 @@ fn run() -> Result<(), String> {
             input_path.display()
         )
     })?;
+    let built = trunk_hash(&input);
+    if stem != format!("{PAGE}-{built}") {
+        return Err(format!(
+            "{} is not the module Trunk staged as {stem} (its hash is {built}): another build \
+             wrote it since; build again",
+            input_path.display()
+        ));
+    }
     if !has_relocations(&input)? {
         return Err(format!(
             "{} has no relocations: build the page with its `split` feature (index.html's \
@@ -110,7 +123,9 @@ fn run() -> Result<(), String> {
         ));
     }
 
-    let work = env.target.join("page-split").join(env.profile());
+    // One directory per build (its hash): two builds at once (the test builds at the root and
+    // under the subpath) do not share one.
+    let work = env.target.join("page-split").join(&stem);
     if work.exists() {
         std::fs::remove_dir_all(&work).map_err(|e| io_error(&work, e))?;
     }
@@ -136,7 +151,8 @@ fn run() -> Result<(), String> {
         ));
     }
 
-    // wasm-bindgen over the main part, under Trunk's hashed name.
+    // wasm-bindgen over the main part, named as Trunk names it (the crate's name inside the
+    // module and its glue; the hashed names on the files).
     let bindgen = work.join("bindgen");
     run_tool(
         Command::new("wasm-bindgen")
@@ -146,7 +162,7 @@ fn run() -> Result<(), String> {
             // memory) to add its functions to the page's.
             .arg("--keep-lld-exports")
             .arg(format!("--out-dir={}", bindgen.display()))
-            .arg(format!("--out-name={stem}"))
+            .arg(format!("--out-name={PAGE}"))
             .arg(&main_wasm),
     )?;
     let snippets = bindgen.join("snippets");
@@ -154,7 +170,7 @@ fn run() -> Result<(), String> {
         copy_dir(&snippets, &env.staging.join("snippets"))?;
     }
     copy(
-        &bindgen.join(format!("{stem}.js")),
+        &bindgen.join(format!("{PAGE}.js")),
         &env.staging.join(format!("{stem}.js")),
     )?;
 
@@ -163,7 +179,7 @@ fn run() -> Result<(), String> {
     let panels_name = format!("{SPLIT_MODULE}-{stem}_bg.wasm");
     let panels_out = env.staging.join(&panels_name);
     for (from, to) in [
-        (bindgen.join(format!("{stem}_bg.wasm")), &main_out),
+        (bindgen.join(format!("{PAGE}_bg.wasm")), &main_out),
         (panels_file, &panels_out),
     ] {
         if env.release {
@@ -190,7 +206,8 @@ fn run() -> Result<(), String> {
             .len();
         println!("page-split: {} {size} bytes", file.display());
     }
-    Ok(())
+    // Kept only when a step failed, to look into.
+    std::fs::remove_dir_all(&work).map_err(|e| io_error(&work, e))
 }
 
 /// `rag-chunk-calculator-<hash>`: the stem of the one page module Trunk staged.
@@ -216,6 +233,15 @@ fn staged_stem(staging: &Path) -> Result<String, String> {
             staging.display()
         )),
     }
+}
+
+/// Trunk's cache-busting hash of a file (trunk 0.21 `hashed`: seahash's `SeaHasher` over its
+/// bytes, in lowercase hex without leading zeros).
+fn trunk_hash(bytes: &[u8]) -> String {
+    use std::hash::Hasher;
+    let mut hasher = seahash::SeaHasher::new();
+    hasher.write(bytes);
+    format!("{:x}", hasher.finish())
 }
 
 /// Whether `wasm` holds the linker's relocations (`reloc.*` custom sections).
@@ -264,9 +290,9 @@ fn wasm_opt(root: &Path, from: &Path, to: &Path) -> Result<(), String> {
 
 fn run_tool(command: &mut Command) -> Result<(), String> {
     let name = command.get_program().to_string_lossy().into_owned();
-    let status = command
-        .status()
-        .map_err(|e| format!("cannot run {name}: {e}"))?;
+    let status = command.status().map_err(|e| {
+        format!("cannot run {name}: {e} (scripts/ensure-tools.sh serve installs the tools)")
+    })?;
     if status.success() {
         Ok(())
     } else {
@@ -317,6 +343,22 @@ mod tests {
             "x"
         )
         .is_err());
+    }
+
+    #[test]
+    fn the_hash_is_trunks() {
+        // Trunk names a file by `format!("{:x}", SeaHasher::finish())` over its bytes, written
+        // through `io::copy`; seahash's streaming hasher gives the same as one write.
+        let bytes: Vec<u8> = (0..100_000u32).map(|i| (i * 7 % 251) as u8).collect();
+        let mut streamed = seahash::SeaHasher::new();
+        for chunk in bytes.chunks(8192) {
+            std::hash::Hasher::write(&mut streamed, chunk);
+        }
+        assert_eq!(
+            trunk_hash(&bytes),
+            format!("{:x}", std::hash::Hasher::finish(&streamed))
+        );
+        assert_eq!(trunk_hash(b""), format!("{:x}", seahash::hash(b"")));
     }
 
     #[test]
