@@ -407,13 +407,14 @@ pub fn Results() -> impl IntoView {
         match compare.shown.get() {
             // The strategies cannot run (their worker, or the page's panels' module that
             // starts it, failed): said, not waited for.
-            Shown::Strategy { summary: None, .. }
+            Shown::Strategy { strategy, summary: None }
                 if out.get().is_some()
+                    && !provisional()
                     && matches!(compare.engine.get(), crate::compare::state::EngineStatus::Failed(_)) =>
             {
                 Some(view! {
                     <p class="notice warn" data-testid="results-unavailable">
-                        {crate::compare::messages::text(l, crate::compare::messages::Msg::EngineFailed)}
+                        {lang.tf(page_msg::ResultsUnavailable { what: &crate::compare::strategy_name(l, strategy) })}
                     </p>
                 }.into_any())
             }

@@ -203,11 +203,39 @@ mod split {
         view! { <div class="panels" data-panels=name>{panels}</div> }
     }
 
-    /// The attempts at the panels' module, shared by both slots (one module, one loader).
+    /// One slot's attempts at the panels' module: how the last ended, and how many the
+    /// status line's button asked for (the slot's view is built again for each).
+    #[derive(Clone, Copy)]
+    struct SlotLoad {
+        load: RwSignal<Load>,
+        attempt: RwSignal<u32>,
+    }
+
+    impl SlotLoad {
+        fn new() -> SlotLoad {
+            SlotLoad {
+                load: RwSignal::new(Load::Loading),
+                attempt: RwSignal::new(0),
+            }
+        }
+
+        /// Tries again if the last attempt failed.
+        fn retry(self) -> bool {
+            let failed = self.load.get_untracked() == Load::Failed;
+            if failed {
+                self.load.set(Load::Loading);
+                self.attempt.update(|n| *n += 1);
+            }
+            failed
+        }
+    }
+
+    /// Both slots' attempts (each slot its own: a slot whose panels came is never built
+    /// again, which would drop them and their effects).
     #[derive(Clone, Copy)]
     struct Attempts {
-        state: RwSignal<Load>,
-        attempt: RwSignal<u32>,
+        model: SlotLoad,
+        lower: SlotLoad,
     }
 
     impl Attempts {
@@ -215,30 +243,44 @@ mod split {
         fn of_page() -> Attempts {
             use_context().unwrap_or_else(|| {
                 let attempts = Attempts {
-                    state: RwSignal::new(Load::Loading),
-                    attempt: RwSignal::new(0),
+                    model: SlotLoad::new(),
+                    lower: SlotLoad::new(),
                 };
                 provide_context(attempts);
                 attempts
             })
         }
+
+        /// Failed if either slot's last attempt failed, loading if either is loading.
+        fn state(self) -> Load {
+            match (self.model.load.get(), self.lower.load.get()) {
+                (Load::Failed, _) | (_, Load::Failed) => Load::Failed,
+                (Load::Loading, _) | (_, Load::Loading) => Load::Loading,
+                _ => Load::Ready,
+            }
+        }
     }
 
     /// The model panel, once the panels' module has arrived.
     pub fn model_panel() -> AnyView {
-        let attempts = Attempts::of_page();
-        slot(MODEL_SLOT, attempts.attempt, load_model_panel, |_| {}).into_any()
+        let SlotLoad { load, attempt } = Attempts::of_page().model;
+        slot(MODEL_SLOT, attempt, load_model_panel, move |ok| {
+            load.set(if ok { Load::Ready } else { Load::Failed })
+        })
+        .into_any()
     }
 
     /// The panels below the text box and the workers' wiring, once the panels' module has
-    /// arrived, after the module's status line. On a failure the comparison's status is
-    /// failed (the results card says the comparison is unavailable rather than waiting), and
-    /// the page counts as settled, so that the service worker is registered.
+    /// arrived, after the module's status line (for both slots). When they cannot come, the
+    /// comparison's status is failed (the results card says the strategies cannot run rather
+    /// than waiting), and the page counts as settled, so that the service worker is
+    /// registered.
     pub fn lower(jobs: Jobs) -> AnyView {
-        let Attempts { state, attempt } = Attempts::of_page();
+        let attempts = Attempts::of_page();
+        let SlotLoad { load, attempt } = attempts.lower;
         let results = expect_context::<crate::compare::CompareResults>();
         let on_result = move |ok: bool| {
-            state.set(if ok { Load::Ready } else { Load::Failed });
+            load.set(if ok { Load::Ready } else { Load::Failed });
             if !ok {
                 results.engine.set(EngineStatus::Failed(
                     "the page's panels module could not be loaded".into(),
@@ -247,12 +289,14 @@ mod split {
             }
         };
         let retry = move || {
-            state.set(Load::Loading);
-            results.engine.set(EngineStatus::Loading);
-            attempt.update(|n| *n += 1);
+            attempts.model.retry();
+            if attempts.lower.retry() {
+                results.engine.set(EngineStatus::Loading);
+            }
         };
+        let retried = move || attempts.model.attempt.get() + attempts.lower.attempt.get() > 0;
         view! {
-            {super::status(state.into(), Signal::derive(move || attempt.get() > 0), retry)}
+            {super::status(Signal::derive(move || attempts.state()), Signal::derive(retried), retry)}
             {slot(LOWER_SLOT, attempt, move || load_lower(jobs), on_result)}
         }
         .into_any()

@@ -148,15 +148,24 @@ fn move_stand_ins(document: &web_sys::Document, container: &web_sys::Element) {
     }
 }
 
-/// A slot's stand-in, found by [`stand_in`], for [`StandIn::hand_over`].
+/// A slot's stand-in, found by [`stand_in`] before the live panels go into the slot, with
+/// where the reader's view was then, for [`StandIn::hand_over`].
 #[cfg(feature = "split")]
 pub struct StandIn {
     slot: web_sys::Element,
     holder: web_sys::Element,
+    /// The stand-in's panels (the slot's element children then).
+    panels: usize,
+    anchor: Option<Anchor>,
+    scrolled: (
+        Result<f64, wasm_bindgen::JsValue>,
+        Result<f64, wasm_bindgen::JsValue>,
+    ),
 }
 
-/// Slot `name`'s stand-in, if it has one. [`crate::panels`] asks for it when the panels'
-/// module has arrived, and hands it over once the live panels are in the slot.
+/// Slot `name`'s stand-in, if it has one, and where the reader's view is. [`crate::panels`]
+/// asks for it when the panels' module has arrived, before the live panels go into the slot,
+/// and hands it over once they are there.
 #[cfg(feature = "split")]
 pub fn stand_in(name: &str) -> Option<StandIn> {
     let slot = document()
@@ -167,12 +176,24 @@ pub fn stand_in(name: &str) -> Option<StandIn> {
         .query_selector(&format!("[{STAND_IN}]"))
         .ok()
         .flatten()?;
-    Some(StandIn { slot, holder })
+    let window = window();
+    let scrolled = (window.scroll_x(), window.scroll_y());
+    let panels = children(&holder);
+    let anchor = anchor(&window, &slot, &panels);
+    Some(StandIn {
+        slot,
+        holder,
+        panels: panels.len(),
+        anchor,
+        scrolled,
+    })
 }
 
 /// Where the reader's view is, to keep it when the stand-in is replaced: the first of the
 /// stand-in's panels in view (its index among the slot's panels) or, when the whole stand-in
 /// is above the view, the element after the slot; with the viewport top of either (CSS px).
+/// Measured after the live panels are in (and the browser's own scroll anchoring has acted),
+/// the same element's top tells how far to scroll.
 #[cfg(feature = "split")]
 enum Anchor {
     Panel(usize, f64),
@@ -185,87 +206,85 @@ fn children(parent: &web_sys::Element) -> Vec<web_sys::Element> {
     elements(parent.query_selector_all(":scope > *")).collect()
 }
 
+/// The [`Anchor`] of a stand-in's `panels` in `slot`; none when the stand-in is below the view
+/// (nothing the reader sees can move).
+#[cfg(feature = "split")]
+fn anchor(
+    window: &web_sys::Window,
+    slot: &web_sys::Element,
+    panels: &[web_sys::Element],
+) -> Option<Anchor> {
+    let view_height = window
+        .inner_height()
+        .ok()
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    let rects: Vec<_> = panels
+        .iter()
+        .map(|p| p.get_bounding_client_rect())
+        .collect();
+    if let Some(i) = rects
+        .iter()
+        .position(|r| r.bottom() > 0.0 && r.top() < view_height)
+    {
+        return Some(Anchor::Panel(i, rects[i].top()));
+    }
+    if rects.last().is_some_and(|r| r.bottom() <= 0.0) {
+        let after = slot.next_element_sibling()?;
+        let top = after.get_bounding_client_rect().top();
+        return Some(Anchor::After(after, top));
+    }
+    None
+}
+
 #[cfg(feature = "split")]
 impl StandIn {
     /// Once the live panels are in the slot: the stand-in goes, and what the visitor did in it
     /// (a value typed, a setting picked, the focus, a `<details>` opened or closed) goes to the
     /// live panels as [`mount`] gives the form's; then the reader's view is put back where it
     /// was ([`Anchor`]: the live panels may be taller than the prerendered ones, which show no
-    /// text). Until the live panels are there, it waits a frame at a time (a few seconds at
-    /// most; then the stand-in stays).
+    /// text; where the live panels are not as many, the scroll position is). Until the live
+    /// panels are there, it waits a frame at a time (a few seconds at most; then the stand-in
+    /// stays).
     pub fn hand_over(self) {
         self.hand_over_within(300);
     }
 
     fn hand_over_within(self, frames: u32) {
-        let live = children(&self.slot)
+        let live: Vec<_> = children(&self.slot)
             .into_iter()
-            .any(|c| !c.has_attribute(STAND_IN));
-        if !live {
+            .filter(|c| !c.has_attribute(STAND_IN))
+            .collect();
+        if live.is_empty() {
             if frames > 0 {
                 request_animation_frame(move || self.hand_over_within(frames - 1));
             }
             return;
         }
-        let document = document();
-        let window = window();
-        let scrolled = (window.scroll_x(), window.scroll_y());
-        let anchor = self.anchor(&window);
         let opened: Vec<bool> = elements(self.holder.query_selector_all("details"))
             .map(|d| d.has_attribute("open"))
             .collect();
         let edits = Edits::read(&self.holder);
         self.holder.remove();
-        edits.give_to_live(&document, None);
-        let live: Vec<_> = elements(self.slot.query_selector_all("details")).collect();
-        carry_open(&live, opened);
-        let now = match &anchor {
-            Some(Anchor::Panel(i, top)) => children(&self.slot)
+        edits.give_to_live(&document(), None);
+        let details: Vec<_> = elements(self.slot.query_selector_all("details")).collect();
+        carry_open(&details, opened);
+        let moved = match &self.anchor {
+            _ if live.len() != self.panels => None,
+            Some(Anchor::Panel(i, top)) => live
                 .get(*i)
-                .map(|p| (p.get_bounding_client_rect().top(), *top)),
-            Some(Anchor::After(el, top)) => Some((el.get_bounding_client_rect().top(), *top)),
-            None => None,
+                .map(|p| p.get_bounding_client_rect().top() - top),
+            Some(Anchor::After(el, top)) => Some(el.get_bounding_client_rect().top() - top),
+            None => Some(0.0),
         };
-        match now {
-            Some((now, before)) if now != before => {
-                window.scroll_by_with_x_and_y(0.0, now - before)
-            }
+        // Under 2 px is layout rounding (the prerendered and the live panels of the same
+        // state differ by a fraction of a pixel), and scrolling by it would shift the whole
+        // view by a pixel; a text's panels move the view by tens or thousands.
+        match moved {
+            Some(by) if by.abs() >= 2.0 => window().scroll_by_with_x_and_y(0.0, by.round()),
             Some(_) => {}
-            None => keep_scroll(scrolled),
+            None => keep_scroll(self.scrolled),
         }
-    }
-
-    /// Where the reader's view is, before the stand-in goes.
-    fn anchor(&self, window: &web_sys::Window) -> Option<Anchor> {
-        let view_height = window
-            .inner_height()
-            .ok()
-            .and_then(|h| h.as_f64())
-            .unwrap_or(0.0);
-        let panels = children(&self.holder);
-        let live = children(&self.slot)
-            .into_iter()
-            .filter(|c| !c.has_attribute(STAND_IN))
-            .count();
-        if panels.len() != live {
-            return None;
-        }
-        let rects: Vec<_> = panels
-            .iter()
-            .map(|p| p.get_bounding_client_rect())
-            .collect();
-        if let Some(i) = rects
-            .iter()
-            .position(|r| r.bottom() > 0.0 && r.top() < view_height)
-        {
-            return Some(Anchor::Panel(i, rects[i].top()));
-        }
-        if rects.last().is_some_and(|r| r.bottom() <= 0.0) {
-            let after = self.slot.next_element_sibling()?;
-            let top = after.get_bounding_client_rect().top();
-            return Some(Anchor::After(after, top));
-        }
-        None
     }
 }
 

@@ -692,6 +692,18 @@ describe('(g) the panels\' module, root build', () => {
       assert.equal(await page.locator('[data-stand-in]').count(), 2, 'the prerendered panels stay');
       assert.equal(await page.locator('.faq').count(), 1, 'the FAQ still reads');
       await formAnswers(page);
+      // A strategy other than fixed windows (a settings link can choose one): the results card
+      // says it cannot run rather than waiting for it.
+      await page.goto(`${url}#v=1&strategy=sentence&chunk_size=300`);
+      await page.reload();
+      await page.waitForFunction(
+        () => document.querySelector('[data-testid="panels-status"]')?.dataset.state === 'failed',
+        null,
+        { timeout: APP_START_MS },
+      );
+      await page.locator(sel('text-input')).fill('Chunk this text, please. '.repeat(50));
+      await page.locator(sel('results-unavailable')).waitFor({ timeout: APP_START_MS });
+      assert.equal(await page.locator(sel('results-waiting')).count(), 0, 'not waiting for it');
 
       blocked = false;
       await page.locator('[data-testid="panels-retry"]').click();
@@ -703,7 +715,13 @@ describe('(g) the panels\' module, root build', () => {
       assert.ok(await status.isHidden(), 'no status line once the panels work');
       await page.waitForFunction(() => !document.querySelector('[data-stand-in]'), null, { timeout: 10_000 });
       assert.equal(await page.locator('.faq').count(), 1, 'one FAQ: the live one');
-      await liveComparison(page);
+      // The strategy runs now: the results card has its figures.
+      await page.waitForFunction(
+        () => document.querySelector('[data-testid="out-chunks"]:not(#prerendered *)')?.dataset.value > 0,
+        null,
+        { timeout: APP_START_MS },
+      );
+      assert.equal(await page.locator(sel('results-unavailable')).count(), 0, 'no longer unavailable');
       assert.deepEqual(errors, [], 'page errors');
     } finally {
       await context.close();

@@ -123,9 +123,12 @@ fn run() -> Result<(), String> {
         ));
     }
 
-    // One directory per build (its hash): two builds at once (the test builds at the root and
-    // under the subpath) do not share one.
-    let work = env.target.join("page-split").join(&stem);
+    // One directory per run: two builds at once (the root and the subpath builds compile the
+    // same module, so their hashes are equal) do not share one.
+    let work = env
+        .target
+        .join("page-split")
+        .join(format!("{stem}-{}", std::process::id()));
     if work.exists() {
         std::fs::remove_dir_all(&work).map_err(|e| io_error(&work, e))?;
     }
