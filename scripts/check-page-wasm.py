@@ -304,33 +304,27 @@ def main(argv):
         return 2
     budget = int(argv[1]) if len(argv) == 2 else DEFAULT_BUDGET
     path = page_module(argv[0])
-    with open(path, "rb") as f:
-        data = f.read()
-    size, faults = faults_of(data, budget)
     bundles = {}
     for code in FETCHED_LANGUAGES:
         file = os.path.join(argv[0], "i18n", f"{code}.txt")
         bundles[code] = open(file, "rb").read() if os.path.exists(file) else None
-    faults += language_faults(data, bundles)
     name = os.path.basename(path)
-    if faults:
-        for fault in faults:
-            print(f"{name}: FAIL: {fault}")
-        return 1
-    print(f"{name}: ok: {len(data):,} bytes, gzip {size:,} of {budget:,}; no BPE table, no strategy, no SIMD, English only")
     panels = os.path.join(argv[0], f"panels-{name}")
     if not os.path.exists(panels):
         print(f"panels-{name}: FAIL: missing (the page's split, crates/page-split, did not run)")
         return 1
-    with open(panels, "rb") as f:
-        data = f.read()
-    size, faults = faults_of(data, PANELS_BUDGET)
-    faults += language_faults(data, bundles)
-    for fault in faults:
-        print(f"panels-{name}: FAIL: {fault}")
-    if faults:
-        return 1
-    print(f"panels-{name}: ok: {len(data):,} bytes, gzip {size:,} of {PANELS_BUDGET:,}; no BPE table, no strategy, no SIMD, English only")
+    # The page's two modules: the form's, then the panels'.
+    for module, module_budget in ((path, budget), (panels, PANELS_BUDGET)):
+        with open(module, "rb") as f:
+            data = f.read()
+        size, faults = faults_of(data, module_budget)
+        faults += language_faults(data, bundles)
+        module_name = os.path.basename(module)
+        for fault in faults:
+            print(f"{module_name}: FAIL: {fault}")
+        if faults:
+            return 1
+        print(f"{module_name}: ok: {len(data):,} bytes, gzip {size:,} of {module_budget:,}; no BPE table, no strategy, no SIMD, English only")
     engine = os.path.join(argv[0], TOKENIZER_MODULE)
     if os.path.exists(engine):
         with open(engine, "rb") as f:

@@ -36,18 +36,12 @@ pub const CONTAINER_ID: &str = "prerendered";
 pub fn mount() {
     let document = document();
     let container = document.get_element_by_id(CONTAINER_ID);
-    let opened: Vec<bool> = container
-        .as_ref()
-        .map(|c| elements(c.query_selector_all("details")).map(|d| d.has_attribute("open")))
-        .map(Iterator::collect)
-        .unwrap_or_default();
-    let edits = container.as_ref().map(Edits::read).unwrap_or_default();
+    let left = container.as_ref().map(Left::read).unwrap_or_default();
     let held = take_held();
     // Where the visitor had scrolled to. Removing the container can move the document's
     // scroll position although the live markup below it is the same (the browser's scroll
     // anchor was inside the removed markup: seen as a jump to the top): it is put back.
-    let window = window();
-    let scrolled = (window.scroll_x(), window.scroll_y());
+    let scrolled = scroll_position();
     leptos::mount::mount_to_body(crate::App);
     if let Some(container) = &container {
         #[cfg(feature = "split")]
@@ -55,42 +49,69 @@ pub fn mount() {
         container.remove();
         keep_scroll(scrolled);
     }
-    edits.give_to_live(&document, held);
-    if container.is_none() {
-        return;
-    }
     // The live page's `<details>` are the prerendered ones, in the same order (in any
     // language; were their count ever to differ, nothing is carried over).
-    let live: Vec<_> = elements(document.query_selector_all("details")).collect();
-    carry_open(&live, opened);
+    left.give(
+        &document,
+        held,
+        elements(document.query_selector_all("details")),
+    );
 }
 
-/// Puts the document's scroll position back to `scrolled` (x, y) if it moved.
-fn keep_scroll(
-    scrolled: (
-        Result<f64, wasm_bindgen::JsValue>,
-        Result<f64, wasm_bindgen::JsValue>,
-    ),
-) {
+/// The document's scroll position (x, y; CSS px), if the window tells it.
+fn scroll_position() -> Option<(f64, f64)> {
     let window = window();
-    if let (Ok(x), Ok(y)) = scrolled {
-        if window.scroll_x().ok() != Some(x) || window.scroll_y().ok() != Some(y) {
-            window.scroll_to_with_x_and_y(x, y);
+    Some((window.scroll_x().ok()?, window.scroll_y().ok()?))
+}
+
+/// Puts the document's scroll position back to `scrolled` if it moved.
+fn keep_scroll(scrolled: Option<(f64, f64)>) {
+    if let Some((x, y)) = scrolled {
+        if scroll_position() != Some((x, y)) {
+            window().scroll_to_with_x_and_y(x, y);
         }
     }
 }
 
-/// Opens or closes each of `live` as `opened` says, if they are as many.
-fn carry_open(live: &[web_sys::Element], opened: Vec<bool>) {
-    if live.len() != opened.len() {
-        return;
+/// What a visitor left in prerendered markup (the container, or a slot's stand-in): its
+/// edits and focus ([`Edits`]), and whether each of its `<details>` was open.
+#[derive(Default)]
+struct Left {
+    edits: Edits,
+    opened: Vec<bool>,
+}
+
+impl Left {
+    fn read(scope: &web_sys::Element) -> Left {
+        Left {
+            edits: Edits::read(scope),
+            opened: elements(scope.query_selector_all("details"))
+                .map(|d| d.has_attribute("open"))
+                .collect(),
+        }
     }
-    for (d, open) in live.iter().zip(opened) {
-        let _ = if open {
-            d.set_attribute("open", "")
-        } else {
-            d.remove_attribute("open")
-        };
+
+    /// Gives the edits (and what `boot.js` `held` back) to the live controls
+    /// ([`Edits::give_to_live`]), and the open states to the `live` `<details>` that replace
+    /// the prerendered ones, if they are as many (in order).
+    fn give(
+        self,
+        document: &web_sys::Document,
+        held: Option<HeldBack>,
+        live: impl Iterator<Item = web_sys::Element>,
+    ) {
+        self.edits.give_to_live(document, held);
+        let live: Vec<_> = live.collect();
+        if live.len() != self.opened.len() {
+            return;
+        }
+        for (d, open) in live.iter().zip(self.opened) {
+            let _ = if open {
+                d.set_attribute("open", "")
+            } else {
+                d.remove_attribute("open")
+            };
+        }
     }
 }
 
@@ -157,10 +178,7 @@ pub struct StandIn {
     /// The stand-in's panels (the slot's element children then).
     panels: usize,
     anchor: Option<Anchor>,
-    scrolled: (
-        Result<f64, wasm_bindgen::JsValue>,
-        Result<f64, wasm_bindgen::JsValue>,
-    ),
+    scrolled: Option<(f64, f64)>,
 }
 
 /// Slot `name`'s stand-in, if it has one, and where the reader's view is. [`crate::panels`]
@@ -176,10 +194,9 @@ pub fn stand_in(name: &str) -> Option<StandIn> {
         .query_selector(&format!("[{STAND_IN}]"))
         .ok()
         .flatten()?;
-    let window = window();
-    let scrolled = (window.scroll_x(), window.scroll_y());
+    let scrolled = scroll_position();
     let panels = children(&holder);
-    let anchor = anchor(&window, &slot, &panels);
+    let anchor = anchor(&window(), &slot, &panels);
     Some(StandIn {
         slot,
         holder,
@@ -261,14 +278,13 @@ impl StandIn {
             }
             return;
         }
-        let opened: Vec<bool> = elements(self.holder.query_selector_all("details"))
-            .map(|d| d.has_attribute("open"))
-            .collect();
-        let edits = Edits::read(&self.holder);
+        let left = Left::read(&self.holder);
         self.holder.remove();
-        edits.give_to_live(&document(), None);
-        let details: Vec<_> = elements(self.slot.query_selector_all("details")).collect();
-        carry_open(&details, opened);
+        left.give(
+            &document(),
+            None,
+            elements(self.slot.query_selector_all("details")),
+        );
         let moved = match &self.anchor {
             _ if live.len() != self.panels => None,
             Some(Anchor::Panel(i, top)) => live

@@ -63,6 +63,27 @@ const BUILDS = [
 
 let browser;
 
+/** Holds back every request of `context` that `pattern` matches until the returned function
+ * is called (once or more). */
+async function holdBack(context, pattern) {
+  let release;
+  const released = new Promise((resolve) => (release = resolve));
+  await context.route(pattern, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
+/** Waits until the panels' module's status (src/panels.rs) is `state`. */
+function waitForPanels(page, state) {
+  return page.waitForFunction(
+    (s) => document.querySelector('[data-testid="panels-status"]')?.dataset.state === s,
+    state,
+    { timeout: APP_START_MS },
+  );
+}
+
 before(async () => {
   browser = await launchBrowser();
 });
@@ -248,12 +269,8 @@ for (const build of BUILDS) {
       const pageErrors = [];
       const consoleErrors = [];
       let release;
-      const released = new Promise((resolve) => (release = resolve));
       try {
-        await context.route(PAGE_WASM, async (route) => {
-          await released;
-          await route.continue();
-        });
+        release = await holdBack(context, PAGE_WASM);
         const page = await context.newPage();
         page.on('pageerror', (err) => pageErrors.push(err.stack ?? String(err)));
         page.on('console', (msg) => {
@@ -305,7 +322,7 @@ for (const build of BUILDS) {
         assert.deepEqual(pageErrors, [], 'page errors');
         assert.deepEqual(consoleErrors, [], 'console errors');
       } finally {
-        release();
+        release?.();
         await context.close();
       }
     });
@@ -386,12 +403,7 @@ describe('first visit on Slow 4G, root build', () => {
    * before the app starts whatever the machine's load. */
   async function slowPage() {
     const context = await browser.newContext({ serviceWorkers: 'block' });
-    let release;
-    const released = new Promise((resolve) => (release = resolve));
-    await context.route(PAGE_WASM, async (route) => {
-      await released;
-      await route.continue();
-    });
+    const release = await holdBack(context, PAGE_WASM);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url });
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
@@ -614,12 +626,8 @@ describe('(g) the panels\' module, root build', () => {
   test('(g) held back: the prerendered panels stand in, and what was done in them is handed over', { skip }, async () => {
     const context = await browser.newContext({ serviceWorkers: 'block' });
     let release;
-    const released = new Promise((resolve) => (release = resolve));
     try {
-      await context.route(PANELS_WASM, async (route) => {
-        await released;
-        await route.continue();
-      });
+      release = await holdBack(context, PANELS_WASM);
       const page = await context.newPage();
       const errors = [];
       page.on('pageerror', (err) => errors.push(err.stack ?? String(err)));
@@ -645,11 +653,7 @@ describe('(g) the panels\' module, root build', () => {
       const simulatorTop = await page.evaluate(() => Math.round(document.querySelector('[data-stand-in] [data-testid="simulator"]').getBoundingClientRect().top));
 
       release();
-      await page.waitForFunction(
-        () => document.querySelector('[data-testid="panels-status"]')?.dataset.state === 'ready',
-        null,
-        { timeout: APP_START_MS },
-      );
+      await waitForPanels(page, 'ready');
       await page.waitForFunction(() => !document.querySelector('[data-stand-in]'), null, { timeout: 10_000 });
       assert.equal(await page.locator('.faq').count(), 1, 'one FAQ: the live one');
       const liveTop = await page.evaluate(() => Math.round(document.querySelector('[data-testid="simulator"]').getBoundingClientRect().top));
@@ -665,7 +669,7 @@ describe('(g) the panels\' module, root build', () => {
       await liveComparison(page);
       assert.deepEqual(errors, [], 'page errors');
     } finally {
-      release();
+      release?.();
       await context.close();
     }
   });
@@ -682,11 +686,7 @@ describe('(g) the panels\' module, root build', () => {
       page.on('pageerror', (err) => errors.push(err.stack ?? String(err)));
       await page.goto(url);
       const status = page.locator('[data-testid="panels-status"]');
-      await page.waitForFunction(
-        () => document.querySelector('[data-testid="panels-status"]')?.dataset.state === 'failed',
-        null,
-        { timeout: APP_START_MS },
-      );
+      await waitForPanels(page, 'failed');
       assert.ok(await status.isVisible(), 'the status line shows');
       assert.match(await status.textContent(), /could not be loaded/, 'it says why in words');
       assert.equal(await page.locator('[data-stand-in]').count(), 2, 'the prerendered panels stay');
@@ -696,22 +696,14 @@ describe('(g) the panels\' module, root build', () => {
       // says it cannot run rather than waiting for it.
       await page.goto(`${url}#v=1&strategy=sentence&chunk_size=300`);
       await page.reload();
-      await page.waitForFunction(
-        () => document.querySelector('[data-testid="panels-status"]')?.dataset.state === 'failed',
-        null,
-        { timeout: APP_START_MS },
-      );
+      await waitForPanels(page, 'failed');
       await page.locator(sel('text-input')).fill('Chunk this text, please. '.repeat(50));
       await page.locator(sel('results-unavailable')).waitFor({ timeout: APP_START_MS });
       assert.equal(await page.locator(sel('results-waiting')).count(), 0, 'not waiting for it');
 
       blocked = false;
       await page.locator('[data-testid="panels-retry"]').click();
-      await page.waitForFunction(
-        () => document.querySelector('[data-testid="panels-status"]')?.dataset.state === 'ready',
-        null,
-        { timeout: APP_START_MS },
-      );
+      await waitForPanels(page, 'ready');
       assert.ok(await status.isHidden(), 'no status line once the panels work');
       await page.waitForFunction(() => !document.querySelector('[data-stand-in]'), null, { timeout: 10_000 });
       assert.equal(await page.locator('.faq').count(), 1, 'one FAQ: the live one');
