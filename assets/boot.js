@@ -113,6 +113,13 @@ const holdDrop = (ev) => {
 addEventListener('dragover', holdDrop);
 addEventListener('drop', holdDrop);
 
+// The browser's number formatter (`Intl.NumberFormat`, which src/format.rs uses for every
+// figure) costs 20–60 ms the first time a page builds one (the browser sets up its locale data),
+// then a fraction of a millisecond. The app's first render formats the results card's figures,
+// so that set-up is done here, in a task of its own after the page's module is asked for, while
+// it downloads, instead of after it has arrived. Nothing it formats is shown.
+setTimeout(() => new Intl.NumberFormat('en-US').format(0), 0);
+
 const tag = document.querySelector('script[data-wasm]');
 try {
   const { default: init } = await import(tag.dataset.js);

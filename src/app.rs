@@ -20,12 +20,9 @@ pub fn App() -> impl IntoView {
     let lang = page.language;
     crate::model::provide();
     let jobs = crate::jobs::provide(page);
-    // The simulator's controls live here rather than in its panel, so that a settings link
-    // can set them before the panel is built.
-    provide_context(crate::simulator::model::SimState::new(
-        page.language,
-        page.source,
-    ));
+    // The simulator's settings live here rather than in its panel, so that a settings link
+    // can set them before the panel is built; its figures are built with the panel.
+    provide_context(crate::simulator::model::SimSettings::new(page.language));
     // The link's settings, before any view reads the fields.
     crate::share::restore_at_start();
 

@@ -39,10 +39,60 @@ pub enum Finished {
     /// loaded, before any answer: offline before they were ever kept, or a server error.
     /// English, for the console.
     NotLoaded(String),
+    /// The page's panels' module, which starts the reader in the split build
+    /// ([`start_reading`]), could not be had: the reader never started. English, for the
+    /// console.
+    Unavailable(String),
 }
 
 #[cfg(target_arch = "wasm32")]
 pub use imp::ExtractJob;
+
+/// A document's reader, started ([`ExtractJob::start`]) from the panels' module in the split
+/// build (`crate::panels`: its split points are `wasm_split_helpers` functions of the module
+/// `panels`): handling the reader's replies (decoding its outcome and errors) is needed only
+/// once a document is opened, so the page's first module does not carry it. A document opened
+/// before that module has arrived waits for it; if it cannot be had, no document can be read
+/// until it can (each call tries again). `on_progress` and `on_done` are the job's callbacks.
+///
+/// # Errors
+/// How the job ended before it began: [`Finished::Failed`] when the browser refused the worker
+/// or the message, and [`Finished::Unavailable`] when the panels' module could not be had
+/// (English, for the console).
+#[cfg(not(feature = "split"))]
+pub async fn start_reading(
+    format: doc_extract::Format,
+    bytes: js_sys::Uint8Array,
+    on_progress: Box<dyn Fn(Progress)>,
+    on_done: Box<dyn FnOnce(Finished)>,
+) -> Result<ExtractJob, Finished> {
+    ExtractJob::start(format, bytes, on_progress, on_done).map_err(Finished::Failed)
+}
+
+/// A document's reader, started ([`ExtractJob::start`]) from the panels' module, where this
+/// function is (a `wasm_split_helpers` split point): see the unsplit build's `start_reading`.
+///
+/// # Errors
+/// [`Finished::Failed`] when the browser refused the worker or the message, and
+/// [`Finished::Unavailable`] when the panels' module could not be had (English, for the
+/// console).
+#[cfg(feature = "split")]
+#[wasm_split_helpers::wasm_split(panels, fallible)]
+pub fn start_reading(
+    format: doc_extract::Format,
+    bytes: js_sys::Uint8Array,
+    on_progress: Box<dyn Fn(Progress)>,
+    on_done: Box<dyn FnOnce(Finished)>,
+) -> Result<ExtractJob, Finished> {
+    ExtractJob::start(format, bytes, on_progress, on_done).map_err(Finished::Failed)
+}
+
+#[cfg(feature = "split")]
+impl From<wasm_split_helpers::SplitLoaderError> for Finished {
+    fn from(e: wasm_split_helpers::SplitLoaderError) -> Self {
+        Finished::Unavailable(format!("the panels' module, which starts the reader: {e}"))
+    }
+}
 
 #[cfg(not(target_arch = "wasm32"))]
 pub use native::ExtractJob;

@@ -306,6 +306,9 @@ enum FileMessage {
     ReaderOffline(String),
     /// A document read, but without any text: the box keeps its text.
     NoText(String),
+    /// The part of the page that starts the reader (the panels' module) could not be had,
+    /// online: nothing was read.
+    ReaderUnavailable(String),
 }
 
 /// Why the document reader's files could not be loaded for file `name`: offline, they were
@@ -557,6 +560,10 @@ fn file_message_view(
             let text = lang.tf(page_msg::FileReaderFailed { name: &name });
             file_note("file-msg error", Some("reader-failed"), None, text)
         }
+        FileMessage::ReaderUnavailable(name) => {
+            let text = lang.tf(page_msg::FileReaderUnavailable { name: &name });
+            file_note("file-msg error", Some("reader-unavailable"), None, text)
+        }
         FileMessage::ReaderOffline(name) => {
             let text = lang.tf(page_msg::FileReaderOffline { name: &name });
             file_note("file-msg error", Some("reader-offline"), None, text)
@@ -666,7 +673,8 @@ pub fn TextSource() -> impl IntoView {
             view! { <p class="notice" role="status" data-testid="large-text-notice">{text}</p> }
         })
     };
-    // A document's text, or a refusal, once the reader answered (unless a newer edit came).
+    // A document's text, or a refusal, once the reader answered or could not start (unless a
+    // newer edit came).
     // The text is copied from the worker's JS string in slices, one browser task each
     // (`browser::read_js_string`), so that a large document never blocks the page.
     let on_read = move |name: String, format: Format, this_edit: u64, finished: Finished| {
@@ -709,6 +717,16 @@ pub fn TextSource() -> impl IntoView {
                 browser::warn(&detail);
                 set_message.set(Some(not_loaded(name)));
             }
+            Finished::Unavailable(detail) => {
+                writer.set_reading(false);
+                browser::warn(&detail);
+                // Offline, the module was never kept on this device: said as for the reader.
+                set_message.set(Some(if browser::is_online() {
+                    FileMessage::ReaderUnavailable(name)
+                } else {
+                    FileMessage::ReaderOffline(name)
+                }));
+            }
         }
     };
     let load = move |file: web_sys::File| {
@@ -739,16 +757,27 @@ pub fn TextSource() -> impl IntoView {
                     let progress = move |p: Progress| {
                         set_message.set(Some(FileMessage::Reading(reading.clone(), Some(p))));
                     };
-                    match ExtractJob::start(format, bytes, progress, done) {
-                        Ok(started) => {
+                    // Said at once: the reader's start may wait for the panels' module.
+                    writer.set_reading(true);
+                    set_message.set(Some(FileMessage::Reading(name.clone(), None)));
+                    let started = crate::extract_job::start_reading(
+                        format,
+                        bytes,
+                        Box::new(progress),
+                        Box::new(done),
+                    )
+                    .await;
+                    // A newer edit meanwhile (which said so) drops the job: its worker stops.
+                    match started {
+                        Ok(started) if edits.get_value() == this_edit => {
                             job.set_value(Some(started));
-                            writer.set_reading(true);
-                            set_message.set(Some(FileMessage::Reading(name, None)));
                         }
-                        Err(detail) => {
-                            browser::warn(&detail);
-                            set_message.set(Some(FileMessage::ReaderFailed(name)));
+                        // A failure to start: said unless a newer edit came meanwhile (which
+                        // said so, and whose own job must not be touched).
+                        Err(ended) if edits.get_value() == this_edit => {
+                            on_read(name, format, this_edit, ended)
                         }
+                        Ok(_) | Err(_) => {}
                     }
                 }
                 FileKind::Text => {

@@ -19,6 +19,13 @@ pub const CATALOGS: [&Catalog; 7] = [
     &crate::simulator::messages::CATALOG,
 ];
 
+/// [`CATALOGS`]' fingerprint (`bundle::fingerprint`), computed at compile time.
+pub const FINGERPRINT: u64 = bundle::fingerprint(&CATALOGS);
+
+/// [`CATALOGS`] as the page reads a bundle of them (`bundle::shapes`: their ids and parameter
+/// names, without their key names).
+pub const SHAPES: [bundle::Shape; CATALOGS.len()] = bundle::shapes(CATALOGS);
+
 /// Why a chosen language's messages could not be had.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Failure {
@@ -94,9 +101,9 @@ pub fn fetch_when_chosen(
         }
         in_flight.update_value(|f| f[lang as usize] = true);
         leptos::task::spawn_local(async move {
-            let path = bundle::path(lang, &CATALOGS);
+            let path = bundle::path(lang, FINGERPRINT);
             let loaded = match crate::browser::fetch_text(&path).await {
-                Ok(text) => bundle::load(lang, text, &CATALOGS).map_err(Failure::File),
+                Ok(text) => bundle::load(lang, text, &SHAPES, FINGERPRINT).map_err(Failure::File),
                 Err(crate::browser::FetchError::Status(status)) => Err(Failure::Status(status)),
                 Err(crate::browser::FetchError::Network(words)) => {
                     leptos::logging::warn!("{path}: {words}");
@@ -132,8 +139,8 @@ mod tests {
     fn every_bundle_reads_back_as_the_compiled_in_templates() {
         for lang in FETCHED {
             let text = write(lang);
-            let templates = parse(lang, &text, &CATALOGS).unwrap();
-            assert_eq!(templates.len(), template_count(&CATALOGS));
+            let templates = parse(lang, &text, &SHAPES, FINGERPRINT).unwrap();
+            assert_eq!(templates.len(), template_count(&SHAPES));
             let mut i = 0;
             for c in CATALOGS {
                 for k in 0..c.keys.len() {
@@ -149,7 +156,15 @@ mod tests {
             }
         }
         // The page's own catalog and the comparison's are the largest; a bundle holds them all.
-        assert!(template_count(&CATALOGS) > 500);
+        assert!(template_count(&SHAPES) > 500);
+        // The compile-time fingerprint is the checksum of the names, which the bundles carry.
+        assert_eq!(FINGERPRINT, bundle::names_checksum(&CATALOGS));
+        for lang in FETCHED {
+            assert!(
+                write(lang).contains(&format!("\t{FINGERPRINT:016x}\t")),
+                "{lang:?}"
+            );
+        }
     }
 
     #[test]

@@ -3,10 +3,12 @@
 //! page's workers ([`crate::jobs::start`]).
 //!
 //! With the `split` feature (the page's own build, index.html), they are a second wasm
-//! module: the page's first module holds the form, the results card, the text box and every
-//! context, so that the form answers as soon as that smaller module runs; the panels' module
-//! is fetched at once when it mounts, and each slot renders its panels when it has arrived.
-//! The split points are the two `load_*` functions (`wasm_split_helpers`, one module named
+//! module: the page's first module holds the form, the results card, the text box and the
+//! contexts they and a settings link read (the simulator's settings, not its memos, which its
+//! panel builds), so that the form answers as soon as that smaller module runs; the panels'
+//! module is fetched at once when it mounts, and each slot renders its panels when it has
+//! arrived. The split points are the two `load_*` functions here and the document reader's
+//! start (`crate::extract_job::start_reading`) (`wasm_split_helpers`, one module named
 //! `panels`); the post-build hook (crates/page-split) moves every function only they reach
 //! into that module.
 //!

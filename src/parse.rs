@@ -147,9 +147,58 @@ fn ambiguous_grouping(raw: &str, decimal: char) -> Option<FieldError> {
     if !(shaped && digits(frac)) {
         return None;
     }
-    let grouped: f64 = format!("{int}{frac}").parse().ok()?;
-    let decimal: f64 = format!("{int}.{frac}").parse().ok()?;
+    let grouped = float(&format!("{int}{frac}"))?;
+    let decimal = float(&format!("{int}.{frac}"))?;
     Some(FieldError::Ambiguous { grouped, decimal })
+}
+
+/// `body` read as a decimal float in Rust's syntax (digits, at most one `.`, an optional
+/// exponent: `0.02`, `1e4`, `5.`), or `None` when it is not one. Infinity for a number too
+/// large for an `f64`, as Rust reads it.
+///
+/// In the page's wasm module this is the browser's own reading (ECMAScript's `parseFloat`)
+/// after the same syntax check. The standard requires the nearest `f64`, as Rust gives, up to
+/// 20 significant digits and allows one unit in the last place past them; the engines round
+/// every length correctly (Chromium is tested below). Doing so means that the
+/// module the first visit waits for does not carry Rust's float parser, whose table of powers
+/// of five alone is 10 KB that gzip cannot shrink. Natively (the prerender, the unit tests) it
+/// is Rust's `str::parse`; a browser test (`tests/numbers.rs`) checks that the two agree, bit
+/// for bit.
+pub fn float(body: &str) -> Option<f64> {
+    if !float_syntax(body) {
+        return None;
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        // `parseFloat` reads the longest number at the start; the whole of `body` is one.
+        let v = js_sys::parse_float(body);
+        (!v.is_nan()).then_some(v)
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        body.parse().ok()
+    }
+}
+
+/// True when `s` is a float literal as Rust's `f64::from_str` reads one, without its
+/// `inf`/`nan` words: an optional sign, digits with at most one `.` (at least one digit), then
+/// optionally `e` or `E`, an optional sign and at least one digit.
+fn float_syntax(s: &str) -> bool {
+    let s = s.strip_prefix(['+', '-']).unwrap_or(s);
+    let (mantissa, exponent) = match s.find(['e', 'E']) {
+        Some(at) => (&s[..at], Some(&s[at + 1..])),
+        None => (s, None),
+    };
+    let digits = |t: &str| t.bytes().all(|b| b.is_ascii_digit());
+    let mantissa_ok = match mantissa.split_once('.') {
+        Some((int, frac)) => digits(int) && digits(frac) && int.len() + frac.len() > 0,
+        None => !mantissa.is_empty() && digits(mantissa),
+    };
+    let exponent_ok = exponent.is_none_or(|e| {
+        let e = e.strip_prefix(['+', '-']).unwrap_or(e);
+        !e.is_empty() && digits(e)
+    });
+    mantissa_ok && exponent_ok
 }
 
 /// True for the space characters people paste inside numbers (space, no-break space,
@@ -260,10 +309,10 @@ fn normalise(raw: &str, separator: Separator) -> Result<String, FieldError> {
         && body
             .bytes()
             .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'));
-    if !valid || body.parse::<f64>().is_err() {
+    if !valid || float(&body).is_none() {
         return Err(FieldError::NotANumber);
     }
-    if negative && body.parse::<f64>().map(|v| v != 0.0).unwrap_or(true) {
+    if negative && float(&body).is_none_or(|v| v != 0.0) {
         return Err(FieldError::Negative);
     }
     Ok(body)
@@ -281,7 +330,7 @@ pub fn parse_count(raw: &str, max: u64) -> Result<u64, FieldError> {
         return if n > max { Err(too_large) } else { Ok(n) };
     }
     // Not a plain integer: a float such as "512.0", "1e4" or a huge number.
-    let v: f64 = body.parse().map_err(|_| FieldError::NotANumber)?;
+    let v = float(&body).ok_or(FieldError::NotANumber)?;
     if !v.is_finite() || v > max as f64 {
         Err(too_large)
     } else if v.fract() != 0.0 {
@@ -313,7 +362,7 @@ pub fn parse_price(raw: &str, decimal: char) -> Result<Option<f64>, FieldError> 
         Err(FieldError::Empty) => return Err(FieldError::NotANumber),
         other => other?,
     };
-    let v: f64 = body.parse().map_err(|_| FieldError::NotANumber)?;
+    let v = float(&body).ok_or(FieldError::NotANumber)?;
     if !v.is_finite() || v > MAX_PRICE {
         return Err(FieldError::TooLarge { max: MAX_PRICE });
     }
@@ -328,7 +377,7 @@ pub fn parse_price(raw: &str, decimal: char) -> Result<Option<f64>, FieldError> 
 /// [`FieldError::Negative`].
 pub fn parse_decimal(raw: &str) -> Result<f64, FieldError> {
     let body = normalise(raw, Separator::Decimal)?;
-    let v: f64 = body.parse().map_err(|_| FieldError::NotANumber)?;
+    let v = float(&body).ok_or(FieldError::NotANumber)?;
     if v.is_finite() {
         Ok(v)
     } else {
@@ -443,6 +492,28 @@ pub fn check(raw: &RawInputs, text_document: Option<DocLength>) -> Checked {
 mod tests {
     use super::*;
     use chunk_core::formula::compute;
+
+    #[test]
+    fn float_syntax_is_rusts() {
+        // Every string of up to five characters over the characters a normalised number may
+        // hold: the syntax check accepts exactly what Rust's float parser accepts.
+        let alphabet = ['0', '7', '.', 'e', 'E', '+', '-'];
+        let mut strings = vec![String::new()];
+        let mut checked = 0;
+        for _ in 0..5 {
+            strings = strings
+                .iter()
+                .flat_map(|s| alphabet.iter().map(move |c| format!("{s}{c}")))
+                .collect();
+            for s in &strings {
+                assert_eq!(float_syntax(s), s.parse::<f64>().is_ok(), "{s:?}");
+                assert_eq!(float(s), s.parse::<f64>().ok(), "{s:?}");
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 7 + 49 + 343 + 2_401 + 16_807);
+        assert!(!float_syntax("") && !float_syntax("inf") && !float_syntax("NaN"));
+    }
 
     #[test]
     fn counts_accept_separators_and_whole_floats() {

@@ -14,8 +14,8 @@
 //! ```
 //!
 //! The fingerprint ([`fingerprint`]) is a hash of every catalog's id, key names and parameter
-//! names, which
-//! both the module and the bundle know: a bundle of another build whose keys differ is
+//! names, which the bundle carries and the module computed at compile time (it carries no key
+//! name): a bundle of another build whose keys differ is
 //! refused ([`BundleError::OtherBuild`]) instead of showing one message in another's place.
 //! The page asks for `i18n/<code>.txt?v=<fingerprint>`, so that a browser's HTTP cache never
 //! answers with another build's file.
@@ -28,7 +28,9 @@ use super::Lang;
 use std::cell::RefCell;
 
 /// One message catalog as the bundles see it; each catalog declares its own as `CATALOG`
-/// (the `catalog!` macro).
+/// (the `catalog!` macro). Its key names are read only at compile time ([`fingerprint`]) and
+/// where the bundles are written: the page reads a bundle with each catalog's [`Shape`]
+/// ([`shapes`]), so that its module does not carry some 600 key names.
 #[derive(Clone, Copy)]
 pub struct Catalog {
     /// The catalog's module path, e.g. `rag_chunk_calculator::share::messages`.
@@ -40,6 +42,34 @@ pub struct Catalog {
     /// The template of key number `i` in `lang`, from the compiled-in catalogs.
     #[cfg(linked_languages)]
     pub template: fn(Lang, usize) -> &'static str,
+}
+
+/// What reading a bundle needs of a [`Catalog`]: its id, and its keys' parameter names (one
+/// entry per key, in key order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// [`Catalog::id`].
+    pub id: &'static str,
+    /// [`Catalog::params`].
+    pub params: &'static [&'static [&'static str]],
+}
+
+/// The [`Shape`] of each of `catalogs`, in order; evaluated at compile time where the result
+/// is a `const`, so that only the shapes are in the module.
+pub const fn shapes<const N: usize>(catalogs: [&Catalog; N]) -> [Shape; N] {
+    let mut out = [Shape {
+        id: "",
+        params: &[],
+    }; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = Shape {
+            id: catalogs[i].id,
+            params: catalogs[i].params,
+        };
+        i += 1;
+    }
+    out
 }
 
 /// The first field of a bundle's header line.
@@ -62,7 +92,8 @@ pub enum BundleError {
     OtherBuild,
     /// A template's `{parameters}` are not its key's.
     Placeholders {
-        /// The catalog's id and the key, `catalog::Key`.
+        /// The catalog's id and the key's number in it, from 0 in declaration order:
+        /// `catalog #3`.
         key: String,
     },
     /// The number of templates is not the header's, or not this build's.
@@ -103,32 +134,94 @@ impl std::fmt::Display for BundleError {
 /// The fingerprint of `catalogs`: the build's file checksum
 /// (`chunk_core::tokenizer::table::checksum`, as for the BPE tables) of every catalog's id, key
 /// names and their parameter names, each followed by a newline (a message that gains a
-/// parameter changes it).
-pub fn fingerprint(catalogs: &[&Catalog]) -> u64 {
-    let mut names = String::new();
-    let mut push = |name: &str| {
-        names.push_str(name);
-        names.push('\n');
-    };
-    for c in catalogs {
-        push(c.id);
-        for (key, params) in c.keys.iter().zip(c.params) {
-            push(key);
-            params.iter().for_each(|p| push(p));
+/// parameter changes it). A `const fn`, so that the page computes it at compile time
+/// (`crate::languages::FINGERPRINT`) and carries no key name; `tests::fingerprint_is_the_checksum_of_the_names`
+/// checks it against that checksum of the names written out.
+pub const fn fingerprint(catalogs: &[&Catalog]) -> u64 {
+    let mut sum = Checksum::new();
+    let mut c = 0;
+    while c < catalogs.len() {
+        let catalog = catalogs[c];
+        sum = sum.line(catalog.id.as_bytes());
+        let mut k = 0;
+        while k < catalog.keys.len() {
+            sum = sum.line(catalog.keys[k].as_bytes());
+            let params = catalog.params[k];
+            let mut p = 0;
+            while p < params.len() {
+                sum = sum.line(params[p].as_bytes());
+                p += 1;
+            }
+            k += 1;
+        }
+        c += 1;
+    }
+    sum.finish()
+}
+
+/// `chunk_core::tokenizer::table::checksum` over a stream of lines, fed in pieces at compile
+/// time: each full 8-byte word is mixed in as it completes, the last partial word and the
+/// length at the end, as that function does over the whole.
+#[derive(Clone, Copy)]
+struct Checksum {
+    h: u64,
+    word: [u8; 8],
+    filled: usize,
+    len: u64,
+}
+
+impl Checksum {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+
+    const fn new() -> Checksum {
+        Checksum {
+            h: 0,
+            word: [0; 8],
+            filled: 0,
+            len: 0,
         }
     }
-    chunk_core::tokenizer::table::checksum(names.as_bytes())
+
+    const fn byte(mut self, b: u8) -> Checksum {
+        self.word[self.filled] = b;
+        self.filled += 1;
+        self.len += 1;
+        if self.filled == 8 {
+            self.h = (self.h.rotate_left(5) ^ u64::from_le_bytes(self.word)).wrapping_mul(Self::K);
+            self.word = [0; 8];
+            self.filled = 0;
+        }
+        self
+    }
+
+    /// `bytes`, then a newline.
+    const fn line(mut self, bytes: &[u8]) -> Checksum {
+        let mut i = 0;
+        while i < bytes.len() {
+            self = self.byte(bytes[i]);
+            i += 1;
+        }
+        self.byte(b'\n')
+    }
+
+    const fn finish(self) -> u64 {
+        let mut h = self.h;
+        if self.filled > 0 {
+            h = (h.rotate_left(5) ^ u64::from_le_bytes(self.word)).wrapping_mul(Self::K);
+        }
+        (h.rotate_left(5) ^ self.len).wrapping_mul(Self::K)
+    }
 }
 
 /// How many templates a bundle of `catalogs` holds: every key of every catalog.
-pub fn template_count(catalogs: &[&Catalog]) -> usize {
-    catalogs.iter().map(|c| c.keys.len()).sum()
+pub fn template_count(catalogs: &[Shape]) -> usize {
+    catalogs.iter().map(|c| c.params.len()).sum()
 }
 
-/// The path of `lang`'s bundle of `catalogs` relative to the page, with their fingerprint as
-/// the query (for the HTTP cache).
-pub fn path(lang: Lang, catalogs: &[&Catalog]) -> String {
-    format!("i18n/{}.txt?v={:016x}", lang.code(), fingerprint(catalogs))
+/// The path of `lang`'s bundle relative to the page, with the catalogs' `fingerprint` as the
+/// query (for the HTTP cache).
+pub fn path(lang: Lang, fingerprint: u64) -> String {
+    format!("i18n/{}.txt?v={fingerprint:016x}", lang.code())
 }
 
 /// The file name of `lang`'s bundle in the build (`i18n/vi.txt`).
@@ -140,11 +233,11 @@ pub fn file_name(lang: Lang) -> String {
 /// into the build).
 #[cfg(linked_languages)]
 pub fn write(lang: Lang, catalogs: &[&Catalog]) -> String {
+    let count: usize = catalogs.iter().map(|c| c.keys.len()).sum();
     let mut out = format!(
-        "{MAGIC}\t{}\t{:016x}\t{}\n",
+        "{MAGIC}\t{}\t{:016x}\t{count}\n",
         lang.code(),
         fingerprint(catalogs),
-        template_count(catalogs)
     );
     for c in catalogs {
         for i in 0..c.keys.len() {
@@ -158,11 +251,12 @@ pub fn write(lang: Lang, catalogs: &[&Catalog]) -> String {
 }
 
 /// The templates of a bundle `text` for `lang`, in bundle order, checked against `catalogs`
-/// (this build's).
+/// and their `fingerprint` (this build's).
 pub fn parse<'t>(
     lang: Lang,
     text: &'t str,
-    catalogs: &[&Catalog],
+    catalogs: &[Shape],
+    fingerprint: u64,
 ) -> Result<Vec<&'t str>, BundleError> {
     let (header, body) = text.split_once('\n').ok_or(BundleError::NotABundle)?;
     let mut fields = header.split('\t');
@@ -178,7 +272,7 @@ pub fn parse<'t>(
             found: code.chars().take(16).collect(),
         });
     }
-    if u64::from_str_radix(print, 16).ok() != Some(fingerprint(catalogs)) {
+    if u64::from_str_radix(print, 16).ok() != Some(fingerprint) {
         return Err(BundleError::OtherBuild);
     }
     let expected = template_count(catalogs);
@@ -204,11 +298,11 @@ pub fn parse<'t>(
     }
     let keys = catalogs
         .iter()
-        .flat_map(|c| c.keys.iter().zip(c.params).map(move |kp| (c.id, kp)));
-    for ((id, (key, params)), &t) in keys.zip(&templates) {
+        .flat_map(|c| c.params.iter().enumerate().map(move |kp| (c.id, kp)));
+    for ((id, (index, params)), &t) in keys.zip(&templates) {
         if super::placeholders(t) != params.iter().copied().collect() {
             return Err(BundleError::Placeholders {
-                key: format!("{id}::{key}"),
+                key: format!("{id} #{index}"),
             });
         }
     }
@@ -227,17 +321,22 @@ thread_local! {
 }
 
 /// Keeps `lang`'s bundle `text` of `catalogs` for the rest of the page's life, if it is this
-/// build's.
+/// build's (`fingerprint`).
 #[cfg(not(linked_languages))]
-pub fn load(lang: Lang, text: String, catalogs: &[&Catalog]) -> Result<(), BundleError> {
+pub fn load(
+    lang: Lang,
+    text: String,
+    catalogs: &[Shape],
+    fingerprint: u64,
+) -> Result<(), BundleError> {
     // Checked before it is kept: a refused file is dropped, not leaked.
-    parse(lang, &text, catalogs)?;
+    parse(lang, &text, catalogs, fingerprint)?;
     let text: &'static str = Box::leak(text.into_boxed_str());
     let mut templates: &'static [&'static str] =
-        Box::leak(parse(lang, text, catalogs)?.into_boxed_slice());
+        Box::leak(parse(lang, text, catalogs, fingerprint)?.into_boxed_slice());
     let mut loaded = Loaded::with_capacity(catalogs.len());
     for c in catalogs {
-        let (own, rest) = templates.split_at(c.keys.len());
+        let (own, rest) = templates.split_at(c.params.len());
         loaded.push((c.id, own));
         templates = rest;
     }
@@ -283,6 +382,26 @@ pub fn template(lang: Lang, catalog: &str, index: usize) -> Option<&'static str>
     })
 }
 
+/// The table checksum of `catalogs`' names written out as [`fingerprint`] reads them (each
+/// followed by a newline): what the fingerprint must equal.
+#[cfg(all(test, linked_languages))]
+pub(crate) fn names_checksum(catalogs: &[&Catalog]) -> u64 {
+    let mut names = String::new();
+    for c in catalogs {
+        names.push_str(c.id);
+        names.push('\n');
+        for (key, params) in c.keys.iter().zip(c.params) {
+            names.push_str(key);
+            names.push('\n');
+            for p in *params {
+                names.push_str(p);
+                names.push('\n');
+            }
+        }
+    }
+    chunk_core::tokenizer::table::checksum(names.as_bytes())
+}
+
 #[cfg(all(test, linked_languages))]
 mod tests {
     use super::*;
@@ -306,7 +425,7 @@ mod tests {
         let text = write(Lang::Pl, &BOTH);
         assert!(text.starts_with(&format!("{MAGIC}\tpl\t{:016x}\t3\n", fingerprint(&BOTH))));
         assert_eq!(
-            parse(Lang::Pl, &text, &BOTH),
+            parse(Lang::Pl, &text, &shapes(BOTH), fingerprint(&BOTH)),
             Ok(vec!["one", "two {n}", "trzy"])
         );
         // Another set of catalogs (a build with other keys) has another fingerprint.
@@ -323,22 +442,25 @@ mod tests {
     fn a_bundle_of_another_language_build_or_shape_is_refused() {
         let pl = write(Lang::Pl, &BOTH);
         assert_eq!(
-            parse(Lang::Ru, &pl, &BOTH),
+            parse(Lang::Ru, &pl, &shapes(BOTH), fingerprint(&BOTH)),
             Err(BundleError::OtherLanguage { found: "pl".into() })
         );
-        assert_eq!(parse(Lang::Pl, &pl, &[&A]), Err(BundleError::OtherBuild));
+        assert_eq!(
+            parse(Lang::Pl, &pl, &shapes([&A]), fingerprint(&[&A])),
+            Err(BundleError::OtherBuild)
+        );
         let other_build = pl.replacen(
             &format!("{:016x}", fingerprint(&BOTH)),
             "0123456789abcdef",
             1,
         );
         assert_eq!(
-            parse(Lang::Pl, &other_build, &BOTH),
+            parse(Lang::Pl, &other_build, &shapes(BOTH), fingerprint(&BOTH)),
             Err(BundleError::OtherBuild)
         );
         let short = pl.replace("trzy\0", "");
         assert_eq!(
-            parse(Lang::Pl, &short, &BOTH),
+            parse(Lang::Pl, &short, &shapes(BOTH), fingerprint(&BOTH)),
             Err(BundleError::Count {
                 expected: 3,
                 found: 2
@@ -346,20 +468,33 @@ mod tests {
         );
         // Cut inside a template: the complete ones are counted.
         assert_eq!(
-            parse(Lang::Pl, &pl[..pl.len() - 3], &BOTH),
+            parse(
+                Lang::Pl,
+                &pl[..pl.len() - 3],
+                &shapes(BOTH),
+                fingerprint(&BOTH)
+            ),
             Err(BundleError::Count {
                 expected: 3,
                 found: 2
             })
         );
         assert_eq!(
-            parse(Lang::Pl, &pl.replace("{n}", "{m}"), &BOTH),
-            Err(BundleError::Placeholders {
-                key: "a::Two".into()
-            })
+            parse(
+                Lang::Pl,
+                &pl.replace("{n}", "{m}"),
+                &shapes(BOTH),
+                fingerprint(&BOTH)
+            ),
+            Err(BundleError::Placeholders { key: "a #1".into() })
         );
         assert_eq!(
-            parse(Lang::Pl, &format!("{pl}junk"), &BOTH),
+            parse(
+                Lang::Pl,
+                &format!("{pl}junk"),
+                &shapes(BOTH),
+                fingerprint(&BOTH)
+            ),
             Err(BundleError::Count {
                 expected: 3,
                 found: 4
@@ -367,19 +502,32 @@ mod tests {
         );
         let miscounted = pl.replace("\t3\n", "\t4\n");
         assert_eq!(
-            parse(Lang::Pl, &miscounted, &BOTH),
+            parse(Lang::Pl, &miscounted, &shapes(BOTH), fingerprint(&BOTH)),
             Err(BundleError::Count {
                 expected: 3,
                 found: 4
             })
         );
-        assert_eq!(parse(Lang::Pl, "", &BOTH), Err(BundleError::NotABundle));
         assert_eq!(
-            parse(Lang::Pl, "<!DOCTYPE html>\n<html>", &BOTH),
+            parse(Lang::Pl, "", &shapes(BOTH), fingerprint(&BOTH)),
             Err(BundleError::NotABundle)
         );
         assert_eq!(
-            parse(Lang::Pl, &format!("{MAGIC}\tpl\n"), &BOTH),
+            parse(
+                Lang::Pl,
+                "<!DOCTYPE html>\n<html>",
+                &shapes(BOTH),
+                fingerprint(&BOTH)
+            ),
+            Err(BundleError::NotABundle)
+        );
+        assert_eq!(
+            parse(
+                Lang::Pl,
+                &format!("{MAGIC}\tpl\n"),
+                &shapes(BOTH),
+                fingerprint(&BOTH)
+            ),
             Err(BundleError::NotABundle)
         );
         // The reasons are said in words.
@@ -390,9 +538,38 @@ mod tests {
     }
 
     #[test]
+    fn fingerprint_is_the_checksum_of_the_names() {
+        // The compile-time checksum equals the table checksum over the names written out, for
+        // lengths around the 8-byte word (the page's catalogs: `languages`' tests).
+        assert_eq!(fingerprint(&BOTH), names_checksum(&BOTH));
+        assert_eq!(
+            fingerprint(&[]),
+            chunk_core::tokenizer::table::checksum(b"")
+        );
+        for id in ["", "a", "abcdef", "abcdefg", "abcdefgh", "abcdefghijklmno"] {
+            let c = Catalog { id, ..B };
+            assert_eq!(fingerprint(&[&c]), names_checksum(&[&c]), "{id:?}");
+        }
+        // The shapes are the catalogs' ids and parameters.
+        assert_eq!(
+            shapes(BOTH),
+            [
+                Shape {
+                    id: "a",
+                    params: A.params
+                },
+                Shape {
+                    id: "b",
+                    params: B.params
+                }
+            ]
+        );
+    }
+
+    #[test]
     fn the_path_names_the_language_and_the_fingerprint() {
         assert_eq!(
-            path(Lang::Pl, &BOTH),
+            path(Lang::Pl, fingerprint(&BOTH)),
             format!("i18n/pl.txt?v={:016x}", fingerprint(&BOTH))
         );
         assert_eq!(file_name(Lang::Ru), "i18n/ru.txt");

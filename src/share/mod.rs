@@ -44,7 +44,7 @@ use crate::i18n::Lang;
 use crate::model::ModelSettings;
 use crate::parse::LengthUnit;
 use crate::retrieval::state::RetrievalSettings;
-use crate::simulator::model::{self as sim_model, SimState};
+use crate::simulator::model::{self as sim_model, SimSettings};
 use crate::state::{FieldsWriter, LanguageWriter, PageState};
 use chunk_core::retrieval::SweepObjective;
 use chunk_core::sim::sweep::{OVERLAP_SLIDER, SIZE_SLIDER};
@@ -210,7 +210,7 @@ pub struct Targets {
     /// The comparison's strategy and unit.
     pub compare: CompareSettings,
     /// The simulator's controls.
-    pub sim: SimState,
+    pub sim: SimSettings,
     /// The retrieval check's fields and the sweep's choices.
     pub retrieval: RetrievalSettings,
 }
@@ -224,7 +224,7 @@ impl Targets {
             fields: expect_context::<FieldsWriter>(),
             models: expect_context::<ModelSettings>(),
             compare: expect_context::<CompareSettings>(),
-            sim: expect_context::<SimState>(),
+            sim: expect_context::<SimSettings>(),
             retrieval: expect_context::<RetrievalSettings>(),
         }
     }
@@ -708,7 +708,7 @@ mod tests {
             fields: expect_context::<FieldsWriter>(),
             models: expect_context::<ModelSettings>(),
             compare,
-            sim: SimState::new(app.language, app.source),
+            sim: SimSettings::new(app.language),
             retrieval,
         };
         let long = "9".repeat(41);

@@ -29,17 +29,20 @@ use leptos::prelude::*;
 
 use crate::state::{Language, SourceText};
 use messages::Msg;
-use model::SimState;
+use model::{SimSettings, SimState};
 
 /// The simulator panel. Needs the page's [`Language`] and [`SourceText`] contexts (the UI
-/// language and the text of the text box, both only read here). Uses the [`SimState`] the
+/// language and the text of the text box, both only read here). Uses the [`SimSettings`] the
 /// `App` provides (so that a settings link can set its controls before the panel is built), or
-/// creates its own when mounted alone, and provides it to its parts.
+/// creates them when mounted alone; builds the [`SimState`] over them and provides it to its
+/// parts.
 #[component]
 pub fn Simulator() -> impl IntoView {
-    let sim = use_context::<SimState>().unwrap_or_else(|| {
-        SimState::new(expect_context::<Language>(), expect_context::<SourceText>())
-    });
+    // The settings come from the page (a settings link may have set them); the memos are
+    // built here, with the panel.
+    let settings = use_context::<SimSettings>()
+        .unwrap_or_else(|| SimSettings::new(expect_context::<Language>()));
+    let sim = SimState::new(settings, expect_context::<SourceText>());
     provide_context(sim);
     view! {
         <section class="panel simulator" aria-labelledby="sim-heading" data-testid="simulator">

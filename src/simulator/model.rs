@@ -151,8 +151,48 @@ pub struct SimText {
     pub cut_from: Option<usize>,
 }
 
+/// The simulator's settings: the signals a settings link reads and writes
+/// ([`crate::share`]) before the simulator's panel is built. The page provides them as context
+/// from its first module; [`SimState`], with every memo of the figures, is built with the panel
+/// (`crate::panels`: the second module), so the first module carries none of the simulator's
+/// chunking, sentence rules, tokenizers or documents.
+#[derive(Clone, Copy)]
+pub struct SimSettings {
+    /// The page's UI language (the signal of the page's [`Language`] context, only read
+    /// here); it also picks the documents, queries and stop words.
+    pub lang: ReadSignal<crate::i18n::Lang>,
+    /// Chunk size slider, in tokens.
+    pub size: RwSignal<usize>,
+    /// Overlap slider, in tokens.
+    pub overlap: RwSignal<usize>,
+    /// Fixed windows or sentence packing.
+    pub strategy: RwSignal<Strategy>,
+    /// Which document is simulated.
+    pub source: RwSignal<Source>,
+    /// Tokenizer of the simulator (its own choice, independent of the calculator's).
+    pub tokenizer: RwSignal<TokenizerChoice>,
+    /// Sentence rule.
+    pub rule: RwSignal<SentenceRule>,
+}
+
+impl SimSettings {
+    /// The SPEC §4 defaults, in the language of `language`.
+    pub fn new(language: Language) -> Self {
+        SimSettings {
+            lang: language.lang,
+            size: RwSignal::new(DEFAULT_SIZE),
+            overlap: RwSignal::new(DEFAULT_OVERLAP),
+            strategy: RwSignal::new(Strategy::Fixed),
+            source: RwSignal::new(Source::Preset(Preset::Manual)),
+            tokenizer: RwSignal::new(TokenizerChoice::Simple),
+            rule: RwSignal::new(SentenceRule::Terminators),
+        }
+    }
+}
+
 /// Handles to the simulator's signals and memos. `Copy`, so closures capture it freely; the
-/// `Simulator` provides it as context to its parts.
+/// `Simulator` provides it as context to its parts. The signals are those of its
+/// [`SimSettings`].
 #[derive(Clone, Copy)]
 pub struct SimState {
     /// The page's UI language (the signal of the page's [`Language`] context, only read
@@ -275,18 +315,19 @@ fn bpe_tokens(
 }
 
 impl SimState {
-    /// Creates the simulator's signals with the SPEC §4 defaults, reading the language from
-    /// `language` and the own text from `own`.
-    pub fn new(language: Language, own: SourceText) -> Self {
-        let size = RwSignal::new(DEFAULT_SIZE);
-        let overlap = RwSignal::new(DEFAULT_OVERLAP);
-        let strategy = RwSignal::new(Strategy::Fixed);
-        let source = RwSignal::new(Source::Preset(Preset::Manual));
-        let tokenizer = RwSignal::new(TokenizerChoice::Simple);
-        let rule = RwSignal::new(SentenceRule::Terminators);
+    /// Builds the simulator's memos over `settings`, reading the own text from `own`.
+    pub fn new(settings: SimSettings, own: SourceText) -> Self {
+        let SimSettings {
+            lang,
+            size,
+            overlap,
+            strategy,
+            source,
+            tokenizer,
+            rule,
+        } = settings;
         let query_edit = RwSignal::new(None::<String>);
 
-        let lang = language.lang;
         let text = Memo::new(move |_| match source.get() {
             Source::Preset(p) => SimText {
                 text: Arc::from(p.text(lang.get())),

@@ -439,6 +439,42 @@ describe('first visit on Slow 4G, root build', () => {
     }, drop);
   }
 
+  test('(f) a reader scrolled down before the app starts keeps the view through the takeover and the panels\' arrival', { skip }, async () => {
+    // Not held back: the page's module and the panels' arrive as on a real first visit (the
+    // two slots' panels together), on Slow 4G.
+    const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1200, height: 800 } });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (err) => errors.push(err.stack ?? String(err)));
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', SLOW_4G);
+    try {
+      await page.goto(url, { waitUntil: 'commit', timeout: 60_000 });
+      await page.waitForFunction(() => document.querySelector('#prerendered')?.disabled === false, null, { timeout: 60_000 });
+      // Into the simulator, the last panel: every panel above it is replaced on the way.
+      await page.evaluate(() => window.scrollTo(0, Math.round(document.documentElement.scrollHeight * 0.7)));
+      const simulatorTop = () =>
+        page.evaluate(() => Math.round(document.querySelector('[data-testid="simulator"]').getBoundingClientRect().top));
+      const before = await simulatorTop();
+      assert.ok(before < 0, `the simulator starts above the view's top (${before} px)`);
+      // Checked twice a second, not every frame: a check every frame changes when the two
+      // slots' panels go in.
+      await page.waitForFunction(
+        () =>
+          document.querySelector('[data-testid="panels-status"]')?.dataset.state === 'ready' &&
+          !document.querySelector('[data-stand-in]'),
+        null,
+        { timeout: 120_000, polling: 500 },
+      );
+      const after = await simulatorTop();
+      assert.ok(Math.abs(after - before) <= 2, `the simulator moved in the view from ${before} to ${after} px`);
+      assert.deepEqual(errors, [], 'page errors');
+    } finally {
+      await context.close();
+    }
+  });
+
   test('(f) what is pasted and typed before the app starts is counted exactly', { skip }, async () => {
     const native = nativeCounts(FIXTURE);
     const text = readFileSync(FIXTURE, 'utf8');
@@ -700,6 +736,21 @@ describe('(g) the panels\' module, root build', () => {
       await page.locator(sel('text-input')).fill('Chunk this text, please. '.repeat(50));
       await page.locator(sel('results-unavailable')).waitFor({ timeout: APP_START_MS });
       assert.equal(await page.locator(sel('results-waiting')).count(), 0, 'not waiting for it');
+      // A document's reader is started from the panels' module: without it, opening one says
+      // so in its own words, and the box keeps its text.
+      const kept = await page.inputValue(sel('text-input'));
+      await page.locator(sel('file-input')).setInputFiles({
+        name: 'page.html',
+        mimeType: 'text/html',
+        buffer: Buffer.from('<html><body><p>Read me, please.</p></body></html>'),
+      });
+      await page.waitForFunction(
+        () => document.querySelector('[data-testid="file-message"]')?.dataset.reason === 'reader-unavailable',
+        null,
+        { timeout: APP_START_MS },
+      );
+      assert.match(await page.locator(sel('file-message')).textContent(), /could not be loaded/);
+      assert.equal(await page.inputValue(sel('text-input')), kept, 'the box keeps its text');
 
       blocked = false;
       await page.locator('[data-testid="panels-retry"]').click();

@@ -1,13 +1,14 @@
 //! Trunk's post-build hook for the page's module (Trunk.toml): the page's wasm, as cargo linked
 //! it (with its relocations: the page's `split` feature, build.rs), is split at its split
-//! points (`src/panels.rs`, one module named `panels`) by `wasm_split_cli_support`, then each
+//! points (`src/panels.rs` and `src/extract_job.rs`, one module named `panels`) by
+//! `wasm_split_cli_support`, then each
 //! part goes through wasm-bindgen and, for a release build, Binaryen's wasm-opt, and replaces
 //! what Trunk staged. Trunk's own wasm-bindgen run over the whole module is overwritten, so the
 //! hashed names Trunk wrote into index.html stay valid.
 //!
 //! Written into `TRUNK_STAGING_DIR`, for the page's module `rag-chunk-calculator-<hash>`:
 //! - `rag-chunk-calculator-<hash>.js` and `…_bg.wasm`: the form, the results card, the text box
-//!   and every context (wasm-bindgen's glue and the module);
+//!   and the contexts they read (wasm-bindgen's glue and the module);
 //! - `split-rag-chunk-calculator-<hash>.js`: the splitter's loader, which the module imports,
 //!   and which fetches the panels' module relative to itself;
 //! - `panels-rag-chunk-calculator-<hash>_bg.wasm`: the panels' module.
