@@ -191,25 +191,12 @@ impl SimSettings {
 }
 
 /// Handles to the simulator's signals and memos. `Copy`, so closures capture it freely; the
-/// `Simulator` provides it as context to its parts. The signals are those of its
-/// [`SimSettings`].
+/// `Simulator` provides it as context to its parts. Its settings' signals are read through it
+/// (`sim.size`: it dereferences to its [`SimSettings`]).
 #[derive(Clone, Copy)]
 pub struct SimState {
-    /// The page's UI language (the signal of the page's [`Language`] context, only read
-    /// here); it also picks the documents, queries and stop words.
-    pub lang: ReadSignal<crate::i18n::Lang>,
-    /// Chunk size slider, in tokens.
-    pub size: RwSignal<usize>,
-    /// Overlap slider, in tokens.
-    pub overlap: RwSignal<usize>,
-    /// Fixed windows or sentence packing.
-    pub strategy: RwSignal<Strategy>,
-    /// Which document is simulated.
-    pub source: RwSignal<Source>,
-    /// Tokenizer of the simulator (its own choice, independent of the calculator's).
-    pub tokenizer: RwSignal<TokenizerChoice>,
-    /// Sentence rule.
-    pub rule: RwSignal<SentenceRule>,
+    /// The settings' signals (the page's, which a settings link also writes).
+    pub settings: SimSettings,
     /// The query as typed; `None` until the user edits it, meaning "the default query of the
     /// UI language", so that the default follows a language switch but an edit is never lost.
     pub query_edit: RwSignal<Option<String>>,
@@ -312,6 +299,14 @@ fn bpe_tokens(
         })
     })
     .into()
+}
+
+impl std::ops::Deref for SimState {
+    type Target = SimSettings;
+
+    fn deref(&self) -> &SimSettings {
+        &self.settings
+    }
 }
 
 impl SimState {
@@ -441,15 +436,9 @@ impl SimState {
                 .flatten()
         });
         SimState {
-            size,
-            overlap,
-            strategy,
-            source,
-            tokenizer,
-            rule,
+            settings,
             query_edit,
             current_token: RwSignal::new(None),
-            lang,
             text,
             prepared,
             tokens_pending,
