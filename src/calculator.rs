@@ -361,10 +361,14 @@ pub fn Results() -> impl IntoView {
     // What the figures are exact (or an estimate) for: the library and version a strategy
     // reproduces, or the product's own strategy's name, and the tokenizer that counted them.
     let badge = move || {
-        out.get()?;
+        let length_estimated = out.get()?.is_estimate;
         let l = lang.get();
         let estimate = is_estimate();
-        let Some(strategy) = shown_strategy() else {
+        // The formula's windows over a length estimated from the characters (the exact count
+        // still on its way, or a length typed in characters): no one's exact chunks, and no
+        // tokenizer counted them.
+        let strategy = shown_strategy().filter(|_| !(length_estimated && provisional()));
+        let Some(strategy) = strategy else {
             let (class, text) = if estimate {
                 ("badge estimate", lang.t(Key::EstimateBadge).to_owned())
             } else {

@@ -504,6 +504,20 @@ describe('first visit on Slow 4G, root build', () => {
 
       release();
       await page.locator(sel('text-input')).waitFor({ state: 'attached', timeout: 120_000 });
+      // While the exact count is on its way (the table downloads), the card's figures are the
+      // formula's over a length estimated from the characters, and its badge says so.
+      const counting = await page.waitForFunction(
+        ([s, b]) => {
+          const status = document.querySelector(s);
+          const badge = document.querySelector(b);
+          return status?.dataset.state === 'tokenizing' && badge
+            ? { exact: badge.dataset.exact, text: badge.textContent.trim() }
+            : null;
+        },
+        [sel('status'), sel('results-badge')],
+        { timeout: 120_000 },
+      );
+      assert.deepEqual(await counting.jsonValue(), { exact: 'false', text: 'estimate' }, 'the badge while counting');
       await page.waitForFunction(
         ([s, bytes]) => {
           const status = document.querySelector(s);
