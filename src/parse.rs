@@ -309,10 +309,10 @@ fn normalise(raw: &str, separator: Separator) -> Result<String, FieldError> {
         && body
             .bytes()
             .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'));
-    if !valid || float(&body).is_none() {
+    let Some(value) = float(&body).filter(|_| valid) else {
         return Err(FieldError::NotANumber);
-    }
-    if negative && float(&body).is_none_or(|v| v != 0.0) {
+    };
+    if negative && value != 0.0 {
         return Err(FieldError::Negative);
     }
     Ok(body)
