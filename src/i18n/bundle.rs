@@ -24,6 +24,7 @@
 //! `linked_languages` cfg, `build.rs`) every language is [`ready`] and nothing is fetched.
 
 use super::Lang;
+use chunk_core::tokenizer::table::Checksum;
 #[cfg(not(linked_languages))]
 use std::cell::RefCell;
 
@@ -134,22 +135,27 @@ impl std::fmt::Display for BundleError {
 /// The fingerprint of `catalogs`: the build's file checksum
 /// (`chunk_core::tokenizer::table::checksum`, as for the BPE tables) of every catalog's id, key
 /// names and their parameter names, each followed by a newline (a message that gains a
-/// parameter changes it). A `const fn`, so that the page computes it at compile time
-/// (`crate::languages::FINGERPRINT`) and carries no key name; `tests::fingerprint_is_the_checksum_of_the_names`
-/// checks it against that checksum of the names written out.
+/// parameter changes it), fed line by line ([`Checksum`]). A `const fn`, so that the page
+/// computes it at compile time (`crate::languages::FINGERPRINT`) and carries no key name;
+/// `tests::fingerprint_is_the_checksum_of_the_names` checks it against that checksum of the
+/// names written out.
 pub const fn fingerprint(catalogs: &[&Catalog]) -> u64 {
+    /// `bytes`, then a newline.
+    const fn line(sum: Checksum, bytes: &[u8]) -> Checksum {
+        sum.update(bytes).update(b"\n")
+    }
     let mut sum = Checksum::new();
     let mut c = 0;
     while c < catalogs.len() {
         let catalog = catalogs[c];
-        sum = sum.line(catalog.id.as_bytes());
+        sum = line(sum, catalog.id.as_bytes());
         let mut k = 0;
         while k < catalog.keys.len() {
-            sum = sum.line(catalog.keys[k].as_bytes());
+            sum = line(sum, catalog.keys[k].as_bytes());
             let params = catalog.params[k];
             let mut p = 0;
             while p < params.len() {
-                sum = sum.line(params[p].as_bytes());
+                sum = line(sum, params[p].as_bytes());
                 p += 1;
             }
             k += 1;
@@ -157,60 +163,6 @@ pub const fn fingerprint(catalogs: &[&Catalog]) -> u64 {
         c += 1;
     }
     sum.finish()
-}
-
-/// `chunk_core::tokenizer::table::checksum` over a stream of lines, fed in pieces at compile
-/// time: each full 8-byte word is mixed in as it completes, the last partial word and the
-/// length at the end, as that function does over the whole.
-#[derive(Clone, Copy)]
-struct Checksum {
-    h: u64,
-    word: [u8; 8],
-    filled: usize,
-    len: u64,
-}
-
-impl Checksum {
-    const K: u64 = 0x517c_c1b7_2722_0a95;
-
-    const fn new() -> Checksum {
-        Checksum {
-            h: 0,
-            word: [0; 8],
-            filled: 0,
-            len: 0,
-        }
-    }
-
-    const fn byte(mut self, b: u8) -> Checksum {
-        self.word[self.filled] = b;
-        self.filled += 1;
-        self.len += 1;
-        if self.filled == 8 {
-            self.h = (self.h.rotate_left(5) ^ u64::from_le_bytes(self.word)).wrapping_mul(Self::K);
-            self.word = [0; 8];
-            self.filled = 0;
-        }
-        self
-    }
-
-    /// `bytes`, then a newline.
-    const fn line(mut self, bytes: &[u8]) -> Checksum {
-        let mut i = 0;
-        while i < bytes.len() {
-            self = self.byte(bytes[i]);
-            i += 1;
-        }
-        self.byte(b'\n')
-    }
-
-    const fn finish(self) -> u64 {
-        let mut h = self.h;
-        if self.filled > 0 {
-            h = (h.rotate_left(5) ^ u64::from_le_bytes(self.word)).wrapping_mul(Self::K);
-        }
-        (h.rotate_left(5) ^ self.len).wrapping_mul(Self::K)
-    }
 }
 
 /// How many templates a bundle of `catalogs` holds: every key of every catalog.

@@ -29,21 +29,87 @@ include!(concat!(env!("OUT_DIR"), "/tables.rs"));
 /// build's own): 8 bytes at a time, little-endian, the last word padded with zeros, mixed as
 /// FxHash does, then the length. About 1 ms per MB in wasm. `build.rs` has the same function.
 pub fn checksum(bytes: &[u8]) -> u64 {
+    Checksum::new().update(bytes).finish()
+}
+
+/// [`checksum`] over bytes given in pieces ([`Checksum::update`]): equal to it over their
+/// concatenation. Its functions are `const`, so that a checksum over many strings is computed
+/// at compile time without joining them (the page's message bundles' fingerprint,
+/// `rag_chunk_calculator::i18n::bundle::fingerprint`).
+#[derive(Clone, Copy, Debug)]
+pub struct Checksum {
+    h: u64,
+    /// The bytes of the word being filled (zeros after them), and how many there are.
+    word: [u8; 8],
+    filled: usize,
+    /// Bytes given so far.
+    len: u64,
+}
+
+impl Checksum {
     const K: u64 = 0x517c_c1b7_2722_0a95;
-    let mut h: u64 = 0;
-    let mut chunks = bytes.chunks_exact(8);
-    for chunk in &mut chunks {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        h = (h.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(K);
+
+    /// Nothing given yet.
+    pub const fn new() -> Checksum {
+        Checksum {
+            h: 0,
+            word: [0; 8],
+            filled: 0,
+            len: 0,
+        }
     }
-    let rest = chunks.remainder();
-    if !rest.is_empty() {
-        let mut word = [0u8; 8];
-        word[..rest.len()].copy_from_slice(rest);
-        h = (h.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(K);
+
+    const fn mix(h: u64, word: u64) -> u64 {
+        (h.rotate_left(5) ^ word).wrapping_mul(Self::K)
     }
-    (h.rotate_left(5) ^ bytes.len() as u64).wrapping_mul(K)
+
+    /// The checksum so far, followed by `bytes`.
+    pub const fn update(mut self, bytes: &[u8]) -> Checksum {
+        let mut i = 0;
+        while i < bytes.len() {
+            if self.filled == 0 && i + 8 <= bytes.len() {
+                let b = bytes;
+                let word = [
+                    b[i],
+                    b[i + 1],
+                    b[i + 2],
+                    b[i + 3],
+                    b[i + 4],
+                    b[i + 5],
+                    b[i + 6],
+                    b[i + 7],
+                ];
+                self.h = Self::mix(self.h, u64::from_le_bytes(word));
+                i += 8;
+            } else {
+                self.word[self.filled] = bytes[i];
+                self.filled += 1;
+                i += 1;
+                if self.filled == 8 {
+                    self.h = Self::mix(self.h, u64::from_le_bytes(self.word));
+                    self.word = [0; 8];
+                    self.filled = 0;
+                }
+            }
+        }
+        self.len += bytes.len() as u64;
+        self
+    }
+
+    /// The checksum of every byte given: the last word padded with zeros, then the length.
+    pub const fn finish(self) -> u64 {
+        let mut h = self.h;
+        if self.filled > 0 {
+            h = Self::mix(h, u64::from_le_bytes(self.word));
+        }
+        Self::mix(h, self.len)
+    }
+}
+
+impl Default for Checksum {
+    fn default() -> Self {
+        Checksum::new()
+    }
 }
 
 /// Why the bytes handed to [`Encoding::load`] are not this build's table (English, for the
@@ -260,5 +326,31 @@ mod tests {
         assert_ne!(checksum(b"abc"), checksum(b"abc\0"));
         assert_ne!(checksum(b"0123456789"), checksum(b"0123456789\0\0"));
         assert_eq!(checksum(b""), 0);
+    }
+
+    #[test]
+    fn the_checksum_in_pieces_is_the_checksum_of_the_whole() {
+        let text: Vec<u8> = (0..100u8).map(|i| i.wrapping_mul(37)).collect();
+        for len in [0, 1, 7, 8, 9, 15, 16, 17, 100] {
+            let whole = checksum(&text[..len]);
+            for cut in 0..=len {
+                for cut2 in cut..=len {
+                    let pieces = Checksum::new()
+                        .update(&text[..cut])
+                        .update(&text[cut..cut2])
+                        .update(&text[cut2..len])
+                        .finish();
+                    assert_eq!(pieces, whole, "{len} bytes cut at {cut} and {cut2}");
+                }
+            }
+        }
+        // Byte by byte, over a table, as `build.rs` computed it.
+        let e = Encoding::Cl100kBase;
+        let table = &e.embedded_table()[..100_003];
+        let byte_by_byte = table
+            .iter()
+            .fold(Checksum::new(), |c, b| c.update(std::slice::from_ref(b)));
+        assert_eq!(byte_by_byte.finish(), checksum(table));
+        assert_eq!(checksum(e.embedded_table()), e.table_facts().checksum);
     }
 }
