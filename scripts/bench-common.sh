@@ -23,19 +23,35 @@ bench_corpus_packages() {
 }
 
 # bench_wasm CRATE [FEATURES]: builds the crate (release, wasm32-unknown-unknown; the page's
-# profile) with FEATURES (comma-separated, none by default), then wasm-bindgen for Node
-# (CommonJS, bench/pkg-node/) and for the browser (ES module + init(), bench/pkg-web/).
+# profile) with FEATURES (comma-separated, none by default), then bench_bindgen.
 bench_wasm() {
     local crate="$1" name="${1//-/_}" features="${2:-}"
     say "building crates/$crate (release, wasm32-unknown-unknown${features:+, features $features})"
     (cd "$ROOT" && cargo build --release --target wasm32-unknown-unknown -p "$crate" ${features:+--features "$features"}) || return 1
-    local wasm="${CARGO_TARGET_DIR:-$ROOT/target}/wasm32-unknown-unknown/release/$name.wasm"
+    bench_bindgen "${CARGO_TARGET_DIR:-$ROOT/target}/wasm32-unknown-unknown/release/$name.wasm" "$crate"
+}
+
+# bench_bindgen WASM LABEL: wasm-bindgen of WASM for Node (CommonJS, bench/pkg-node/) and for the
+# browser (ES module + init(), bench/pkg-web/); says its size as LABEL.
+bench_bindgen() {
+    local wasm="$1" label="$2"
     wasm-bindgen --target nodejs --out-dir "$BENCH/pkg-node" "$wasm" || return 1
     wasm-bindgen --target web --out-dir "$BENCH/pkg-web" "$wasm" || return 1
     # bench/package.json says "type": "module"; the nodejs target is CommonJS.
     echo '{ "type": "commonjs" }' >"$BENCH/pkg-node/package.json"
-    local bg="$BENCH/pkg-web/${name}_bg.wasm"
-    say "$crate wasm (after wasm-bindgen): $(stat -c %s "$bg") bytes raw, $(gzip -9 -c "$bg" | wc -c) bytes gzip -9"
+    local bg
+    bg="$BENCH/pkg-web/$(basename "$wasm" .wasm)_bg.wasm"
+    say "$label wasm (after wasm-bindgen): $(stat -c %s "$bg") bytes raw, $(gzip -9 -c "$bg" | wc -c) bytes gzip -9"
+}
+
+# bench_peer_wasm: builds bench/peer-bpe-openai (github/rust-gems' bpe-openai with our bench
+# module's exports; its own Cargo.lock, outside the workspace) for wasm32-unknown-unknown into
+# $CARGO_TARGET_DIR or target/, then bench_bindgen beside ours.
+bench_peer_wasm() {
+    local dir="$BENCH/peer-bpe-openai" target="${CARGO_TARGET_DIR:-$ROOT/target}/peer"
+    say "building bench/peer-bpe-openai (bpe-openai 0.3.2, release, wasm32-unknown-unknown)"
+    (cd "$dir" && CARGO_TARGET_DIR="$target" cargo build --release --locked --target wasm32-unknown-unknown) || return 1
+    bench_bindgen "$target/wasm32-unknown-unknown/release/peer_bpe_openai.wasm" "bpe-openai"
 }
 
 # npm ci only when node_modules is missing or older than the lock file.

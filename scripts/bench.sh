@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# make bench: builds the page's tokenizer module (crates/tokenize-engine, with its `bench` exports), installs the
+# make bench: builds the page's tokenizer module (crates/tokenize-engine, with its `bench` exports)
+# and github/rust-gems' bpe-openai with the same exports (bench/peer-bpe-openai), installs the
 # pinned npm peers (bench/package-lock.json) and the Debian packages the corpus is read from,
 # then prints the figures in Node (bench/node.mjs) and headless Chromium (bench/browser.mjs);
+# then the same tokenizer natively against tiktoken-rs and bpe-openai (bench_native, ids checked)
+# and tiktoken's own encode from Python (bench/tiktoken_python.py);
 # then builds the page itself and measures it under 10 MB texts (bench/page.mjs), paste -> exact
 # count per MB against a gpt-tokenizer encode in the same browser (bench/paste.mjs), and its
 # comparison table on 1 MB and 10 MB (bench/compare.mjs), its retrieval check on 1 MB
@@ -30,6 +33,7 @@ BENCH="$ROOT/bench"
 # and for the browser (ES module + init()), the npm packages (scripts/bench-common.sh).
 bench_corpus_packages
 bench_wasm tokenize-engine bench
+bench_peer_wasm
 bench_npm
 
 status=0
@@ -38,6 +42,17 @@ node "$BENCH/node.mjs" || status=1
 echo
 say "Chromium run (about 6 minutes)"
 node "$BENCH/browser.mjs" || status=1
+echo
+say "the same tokenizer natively against tiktoken-rs and bpe-openai, and tiktoken in Python, on the corpus (a minute)"
+# examples/bench_native.rs (feature bench-peers) asserts equal ids; bench/tiktoken_python.py
+# times tiktoken's encode_ordinary in the oracle venv, where tiktoken is pinned.
+(cd "$ROOT" && cargo run --release --locked -p chunk-core --features bench-peers --example bench_native -- "$ROOT/target/bench/corpus.txt") || status=1
+if bench_oracle; then
+    "$CHUNK_ORACLE_PYTHON" "$BENCH/tiktoken_python.py" "$ROOT/target/bench/corpus.txt" || status=1
+else
+    say "FAILED: the oracle venv (scripts/ensure-oracle.sh)"
+    status=1
+fi
 echo
 say "the page under 10 MB texts: release build of the page, then headless Chromium (about 3 minutes)"
 PAGE_DIST="$ROOT/target/bench/page-dist"

@@ -24,6 +24,7 @@ export const TOKENIZERS = [
   { id: "js-tiktoken", label: "js-tiktoken" },
   { id: "gpt-tokenizer", label: "gpt-tokenizer" },
   { id: "tiktoken", label: "tiktoken (wasm, lite)" },
+  { id: "bpe-openai", label: "bpe-openai (wasm)" },
 ];
 export const PEERS = TOKENIZERS.filter((t) => t.id !== "ours");
 
@@ -100,6 +101,17 @@ export function create() {
   },
 };
 
+// github/rust-gems' bpe-openai 0.3.2 in wasm (bench/peer-bpe-openai): the same exports as ours.
+// Its one module holds three encodings' tables (cl100k_base, o200k_base, voyage3_base).
+SOURCES["bpe-openai"] = {
+  node: (enc) => SOURCES.ours.node(enc).replace("../pkg-node/tokenize_engine.js", "../pkg-node/peer_bpe_openai.js"),
+  browser: (enc) =>
+    SOURCES.ours
+      .browser(enc)
+      .replace("../pkg-web/tokenize_engine.js", "../pkg-web/peer_bpe_openai.js")
+      .replace("pkg-web/tokenize_engine_bg.wasm", "pkg-web/peer_bpe_openai_bg.wasm"),
+};
+
 /** Path of the adapter module of `tok` × `enc` for `env` ("node" or "browser"). */
 export function adapterPath(tok, enc, env) {
   return path.join(ADAPTERS, `${env}-${tok}-${enc}.mjs`);
@@ -122,5 +134,6 @@ export function writeAdapters() {
 export function wasmFile(tok) {
   if (tok === "ours") return path.join(BENCH, "pkg-web", "tokenize_engine_bg.wasm");
   if (tok === "tiktoken") return path.join(BENCH, "node_modules", "tiktoken", "lite", "tiktoken_bg.wasm");
+  if (tok === "bpe-openai") return path.join(BENCH, "pkg-web", "peer_bpe_openai_bg.wasm");
   return null;
 }

@@ -228,6 +228,29 @@ fn pieces_at_the_merge_thresholds_match_tiktoken() {
     }
 }
 
+/// Many pieces of the scan and heap paths in one text, one merge after another in the same
+/// reused buffers: runs of about 7 to 130 bytes, falling then rising again (each buffer is
+/// refilled shorter, then longer, than the last piece's), Han and Cyrillic, and each Han run
+/// twice (the second time, below 128 bytes, from the memory of merged pieces).
+#[test]
+fn merges_in_reused_buffers_match_tiktoken() {
+    let mut g = Gen(0x5851_F42D_4C95_7F2D);
+    let lengths: Vec<usize> = (7..=130).rev().chain(7..=130).step_by(3).collect();
+    let mut text = String::new();
+    for &len in &lengths {
+        let han: String = (0..len / 3)
+            .map(|_| char::from_u32(0x4E00 + g.below(0x5000) as u32).unwrap())
+            .collect();
+        let cyrillic: String = (0..len / 2)
+            .map(|_| char::from_u32(0x430 + g.below(32) as u32).unwrap())
+            .collect();
+        text.push_str(&format!("{han}、 {cyrillic}. {han}, "));
+    }
+    for e in Encoding::ALL {
+        assert_same(e, &text);
+    }
+}
+
 #[test]
 fn random_code_points_from_every_plane_match_tiktoken() {
     let mut g = Gen(0xDEAD_BEEF_CAFE_F00D);
@@ -327,6 +350,22 @@ fn e14_worst_cases_are_exact_and_linear() {
                 reference(e).encode_ordinary(text)
             );
         }
+    }
+}
+
+/// A megabyte of letters that change case at every byte (`aBaB…`), o200k_base's pieces `a`,
+/// `Ba`, `Ba`, …: each piece's end is found by reading only up to it and one byte more, so the
+/// split stays linear (a scan to the end of the letter run for every piece would read ~2.5·10¹¹
+/// bytes). Equal to tiktoken-rs, whose regex cuts these pieces quickly too.
+#[test]
+fn o200k_mixed_case_runs_split_in_linear_time() {
+    for text in ["aB".repeat(500_000), format!(" {}", "xYz".repeat(300_000))] {
+        let ours = Encoding::O200kBase.tokenizer().encode(&text);
+        assert_eq!(
+            ours.ids,
+            reference(Encoding::O200kBase).encode_ordinary(&text)
+        );
+        assert!(ours.len() > text.len() / 3, "{} tokens", ours.len());
     }
 }
 

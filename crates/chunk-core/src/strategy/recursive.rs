@@ -630,7 +630,8 @@ fn longest_token(e: Encoding) -> usize {
 enum Counter<'t> {
     Characters,
     Tokens {
-        counter: SliceCounter<'t>,
+        /// Boxed: the counter carries its merge buffers, and the other variant is empty.
+        counter: Box<SliceCounter<'t>>,
         /// The longest token, in bytes.
         longest: usize,
     },
@@ -641,7 +642,7 @@ impl<'t> Counter<'t> {
         match length {
             Length::Characters | Length::Model(_) => Counter::Characters,
             Length::Tokens(e) => Counter::Tokens {
-                counter: e.tokenizer().counter(),
+                counter: Box::new(e.tokenizer().counter()),
                 longest: longest_token(e),
             },
         }

@@ -192,22 +192,36 @@ impl TokenIndex {
 /// Token counts of pieces met outside the shared tokens (a slice's edges, texts that are not
 /// slices of the document, such as a chunk with its lines rewritten), kept while any index is
 /// current on the thread: in real text the same words recur, and a hit is one lookup instead of
-/// a merge. Bounded like the merge's own cache ([`merge::CACHE_LIMIT`] pieces shorter than
-/// [`merge::LONG_PIECE`] bytes); cleared when the outermost [`Active`] ends.
-/// The counts are of one encoding at a time (`split`): asked for another, it starts afresh.
+/// a merge. Bounded like the merge's own cache ([`merge::CACHE_LIMIT`] pieces), and long pieces
+/// ([`merge::LONG_PIECE`] bytes or more) to [`LONG_PIECE_BYTES`] bytes in all; cleared when the
+/// outermost [`Active`] ends. The counts are of one encoding at a time (`split`): asked for
+/// another, it starts afresh.
+///
+/// Long pieces are kept because a chunker cuts a long run of one character (line breaks only,
+/// a `|` table rule, edge case E14) into slices of the same few lengths again and again: each
+/// chunk's candidate ends inside the run are the same bytes as the previous chunk's, and their
+/// merge is O(n log n) in the slice's length where a lookup is one pass over its bytes.
 #[derive(Default)]
 struct PieceCounts {
     split: Option<Pattern>,
     counts: FxHashMap<Box<[u8]>, usize>,
+    /// Bytes of the long pieces in `counts`.
+    long_bytes: usize,
     ids: Vec<u32>,
     ends: Vec<usize>,
 }
+
+/// Most bytes of long pieces (of [`merge::LONG_PIECE`] bytes or more) a [`PieceCounts`] keeps:
+/// 16 MiB, more than the slices a chunker counts inside the runs of a text of several megabytes
+/// (the page's largest), and a bound on what one thread holds whatever the text.
+const LONG_PIECE_BYTES: usize = 16 << 20;
 
 impl PieceCounts {
     /// Tokens of one split piece in the encoding of `split` and `ranks`.
     fn count(&mut self, split: Pattern, ranks: &Ranks, piece: &[u8]) -> usize {
         if self.split != Some(split) {
             self.counts.clear();
+            self.long_bytes = 0;
             self.split = Some(split);
         }
         if ranks.contains_key(piece) {
@@ -220,8 +234,14 @@ impl PieceCounts {
         let n = self.ids.len();
         self.ids.clear();
         self.ends.clear();
-        if self.counts.len() < merge::CACHE_LIMIT && piece.len() < merge::LONG_PIECE {
+        let long = piece.len() >= merge::LONG_PIECE;
+        if self.counts.len() < merge::CACHE_LIMIT
+            && (!long || self.long_bytes + piece.len() <= LONG_PIECE_BYTES)
+        {
             self.counts.insert(piece.into(), n);
+            if long {
+                self.long_bytes += piece.len();
+            }
         }
         n
     }
@@ -493,6 +513,35 @@ mod tests {
                     prop_assert_eq!(bpe.counter().count_at_most(&copy, usize::MAX), Some(alone.len()));
                     prop_assert_eq!(bpe.encode(slice), alone);
                     drop(active);
+                }
+            }
+        }
+    }
+
+    /// Slices inside long runs of one character (each one long piece), counted twice with the
+    /// index current: the first pass remembers the long pieces, the second counts from them;
+    /// both equal a count without any index.
+    #[test]
+    fn long_pieces_are_remembered_and_count_as_alone() {
+        for (unit, n) in [("\n", 6_000), ("\r\n", 3_000), ("|", 6_000), ("猫", 2_000)] {
+            let t = unit.repeat(n);
+            let ends: Vec<usize> = (130..t.len())
+                .step_by(397)
+                .filter(|&b| t.is_char_boundary(b))
+                .collect();
+            for encoding in Encoding::ALL {
+                let bpe = encoding.tokenizer();
+                let alone: Vec<usize> = ends.iter().map(|&b| bpe.count(&t[..b])).collect();
+                let index = Arc::new(TokenIndex::new(bpe, &t));
+                let _active = Active::new(&index, &t);
+                // Each slice is one long piece of its own: after the first pass every one is
+                // kept, and the second pass, served from them, adds none.
+                let all: usize = ends.iter().sum();
+                for pass in 0..2 {
+                    let counted: Vec<usize> = ends.iter().map(|&b| bpe.count(&t[..b])).collect();
+                    assert_eq!(counted, alone, "{unit:?} {encoding}, pass {pass}");
+                    let kept = PIECE_COUNTS.with(|c| c.borrow().long_bytes);
+                    assert_eq!(kept, all, "{unit:?} {encoding}, pass {pass}");
                 }
             }
         }

@@ -369,8 +369,22 @@ impl Bpe {
     /// an offset returned by an earlier call on the same text. Used to tokenize in slices with
     /// progress.
     pub fn encode_from(&self, text: &str, from: usize, budget: usize, out: &mut Encoded) -> usize {
-        let mut done = from;
         let mut encoder = merge::PieceEncoder::new(&self.ranks);
+        self.encode_from_with(text, from, budget, out, &mut encoder)
+    }
+
+    /// [`Bpe::encode_from`] with a caller's `encoder`, whose memory of merged pieces then serves
+    /// every slice of the text (`sliced::Slicer`), not one slice only. `encoder` must be one
+    /// made over this tokenizer's ranks ([`Bpe::ranks`]): it merges with its own.
+    pub(crate) fn encode_from_with<'t>(
+        &self,
+        text: &'t str,
+        from: usize,
+        budget: usize,
+        out: &mut Encoded,
+        encoder: &mut merge::PieceEncoder<'_, 't>,
+    ) -> usize {
+        let mut done = from;
         for (s, e) in pretokenize::pieces(self.split, text, from) {
             encoder.encode(&text.as_bytes()[s..e], s, &mut out.ids, &mut out.offsets);
             done = e;

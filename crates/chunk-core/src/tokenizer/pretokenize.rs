@@ -41,11 +41,50 @@ fn at(text: &str, i: usize) -> Option<(char, u16, usize)> {
     at_multibyte(text, i)
 }
 
-/// [`at`] for a character of two or more bytes.
+/// [`at`] for a character of two or more bytes: `i` is a character boundary (every offset the
+/// scanner reaches is), so the lead byte gives the length, and the character is decoded from
+/// its bytes without searching for its end again.
 #[inline(never)]
 fn at_multibyte(text: &str, i: usize) -> Option<(char, u16, usize)> {
-    let c = text[i..].chars().next()?;
-    Some((c, classes::of(c), c.len_utf8()))
+    let b = text.as_bytes();
+    let lead = u32::from(b[i]);
+    let cont = |k: usize| u32::from(b[i + k] & 0x3F);
+    let (cp, n) = if lead < 0xE0 {
+        ((lead & 0x1F) << 6 | cont(1), 2)
+    } else if lead < 0xF0 {
+        ((lead & 0x0F) << 12 | cont(1) << 6 | cont(2), 3)
+    } else {
+        (
+            (lead & 0x07) << 18 | cont(1) << 12 | cont(2) << 6 | cont(3),
+            4,
+        )
+    };
+    let c = char::from_u32(cp)?;
+    Some((c, classes::of(c), n))
+}
+
+/// End of the run of bytes from `i` that meet `want` (ASCII tests: the scanner's fast step
+/// inside words, before it looks at a character of more bytes).
+#[inline(always)]
+fn ascii_run(bytes: &[u8], mut i: usize, want: impl Fn(u8) -> bool) -> usize {
+    while let Some(&b) = bytes.get(i) {
+        if !want(b) {
+            break;
+        }
+        i += 1;
+    }
+    i
+}
+
+/// `\p{L}++` from byte `i`, whose character is a letter: ASCII letters by byte, then, if the
+/// run goes on past ASCII, character by character.
+#[inline(always)]
+fn letters(text: &str, i: usize) -> usize {
+    let e = ascii_run(text.as_bytes(), i, |b| b.is_ascii_alphabetic());
+    match text.as_bytes().get(e) {
+        Some(&b) if b >= 0x80 => run(text, e, |_, b| b & L != 0),
+        _ => e,
+    }
 }
 
 /// End of the run of characters from byte `i` whose class bits meet `want`.
@@ -156,7 +195,7 @@ fn next_cl100k(text: &str, pos: usize) -> usize {
         }
     }
     if b & L != 0 {
-        return run(text, pos, |_, b| b & L != 0);
+        return letters(text, pos);
     }
     if b & N != 0 {
         return digits(text, pos);
@@ -164,7 +203,7 @@ fn next_cl100k(text: &str, pos: usize) -> usize {
     if c != '\r' && c != '\n' {
         if let Some((_, nb, _)) = at(text, pos + n) {
             if nb & L != 0 {
-                return run(text, pos + n, |_, b| b & L != 0);
+                return letters(text, pos + n);
             }
         }
     }
@@ -201,8 +240,64 @@ fn o200k_upper(text: &str, q: usize) -> Option<usize> {
     (k > q).then(|| with_contraction(text, run(text, k, |_, b| b & LOWERISH != 0)))
 }
 
+/// o200k_base when the piece starts with an ASCII byte `b0` at `pos` and every character the
+/// letter branches look at is ASCII: the piece's end, or `None` for the general path.
+///
+/// In ASCII, `[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]` is `[A-Z]` and `[\p{Ll}\p{Lm}\p{Lo}\p{M}]` is
+/// `[a-z]`, disjoint. A word `[A-Z]*[a-z]+` ends at its lower-case run's end (branch one); an
+/// upper-case word has no lower-case letter to give back to, so branch one fails with and
+/// without the prefix and branch two takes the whole word. Either way the prefix
+/// `[^\r\n\p{L}\p{N}]` is taken when there is one. The run that ends the piece must be
+/// followed by an ASCII byte or the text's end: a character of more bytes may be a letter or a
+/// mark that continues it.
+#[inline(always)]
+fn o200k_ascii(text: &str, pos: usize, b0: u8) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let q = if b0.is_ascii_alphabetic() {
+        pos
+    } else if b0.is_ascii_digit() {
+        return Some(digits(text, pos));
+    } else {
+        match bytes.get(pos + 1) {
+            Some(&b1) if b1.is_ascii_alphabetic() && b0 != b'\r' && b0 != b'\n' => pos + 1,
+            Some(&b1) if b1 >= 0x80 => return None,
+            // No letter can start at `pos + 1` (or `b0`, a line break, cannot be the prefix):
+            // neither letter branch matches, and `b0` is not a number.
+            _ => {
+                return Some(
+                    punctuation(text, pos, b"\r\n/")
+                        .unwrap_or_else(|| whitespace(text, pos, Pattern::O200k)),
+                )
+            }
+        }
+    };
+    // Only the bytes up to the piece's end and the one after it are read, so the scan stays
+    // linear on a long run of letters that change case (`aBaBaB…`).
+    let k = ascii_run(bytes, q, |b| b.is_ascii_uppercase());
+    let end = match bytes.get(k) {
+        Some(&b) if b >= 0x80 => return None,
+        Some(&b) if b.is_ascii_lowercase() => {
+            let m = ascii_run(bytes, k, |b| b.is_ascii_lowercase());
+            if bytes.get(m).is_some_and(|&b| b >= 0x80) {
+                return None;
+            }
+            m
+        }
+        // An upper-case word (`k > q`: the byte at `q` is a letter and not lower-case).
+        _ => k,
+    };
+    Some(with_contraction(text, end))
+}
+
 /// o200k_base: the end of the piece that starts at `pos` (`pos < text.len()`).
 fn next_o200k(text: &str, pos: usize) -> usize {
+    if let Some(&b0) = text.as_bytes().get(pos) {
+        if b0 < 0x80 {
+            if let Some(e) = o200k_ascii(text, pos, b0) {
+                return e;
+            }
+        }
+    }
     let Some((c, b, n)) = at(text, pos) else {
         return text.len();
     };

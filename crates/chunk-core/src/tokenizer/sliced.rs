@@ -10,7 +10,8 @@ use std::sync::Arc;
 
 use super::{Bpe, Encoded, Encoding};
 
-/// Bytes handed to [`Bpe::encode_from`] per call; calls repeat until a slice's time has passed.
+/// Bytes tokenized per step of [`Slicer::run_for`] (whole pieces, so a little more); steps
+/// repeat until the call's time has passed, all of them with one memory of merged pieces.
 pub const SLICE_BYTES: usize = 16 * 1024;
 
 /// One text being tokenized in slices, each of whole pieces.
@@ -33,13 +34,17 @@ impl Slicer {
     /// A job for `text` with the tokenizer `bpe` (e.g. one built from a fetched table,
     /// [`Encoding::load`]).
     pub fn with(text: Arc<str>, bpe: &'static Bpe) -> Self {
+        // Room for about one token per 3 bytes, as `Bpe::encode` reserves: the vectors are
+        // rarely copied into larger ones as they grow.
+        let mut offsets = Vec::with_capacity(text.len() / 3 + 1);
+        offsets.push(0);
         Slicer {
+            encoded: Encoded {
+                ids: Vec::with_capacity(text.len() / 3),
+                offsets,
+            },
             text,
             bpe,
-            encoded: Encoded {
-                ids: Vec::new(),
-                offsets: vec![0],
-            },
             pos: 0,
         }
     }
@@ -50,10 +55,17 @@ impl Slicer {
     /// run longer than `ms`.
     pub fn run_for(&mut self, ms: f64, clock: impl Fn() -> f64) -> bool {
         let started = clock();
-        while self.pos < self.text.len() {
-            self.pos = self
-                .bpe
-                .encode_from(&self.text, self.pos, SLICE_BYTES, &mut self.encoded);
+        let text: &str = &self.text;
+        // One memory of merged pieces for the whole call, not one per slice of SLICE_BYTES.
+        let mut encoder = super::merge::PieceEncoder::new(self.bpe.ranks());
+        while self.pos < text.len() {
+            self.pos = self.bpe.encode_from_with(
+                text,
+                self.pos,
+                SLICE_BYTES,
+                &mut self.encoded,
+                &mut encoder,
+            );
             if clock() - started > ms {
                 break;
             }
@@ -119,6 +131,21 @@ mod tests {
         );
         assert_eq!(slicer.done_bytes(), text.len());
         assert_eq!(slicer.into_encoded(), whole);
+    }
+
+    /// One call over many steps of SLICE_BYTES, with pieces that recur from step to step (the
+    /// memory of merged pieces carries over) and merged pieces of every path: the whole text's
+    /// tokens.
+    #[test]
+    fn one_call_over_many_steps_gives_the_whole_texts_tokens() {
+        let unit = "Tokenization of 漢字かな交じり文 and Ŝtranĝa vorto, a wordthatisnotatoken; ";
+        let text: Arc<str> = Arc::from(unit.repeat(3 * SLICE_BYTES / unit.len() + 1));
+        for encoding in Encoding::ALL {
+            let whole = encoding.tokenizer().encode(&text);
+            let mut slicer = Slicer::new(text.clone(), encoding);
+            assert!(slicer.run_for(f64::INFINITY, || 0.0));
+            assert_eq!(slicer.into_encoded(), whole, "{encoding}");
+        }
     }
 
     #[test]
