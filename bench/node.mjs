@@ -1,5 +1,6 @@
 // make bench, Node part: the page's tokenizer (chunk-core in wasm, bench/pkg-node/) against
-// js-tiktoken, gpt-tokenizer and tiktoken on cl100k_base and o200k_base. Prints figures and
+// js-tiktoken, gpt-tokenizer, tiktoken and bpe-openai (wasm, when built; lib/adapters.mjs) on
+// cl100k_base and o200k_base. Prints figures and
 // ratios (no pass/fail on speed); exits 1 when a peer's token count differs from ours.
 // Run through scripts/bench.sh, which builds the wasm and installs the npm packages first.
 import { execFileSync } from "node:child_process";

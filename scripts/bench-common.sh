@@ -48,7 +48,14 @@ bench_bindgen() {
 # module's exports; its own Cargo.lock, outside the workspace) for wasm32-unknown-unknown into
 # $CARGO_TARGET_DIR or target/, then bench_bindgen beside ours.
 bench_peer_wasm() {
-    local dir="$BENCH/peer-bpe-openai" target="${CARGO_TARGET_DIR:-$ROOT/target}/peer"
+    local dir="$BENCH/peer-bpe-openai" target="${CARGO_TARGET_DIR:-$ROOT/target}/peer" ours theirs
+    # One wasm-bindgen command serves both modules: their wasm-bindgen crates must be equal.
+    ours="$(grep -A1 '^name = "wasm-bindgen"$' "$ROOT/Cargo.lock" | sed -n 's/^version = "\(.*\)"/\1/p')"
+    theirs="$(grep -A1 '^name = "wasm-bindgen"$' "$dir/Cargo.lock" | sed -n 's/^version = "\(.*\)"/\1/p')"
+    if [[ "$ours" != "$theirs" ]]; then
+        say "bench/peer-bpe-openai pins wasm-bindgen $theirs, the workspace $ours: set its Cargo.toml to =$ours and run cargo update there"
+        return 1
+    fi
     say "building bench/peer-bpe-openai (bpe-openai 0.3.2, release, wasm32-unknown-unknown)"
     (cd "$dir" && CARGO_TARGET_DIR="$target" cargo build --release --locked --target wasm32-unknown-unknown) || return 1
     bench_bindgen "$target/wasm32-unknown-unknown/release/peer_bpe_openai.wasm" "bpe-openai"

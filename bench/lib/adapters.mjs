@@ -24,7 +24,11 @@ export const TOKENIZERS = [
   { id: "js-tiktoken", label: "js-tiktoken" },
   { id: "gpt-tokenizer", label: "gpt-tokenizer" },
   { id: "tiktoken", label: "tiktoken (wasm, lite)" },
-  { id: "bpe-openai", label: "bpe-openai (wasm)" },
+  // Built by scripts/bench-common.sh (bench_peer_wasm); left out when that build failed.
+  ...(fs.existsSync(path.join(BENCH, "pkg-web", "peer_bpe_openai_bg.wasm")) &&
+  fs.existsSync(path.join(BENCH, "pkg-node", "peer_bpe_openai.js"))
+    ? [{ id: "bpe-openai", label: "bpe-openai (wasm)" }]
+    : []),
 ];
 export const PEERS = TOKENIZERS.filter((t) => t.id !== "ours");
 
@@ -101,15 +105,22 @@ export function create() {
   },
 };
 
+/** `source` with `from` replaced by `to`; throws when `from` is not in it. */
+function swap(source, from, to) {
+  if (!source.includes(from)) throw new Error(`adapter source lacks ${from}`);
+  return source.replace(from, to);
+}
+
 // github/rust-gems' bpe-openai 0.3.2 in wasm (bench/peer-bpe-openai): the same exports as ours.
-// Its one module holds three encodings' tables (cl100k_base, o200k_base, voyage3_base).
+// Its one module holds the tables of both encodings.
 SOURCES["bpe-openai"] = {
-  node: (enc) => SOURCES.ours.node(enc).replace("../pkg-node/tokenize_engine.js", "../pkg-node/peer_bpe_openai.js"),
+  node: (enc) => swap(SOURCES.ours.node(enc), "../pkg-node/tokenize_engine.js", "../pkg-node/peer_bpe_openai.js"),
   browser: (enc) =>
-    SOURCES.ours
-      .browser(enc)
-      .replace("../pkg-web/tokenize_engine.js", "../pkg-web/peer_bpe_openai.js")
-      .replace("pkg-web/tokenize_engine_bg.wasm", "pkg-web/peer_bpe_openai_bg.wasm"),
+    swap(
+      swap(SOURCES.ours.browser(enc), "../pkg-web/tokenize_engine.js", "../pkg-web/peer_bpe_openai.js"),
+      "pkg-web/tokenize_engine_bg.wasm",
+      "pkg-web/peer_bpe_openai_bg.wasm",
+    ),
 };
 
 /** Path of the adapter module of `tok` × `enc` for `env` ("node" or "browser"). */

@@ -43,7 +43,7 @@ export function printReport(r) {
   ));
   say();
   say("What each ships for one encoding (esbuild --minify bundle of the adapter + the wasm it loads; gzip -9). " +
-    "Ours: one wasm holds both encodings.");
+    "Ours: one wasm holds both encodings (their tables are fetched apart); bpe-openai's wasm holds both encodings' tables.");
   const ourSize = (enc) => r.sizes.find((s) => s.tok === "ours" && s.enc === enc).total.gzip;
   say(table(
     ["tokenizer", "encoding", "JS KiB", "JS gz KiB", "wasm KiB", "wasm gz KiB", "total KiB", "total gz KiB", "gz vs ours"],
