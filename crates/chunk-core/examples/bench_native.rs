@@ -90,19 +90,18 @@ fn main() {
         for _ in 0..passes {
             let (s, ids) = timed(|| ours.encode(&corpus).ids);
             best_ours = best_ours.min(s);
-            let mut reference = None;
-            for (i, (name, _, encode)) in peers.iter().enumerate() {
-                let (s, theirs) = timed(|| encode(&corpus));
-                best[i] = best[i].min(s);
-                let reference = reference.get_or_insert_with(|| theirs.clone());
-                let who = if i == 0 && ids != *reference {
-                    Some("ours")
-                } else if i > 0 && theirs != *reference {
-                    Some(*name)
-                } else {
-                    None
-                };
-                if let Some(who) = who.filter(|w| !reported.contains(w)) {
+            let outputs: Vec<Vec<u32>> = (peers.iter().zip(&mut best))
+                .map(|((_, _, encode), best)| {
+                    let (s, theirs) = timed(|| encode(&corpus));
+                    *best = best.min(s);
+                    theirs
+                })
+                .collect();
+            // tiktoken-rs (the first peer) is the reference of ours and of the other peers.
+            let reference = &outputs[0];
+            let others = peers.iter().map(|p| p.0).zip(&outputs).skip(1);
+            for (who, got) in std::iter::once(("ours", &ids)).chain(others) {
+                if got != reference && !reported.contains(&who) {
                     eprintln!("{e}: {who} ids differ from {}'s", peers[0].0);
                     reported.push(who);
                     differ = true;

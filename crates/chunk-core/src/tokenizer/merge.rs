@@ -144,7 +144,9 @@ fn merge(ranks: &Ranks, piece: &[u8], out: &mut Vec<(u32, u32)>, scratch: &mut S
 ///
 /// Each buffer keeps the capacity of the longest piece it held; the bucket path (pieces of
 /// [`LONG_PIECE`] bytes or more, a million spaces) merges in buffers of its own, so what a
-/// `PieceEncoder` keeps stays under 20 bytes per byte of [`LONG_PIECE`].
+/// `PieceEncoder` keeps is bounded by the heap path's pieces (under [`LONG_PIECE`] bytes): four
+/// `u32` buffers of one entry a byte and a queue of at most three entries a byte (the first
+/// pairs, then at most two a merge), each at most twice that in capacity: under 10 KB.
 #[derive(Default)]
 struct Scratch {
     /// [`Parts::end`]'s buffer.
@@ -198,13 +200,10 @@ impl<'a> Parts<'a> {
         let mut parts = Parts {
             ranks,
             piece,
-            end: refill(&mut scratch.end, &mut (1..=n)),
-            prev: refill(&mut scratch.prev, &mut (0..n).map(|i| i.wrapping_sub(1))),
-            id: refill(&mut scratch.id, &mut piece.iter().map(|&b| ranks.byte(b))),
-            pair: refill(
-                &mut scratch.pair,
-                &mut std::iter::repeat_n(NONE, n as usize),
-            ),
+            end: refill(&mut scratch.end, 1..=n),
+            prev: refill(&mut scratch.prev, (0..n).map(|i| i.wrapping_sub(1))),
+            id: refill(&mut scratch.id, piece.iter().map(|&b| ranks.byte(b))),
+            pair: refill(&mut scratch.pair, std::iter::repeat_n(NONE, n as usize)),
         };
         for i in 0..n - 1 {
             let r = parts.rank_of(i, i + 2);

@@ -238,6 +238,18 @@ pub struct Encoded {
 }
 
 impl Encoded {
+    /// No tokens yet (offsets `[0]`), with room for the tokens of a text of `bytes` bytes: about
+    /// 4 bytes a token in English, fewer elsewhere, so one per 3 bytes, and the vectors rarely
+    /// grow twice.
+    pub(crate) fn for_text_of(bytes: usize) -> Self {
+        let mut offsets = Vec::with_capacity(bytes / 3 + 1);
+        offsets.push(0);
+        Encoded {
+            ids: Vec::with_capacity(bytes / 3),
+            offsets,
+        }
+    }
+
     /// Number of tokens.
     pub fn len(&self) -> usize {
         self.ids.len()
@@ -321,13 +333,7 @@ impl Bpe {
         {
             return enc;
         }
-        // About 4 bytes per token in English, fewer elsewhere: the vectors rarely grow twice.
-        let mut offsets = Vec::with_capacity(text.len() / 3 + 1);
-        offsets.push(0);
-        let mut enc = Encoded {
-            ids: Vec::with_capacity(text.len() / 3),
-            offsets,
-        };
+        let mut enc = Encoded::for_text_of(text.len());
         self.encode_from(text, 0, usize::MAX, &mut enc);
         enc
     }

@@ -34,15 +34,8 @@ impl Slicer {
     /// A job for `text` with the tokenizer `bpe` (e.g. one built from a fetched table,
     /// [`Encoding::load`]).
     pub fn with(text: Arc<str>, bpe: &'static Bpe) -> Self {
-        // Room for about one token per 3 bytes, as `Bpe::encode` reserves: the vectors are
-        // rarely copied into larger ones as they grow.
-        let mut offsets = Vec::with_capacity(text.len() / 3 + 1);
-        offsets.push(0);
         Slicer {
-            encoded: Encoded {
-                ids: Vec::with_capacity(text.len() / 3),
-                offsets,
-            },
+            encoded: Encoded::for_text_of(text.len()),
             text,
             bpe,
             pos: 0,
