@@ -129,7 +129,15 @@ fn with_contraction(text: &str, e: usize) -> usize {
 /// The whitespace branches, from a whitespace character at `pos`:
 /// cl100k `\s++$|\s*[\r\n]|\s+(?!\S)|\s`, o200k `\s*[\r\n]+|\s+(?!\S)|\s+`.
 fn whitespace(text: &str, pos: usize, pattern: Pattern) -> usize {
-    let end = run(text, pos, |_, b| b & WS != 0);
+    // ASCII whitespace by byte first (a run of line breaks or spaces can be megabytes long),
+    // then, if the run goes on past ASCII, character by character.
+    let ascii = ascii_run(text.as_bytes(), pos, |b| {
+        b < 0x80 && classes::ASCII[usize::from(b)] & WS != 0
+    });
+    let end = match text.as_bytes().get(ascii) {
+        Some(&b) if b >= 0x80 => run(text, ascii, |_, b| b & WS != 0),
+        _ => ascii,
+    };
     if end == text.len() && pattern == Pattern::Cl100k {
         return end; // \s++$
     }

@@ -150,6 +150,9 @@ pub(crate) struct Ranks {
     packed: HashMap<Packed, u32, BuildHasherDefault<WordHasher>>,
     /// Longer tokens, by their bytes.
     long: FxHashMap<&'static [u8], u32>,
+    /// The length of the longest key in `long` (0 if none): a longer key is no token, and is
+    /// not hashed (a chunker asks about slices of a long run, kilobytes each).
+    longest: usize,
     /// The rank of each single byte (`u32::MAX` where a byte is not a token), where every
     /// merge starts.
     bytes: [u32; 256],
@@ -172,6 +175,7 @@ impl Ranks {
             short: HashMap::with_capacity_and_hasher(n, Default::default()),
             packed: HashMap::default(),
             long: FxHashMap::default(),
+            longest: 0,
             bytes: [u32::MAX; 256],
             pairs: vec![u32::MAX; 1 << 16],
         }
@@ -196,7 +200,10 @@ impl Ranks {
         }
         match pack(bytes) {
             Some(key) => self.packed.insert(key, rank),
-            None => self.long.insert(bytes, rank),
+            None => {
+                self.longest = self.longest.max(bytes.len());
+                self.long.insert(bytes, rank)
+            }
         };
     }
 
@@ -219,6 +226,7 @@ impl Ranks {
         }
         match pack(bytes) {
             Some(key) => self.packed.get(&key).copied(),
+            None if bytes.len() > self.longest => None,
             None => self.long.get(bytes).copied(),
         }
     }
