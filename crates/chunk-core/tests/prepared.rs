@@ -167,3 +167,62 @@ fn document_counts_equal_fresh_counts() {
         }
     }
 }
+
+/// Markdown-ish lines: headers, fences, indentation, tabs, `\r\n`, blank lines, invisible
+/// characters and CJK, the rewrites LangChain's header splitter makes.
+fn markdown_line() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let parts = prop_oneof![
+        Just("# Title".to_owned()),
+        Just("## Part two".to_owned()),
+        Just("```".to_owned()),
+        Just("~~~".to_owned()),
+        Just(String::new()),
+        Just("    indented code line".to_owned()),
+        Just("\tTabbed\tline ".to_owned()),
+        Just("word word word word word".to_owned()),
+        Just("Zażółć gęślą jaźń.".to_owned()),
+        Just("日本語の文章です。中文句子".to_owned()),
+        Just("zero\u{200b}width and\u{a0}nbsp".to_owned()),
+        // Non-ASCII whitespace at a line's ends: the document gap of a join holds it.
+        Just("\u{3000}全角\u{a0}".to_owned()),
+        Just("x\u{2028}".to_owned()),
+        Just("\u{85}next line".to_owned()),
+        "[a-z ]{0,40}",
+    ];
+    (
+        parts,
+        prop_oneof![Just("\n"), Just("\r\n"), Just("  \n"), Just("\n\n")],
+    )
+        .prop_map(|(line, end)| format!("{line}{end}"))
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(96))]
+
+    /// LangChain's markdown splitter counts a section's slices through the document where the
+    /// bytes are the document's own (`Source`): prepared, it gives what measuring from scratch
+    /// gives, in both encodings (the debug build also checks every mapped slice's bytes).
+    #[test]
+    fn langchain_markdown_prepared_equals_from_scratch(
+        lines in proptest::collection::vec(markdown_line(), 1..60),
+        size in 8usize..80,
+    ) {
+        let text = lines.concat();
+        for encoding in Encoding::ALL {
+            let settings = Settings {
+                chunk_size: size,
+                chunk_overlap: size / 4,
+                unit: SizeUnit::Tokens,
+                encoding,
+            };
+            let c = chunker(StrategyId::LangchainMarkdown, &settings).expect("valid");
+            let document = Document::new(&text, encoding);
+            proptest::prop_assert_eq!(
+                run_prepared(c.as_ref(), &document),
+                reference(c.as_ref(), &text, encoding),
+                "{} {:?}", encoding, text
+            );
+        }
+    }
+}

@@ -16,6 +16,7 @@
 //! - a block's lines are joined with `"\n"`; consecutive blocks with equal metadata are
 //!   joined with `"  \n"` (`aggregate_lines_to_chunks`).
 
+use super::recursive::Stretch;
 use crate::strategy::python::{printable_range, strip};
 use std::borrow::Cow;
 use std::ops::Range;
@@ -47,6 +48,53 @@ pub(super) struct Segment {
 }
 
 impl Section {
+    /// The longest stretches of `content` that are, byte for byte, one contiguous slice of
+    /// `text` (the document the section was cut from), in order, not overlapping: copied runs,
+    /// and of each join the bytes it shares with its document gap at either end (all of a
+    /// `"\n"` between two lines that were not stripped; the last `"\n"` of a `"  \n"` that
+    /// stands for a blank line), merged where they follow one another in both.
+    pub fn same_as_document(&self, text: &str) -> Vec<Stretch> {
+        let mut out: Vec<Stretch> = Vec::new();
+        let mut add = |at: usize, len: usize, doc: usize| {
+            if len == 0 {
+                return;
+            }
+            match out.last_mut() {
+                Some(last) if last.end == at && last.doc + (last.end - last.at) == doc => {
+                    last.end += len;
+                }
+                _ => out.push(Stretch {
+                    at,
+                    end: at + len,
+                    doc,
+                }),
+            }
+        };
+        for seg in &self.segments {
+            if seg.copied {
+                add(seg.at, seg.len, seg.doc.start);
+                continue;
+            }
+            let own = &self.content.as_bytes()[seg.at..seg.at + seg.len];
+            let gap = &text.as_bytes()[seg.doc.clone()];
+            let prefix = own.iter().zip(gap).take_while(|(a, b)| a == b).count();
+            if prefix == own.len() && prefix == gap.len() {
+                add(seg.at, seg.len, seg.doc.start);
+                continue;
+            }
+            let suffix = own[prefix..]
+                .iter()
+                .rev()
+                .zip(gap.iter().rev())
+                .take_while(|(a, b)| a == b)
+                .count();
+            // Both ends are whole characters: the joins are ASCII.
+            add(seg.at, prefix, seg.doc.start);
+            add(seg.at + seg.len - suffix, suffix, seg.doc.end - suffix);
+        }
+        out
+    }
+
     /// The document byte range of the content range `range` (non-empty): from the first
     /// character's source to the last character's.
     pub fn to_doc(&self, range: Range<usize>) -> Range<usize> {
@@ -318,5 +366,23 @@ mod tests {
         assert_eq!(&text[s[0].to_doc(0..2)], "a\tb");
         assert_eq!(&text[s[0].to_doc(0..8)], "a\tb \r\nc\n\n d");
         assert_eq!(&text[s[0].to_doc(4..7)], "\n\n ");
+        // "a" and "b" are apart in the document (a tab between); the "\n" join shares its
+        // last byte with the gap " \r\n" and runs on into "c"; the "  \n" join shares no end
+        // with its gap "\n\n "; "d" stands alone.
+        let same = s[0].same_as_document(text);
+        let at = |at, end, doc| Stretch { at, end, doc };
+        assert_eq!(same, [at(0, 1, 2), at(1, 2, 4), at(2, 4, 7), at(7, 8, 12)]);
+        for x in &same {
+            assert_eq!(
+                &s[0].content[x.at..x.end],
+                &text[x.doc..x.doc + (x.end - x.at)]
+            );
+        }
+        // Lines that were not stripped: one stretch up to the block join, whose last "\n" starts
+        // the next.
+        let plain = "one\ntwo\n\nthree\n";
+        let p = sections(plain, &defaults());
+        assert_eq!(p[0].content, "one\ntwo  \nthree");
+        assert_eq!(p[0].same_as_document(plain), [at(0, 7, 0), at(9, 15, 8)]);
     }
 }

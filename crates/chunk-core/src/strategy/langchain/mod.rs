@@ -28,7 +28,7 @@ use super::{Boundary, Chunker, Piece, Settings, SizeUnit, StrategyError, Strateg
 use crate::strategy::length::Length;
 use crate::strategy::{py_bool, py_list, py_str, Parameter};
 use crate::tokenizer::{find_special_tokens_of, special_tokens_of, Encoding};
-use recursive::{Cut, Measure, Params, Raised};
+use recursive::{Cut, Measure, Params, Raised, Source};
 
 const PACKAGE: &str = "langchain-text-splitters";
 
@@ -261,7 +261,13 @@ impl LangchainRecursiveCharacterTextSplitter {
     }
 
     /// `split_text(text)` as cuts of `text` ending at `end`; `Err` with where tiktoken raised.
-    fn cuts(&self, text: &str, end: Boundary) -> Result<Vec<Cut>, Raised> {
+    /// `source`: the document `text` was rewritten from, if any (see [`Source`]).
+    fn cuts(
+        &self,
+        text: &str,
+        end: Boundary,
+        source: Option<Source<'_>>,
+    ) -> Result<Vec<Cut>, Raised> {
         let separators: Vec<Separator> = self
             .separators
             .iter()
@@ -274,17 +280,19 @@ impl LangchainRecursiveCharacterTextSplitter {
             keep_separator: self.keep_separator,
             strip_whitespace: self.strip_whitespace,
         };
-        recursive_cuts(text, &params, self.length_function, end)
+        recursive_cuts(text, &params, self.length_function, end, source)
     }
 }
 
 /// `RecursiveCharacterTextSplitter.split_text(text)` with `params` and `length_function`, as
-/// cuts of `text` ending at `end`; `Err` with where tiktoken raised.
+/// cuts of `text` ending at `end`; `Err` with where tiktoken raised. `source`: the document
+/// `text` was rewritten from, if any (see [`Source`]).
 fn recursive_cuts(
     text: &str,
     params: &Params<'_>,
     length_function: Length,
     end: Boundary,
+    source: Option<Source<'_>>,
 ) -> Result<Vec<Cut>, Raised> {
     let special;
     let mut measure = match length_function {
@@ -304,6 +312,7 @@ fn recursive_cuts(
                 disallowed: special_tokens_of(encoding),
                 special: &special,
                 chars: Default::default(),
+                source,
             }
         }
     };
@@ -379,7 +388,7 @@ impl Chunker for LangchainRecursiveCharacterTextSplitter {
         check_sizes(self.id(), self.chunk_size, self.chunk_overlap)?;
         self.length_function.model_tokenizer()?;
         let cuts = self
-            .cuts(text, Boundary::EndOfText)
+            .cuts(text, Boundary::EndOfText, None)
             .map_err(|r| refused(self.id(), r.at, r.found))?;
         Ok(cut_pieces(cuts))
     }
@@ -487,8 +496,14 @@ impl Chunker for LangchainMarkdownLanguageSplitter {
             keep_separator: KeepSeparator::Start,
             strip_whitespace: self.strip_whitespace,
         };
-        let cuts = recursive_cuts(text, &params, self.length_function, Boundary::EndOfText)
-            .map_err(|r| refused(self.id(), r.at, r.found))?;
+        let cuts = recursive_cuts(
+            text,
+            &params,
+            self.length_function,
+            Boundary::EndOfText,
+            None,
+        )
+        .map_err(|r| refused(self.id(), r.at, r.found))?;
         Ok(cut_pieces(cuts))
     }
 }
@@ -570,11 +585,22 @@ impl Chunker for LangchainMarkdownHeaderTextSplitter {
         let mut pieces = Vec::new();
         for section in markdown::sections(text, &self.headers_to_split_on) {
             let content = section.content.as_str();
-            let cuts = splitter.cuts(content, Boundary::Section).map_err(|r| {
-                let at = r.at.min(content.len());
-                let doc = section.to_doc(at..(at + r.found.len()).min(content.len()));
-                refused(self.id(), doc.start, r.found)
-            })?;
+            // Only token counts go through the document (characters are counted as they are).
+            let same = match splitter.length_function {
+                Length::Tokens(_) => section.same_as_document(text),
+                _ => Vec::new(),
+            };
+            let source = Source {
+                doc: text,
+                same: &same,
+            };
+            let cuts = splitter
+                .cuts(content, Boundary::Section, Some(source))
+                .map_err(|r| {
+                    let at = r.at.min(content.len());
+                    let doc = section.to_doc(at..(at + r.found.len()).min(content.len()));
+                    refused(self.id(), doc.start, r.found)
+                })?;
             for cut in cuts {
                 let bytes = section.to_doc(cut.range.clone());
                 let own = cut.text.unwrap_or_else(|| content[cut.range].to_string());

@@ -33,6 +33,8 @@ pub(super) enum Measure<'t> {
         special: &'t [(usize, &'static str)],
         /// Token counts of single characters (the `""` separator measures every character).
         chars: FxHashMap<char, usize>,
+        /// Where the text being split is a rewrite of a document: see [`Source`].
+        source: Option<Source<'t>>,
     },
     /// `len(tokenizer.tokenize(s))`, the length function of `from_huggingface_tokenizer`:
     /// the model's tokens without its special tokens. Never raises.
@@ -42,6 +44,42 @@ pub(super) enum Measure<'t> {
         /// Counts of single characters, as for tokens.
         chars: FxHashMap<char, usize>,
     },
+}
+
+/// The document a rewritten text (a markdown section's content) was made from, and the
+/// stretches of that text that are the document's own bytes. A measured slice inside one
+/// stretch is counted as the same bytes of the document: the same count (a count is a function
+/// of the bytes), but when the document is prepared ([`crate::strategy::Document`]) its index
+/// answers for the shared tokens, where the rewritten text's pieces would each be merged
+/// afresh (the pieces of Chinese and Japanese lines are long and rarely recur).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Source<'t> {
+    /// The document.
+    pub doc: &'t str,
+    /// The stretches, in order, not overlapping.
+    pub same: &'t [Stretch],
+}
+
+/// `text[at..end]` of a rewritten text is `doc[doc..doc + (end - at)]` of its [`Source`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Stretch {
+    /// Byte offset in the rewritten text.
+    pub at: usize,
+    /// End byte offset in the rewritten text.
+    pub end: usize,
+    /// Byte offset of the same bytes in the document.
+    pub doc: usize,
+}
+
+impl<'t> Source<'t> {
+    /// The document's bytes equal to the rewritten text's `range`, when `range` lies inside one
+    /// stretch.
+    fn slice(&self, range: Range<usize>) -> Option<&'t str> {
+        let i = self.same.partition_point(|x| x.end < range.end);
+        let x = self.same.get(i)?;
+        (x.at <= range.start)
+            .then(|| &self.doc[x.doc + (range.start - x.at)..x.doc + (range.end - x.at)])
+    }
 }
 
 /// tiktoken raised: the measured string contains the special-token string at this byte of the
@@ -64,6 +102,7 @@ impl Measure<'_> {
                 bpe,
                 special,
                 chars,
+                source,
                 ..
             } => {
                 let first = special.partition_point(|&(at, _)| at < range.start);
@@ -72,6 +111,13 @@ impl Measure<'_> {
                         return Err(Raised { at, found });
                     }
                 }
+                let s = match source.and_then(|src| src.slice(range)) {
+                    Some(same) => {
+                        debug_assert_eq!(same, s, "a stretch maps to other bytes");
+                        same
+                    }
+                    None => s,
+                };
                 let mut it = s.chars();
                 match (it.next(), it.next()) {
                     (Some(c), None) => Ok(*chars.entry(c).or_insert_with(|| bpe.count(s))),

@@ -279,10 +279,18 @@ impl Chunker for LlamaindexMarkdownNodeParser {
         let strategy = StrategyId::LlamaindexMarkdown;
         let nodes = nodes(text);
         let mut pieces = Vec::new();
+        let fns = self.splitter.split_fns();
+        // The fit of the previous node's headings: neighbours mostly share them, and the fit
+        // is a function of the headings alone (one count of the metadata string each).
+        let mut last_fit: Option<(&[String], MetadataFit)> = None;
         for (i, node) in nodes.iter().enumerate() {
-            let fit = self
-                .splitter
-                .metadata_fit(&self.metadata_str(&node.headings))?;
+            let fit = match last_fit {
+                Some((headings, fit)) if headings == node.headings.as_slice() => fit,
+                _ => self
+                    .splitter
+                    .metadata_fit(&self.metadata_str(&node.headings))?,
+            };
+            last_fit = Some((&node.headings, fit));
             let Some(chunk_size) = fit.effective_chunk_size() else {
                 return Err(StrategyError::MetadataOverChunkSize {
                     strategy,
@@ -304,7 +312,7 @@ impl Chunker for LlamaindexMarkdownNodeParser {
             };
             let split = self
                 .splitter
-                .split_sized(&own, chunk_size, strategy, PIPELINE_MAX_DEPTH)
+                .split_sized_with(&own, chunk_size, strategy, PIPELINE_MAX_DEPTH, &fns)
                 .map_err(|e| match e {
                     StrategyError::RecursionLimit {
                         strategy,

@@ -152,7 +152,7 @@ impl<'a> Counter<'a> {
 
 /// One way of cutting a piece of text, tried in order by the recursive split.
 #[derive(Clone, Debug, PartialEq, Eq)]
-enum SplitFn {
+pub(super) enum SplitFn {
     /// `split_by_sep(sep)`: `split_text_keep_separator` — `text.split(sep)`, the separator
     /// put back at the start of every part but the first, empty parts dropped.
     Sep(String, Boundary),
@@ -645,7 +645,9 @@ impl LlamaindexSentenceSplitter {
         })
     }
 
-    fn split_fns(&self) -> Vec<SplitFn> {
+    /// The splitter's rules in order: paragraphs, sentences, clauses (when set), words,
+    /// characters.
+    pub(super) fn split_fns(&self) -> Vec<SplitFn> {
         let mut fns = vec![
             SplitFn::Sep(self.paragraph_separator.clone(), Boundary::Paragraph),
             SplitFn::Sentences,
@@ -843,6 +845,19 @@ impl LlamaindexSentenceSplitter {
         strategy: StrategyId,
         max_depth: usize,
     ) -> Result<Vec<Piece>, StrategyError> {
+        self.split_sized_with(text, chunk_size, strategy, max_depth, &self.split_fns())
+    }
+
+    /// [`Self::split_sized`] with the splitter's [`Self::split_fns`] made beforehand: a caller
+    /// that splits many nodes (the markdown parser, one call per section) makes them once.
+    pub(super) fn split_sized_with(
+        &self,
+        text: &str,
+        chunk_size: usize,
+        strategy: StrategyId,
+        max_depth: usize,
+        fns: &[SplitFn],
+    ) -> Result<Vec<Piece>, StrategyError> {
         if text.is_empty() {
             return Ok(vec![Piece::slice(0..0, Boundary::EndOfText)]);
         }
@@ -854,8 +869,7 @@ impl LlamaindexSentenceSplitter {
         // (nothing added since the last close).
         let mut cur: VecDeque<Split> = VecDeque::new();
         let (mut cur_len, mut fresh) = (0, true);
-        let fns = self.split_fns();
-        let walked = split_recursive(&counter, chunk_size, &fns, max_depth, &mut |split| {
+        let walked = split_recursive(&counter, chunk_size, fns, max_depth, &mut |split| {
             // The library's _split runs to its end (and may raise RecursionError) before
             // _merge raises on an oversized split: keep walking, merge no more.
             oversize |= split.tokens > chunk_size;
