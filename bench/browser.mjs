@@ -6,10 +6,14 @@ import { ENCODINGS, PEERS, TOKENIZERS } from "./lib/adapters.mjs";
 import { buildBundles } from "./lib/bundle.mjs";
 import { assembleCorpus } from "./lib/corpus.mjs";
 import { RUNS, WORST_CASES, median, utf8Bytes } from "./lib/measure.mjs";
-import { printReport } from "./lib/report.mjs";
+import { printReport, printWorkerThroughput } from "./lib/report.mjs";
 import { launchChromium } from "./lib/chromium.mjs";
 import { serve } from "./lib/serve.mjs";
 
+/** Warm-up encodes in each fresh worker before its timed runs, in ms (V8's tier-up). */
+const WORKER_WARM_MS = 1500;
+/** Timed encodes in each worker (more than RUNS: one worker's figure moved by a third between runs). */
+const WORKER_RUNS = 7;
 const progress = (s) => process.stderr.write(`[bench:chromium] ${s}\n`);
 
 const corpus = assembleCorpus();
@@ -57,6 +61,21 @@ try {
     await context.close();
   }
 
+  // Each tokenizer alone in a fresh Web Worker, where the page runs ours: no other module in
+  // the thread or its heap (the main-thread figures above load all of them into one page).
+  const inWorker = [];
+  {
+    const { context, page } = await freshPage();
+    for (const enc of ENCODINGS) {
+      for (const { id } of TOKENIZERS) {
+        progress(`throughput in a worker: ${id} ${enc}`);
+        const r = await page.evaluate(([t, e, n, w]) => window.bench.encodeRuns(t, e, "corpus.txt", n, true, w), [id, enc, WORKER_RUNS, WORKER_WARM_MS]);
+        inWorker.push({ tok: id, enc, tokens: r.tokens, ms: median(r.ms) });
+      }
+    }
+    await context.close();
+  }
+
   const { context, page } = await freshPage();
   for (const enc of ENCODINGS) {
     for (const { name } of WORST_CASES) {
@@ -79,6 +98,7 @@ try {
     worst,
     worstWhere: "a Web Worker",
   });
+  printWorkerThroughput(inWorker, corpus.bytes, WORKER_WARM_MS, WORKER_RUNS, mismatches);
 } finally {
   await browser.close();
   server.close();

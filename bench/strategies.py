@@ -14,8 +14,9 @@ SPEC.json: {"texts": {name: path}, "runs": int, "cases": [{"strategy": id, "text
 translation), so this reads exactly what the wasm side read.
 
 Each case: one warm-up call on a short made-up text (imports, tiktoken's encoding and any lazy
-set-up are then done), then `runs` timed calls on the real text (1 when the first took longer
-than SLOW_S), wall-clock time.perf_counter; the median is reported. Each timed call runs in a
+set-up are then done), then at least `runs` timed calls on the real text (more for a short call:
+as many as take about MIN_TIMED_MS, up to MAX_RUNS; 1 when the first took longer than SLOW_S),
+wall-clock time.perf_counter; the median is reported. Each timed call runs in a
 process forked from the warmed-up one, so no call sees what an earlier call on the same text
 left in a cache (semchunk memoizes its token counter process-wide: a second call on the same
 text would only look up its counts); the fork is not timed. The chunk count and the sum of the
@@ -33,6 +34,7 @@ import argparse
 import importlib.metadata
 import importlib.util
 import json
+import math
 import multiprocessing
 import os
 import platform
@@ -46,6 +48,9 @@ ORACLE_DIR = os.path.join(
 )
 # A single timed run when the first took longer than this (seconds): the figure is a median of 1.
 SLOW_S = 10.0
+# bench/lib/measure.mjs's MIN_TIMED_MS and MAX_RUNS: more timed calls for a short call.
+MIN_TIMED_MS = 250
+MAX_RUNS = 25
 # The Python distribution that holds a library when it differs from the Library::package name
 # (text-splitter is a Rust crate; its Python binding is semantic-text-splitter).
 DISTRIBUTION = {"text-splitter": "semantic-text-splitter"}
@@ -131,7 +136,13 @@ def run_case(fn, text, case, runs, count_tokens):
     if "error" in first:
         raise LibraryRaised(first["error"])
     done = [first]
-    n = 1 if first["ms"] > SLOW_S * 1e3 else runs
+    # As bench/lib/measure.mjs timedRuns: at least `runs`, for a short call as many as take
+    # about MIN_TIMED_MS in all, up to MAX_RUNS.
+    n = (
+        1
+        if first["ms"] > SLOW_S * 1e3
+        else max(runs, min(MAX_RUNS, math.ceil(MIN_TIMED_MS / max(first["ms"], 0.01))))
+    )
     while len(done) < n:
         again = timed_call(fn, text, case, count_tokens)
         if "error" in again or again["chunks"] != first["chunks"]:

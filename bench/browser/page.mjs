@@ -41,9 +41,10 @@ window.bench = {
 
   /**
    * `runs` timed encodes of /data/`file` by `tok` after a warm-up one (lib/measure.mjs
-   * encodeRuns), in this page's thread or in a Worker: `{ ms: [each run], tokens }`.
+   * encodeRuns), in this page's thread or in a Worker (there after warm-up encodes for
+   * `warmMs` first): `{ ms: [each run], tokens }`.
    */
-  async encodeRuns(tok, enc, file, runs, inWorker) {
+  async encodeRuns(tok, enc, file, runs, inWorker, warmMs = 0) {
     if (!inWorker) {
       const mod = await import(bundleUrl(tok, enc));
       await mod.load(BASE);
@@ -54,7 +55,7 @@ window.bench = {
       return await new Promise((resolve, reject) => {
         worker.onmessage = ({ data }) => (data.error ? reject(new Error(data.error)) : resolve(data));
         worker.onerror = (e) => reject(new Error(e.message || "worker error"));
-        worker.postMessage({ url: bundleUrl(tok, enc), base: BASE, file, runs });
+        worker.postMessage({ url: bundleUrl(tok, enc), base: BASE, file, runs, warmMs });
       });
     } finally {
       worker.terminate();

@@ -1,7 +1,8 @@
 // Runs one worst case for page.mjs: loads the tokenizer bundle and builds the text, posts
 // { ready }, then on "run" posts { ms, count } or { error }. The page terminates it at the cap.
-// Given a `file` of /data/ instead of a case `name`, it times `runs` encodes of that text and
-// posts { ms, tokens } (encodeRuns; bench/paste.mjs); with `first` too, it times only the first
+// Given a `file` of /data/ instead of a case `name`, it times `runs` encodes of that text (after
+// warm-up encodes for `warmMs`, when given) and posts { ms, tokens } (encodeRuns; bench/paste.mjs,
+// bench/browser.mjs); with `first` too, it times only the first
 // encode of this fresh worker (after its load and create, timed apart) and posts
 // { ms, setupMs, tokens }.
 import { encodeRuns, worstText } from "../lib/measure.mjs";
@@ -31,6 +32,9 @@ self.onmessage = async ({ data }) => {
         self.postMessage({ ms: performance.now() - t, setupMs, tokens });
         return;
       }
+      // Warm-up encodes for at least `warmMs` first, so the timed runs see the module's
+      // optimized code (V8 tiers a fresh module's hot functions up in the background).
+      for (const t = performance.now(); performance.now() - t < (data.warmMs ?? 0); ) tok.encode(text);
       self.postMessage(encodeRuns(tok, text, data.runs));
       return;
     }

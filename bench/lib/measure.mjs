@@ -5,6 +5,20 @@
 /** Timed runs per figure; the median is reported. */
 export const RUNS = 3;
 
+/**
+ * The strategy bench's timed runs of a call whose warm-up took `firstMs`: at least `RUNS`, and
+ * for a short call as many as take about MIN_TIMED_MS in all, up to MAX_RUNS (a 2 ms call's
+ * median of 3 moved by half between runs on a 2-core machine). bench/strategies.py applies the
+ * same rule to the library's calls.
+ */
+export function timedRuns(firstMs) {
+  return Math.max(RUNS, Math.min(MAX_RUNS, Math.ceil(MIN_TIMED_MS / Math.max(firstMs, 0.01))));
+}
+/** See timedRuns. */
+export const MIN_TIMED_MS = 250;
+/** See timedRuns. */
+export const MAX_RUNS = 25;
+
 /** The per-case time cap for peers on the worst cases, in milliseconds. */
 export const WORST_CAP_MS = 10_000;
 

@@ -123,3 +123,34 @@ export function printReport(r) {
   console.log(out.join("\n"));
   return mismatches;
 }
+
+/**
+ * The throughput of each tokenizer alone in a fresh Web Worker (`rows`: `[{ tok, enc, tokens,
+ * ms }]`, ms the median of `runs` encodes of the corpus of `bytes` bytes after `warmMs` of warm-up),
+ * against ours; a token count
+ * that differs from ours is added to `mismatches`.
+ */
+export function printWorkerThroughput(rows, bytes, warmMs, runs, mismatches) {
+  const say = (s = "") => process.stdout.write(`${s}\n`);
+  say(`Throughput in a Web Worker, as the page runs ours: each tokenizer alone in a fresh worker (its module only), ` +
+    `encode of the corpus (${int(bytes)} bytes) after ${int(warmMs)} ms of warm-up encodes, median of ${runs}.`);
+  const ours = (enc) => rows.find((r) => r.tok === "ours" && r.enc === enc);
+  const differ = [];
+  const mbps = (r) => bytes / 1e6 / (r.ms / 1e3);
+  say(table(
+    ["tokenizer", "encoding", "tokens", "encode ms", "encode MB/s", "vs ours"],
+    rows.map((r) => {
+      const o = ours(r.enc);
+      let tokens = int(r.tokens);
+      if (o && r.tokens !== o.tokens) {
+        tokens += ` (ours ${int(o.tokens)})`;
+        differ.push(`${label(r.tok)} ${r.enc} in a worker: ${r.tokens} tokens, ours ${o.tokens}`);
+      }
+      return [label(r.tok), r.enc, tokens, ms(r.ms), mbps(r).toFixed(1), o ? ratio(mbps(r), mbps(o)) : "-"];
+    }),
+    2,
+  ));
+  say();
+  if (differ.length) say(loudBlock("TOKEN COUNT MISMATCH (in a worker)", differ));
+  mismatches.push(...differ);
+}

@@ -2,7 +2,7 @@
 // report.mjs, and returns the failures: a library strategy whose chunk count differs from the
 // library's (or chunks a text the library refuses), or Node and Chromium disagreeing.
 // Speed is never a failure; a strategy that errors or panics is "not available".
-import { median } from "./measure.mjs";
+import { MAX_RUNS, MIN_TIMED_MS, median } from "./measure.mjs";
 import { loudBlock, table } from "./report.mjs";
 import { ALL_TEXT } from "./strategies.mjs";
 import { WORST_RATIO_GOAL } from "./strategies-worst.mjs";
@@ -53,7 +53,8 @@ export function printStrategyReport(r) {
   say(`Libraries: ${ok(r.python) ? r.python.python : `Python: FAILED (${r.python?.error ?? "not run"})`}, ` +
     `called through the differential test's oracle functions (${oracleDir}/).`);
   say(`Setting: chunk_size ${s.chunkSize} ${s.unit}, chunk_overlap ${s.chunkOverlap} (0 where the library has no ` +
-    `overlap; column "overlap"), ${s.encoding}. ms: median of ${r.runs} timed calls after a warm-up (ours: in one ` +
+    `overlap; column "overlap"), ${s.encoding}. ms: median of ${r.runs} or more timed calls after a warm-up (as many as take about ` +
+    `${MIN_TIMED_MS} ms, up to ${MAX_RUNS}; ours: in one ` +
     "instance; Python: each call in a process forked after a warm-up on another text, so that no call reuses what an " +
     "earlier call on the same text cached; 1 call when it took over 10 s). ratio = the library's ms / ours " +
     `(goal of the issue: >= ${RATIO_GOAL}x; a figure, not a test). Wall-clock times: compare within one run.`);

@@ -5,7 +5,7 @@
 // A strategy that is not implemented yet panics; the release build aborts on panic, so the call
 // traps (WebAssembly.RuntimeError). Every call is caught: the row says "not available" with the
 // panic's message, and the module is instantiated afresh before the next call.
-import { RUNS, median } from "./measure.mjs";
+import { median, timedRuns } from "./measure.mjs";
 
 /** The setting every strategy is timed with (chunk_overlap becomes 0 where the library has none). */
 export const SETTINGS = { chunkSize: 512, chunkOverlap: 64, unit: "tokens", encoding: "cl100k_base" };
@@ -99,14 +99,16 @@ export class WasmStrategies {
 
   /**
    * `id` on `text`: one warm-up call, then `runs` timed calls of `chunk` (the text prepared
-   * within the call, as the library's call tokenizes within it), then `runs` of
-   * `chunkPrepared`. Returns `{ id, overlap, chunks, tokens, firstMs, ms, prepareMs,
-   * preparedMs }` (medians: ms of the whole call, prepareMs of the document's preparation,
-   * preparedMs of the strategy on the prepared document) or `{ id, overlap?, error }`.
+   * within the call, as the library's call tokenizes within it; `runs` from the warm-up's time,
+   * measure.mjs timedRuns), then `runs` of `chunkPrepared`. Returns `{ id, overlap, chunks,
+   * tokens, runs, firstMs, ms, prepareMs, preparedMs }` (medians: ms of the whole call,
+   * prepareMs of the document's preparation, preparedMs of the strategy on the prepared
+   * document) or `{ id, overlap?, error }`.
    */
-  async measure(id, text, overlap, runs = RUNS) {
+  async measure(id, text, overlap) {
     const times = [];
     let out = null;
+    let runs = 0;
     const differs = (a, b) => `not deterministic: ${a.slice(0, 2)} then ${b.slice(0, 2)}`;
     for (let i = 0; i <= runs; i++) {
       const r = await this.chunk(id, text, overlap);
@@ -114,6 +116,7 @@ export class WasmStrategies {
       if (out && (out[0] !== r.ok[0] || out[1] !== r.ok[1])) return { id, overlap, error: differs(out, r.ok) };
       out = r.ok;
       times.push(r.ms);
+      if (i === 0) runs = timedRuns(r.ms);
     }
     const prepare = [];
     const prepared = [];
@@ -127,7 +130,7 @@ export class WasmStrategies {
       prepared.push(r.ok[3]);
     }
     return {
-      id, overlap, chunks: out[0], tokens: out[1], firstMs: times[0], ms: median(times.slice(1)),
+      id, overlap, chunks: out[0], tokens: out[1], runs, firstMs: times[0], ms: median(times.slice(1)),
       prepareMs: median(prepare), preparedMs: median(prepared),
     };
   }
@@ -142,7 +145,7 @@ export class WasmStrategies {
  *    `{ prepareMs, rows: [{ id, ms }] }`, the first preparation (tables built) and each
  *    strategy's time on a prepared document, what the page's table costs from cold (each call
  *    prepares its own document, untimed after the first, so no row reuses another's sentences);
- * 4. every strategy on every text, a warm-up then RUNS timed calls of each kind: `texts`.
+ * 4. every strategy on every text, a warm-up then timed calls of each kind (measure.mjs timedRuns): `texts`.
  * `progress(s)` reports each step.
  */
 export async function runAll(load, texts, progress = () => {}) {
@@ -192,5 +195,5 @@ export async function runAll(load, texts, progress = () => {}) {
       measured[file].push(await s.measure(id, texts[file], o.overlap));
     }
   }
-  return { strategies, settings: SETTINGS, runs: RUNS, cold, table, texts: measured, instances: s.instances };
+  return { strategies, settings: SETTINGS, cold, table, texts: measured, instances: s.instances };
 }
