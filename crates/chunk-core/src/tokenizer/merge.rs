@@ -155,10 +155,7 @@ fn merge(ranks: &Ranks, piece: &[u8], out: &mut Vec<(u32, u32)>, scratch: &mut S
         merge_scan(ranks, piece, out)
     } else if piece.len() < LONG_PIECE {
         merge_heap(ranks, piece, out, scratch)
-    } else if !(piece[1] == piece[0]
-        && is_run(piece)
-        && merge_run(ranks, piece[0], piece.len(), out))
-    {
+    } else if !(is_run(piece) && merge_run(ranks, piece[0], piece.len(), out)) {
         // Not in `scratch`: it would keep a long piece's buffers (16 bytes a byte) for good.
         merge_long(ranks, piece, out, &mut Scratch::default())
     }
@@ -166,11 +163,13 @@ fn merge(ranks: &Ranks, piece: &[u8], out: &mut Vec<(u32, u32)>, scratch: &mut S
 
 /// True when `piece` is one byte repeated (false when empty).
 pub(crate) fn is_run(piece: &[u8]) -> bool {
-    let Some(&first) = piece.first() else {
-        return false;
-    };
-    // (A fold without early exit, which vectorizes.)
-    piece.iter().fold(true, |same, &b| same & (b == first))
+    match piece {
+        [] => false,
+        // Most long pieces that are not runs differ at once (a CJK run, `\r\n` repeated).
+        [first, second, ..] if first != second => false,
+        // (A fold without early exit, which vectorizes.)
+        [first, ..] => piece.iter().fold(true, |same, &b| same & (b == *first)),
+    }
 }
 
 /// Most steps [`merge_run`] takes before it leaves the piece to [`merge_long`]: far more than
@@ -615,6 +614,17 @@ mod tests {
         )
     }
 
+    /// A xorshift generator from `seed`: each call steps it and returns the state modulo `m`.
+    fn xorshift(seed: u64) -> impl FnMut(u64) -> u64 {
+        let mut x = seed;
+        move |m| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m
+        }
+    }
+
     /// A toy table where the long-piece path and the scan must agree on ties and chains.
     fn toy() -> Ranks {
         let words: &[&'static [u8]] = &[
@@ -629,7 +639,7 @@ mod tests {
 
     #[test]
     fn the_three_paths_agree_on_pieces_of_every_length_with_real_tables() {
-        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = xorshift(0x2545_F491_4F6C_DD1D);
         let alphabet: &[&[u8]] = &[
             b" ",
             b"  ",
@@ -650,10 +660,7 @@ mod tests {
                 let len = 2 + case % 300;
                 let mut piece = Vec::new();
                 while piece.len() < len {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    piece.extend_from_slice(alphabet[(x % alphabet.len() as u64) as usize]);
+                    piece.extend_from_slice(alphabet[next(alphabet.len() as u64) as usize]);
                 }
                 piece.truncate(len);
                 let by_scan = scan(ranks, &piece);
@@ -736,13 +743,7 @@ mod tests {
     /// the grouped path equals tiktoken's scan on every run.
     #[test]
     fn runs_merge_as_the_scan_on_random_tables() {
-        let mut x: u64 = 0xD1B5_4A32_D192_ED03;
-        let mut next = move |m: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % m
-        };
+        let mut next = xorshift(0xD1B5_4A32_D192_ED03);
         const WORDS: [&[u8]; 12] = [
             b"aa",
             b"aaa",
@@ -796,13 +797,7 @@ mod tests {
     /// the heap and bucket paths equal tiktoken's scan on every one.
     #[test]
     fn long_piece_and_heap_paths_equal_the_scan_on_random_vocabularies() {
-        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut next = move |m: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % m
-        };
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
         let words: Vec<&'static [u8]> = {
             let mut all: Vec<Vec<u8>> = Vec::new();
             for len in 2..=4u32 {

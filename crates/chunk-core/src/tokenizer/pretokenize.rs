@@ -76,15 +76,21 @@ fn ascii_run(bytes: &[u8], mut i: usize, want: impl Fn(u8) -> bool) -> usize {
     i
 }
 
-/// `\p{L}++` from byte `i`, whose character is a letter: ASCII letters by byte, then, if the
-/// run goes on past ASCII, character by character.
+/// End of the run of characters of `class` from byte `i`: ASCII bytes by `ascii` (the class's
+/// ASCII members), then, if the run goes on past ASCII, character by character.
 #[inline(always)]
-fn letters(text: &str, i: usize) -> usize {
-    let e = ascii_run(text.as_bytes(), i, |b| b.is_ascii_alphabetic());
+fn class_run(text: &str, i: usize, ascii: impl Fn(u8) -> bool, class: u16) -> usize {
+    let e = ascii_run(text.as_bytes(), i, ascii);
     match text.as_bytes().get(e) {
-        Some(&b) if b >= 0x80 => run(text, e, |_, b| b & L != 0),
+        Some(&b) if b >= 0x80 => run(text, e, |_, b| b & class != 0),
         _ => e,
     }
+}
+
+/// `\p{L}++` from byte `i`, whose character is a letter.
+#[inline(always)]
+fn letters(text: &str, i: usize) -> usize {
+    class_run(text, i, |b| b.is_ascii_alphabetic(), L)
 }
 
 /// End of the run of characters from byte `i` whose class bits meet `want`.
@@ -129,15 +135,9 @@ fn with_contraction(text: &str, e: usize) -> usize {
 /// The whitespace branches, from a whitespace character at `pos`:
 /// cl100k `\s++$|\s*[\r\n]|\s+(?!\S)|\s`, o200k `\s*[\r\n]+|\s+(?!\S)|\s+`.
 fn whitespace(text: &str, pos: usize, pattern: Pattern) -> usize {
-    // ASCII whitespace by byte first (a run of line breaks or spaces can be megabytes long),
-    // then, if the run goes on past ASCII, character by character.
-    let ascii = ascii_run(text.as_bytes(), pos, |b| {
-        b < 0x80 && classes::ASCII[usize::from(b)] & WS != 0
-    });
-    let end = match text.as_bytes().get(ascii) {
-        Some(&b) if b >= 0x80 => run(text, ascii, |_, b| b & WS != 0),
-        _ => ascii,
-    };
+    // ASCII whitespace by byte (a run of line breaks or spaces can be megabytes long).
+    let ascii_ws = |b: u8| b < 0x80 && classes::ASCII[usize::from(b)] & WS != 0;
+    let end = class_run(text, pos, ascii_ws, WS);
     if end == text.len() && pattern == Pattern::Cl100k {
         return end; // \s++$
     }
