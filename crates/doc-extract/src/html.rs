@@ -18,8 +18,9 @@
 //!   inside an `article`, `aside`, `main`, `nav` or `section` (or an element with the role
 //!   `article`, `complementary`, `main`, `navigation` or `region`) — the scoping by which
 //!   HTML-AAM maps `header` to the `banner` landmark and `footer` to `contentinfo`, applied to
-//!   `aside` too. So an article's own header (its title, its byline) is kept. The outermost one
-//!   is counted in [`Extracted::boilerplate`]. An element both hidden and boilerplate counts as
+//!   `aside` too. So an article's own header (its title, its byline) is kept, and so is an `h1`
+//!   in a page-level header outside its menus (many pages put the article's title there). The
+//!   outermost one is counted in [`Extracted::boilerplate`]. An element both hidden and boilerplate counts as
 //!   hidden.
 //!
 //! **The cascade**, as far as it goes: a rule outside any at-rule block (`@media`, `@supports`:
@@ -291,6 +292,11 @@ fn boilerplate(e: &Element, scoped: bool) -> bool {
                 )))
 }
 
+/// True for a `header` or an element with `role="banner"` (left out when page-level).
+fn is_banner(e: &Element) -> bool {
+    e.name() == "header" || role(e).as_deref() == Some("banner")
+}
+
 /// An inline code span for the text `code`: its whitespace collapsed, between as many
 /// backticks as one more than its longest run of them, padded with a space inside when it
 /// starts or ends with a backtick (CommonMark). Empty when `code` is only whitespace.
@@ -365,6 +371,37 @@ struct Skip {
     removed: bool,
     /// The outermost [`REMOVED`] element open inside it, already counted.
     inner: Option<NodeId>,
+    /// It is a page-level `header` (or `role="banner"`), whose `h1` is kept ([`banner_title`]).
+    banner: bool,
+}
+
+/// True for an `h1` inside the page-level header `banner` that is the page's title, not part of
+/// the header's menus: neither it nor anything between it and `banner` is hidden, a `nav` (or
+/// `role="navigation"`) or one of [`REMOVED`]. Many pages put their one `h1` (the article's
+/// title) in the site's top `header`; leaving the header out must not lose it.
+fn banner_title(el: ElementRef<'_>, banner: NodeId, sheets: &[HidingSelector]) -> bool {
+    if el.value().name() != "h1" {
+        return false;
+    }
+    let left_out = |e: ElementRef<'_>| {
+        let v = e.value();
+        v.name() == "nav"
+            || role(v).as_deref() == Some("navigation")
+            || REMOVED.contains(&v.name())
+            || hidden(e, sheets)
+    };
+    if left_out(el) {
+        return false;
+    }
+    for node in el.ancestors() {
+        if node.id() == banner {
+            return true;
+        }
+        if ElementRef::wrap(node).is_some_and(left_out) {
+            return false;
+        }
+    }
+    false
 }
 
 /// The walk's open structures, besides the text.
@@ -494,6 +531,8 @@ pub fn extract(html: &str) -> Extracted {
     let mut found = Extracted::default();
     let mut walk = Walk::default();
     let mut skipping: Option<Skip> = None;
+    // A banner's title being written, and the banner's skip to resume when it closes.
+    let mut lifted: Option<(Skip, NodeId)> = None;
     // Open elements that scope a header, footer or aside ([`scopes`]).
     let mut scoped = 0usize;
     let mut in_title = false;
@@ -501,6 +540,15 @@ pub fn extract(html: &str) -> Extracted {
     for edge in doc.tree.root().traverse() {
         match edge {
             Edge::Open(node) => {
+                if let Some(skip) = skipping.as_mut() {
+                    let title_of_banner = skip.banner
+                        && skip.inner.is_none()
+                        && ElementRef::wrap(node)
+                            .is_some_and(|el| banner_title(el, skip.id, &sheets));
+                    if title_of_banner {
+                        lifted = skipping.take().map(|skip| (skip, node.id()));
+                    }
+                }
                 if let Some(skip) = skipping.as_mut() {
                     match node.value() {
                         Node::Text(t) if in_title => title.push_str(t),
@@ -558,6 +606,7 @@ pub fn extract(html: &str) -> Extracted {
                     head: name == "head",
                     removed,
                     inner: None,
+                    banner: !removed && !hidden(el, &sheets) && is_banner(e),
                 });
             }
             Edge::Close(node) => {
@@ -580,6 +629,9 @@ pub fn extract(html: &str) -> Extracted {
                         scoped = scoped.saturating_sub(1);
                     }
                     walk.close(e, node.id(), &mut w);
+                }
+                if lifted.as_ref().is_some_and(|(_, id)| *id == node.id()) {
+                    skipping = lifted.take().map(|(skip, _)| skip);
                 }
             }
         }
@@ -693,6 +745,21 @@ mod tests {
             "# Title\n\nA note kept.\nBy A. Writer\n\nText.\n\nTags: a"
         );
         assert_eq!((e.boilerplate, e.removed, e.list_items), (6, 0, 0));
+    }
+
+    #[test]
+    fn the_title_in_a_page_level_header_is_kept_and_the_rest_of_it_left_out() {
+        let page = "<body><header><a href=/>Site</a><h1>The <em>article</em> title</h1>\
+            <nav><h1>Menu</h1><a href=/a>A</a></nav><h2>Tagline</h2>\
+            <div hidden><h1>Hidden</h1></div><h1 aria-hidden=true>Also hidden</h1></header>\
+            <p>Text.</p><footer><h1>Footer title</h1></footer>\
+            <div role=banner><p>Banner</p><h1>Second title</h1></div><p>End.</p></body>";
+        let e = extract(page);
+        assert_eq!(
+            e.text,
+            "# The article title\n\nText.\n\n# Second title\n\nEnd."
+        );
+        assert_eq!((e.headings, e.boilerplate), (2, 3));
     }
 
     #[test]
