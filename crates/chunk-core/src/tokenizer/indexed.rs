@@ -268,6 +268,22 @@ pub(crate) fn count_with_current_cache(split: Pattern, ranks: &Ranks, text: &str
     })
 }
 
+/// Tokens of one split piece of `split`'s encoding (its merge, no split step): through the
+/// shared [`PieceCounts`] while an index of that encoding is current on this thread, else merged
+/// once.
+pub(crate) fn count_piece(split: Pattern, ranks: &Ranks, piece: &[u8]) -> usize {
+    let current = CURRENT.with(|c| c.borrow().as_ref().map(|c| c.index.split));
+    if current == Some(split) {
+        return PIECE_COUNTS.with(|counts| counts.borrow_mut().count(split, ranks, piece));
+    }
+    if ranks.contains_key(piece) {
+        return 1;
+    }
+    let (mut ids, mut ends) = (Vec::new(), Vec::new());
+    merge::encode_once(ranks, piece, 0, &mut ids, &mut ends);
+    ids.len()
+}
+
 /// One step of [`TokenIndex::walk`].
 enum Step {
     /// The text's pieces `[k, j)` (indices) are the slice's next pieces.
@@ -515,6 +531,41 @@ mod tests {
                     prop_assert_eq!(bpe.count(&copy), alone.len());
                     prop_assert_eq!(bpe.counter().count_at_most(&copy, usize::MAX), Some(alone.len()));
                     prop_assert_eq!(bpe.encode(slice), alone);
+                    drop(active);
+                }
+            }
+        }
+
+        /// A text whose bytes from some offset on are a slice of the current document (a
+        /// rewritten line whose tail is the document's) counts as the text alone: with the
+        /// index current, without it, and with its head made of other bytes than the
+        /// document's (a join inserted before the slice).
+        #[test]
+        fn a_tail_from_the_document_counts_as_the_whole_text(
+            t in text(),
+            head in text(),
+            x in any::<u64>(),
+            y in any::<u64>(),
+        ) {
+            let points = boundaries(&t);
+            let (a, b) = {
+                let a = points[(x as usize) % points.len()];
+                let b = points[(y as usize) % points.len()];
+                (a.min(b), a.max(b))
+            };
+            for encoding in Encoding::ALL {
+                let bpe = encoding.tokenizer();
+                // The head is a prefix of the document's bytes or other bytes entirely.
+                for joined in [t[..b].to_owned(), format!("{head}{}", &t[a..b])] {
+                    let from = joined.len() - (b - a);
+                    let alone = bpe.encode(&joined).len();
+                    prop_assert_eq!(bpe.count_with_tail(&joined, from, &t[a..b]), alone);
+                    let active = Active::new(&Arc::new(TokenIndex::new(bpe, &t)), &t);
+                    prop_assert_eq!(
+                        bpe.count_with_tail(&joined, from, &t[a..b]),
+                        alone,
+                        "{:?} {:?} from {}", encoding, joined, from
+                    );
                     drop(active);
                 }
             }

@@ -369,6 +369,31 @@ impl Bpe {
         indexed::with_current(self.split, text, |i, at| i.count(&self.ranks, text, at))
     }
 
+    /// [`Bpe::count`] of `text` whose bytes from `from` on are `same` (`text[from..] == same`):
+    /// typically a rewritten string whose tail is a slice of the prepared document current on
+    /// this thread, so that the tail is counted from the document's tokens and only the pieces
+    /// before it are merged.
+    ///
+    /// Exact because the split step reads forward only: the pieces of `text` are cut from its
+    /// start up to the first piece end `p ≥ from`, and the pieces of `text[p..]` are those of
+    /// the same bytes alone, which are `same[p - from..]`. When `from` is not a character
+    /// boundary of `text` or `same` differs (a caller's error), `text` is counted whole.
+    pub(crate) fn count_with_tail(&self, text: &str, from: usize, same: &str) -> usize {
+        let tail_ok = text.is_char_boundary(from) && text.as_bytes()[from..] == *same.as_bytes();
+        debug_assert!(tail_ok, "the tail is not the text's bytes from {from}");
+        if !tail_ok {
+            return self.count(text);
+        }
+        let mut p = 0;
+        let mut head = 0;
+        while p < from {
+            let q = pretokenize::next_piece_end(self.split, text, p);
+            head += indexed::count_piece(self.split, &self.ranks, &text.as_bytes()[p..q]);
+            p = q;
+        }
+        head + self.count(&same[p - from..])
+    }
+
     /// Tokenizes `text[from..]` in whole pieces until at least `budget` bytes are done (or the
     /// text ends), appending to `out`; returns the byte offset where it stopped, a point at which
     /// a later call resumes with exactly the tokens a single pass would give. `from` must be 0 or

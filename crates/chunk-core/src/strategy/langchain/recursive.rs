@@ -71,14 +71,48 @@ pub(super) struct Stretch {
     pub doc: usize,
 }
 
+/// How much of a measured range of a rewritten text is the document's own bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mapped<'t> {
+    /// All of it: these bytes of the document.
+    Whole(&'t str),
+    /// The range's bytes from this offset (relative to the range's start) on: these bytes of
+    /// the document.
+    Tail(usize, &'t str),
+    /// Its last byte is not the document's.
+    Not,
+}
+
 impl<'t> Source<'t> {
-    /// The document's bytes equal to the rewritten text's `range`, when `range` lies inside one
-    /// stretch.
-    fn slice(&self, range: Range<usize>) -> Option<&'t str> {
+    /// How the rewritten text's `range` maps to the document: by the stretch holding its last
+    /// byte.
+    fn map(&self, range: Range<usize>) -> Mapped<'t> {
         let i = self.same.partition_point(|x| x.end < range.end);
-        let x = self.same.get(i)?;
-        (x.at <= range.start)
-            .then(|| &self.doc[x.doc + (range.start - x.at)..x.doc + (range.end - x.at)])
+        let Some(x) = self.same.get(i).filter(|x| x.at < range.end) else {
+            return Mapped::Not;
+        };
+        let end = x.doc + (range.end - x.at);
+        if x.at <= range.start {
+            Mapped::Whole(&self.doc[x.doc + (range.start - x.at)..end])
+        } else {
+            Mapped::Tail(x.at - range.start, &self.doc[x.doc..end])
+        }
+    }
+
+    /// [`Bpe::count`] of `text[range]`, counting what maps to the document as the document's
+    /// bytes (from its tokens, when it is prepared): a whole slice inside one stretch, else the
+    /// tail in the last stretch after the pieces before it ([`Bpe::count_with_tail`]; a line
+    /// whose indentation or tabs were stripped starts in another stretch than it ends).
+    fn count(&self, bpe: &Bpe, text: &str, range: Range<usize>) -> usize {
+        let s = &text[range.clone()];
+        match self.map(range) {
+            Mapped::Whole(same) => {
+                debug_assert_eq!(same, s, "a stretch maps to other bytes");
+                bpe.count(same)
+            }
+            Mapped::Tail(from, same) => bpe.count_with_tail(s, from, same),
+            Mapped::Not => bpe.count(s),
+        }
     }
 }
 
@@ -111,16 +145,10 @@ impl Measure<'_> {
                         return Err(Raised { at, found });
                     }
                 }
-                let s = match source.and_then(|src| src.slice(range)) {
-                    Some(same) => {
-                        debug_assert_eq!(same, s, "a stretch maps to other bytes");
-                        same
-                    }
-                    None => s,
-                };
                 let mut it = s.chars();
-                match (it.next(), it.next()) {
-                    (Some(c), None) => Ok(*chars.entry(c).or_insert_with(|| bpe.count(s))),
+                match (it.next(), it.next(), source) {
+                    (Some(c), None, _) => Ok(*chars.entry(c).or_insert_with(|| bpe.count(s))),
+                    (_, _, Some(src)) => Ok(src.count(bpe, text, range)),
                     _ => Ok(bpe.count(s)),
                 }
             }
