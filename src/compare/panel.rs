@@ -25,7 +25,7 @@
 use crate::compare::messages::args as cmp_msg;
 use chunk_core::analysis::export::Row;
 use chunk_core::analysis::histogram::Histogram;
-use chunk_core::analysis::layout::DocSpan;
+use chunk_core::analysis::layout::{view_blocks, DocSpan, VIEW_BLOCK_BYTES};
 use chunk_core::analysis::protocol::{ExportFormat, Outcome};
 use chunk_core::strategy::{HeadingPrefix, SizeUnit, StrategyId};
 use leptos::prelude::*;
@@ -142,9 +142,11 @@ pub fn StrategyPanel() -> impl IntoView {
 /// The whole document with each of the chosen strategy's chunks coloured in place (four
 /// colours in turn), the text two chunks share marked as shared, and the text no chunk holds
 /// struck through: the selection's layout (`chunk_core::analysis::layout::document_spans`),
-/// the first `LAYOUT_BYTES` of the document. Hooks: `document-view` (`data-strategy`,
-/// `data-shown-bytes`, `data-total-bytes`), one `doc-span` per span (`data-start`,
-/// `data-end`, `data-chunk`, `data-covers`).
+/// the first `LAYOUT_BYTES` of the document, in blocks of about `VIEW_BLOCK_BYTES` that end
+/// lines (`view_blocks`), each laid out only near the viewport. Hooks: `document-view`
+/// (`data-strategy`, `data-shown-bytes`, `data-total-bytes`), one `doc-span` per span, or per
+/// part of a span that a block's end cuts (`data-start`, `data-end`, `data-chunk`,
+/// `data-covers`); the spans' texts in order are the document's bytes shown.
 #[component]
 fn DocumentView() -> impl IntoView {
     let app = PageState::from_context();
@@ -158,6 +160,16 @@ fn DocumentView() -> impl IntoView {
             s.as_ref()
                 .filter(|s| !s.layout.is_empty())
                 .map(|s| (s.strategy, s.layout.clone()))
+        })
+    });
+    // The layout in display blocks, once per layout.
+    let blocks = Memo::new(move |_| {
+        layout.with(|l| {
+            l.as_ref().map_or_else(Vec::new, |(_, spans)| {
+                app.source
+                    .text
+                    .with_untracked(|t| view_blocks(spans, t, VIEW_BLOCK_BYTES))
+            })
         })
     });
     let shown =
@@ -236,14 +248,12 @@ fn DocumentView() -> impl IntoView {
             <div class="doc-view" tabindex="0" role="region" aria-labelledby="document-view-heading">
                 <For
                     each=move || {
-                        if visible() {
-                            layout.with(|l| l.as_ref().map(|(_, s)| s.clone()).unwrap_or_default())
-                        } else {
-                            Vec::new()
-                        }
+                        if visible() { blocks.get() } else { Vec::new() }
                     }
-                    key=|s: &DocSpan| (s.start, s.end, s.chunk, s.covers)
-                    children=span
+                    key={|b: &Vec<DocSpan>| b.clone()}
+                    children={move |b: Vec<DocSpan>| {
+                        view! { <div class="doc-block">{b.into_iter().map(span).collect_view()}</div> }
+                    }}
                 />
             </div>
         </section>

@@ -321,19 +321,56 @@ pub fn CompareTable() -> impl IntoView {
                         </tr>
                     </thead>
                     <tbody>
-                        {move || {
-                            let lang = app.language.lang.get();
-                            let priced = results.table.with(|t| t.priced);
-                            let started = results.table.with(|t| t.deferred_job != 0);
-                            let rows = results.table.with(|t| sorted(&t.rows, sort.get(), lang));
-                            rows.into_iter()
-                                .map(|r| row_view(lang, r, priced, settings, results, started))
-                                .collect_view()
-                        }}
+                        // Keyed by everything a row shows: a result re-renders its own row
+                        // only. Rebuilding every row for each result set and removed all their
+                        // attributes, and the table's style and layout were most of the page's
+                        // longest task after a paste.
+                        <For
+                            each=move || {
+                                let lang = app.language.lang.get();
+                                let priced = results.table.with(|t| t.priced);
+                                let started = results.table.with(|t| t.deferred_job != 0);
+                                let rows = results.table.with(|t| sorted(&t.rows, sort.get(), lang));
+                                rows.into_iter()
+                                    .map(|r| RowKey::new(lang, priced, started, r))
+                                    .collect::<Vec<_>>()
+                            }
+                            key={|k: &RowKey| k.key}
+                            children={move |k: RowKey| {
+                                row_view(k.lang, k.row, k.priced, settings, results, k.started)
+                            }}
+                        />
                     </tbody>
                 </table>
             </div>
         </section>
+    }
+}
+
+/// A row with what its view depends on, and the key of that view: the strategy and a hash of
+/// everything else ([`RowState`] holds floats, so it is hashed through its `Debug` form, a few
+/// hundred bytes).
+#[derive(Clone)]
+struct RowKey {
+    lang: Lang,
+    priced: bool,
+    started: bool,
+    row: RowState,
+    key: (StrategyId, u64),
+}
+
+impl RowKey {
+    fn new(lang: Lang, priced: bool, started: bool, row: RowState) -> Self {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (lang, priced, started, format!("{row:?}")).hash(&mut h);
+        RowKey {
+            lang,
+            priced,
+            started,
+            key: (row.strategy, h.finish()),
+            row,
+        }
     }
 }
 
