@@ -7,6 +7,10 @@
 //  - the longest main-thread task and how many took over 50 ms (the browser's "longtask"
 //    entries, from the paste until the table is complete);
 //  - how many progress values the table's bar showed;
+//  - from a second, traced run (Chromium's devtools.timeline trace, which slows the page a
+//    little; categories devtools.timeline and toplevel): the main thread's own CPU time in all, in its costliest task, and in its longest
+//    task against that task's wall time. On 2 cores the workers (count, comparison) compete with
+//    the page's thread, so a task's wall time can be several times its CPU time;
 // and the transfer size of the page's own wasm (the first paint) against the comparison
 // engine's (fetched by its worker after the page started).
 // Not a test: it prints figures. Exits 1 only when a step fails.
@@ -79,6 +83,42 @@ const files = fs.readdirSync(DIST);
 const pageWasm = files.find((f) => f.startsWith("rag-chunk-calculator-") && f.endsWith("_bg.wasm"));
 const engineWasm = files.find((f) => f === "compare-engine_bg.wasm");
 
+// A second run of `text` under a trace: the page's main-thread tasks from the paste until the
+// table is complete, as { total, costliest, longestWall, longestCpu } in ms (CPU: the trace's
+// thread time).
+async function tracedCpu(text) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.waitForFunction(() => document.querySelector('[data-testid="compare"]')?.dataset.engine === "ready", null, { timeout: 60_000 });
+  const cdp = await context.newCDPSession(page);
+  const events = [];
+  cdp.on("Tracing.dataCollected", (e) => events.push(...e.value));
+  const complete = new Promise((r) => cdp.once("Tracing.tracingComplete", r));
+  await cdp.send("Tracing.start", { traceConfig: { includedCategories: ["devtools.timeline", "toplevel", "disabled-by-default-devtools.timeline"] }, transferMode: "ReportEvents" });
+  await page.evaluate(PASTE, text);
+  await page.evaluate(WAIT, Buffer.byteLength(text));
+  await cdp.send("Tracing.end");
+  await complete;
+  await context.close();
+  const main = new Set(events.filter((e) => e.name === "thread_name" && e.args?.name === "CrRendererMain").map((e) => `${e.pid}:${e.tid}`));
+  const onMain = (e) => main.has(`${e.pid}:${e.tid}`);
+  // From the task that dispatches the paste on: the harness's own task before it (handing the
+  // text to the page, 10 MB of it) is not the page's work.
+  const paste = events.find((e) => onMain(e) && e.name === "EventDispatch" && e.args?.data?.type === "paste");
+  const from = events
+    .filter((e) => onMain(e) && e.name === "RunTask" && paste && e.ts <= paste.ts && paste.ts <= e.ts + e.dur)
+    .reduce((a, e) => Math.min(a, e.ts), Infinity);
+  const tasks = events.filter((e) => e.name === "RunTask" && onMain(e) && e.ts >= from && e.dur !== undefined && e.tdur !== undefined);
+  const longest = tasks.reduce((a, t) => (t.dur > a.dur ? t : a), { dur: 0, tdur: 0 });
+  return {
+    total: tasks.reduce((s, t) => s + t.tdur, 0) / 1000,
+    costliest: Math.max(0, ...tasks.map((t) => t.tdur)) / 1000,
+    longestWall: longest.dur / 1000,
+    longestCpu: longest.tdur / 1000,
+  };
+}
+
 const { server, url } = await startStaticServer({ root: DIST, prefix: "/" });
 const browser = await launchChromium();
 const results = [];
@@ -92,8 +132,8 @@ try {
     await page.waitForFunction(() => document.querySelector('[data-testid="compare"]')?.dataset.engine === "ready", null, { timeout: 60_000 });
     await page.evaluate(PASTE, text);
     const r = await page.evaluate(WAIT, Buffer.byteLength(text));
-    results.push({ name, bytes: Buffer.byteLength(text), ...r });
     await context.close();
+    results.push({ name, bytes: Buffer.byteLength(text), ...r, cpu: await tracedCpu(text) });
   }
 } catch (e) {
   failed = true;
@@ -105,12 +145,12 @@ try {
 
 const fmt = (n) => Math.round(n).toLocaleString("en-US");
 say(`\n## The comparison table in the page (headless Chromium, 512 / 64 tokens, cl100k_base, every strategy)\n`);
-say("| text | bytes | ms to exact count | ms to complete table | table after the count, ms | worker ms (sum of rows) | longest main-thread task ms | tasks > 50 ms | progress values |");
-say("|---|---|---|---|---|---|---|---|---|");
+say("| text | bytes | ms to exact count | ms to complete table | table after the count, ms | worker ms (sum of rows) | longest main-thread task ms | tasks > 50 ms | progress values | traced: main-thread CPU ms, all / costliest task / longest task (its wall ms) |");
+say("|---|---|---|---|---|---|---|---|---|---|");
 for (const r of results) {
   const longest = r.tasks.length ? Math.max(...r.tasks) : 0;
   const worker = r.rows.reduce((s, x) => s + x.millis, 0);
-  say(`| ${r.name} | ${fmt(r.bytes)} | ${fmt(r.countMs)} | ${fmt(r.tableMs)} | ${fmt(r.tableMs - r.countMs)} | ${fmt(worker)} | ${longest ? fmt(longest) : "none > 50"} | ${r.tasks.filter((d) => d > 50).length} | ${r.progress} |`);
+  say(`| ${r.name} | ${fmt(r.bytes)} | ${fmt(r.countMs)} | ${fmt(r.tableMs)} | ${fmt(r.tableMs - r.countMs)} | ${fmt(worker)} | ${longest ? fmt(longest) : "none > 50"} | ${r.tasks.filter((d) => d > 50).length} | ${r.progress} | ${fmt(r.cpu.total)} / ${fmt(r.cpu.costliest)} / ${fmt(r.cpu.longestCpu)} (${fmt(r.cpu.longestWall)}) |`);
 }
 for (const r of results) {
   say(`\nWorker ms per strategy on the ${r.name}: ${r.rows.map((x) => `${x.strategy} ${fmt(x.millis)}`).join(", ")}.`);
