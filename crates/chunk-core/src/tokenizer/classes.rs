@@ -28,12 +28,18 @@ pub(crate) fn of(c: char) -> u16 {
     if cp < 128 {
         ASCII[cp as usize]
     } else if cp < 0x1_0000 {
-        let block = usize::from(BMP_INDEX[(cp >> 7) as usize]);
-        BMP_BLOCKS[block * 128 + (cp & 127) as usize]
+        of_bmp(cp)
     } else {
         // STARTS[0] == 0, so the index is ≥ 1.
         BITS[STARTS.partition_point(|&s| s <= cp) - 1]
     }
+}
+
+/// The class bits of the code point `cp` of the Basic Multilingual Plane (`cp < 0x10000`).
+#[inline(always)]
+pub(crate) fn of_bmp(cp: u32) -> u16 {
+    let block = usize::from(BMP_INDEX[(cp >> 7) as usize]);
+    BMP_BLOCKS[block * 128 + (cp & 127) as usize]
 }
 
 /// `[\p{L}\p{N}\p{M}]`: a letter, number or combining mark (a word character of the

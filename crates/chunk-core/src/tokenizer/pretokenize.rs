@@ -34,9 +34,17 @@ pub(crate) enum Pattern {
 /// calls this for every character, and most are ASCII.
 #[inline(always)]
 fn at(text: &str, i: usize) -> Option<(char, u16, usize)> {
-    let &byte = text.as_bytes().get(i)?;
+    let bytes = text.as_bytes();
+    let &byte = bytes.get(i)?;
     if byte < 0x80 {
         return Some((char::from(byte), classes::ASCII[usize::from(byte)], 1));
+    }
+    if byte < 0xE0 {
+        // Two bytes (Latin, Greek, Cyrillic, Hebrew, Arabic letters): decoded here, since
+        // `i` is a character boundary the continuation byte is there.
+        let cp = u32::from(byte & 0x1F) << 6 | u32::from(bytes[i + 1] & 0x3F);
+        let c = char::from_u32(cp)?;
+        return Some((c, classes::of_bmp(cp), 2));
     }
     at_multibyte(text, i)
 }
