@@ -8,9 +8,11 @@
 //    entries, from the paste until the table is complete);
 //  - how many progress values the table's bar showed;
 //  - from a second, traced run (Chromium's devtools.timeline trace, which slows the page a
-//    little; categories devtools.timeline and toplevel): the main thread's own CPU time in all, in its costliest task, and in its longest
-//    task against that task's wall time. On 2 cores the workers (count, comparison) compete with
-//    the page's thread, so a task's wall time can be several times its CPU time;
+//    little; categories devtools.timeline, toplevel and disabled-by-default-devtools.timeline):
+//    the main thread's own CPU time (from the paste to 300 ms after the table is complete) in
+//    all, in its costliest task, and in its longest task against that task's wall time. On 2
+//    cores the workers (count, comparison) compete with the page's thread, so a task's wall
+//    time can be several times its CPU time;
 // and the transfer size of the page's own wasm (the first paint) against the comparison
 // engine's (fetched by its worker after the page started).
 // Not a test: it prints figures. Exits 1 only when a step fails.
@@ -88,27 +90,32 @@ const engineWasm = files.find((f) => f === "compare-engine_bg.wasm");
 // thread time).
 async function tracedCpu(text) {
   const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.goto(url);
-  await page.waitForFunction(() => document.querySelector('[data-testid="compare"]')?.dataset.engine === "ready", null, { timeout: 60_000 });
-  const cdp = await context.newCDPSession(page);
   const events = [];
-  cdp.on("Tracing.dataCollected", (e) => events.push(...e.value));
-  const complete = new Promise((r) => cdp.once("Tracing.tracingComplete", r));
-  await cdp.send("Tracing.start", { traceConfig: { includedCategories: ["devtools.timeline", "toplevel", "disabled-by-default-devtools.timeline"] }, transferMode: "ReportEvents" });
-  await page.evaluate(PASTE, text);
-  await page.evaluate(WAIT, Buffer.byteLength(text));
-  await cdp.send("Tracing.end");
-  await complete;
-  await context.close();
-  const main = new Set(events.filter((e) => e.name === "thread_name" && e.args?.name === "CrRendererMain").map((e) => `${e.pid}:${e.tid}`));
-  const onMain = (e) => main.has(`${e.pid}:${e.tid}`);
-  // From the task that dispatches the paste on: the harness's own task before it (handing the
-  // text to the page, 10 MB of it) is not the page's work.
-  const paste = events.find((e) => onMain(e) && e.name === "EventDispatch" && e.args?.data?.type === "paste");
+  try {
+    const page = await context.newPage();
+    await page.goto(url);
+    await page.waitForFunction(() => document.querySelector('[data-testid="compare"]')?.dataset.engine === "ready", null, { timeout: 60_000 });
+    const cdp = await context.newCDPSession(page);
+    cdp.on("Tracing.dataCollected", (e) => events.push(...e.value));
+    const complete = new Promise((r) => cdp.once("Tracing.tracingComplete", r));
+    await cdp.send("Tracing.start", { traceConfig: { includedCategories: ["devtools.timeline", "toplevel", "disabled-by-default-devtools.timeline"] }, transferMode: "ReportEvents" });
+    await page.evaluate(PASTE, text);
+    await page.evaluate(WAIT, Buffer.byteLength(text));
+    await cdp.send("Tracing.end");
+    await complete;
+  } finally {
+    await context.close();
+  }
+  // The page's main thread is the one that dispatches the paste; from that task on: the
+  // harness's own task before it (handing the text to the page, 10 MB of it) is not the
+  // page's work.
+  const paste = events.find((e) => e.name === "EventDispatch" && e.args?.data?.type === "paste");
+  if (!paste) throw new Error("the trace holds no paste event");
+  const onMain = (e) => e.pid === paste.pid && e.tid === paste.tid;
   const from = events
-    .filter((e) => onMain(e) && e.name === "RunTask" && paste && e.ts <= paste.ts && paste.ts <= e.ts + e.dur)
+    .filter((e) => onMain(e) && e.name === "RunTask" && e.ts <= paste.ts && paste.ts <= e.ts + e.dur)
     .reduce((a, e) => Math.min(a, e.ts), Infinity);
+  if (from === Infinity) throw new Error("the trace holds no task around the paste");
   const tasks = events.filter((e) => e.name === "RunTask" && onMain(e) && e.ts >= from && e.dur !== undefined && e.tdur !== undefined);
   const longest = tasks.reduce((a, t) => (t.dur > a.dur ? t : a), { dur: 0, tdur: 0 });
   return {

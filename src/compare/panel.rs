@@ -736,7 +736,9 @@ fn StrategyChunks() -> impl IntoView {
                             })
                             .collect::<Vec<_>>()
                     }
-                    key=|(lang, read, shared, own, r): &(Lang, Option<(usize, usize)>, usize, bool, Row)| (*lang, *read, *shared, *own, r.index, r.byte_start, r.byte_end, r.tokens, r.text_changed, r.prefix_over_budget)
+                    // The language shown, too: a fetched language's words arrive after it is
+                    // chosen, and the cards must be built again then.
+                    key=|(lang, read, shared, own, r): &(Lang, Option<(usize, usize)>, usize, bool, Row)| (*lang, crate::i18n::bundle::shown(*lang), *read, *shared, *own, r.index, r.byte_start, r.byte_end, r.tokens, r.text_changed, r.prefix_over_budget)
                     children=move |(lang, read, shared, own, r): (Lang, Option<(usize, usize)>, usize, bool, Row)| chunk_view(lang, read, shared, own, r)
                 />
             </ol>

@@ -348,8 +348,8 @@ pub fn CompareTable() -> impl IntoView {
 }
 
 /// A row with what its view depends on, and the key of that view: the strategy and a hash of
-/// everything else ([`RowState`] holds floats, so it is hashed through its `Debug` form, a few
-/// hundred bytes).
+/// everything else, the language whose words are shown included ([`RowState`] holds floats, so
+/// it is hashed through its `Debug` form, a few hundred bytes).
 #[derive(Clone)]
 struct RowKey {
     lang: Lang,
@@ -363,7 +363,10 @@ impl RowKey {
     fn new(lang: Lang, priced: bool, started: bool, row: RowState) -> Self {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        (lang, priced, started, format!("{row:?}")).hash(&mut h);
+        // The language shown, too: a fetched language's words arrive after it is chosen (until
+        // then its messages are English), and the rows must be built again then.
+        let shown = crate::i18n::bundle::shown(lang);
+        (lang, shown, priced, started, format!("{row:?}")).hash(&mut h);
         RowKey {
             lang,
             priced,

@@ -149,6 +149,12 @@ test('the strategy, unit and model chosen drive the results card and the model p
         };
       });
       assert.deepEqual(fit, { scroll: 0, hidden: [] }, `${lang}: every column in view at 1440 px`);
+      // The rows, built before the language's words arrived, are built again in them (the
+      // rows are keyed by the language shown).
+      if (lang === 'ru') {
+        const names = await page.locator(sel('compare-pick')).allTextContents();
+        assert.ok(names.some((n) => /[А-Яа-яЁё]/.test(n)), `the strategy names are in Russian: ${names.join(', ')}`);
+      }
     }
     await chooseLanguage(page, 'en');
 

@@ -292,9 +292,12 @@ fn boilerplate(e: &Element, scoped: bool) -> bool {
                 )))
 }
 
-/// True for a `header` or an element with `role="banner"` (left out when page-level).
+/// True for a `header` or an element with `role="banner"` (left out when page-level), unless
+/// its role makes it navigation (a menu's heading is not the page's title).
 fn is_banner(e: &Element) -> bool {
-    e.name() == "header" || role(e).as_deref() == Some("banner")
+    let role = role(e);
+    (e.name() == "header" || role.as_deref() == Some("banner"))
+        && role.as_deref() != Some("navigation")
 }
 
 /// An inline code span for the text `code`: its whitespace collapsed, between as many
@@ -541,8 +544,10 @@ pub fn extract(html: &str) -> Extracted {
         match edge {
             Edge::Open(node) => {
                 if let Some(skip) = skipping.as_mut() {
+                    // Not inside a title already lifted (an h1 holding a header of its own).
                     let title_of_banner = skip.banner
                         && skip.inner.is_none()
+                        && lifted.is_none()
                         && ElementRef::wrap(node)
                             .is_some_and(|el| banner_title(el, skip.id, &sheets));
                     if title_of_banner {
@@ -606,7 +611,8 @@ pub fn extract(html: &str) -> Extracted {
                     head: name == "head",
                     removed,
                     inner: None,
-                    banner: !removed && !hidden(el, &sheets) && is_banner(e),
+                    // (A skip of boilerplate: neither `head`, removed nor hidden.)
+                    banner: name != "head" && !removed && !hidden(el, &sheets) && is_banner(e),
                 });
             }
             Edge::Close(node) => {
@@ -753,13 +759,17 @@ mod tests {
             <nav><h1>Menu</h1><a href=/a>A</a></nav><h2>Tagline</h2>\
             <div hidden><h1>Hidden</h1></div><h1 aria-hidden=true>Also hidden</h1></header>\
             <p>Text.</p><footer><h1>Footer title</h1></footer>\
-            <div role=banner><p>Banner</p><h1>Second title</h1></div><p>End.</p></body>";
+            <div role=banner><p>Banner</p><h1>Second title</h1></div><p>End.</p>\
+            <header role=navigation><h1>Menu title</h1></header>\
+            <header><h1>A<header>B<h1>C</h1></header>D</h1>E</header></body>";
         let e = extract(page);
         assert_eq!(
             e.text,
-            "# The article title\n\nText.\n\n# Second title\n\nEnd."
+            "# The article title\n\nText.\n\n# Second title\n\nEnd.\n\n# AD"
         );
-        assert_eq!((e.headings, e.boilerplate), (2, 3));
+        // A header whose role is navigation is a menu; an h1 inside a lifted one (under a
+        // header of its own) stays out with that header.
+        assert_eq!((e.headings, e.boilerplate), (3, 6));
     }
 
     #[test]

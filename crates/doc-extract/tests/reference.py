@@ -83,12 +83,33 @@ def html_reference(path):
         return page_level and tag.find_parent(
             lambda p: p.name in SCOPES or role(p) in SCOPE_ROLES) is None
 
+    def is_banner(tag):
+        return (tag.name == "header" or role(tag) == "banner") and role(tag) != "navigation"
+
+    def banner_titles(banner):
+        """The h1 elements of a page-level banner that are the page's title: neither they nor
+        anything between them and the banner is hidden, a nav, a navigation or REMOVED (and
+        not inside another h1 of the banner, which takes them along)."""
+        out = []
+        for h in banner.find_all("h1"):
+            node, ok = h, True
+            while node is not banner:
+                if (node.name == "nav" or role(node) == "navigation" or node.name in REMOVED
+                        or hidden(node) or (node is not h and node.name == "h1")):
+                    ok = False
+                    break
+                node = node.parent
+            if ok:
+                out.append(h)
+        return out
+
     # Counted as the crate counts: every REMOVED element not inside another one, and the
-    # outermost hidden or boilerplate element (hidden first), left out.
+    # outermost hidden or boilerplate element (hidden first), left out. A banner's title is
+    # taken out of it and kept where the banner was (not again inside a title so kept).
     removed = boilerplate_count = 0
     drop = []
 
-    def walk(tag, dropped, in_removed):
+    def walk(tag, dropped, in_removed, in_title=False):
         nonlocal removed, boilerplate_count
         for child in list(tag.children):
             if not isinstance(child, Tag):
@@ -97,18 +118,22 @@ def html_reference(path):
             if is_removed and not in_removed:
                 removed += 1
             if dropped:
-                walk(child, True, in_removed or is_removed)
+                walk(child, True, in_removed or is_removed, in_title)
                 continue
             if child.name == "head" or is_removed or hidden(child):
                 removed += child.name != "head" and not is_removed
                 drop.append(child)
-                walk(child, True, is_removed)
+                walk(child, True, is_removed, in_title)
             elif boilerplate(child):
                 boilerplate_count += 1
+                titles = banner_titles(child) if is_banner(child) and not in_title else []
+                for h in titles:
+                    child.insert_before(h.extract())
+                    walk(h, False, False, True)
                 drop.append(child)
-                walk(child, True, False)
+                walk(child, True, False, in_title)
             else:
-                walk(child, False, False)
+                walk(child, False, False, in_title)
 
     walk(soup, False, False)
     for tag in drop:

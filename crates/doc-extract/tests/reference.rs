@@ -236,6 +236,23 @@ fn a_docs_page_loses_its_scripts_hidden_parts_and_boilerplate_and_keeps_its_code
 }
 
 #[test]
+fn a_pages_title_in_its_site_header_is_kept_as_beautifulsoup_keeps_it_by_the_same_rules() {
+    let path = fixture("banner-title.html");
+    let ours = html::extract(&std::fs::read_to_string(&path).expect("fixture"));
+    check("html", &ours, &reference("html", &path), 0.0);
+    assert_eq!(
+        ours.text,
+        "# Choosing a chunk size\n\n# Published in Notes\n\n\
+         Start from the retriever's needs: a chunk should answer one question.\n\n\
+         ## Overlap\n\nOverlap repeats the end of one chunk at the start of the next."
+    );
+    // Boilerplate: the site header (its title kept), the banner (its title kept), the header
+    // that is navigation, the page footer. Removed: the head's style, the hidden skip link and
+    // the header's script (the hidden share box goes with the header, uncounted).
+    assert_eq!((ours.headings, ours.boilerplate, ours.removed), (3, 4, 3));
+}
+
+#[test]
 fn a_rust_book_page_reads_as_beautifulsoup_reads_it_by_the_same_rules() {
     let path = fixture("rust-book-ownership.html");
     let ours = html::extract(&std::fs::read_to_string(&path).expect("fixture"));

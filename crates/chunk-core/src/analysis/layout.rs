@@ -111,10 +111,12 @@ pub const VIEW_BLOCK_BYTES: usize = 8 * 1024;
 /// `spans` (in order and contiguous, as [`document_spans`] gives them) grouped into display
 /// blocks: a block closes right after the first line break at least `block_bytes` bytes into
 /// it, so that a block boundary is a line boundary and stacking the blocks shows the text as one
-/// flow; on a line longer than four times `block_bytes` (a minified page, a run of one
-/// character) it closes at the first character boundary that far into it. A span across a
-/// block's end is cut in two there, both parts with its chunk and cover count; the blocks'
-/// spans, in order, tile exactly the bytes `spans` tile. `block_bytes` 0 counts as 1.
+/// flow. A block with no such line break before four times `block_bytes` (a minified page, a
+/// run of one character) closes at the first character boundary that far into it, or, when a
+/// span ends inside a character there, at the next span's start; the page then shows a line
+/// break the text does not have (copying the view copies it too). A span across a block's end
+/// is cut in two there, both parts with its chunk and cover count; the blocks' spans, in order,
+/// tile exactly the bytes `spans` tile. `block_bytes` 0 counts as 1.
 pub fn view_blocks(spans: &[DocSpan], text: &str, block_bytes: usize) -> Vec<Vec<DocSpan>> {
     let block_bytes = block_bytes.max(1);
     let long = block_bytes.saturating_mul(4);

@@ -270,7 +270,8 @@ pub(crate) fn count_with_current_cache(split: Pattern, ranks: &Ranks, text: &str
 
 /// Tokens of one split piece of `split`'s encoding (its merge, no split step): through the
 /// shared [`PieceCounts`] while an index of that encoding is current on this thread, else merged
-/// once.
+/// once in buffers of its own (the rare case: [`Bpe::count_with_tail`]'s callers count on a
+/// prepared document).
 pub(crate) fn count_piece(split: Pattern, ranks: &Ranks, piece: &[u8]) -> usize {
     let current = CURRENT.with(|c| c.borrow().as_ref().map(|c| c.index.split));
     if current == Some(split) {

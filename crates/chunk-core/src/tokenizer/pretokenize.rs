@@ -49,17 +49,15 @@ fn at(text: &str, i: usize) -> Option<(char, u16, usize)> {
     at_multibyte(text, i)
 }
 
-/// [`at`] for a character of two or more bytes: `i` is a character boundary (every offset the
-/// scanner reaches is), so the lead byte gives the length, and the character is decoded from
-/// its bytes without searching for its end again.
+/// [`at`] for a character of three or four bytes (lead byte `0xE0` or above): `i` is a
+/// character boundary (every offset the scanner reaches is), so the lead byte gives the length,
+/// and the character is decoded from its bytes without searching for its end again.
 #[inline(never)]
 fn at_multibyte(text: &str, i: usize) -> Option<(char, u16, usize)> {
     let b = text.as_bytes();
     let lead = u32::from(b[i]);
     let cont = |k: usize| u32::from(b[i + k] & 0x3F);
-    let (cp, n) = if lead < 0xE0 {
-        ((lead & 0x1F) << 6 | cont(1), 2)
-    } else if lead < 0xF0 {
+    let (cp, n) = if lead < 0xF0 {
         ((lead & 0x0F) << 12 | cont(1) << 6 | cont(2), 3)
     } else {
         (

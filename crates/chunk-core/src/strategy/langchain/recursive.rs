@@ -525,3 +525,54 @@ impl<'s> Merge<'s> {
         self.total = 0;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_range_maps_to_the_document_by_the_stretch_of_its_last_byte() {
+        // The rewritten text "\nab  \ncd" from the document "\n  ab\n\ncd": "\n" (a join's
+        // first byte) is the document's 0..1, "ab" its 3..5, the join "  \n" is not the
+        // document's but its last "\n" is (6..7), and "cd" is 7..9.
+        let doc = "\n  ab\n\ncd";
+        let same = [
+            Stretch {
+                at: 0,
+                end: 1,
+                doc: 0,
+            },
+            Stretch {
+                at: 1,
+                end: 3,
+                doc: 3,
+            },
+            Stretch {
+                at: 5,
+                end: 8,
+                doc: 6,
+            },
+        ];
+        let src = Source { doc, same: &same };
+        // Inside one stretch: its document bytes.
+        assert_eq!(src.map(1..3), Mapped::Whole("ab"));
+        assert_eq!(src.map(5..8), Mapped::Whole("\ncd"));
+        // Across stretches: from the last one's start, the document's bytes.
+        assert_eq!(src.map(0..3), Mapped::Tail(1, "ab"));
+        assert_eq!(src.map(1..8), Mapped::Tail(4, "\ncd"));
+        // Ending in the join's own spaces: not the document's.
+        assert_eq!(src.map(1..4), Mapped::Not);
+        // An empty range inside a stretch maps to nothing of it.
+        assert_eq!(src.map(2..2), Mapped::Whole(""));
+        // The counts agree with counting the rewritten text itself.
+        let text = "\nab  \ncd";
+        let bpe = crate::tokenizer::Encoding::Cl100kBase.tokenizer();
+        for (a, b) in [(0, 3), (1, 8), (0, 8), (1, 4), (5, 8)] {
+            assert_eq!(
+                src.count(bpe, text, a..b),
+                bpe.count(&text[a..b]),
+                "{a}..{b}"
+            );
+        }
+    }
+}
