@@ -10,7 +10,9 @@
 //! - long pieces ([`LONG_PIECE`] bytes or more): one bucket of candidate pairs per rank over a
 //!   linked list of parts (O(n log n), cache-friendly), so that no input is quadratic (edge
 //!   case E14: a million spaces is one piece); a long piece that is one byte repeated is merged
-//!   on its parts grouped by length instead ([`merge_run`]), in a few steps per doubling.
+//!   on its parts grouped by length instead ([`merge_run`]), in a few steps per doubling, and
+//!   one that is a unit of two to four bytes repeated (`'猫'`×n, `"\r\n"`×n) from the unit's
+//!   own merge when no merge can cross between two copies but whole ones ([`merge_unit_run`]).
 //!
 //! Each path returns every token's id with its end: a part's id is the rank of the pair that
 //! made it, so the final tokens are not looked up again.
@@ -155,10 +157,102 @@ fn merge(ranks: &Ranks, piece: &[u8], out: &mut Vec<(u32, u32)>, scratch: &mut S
         merge_scan(ranks, piece, out)
     } else if piece.len() < LONG_PIECE {
         merge_heap(ranks, piece, out, scratch)
-    } else if !(is_run(piece) && merge_run(ranks, piece[0], piece.len(), out)) {
+    } else {
+        let by_runs = (is_run(piece) && merge_run(ranks, &piece[..1], piece.len(), out))
+            || unit_period(piece).is_some_and(|k| merge_unit_run(ranks, piece, k, out));
+        if by_runs {
+            return;
+        }
         // Not in `scratch`: it would keep a long piece's buffers (16 bytes a byte) for good.
         merge_long(ranks, piece, out, &mut Scratch::default())
     }
+}
+
+/// The length of the unit of 2 to 4 bytes that `piece` repeats (two times or more), if it is
+/// one: `'猫'`×n, `"\r\n"`×n. The comparison of the piece with itself shifted stops at the
+/// first difference, so a piece that is not such a run costs a few bytes' reads.
+pub(crate) fn unit_period(piece: &[u8]) -> Option<usize> {
+    (2..=4).find(|&k| {
+        piece.len() >= 2 * k
+            && piece.len().is_multiple_of(k)
+            && piece[k..] == piece[..piece.len() - k]
+    })
+}
+
+/// The merge of `piece`, a unit of `k` bytes (2 to 4) repeated, appended to `out` as [`merge`]
+/// gives it, from the unit's own merge; `false` (nothing appended) when the conditions below do
+/// not hold, or [`merge_run`] gives up.
+///
+/// The unit `u` is merged alone, and every partition it passes through is kept. If no pair made
+/// of the last part of one of them and the first part of another (the two sides of the border
+/// between two copies of `u`, each at any point of its own merge) is a token, no merge ever
+/// crosses a border: each copy merges as `u` alone, whatever the order the copies are served
+/// in, and the piece's tokens are `u`'s, repeated. The one pair allowed across is `u`+`u`
+/// itself, when `u` is one token `t` and that pair ranks above every merge inside `u`: then
+/// every copy is `t` before any two copies meet (a copy not yet merged always offers a pair
+/// ranked below), and from there the piece is `t`×n, whose merge is [`merge_run`]'s on units.
+/// Tested equal to the long-piece path on both tables' characters of two and three bytes,
+/// `\r\n` and emoji, and to tiktoken's scan on random tables.
+fn merge_unit_run(ranks: &Ranks, piece: &[u8], k: usize, out: &mut Vec<(u32, u32)>) -> bool {
+    let unit = &piece[..k];
+    let n = piece.len() / k;
+    let rank = |a: &[u8]| ranks.get(a).unwrap_or(NONE);
+    // The unit's merge alone (tiktoken's rule on at most four parts), each partition kept as
+    // part ends, and the highest rank it merges with.
+    let mut ends: Vec<usize> = (1..=k).collect();
+    let mut states = vec![ends.clone()];
+    let mut inside = 0;
+    loop {
+        let pair = |i: usize| rank(&unit[if i == 0 { 0 } else { ends[i - 1] }..ends[i + 1]]);
+        let Some((r, i)) = (0..ends.len() - 1)
+            .map(|i| (pair(i), i))
+            .filter(|&(r, _)| r != NONE)
+            .min()
+        else {
+            break;
+        };
+        inside = inside.max(r);
+        ends.remove(i);
+        states.push(ends.clone());
+    }
+    // The unit's tokens (a byte that is not one cannot be emitted: never with these tables).
+    let parts: Vec<(u32, u32)> = ends
+        .iter()
+        .scan(0, |start, &e| {
+            let part = (rank(&unit[*start..e]), e as u32);
+            *start = e;
+            Some(part)
+        })
+        .collect();
+    if parts.iter().any(|&(id, _)| id == NONE) {
+        return false;
+    }
+    let whole = ends.len() == 1;
+    let mut across = [0u8; 8];
+    for (a, left) in states.iter().enumerate() {
+        for (b, right) in states.iter().enumerate() {
+            let last = left.len().checked_sub(2).map_or(0, |i| left[i]);
+            let first = right[0];
+            let len = (k - last) + first;
+            across[..k - last].copy_from_slice(&unit[last..]);
+            across[k - last..len].copy_from_slice(&unit[..first]);
+            let r = rank(&across[..len]);
+            let both_whole = whole && a == states.len() - 1 && b == states.len() - 1;
+            if r != NONE && !(both_whole && r > inside) {
+                return false;
+            }
+        }
+    }
+    if whole && rank(&piece[..2 * k]) != NONE {
+        // `u`+`u` is a token ranked above the merges inside `u`: runs of `t`.
+        return merge_run(ranks, unit, n, out);
+    }
+    // No merge crosses a border: `u`'s tokens, repeated.
+    for copy in 0..n {
+        let base = (copy * k) as u32;
+        out.extend(parts.iter().map(|&(id, e)| (id, base + e)));
+    }
+    true
 }
 
 /// True when `piece` is one byte repeated (false when empty).
@@ -176,9 +270,12 @@ pub(crate) fn is_run(piece: &[u8]) -> bool {
 /// the real tables need (a few per doubling of the run's length), a bound on any table.
 const RUN_STEPS: usize = 4096;
 
-/// The merge of `byte`×`n` (n ≥ 2), appended to `out` as [`merge`] gives it, done on the run's
-/// parts grouped by length; `false` (nothing appended) when it would take more than
-/// [`RUN_STEPS`] steps, or when `byte` alone is not a token (never with these tables).
+/// The merge of `unit`×`n` (n ≥ 2), appended to `out` as [`merge`] gives it, done on the run's
+/// parts grouped by length (in units); `false` (nothing appended) when it would take more than
+/// [`RUN_STEPS`] steps, or when `unit` alone is not a token (never with these tables for a
+/// byte). `unit` is one byte, or (from [`merge_unit_run`]) a token of several bytes whose
+/// copies are all merged before any two of them meet, which makes the piece `unit`×`n` in
+/// tokens, as a byte run is at the start.
 ///
 /// A run of one byte is the worst case of every chunker that counts slices of a long piece
 /// (line breaks only, a table rule, edge case E14): the slices are new lengths chunk after
@@ -194,14 +291,15 @@ const RUN_STEPS: usize = 4096;
 /// the part before a group that merges was made by pairs ranked below, so the first condition
 /// has not been seen to decide; it is kept because the one-at-a-time argument needs it.)
 /// Tested equal to the other paths on every run of both tables' bytes and on random tables.
-fn merge_run(ranks: &Ranks, byte: u8, n: usize, out: &mut Vec<(u32, u32)>) -> bool {
-    // rank[k]: the rank of `byte`×k, for k up to the longest token (or n).
-    let longest = n.min(MAX_TOKEN_BYTES);
-    let run = [byte; MAX_TOKEN_BYTES];
+fn merge_run(ranks: &Ranks, unit: &[u8], n: usize, out: &mut Vec<(u32, u32)>) -> bool {
+    // rank[k]: the rank of `unit`×k, for k up to the longest token (or n).
+    let width = unit.len().max(1);
+    let longest = n.min(MAX_TOKEN_BYTES / width);
+    let run: Vec<u8> = unit.repeat(longest);
     let table: Vec<u32> = (0..=longest)
         .map(|k| match k {
             0 => NONE,
-            k => ranks.get(&run[..k]).unwrap_or(NONE),
+            k => ranks.get(&run[..k * width]).unwrap_or(NONE),
         })
         .collect();
     let rank = |k: usize| table.get(k).copied().unwrap_or(NONE);
@@ -270,7 +368,7 @@ fn merge_run(ranks: &Ranks, byte: u8, n: usize, out: &mut Vec<(u32, u32)>) -> bo
     let mut end = 0u32;
     for (h, c) in groups {
         for _ in 0..c {
-            end += h as u32;
+            end += (h * width) as u32;
             out.push((rank(h), end));
         }
     }
@@ -681,7 +779,7 @@ mod tests {
     fn run(ranks: &Ranks, piece: &[u8]) -> Option<Vec<usize>> {
         let mut done = true;
         let b = bounds(
-            &mut |r, p, o| done = merge_run(r, p[0], p.len(), o),
+            &mut |r, p, o| done = merge_run(r, &p[..1], p.len(), o),
             ranks,
             piece,
         );
@@ -727,7 +825,7 @@ mod tests {
                 merge_long(ranks, &piece, &mut by_long, &mut Scratch::default());
                 let mut by_run = Vec::new();
                 assert!(
-                    merge_run(ranks, byte, n, &mut by_run),
+                    merge_run(ranks, &[byte], n, &mut by_run),
                     "{encoding} {byte} x{n}"
                 );
                 assert_eq!(by_run, by_long, "{encoding} {byte} x{n}");
@@ -776,6 +874,144 @@ mod tests {
                 piece.len()
             );
         }
+    }
+
+    /// The tokens of `unit`×`n` by [`merge_unit_run`], `None` when it declines.
+    fn unit_run(ranks: &Ranks, unit: &[u8], n: usize) -> Option<Vec<(u32, u32)>> {
+        let mut out = Vec::new();
+        merge_unit_run(ranks, &unit.repeat(n), unit.len(), &mut out).then_some(out)
+    }
+
+    /// Characters of two, three and four bytes and `\r\n`, repeated, in both tables: where the
+    /// unit path takes a run, it gives the long-piece path's tokens; it takes the bench's
+    /// worst cases (`猫` in both, `\r\n` in cl100k_base), by both of its ways.
+    #[test]
+    fn runs_of_one_character_merge_as_the_long_path_in_both_tables() {
+        let mut units: Vec<Vec<u8>> = (0x80..0x800u32)
+            .chain((0x800..0x1_0000).step_by(97))
+            .chain((0x1_0000..0x2_0000).step_by(1009))
+            .filter_map(char::from_u32)
+            .map(|c| c.to_string().into_bytes())
+            .collect();
+        units.extend(
+            [
+                &b"\r\n"[..],
+                "猫".as_bytes(),
+                "—".as_bytes(),
+                "…".as_bytes(),
+            ]
+            .map(<[u8]>::to_vec),
+        );
+        for encoding in crate::tokenizer::Encoding::ALL {
+            let ranks = encoding.tokenizer().ranks();
+            let (mut repeated, mut grouped) = (0, 0);
+            for unit in &units {
+                for n in [2, 3, 5, 43, 64, 130] {
+                    let piece = unit.repeat(n);
+                    let Some(got) = unit_run(ranks, unit, n) else {
+                        continue;
+                    };
+                    let mut want = Vec::new();
+                    merge_long(ranks, &piece, &mut want, &mut Scratch::default());
+                    assert_eq!(
+                        got,
+                        want,
+                        "{encoding} {:?} x{n}",
+                        String::from_utf8_lossy(unit)
+                    );
+                    if ranks.get(&unit.repeat(2)).is_some() {
+                        grouped += 1;
+                    } else {
+                        repeated += 1;
+                    }
+                }
+            }
+            assert!(
+                repeated > 5000 && grouped > 10,
+                "{encoding}: {repeated} repeated, {grouped} grouped"
+            );
+            // The worst cases of the bench, through `merge`.
+            let taken: &[&str] = match encoding {
+                crate::tokenizer::Encoding::Cl100kBase => &["猫", "\r\n", "—"],
+                crate::tokenizer::Encoding::O200kBase => &["猫", "é", "—"],
+            };
+            for u in taken {
+                let piece = u.repeat(20_000);
+                assert!(
+                    unit_run(ranks, u.as_bytes(), piece.len() / u.len()).is_some(),
+                    "{encoding} {u:?}"
+                );
+                let (mut by_merge, mut by_long) = (Vec::new(), Vec::new());
+                merge(
+                    ranks,
+                    piece.as_bytes(),
+                    &mut by_merge,
+                    &mut Scratch::default(),
+                );
+                merge_long(
+                    ranks,
+                    piece.as_bytes(),
+                    &mut by_long,
+                    &mut Scratch::default(),
+                );
+                assert_eq!(by_merge, by_long, "{encoding} {u:?}");
+            }
+        }
+    }
+
+    /// Random tables over three letters: a unit of two to four letters (of no shorter period)
+    /// repeated, the vocabulary random pieces of the run in a random rank order after the
+    /// letters. Where the unit path takes the run, it equals tiktoken's scan; it takes runs by
+    /// both of its ways.
+    #[test]
+    fn runs_of_a_unit_merge_as_the_scan_on_random_tables() {
+        let mut next = xorshift(0x2545_F491_4F6C_DD1D);
+        let (mut repeated, mut grouped) = (0, 0);
+        for _ in 0..4000 {
+            let k = 2 + next(3) as usize;
+            let unit: Vec<u8> = (0..k).map(|_| b"abc"[next(3) as usize]).collect();
+            if unit_period(&unit.repeat(2)) != Some(k) {
+                continue; // the unit repeats a shorter one
+            }
+            let long = unit.repeat(6);
+            let mut vocab: Vec<&'static [u8]> = Vec::new();
+            for _ in 0..next(12) {
+                let start = next(long.len() as u64 - 1) as usize;
+                let len = 2 + next((long.len() - start - 1) as u64) as usize;
+                let word = long[start..(start + len).min(long.len())].to_vec();
+                if word.len() >= 2 && !vocab.iter().any(|w| *w == word.as_slice()) {
+                    vocab.push(Box::leak(word.into_boxed_slice()));
+                }
+            }
+            let mut ranks: Ranks = [(b"a" as &'static [u8], 0), (b"b", 1), (b"c", 2)]
+                .into_iter()
+                .collect();
+            for (i, w) in vocab.iter().enumerate() {
+                ranks.insert(w, 3 + i as u32);
+            }
+            let n = 2 + next(40) as usize;
+            let piece = unit.repeat(n);
+            if let Some(got) = unit_run(&ranks, &unit, n) {
+                let bounds: Vec<usize> = std::iter::once(0)
+                    .chain(got.iter().map(|&(_, e)| e as usize))
+                    .collect();
+                assert_eq!(
+                    bounds,
+                    scan(&ranks, &piece),
+                    "{:?} x{n} with {vocab:?}",
+                    String::from_utf8_lossy(&unit)
+                );
+                if ranks.get(&unit.repeat(2)).is_some() {
+                    grouped += 1;
+                } else {
+                    repeated += 1;
+                }
+            }
+        }
+        assert!(
+            repeated > 200 && grouped > 20,
+            "{repeated} repeated, {grouped} grouped"
+        );
     }
 
     /// A merge may create a pair of a lower rank than the one being served ("ab" then "aba"):
