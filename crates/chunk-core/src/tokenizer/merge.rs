@@ -979,7 +979,7 @@ mod tests {
                 let start = next(long.len() as u64 - 1) as usize;
                 let len = 2 + next((long.len() - start - 1) as u64) as usize;
                 let word = long[start..(start + len).min(long.len())].to_vec();
-                if word.len() >= 2 && !vocab.iter().any(|w| *w == word.as_slice()) {
+                if word.len() >= 2 && !vocab.contains(&word.as_slice()) {
                     vocab.push(Box::leak(word.into_boxed_slice()));
                 }
             }
