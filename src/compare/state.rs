@@ -48,6 +48,9 @@ pub struct RowState {
     /// The row waits for the user (a strategy whose time grows faster than the text, on a
     /// long text: [`chunk_core::analysis::protocol::deferred`]).
     pub deferred: bool,
+    /// How many replies have filled the row in its job ([`Table::file_row`]): with the job and
+    /// the strategy, what the table's view keys the row by.
+    pub filed: u32,
 }
 
 /// The comparison table of one job.
@@ -91,6 +94,7 @@ impl Table {
         };
         row.outcome = Some(outcome);
         row.millis = millis;
+        row.filed += 1;
         true
     }
 
@@ -259,6 +263,7 @@ mod tests {
             outcome,
             millis: 0.0,
             deferred,
+            filed: 0,
         };
         let refused = Some(Outcome::Refused {
             refusal: Refusal::from(&StrategyError::Params(

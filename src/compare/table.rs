@@ -330,9 +330,10 @@ pub fn CompareTable() -> impl IntoView {
                                 let lang = app.language.lang.get();
                                 let priced = results.table.with(|t| t.priced);
                                 let started = results.table.with(|t| t.deferred_job != 0);
+                                let job = results.table.with(|t| t.job);
                                 let rows = results.table.with(|t| sorted(&t.rows, sort.get(), lang));
                                 rows.into_iter()
-                                    .map(|r| RowKey::new(lang, priced, started, r))
+                                    .map(|r| RowKey::new(job, lang, priced, started, r))
                                     .collect::<Vec<_>>()
                             }
                             key={|k: &RowKey| k.key}
@@ -347,31 +348,36 @@ pub fn CompareTable() -> impl IntoView {
     }
 }
 
-/// A row with what its view depends on, and the key of that view: the strategy and a hash of
-/// everything else, the language whose words are shown included ([`RowState`] holds floats, so
-/// it is hashed through its `Debug` form, a few hundred bytes).
+/// A row with what its view depends on, and the key of that view: the job, the strategy and
+/// how often a reply filled the row ([`RowState::filed`]), the language chosen and the one its
+/// words are shown in (a fetched language's words arrive after it is chosen), the price's
+/// presence and whether the deferred rows were started.
 #[derive(Clone)]
 struct RowKey {
     lang: Lang,
     priced: bool,
     started: bool,
     row: RowState,
-    key: (StrategyId, u64),
+    key: (u32, StrategyId, u32, bool, Lang, Lang, bool, bool),
 }
 
 impl RowKey {
-    fn new(lang: Lang, priced: bool, started: bool, row: RowState) -> Self {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        // The language shown, too: a fetched language's words arrive after it is chosen (until
-        // then its messages are English), and the rows must be built again then.
+    fn new(job: u32, lang: Lang, priced: bool, started: bool, row: RowState) -> Self {
         let shown = crate::i18n::bundle::shown(lang);
-        (lang, shown, priced, started, format!("{row:?}")).hash(&mut h);
         RowKey {
+            key: (
+                job,
+                row.strategy,
+                row.filed,
+                row.deferred,
+                lang,
+                shown,
+                priced,
+                started,
+            ),
             lang,
             priced,
             started,
-            key: (row.strategy, h.finish()),
             row,
         }
     }
@@ -627,6 +633,7 @@ mod tests {
             }),
             millis: 0.0,
             deferred: false,
+            filed: 0,
         }
     }
 

@@ -274,6 +274,7 @@ impl Schedule {
                     outcome: None,
                     millis: 0.0,
                     deferred: !order.contains(&s),
+                    filed: 0,
                 })
                 .collect(),
             figures: Some(figures),

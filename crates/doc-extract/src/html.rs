@@ -374,37 +374,57 @@ struct Skip {
     removed: bool,
     /// The outermost [`REMOVED`] element open inside it, already counted.
     inner: Option<NodeId>,
-    /// It is a page-level `header` (or `role="banner"`), whose `h1` is kept ([`banner_title`]).
+    /// It is a page-level `header` (or `role="banner"`), whose `h1` is kept ([`BannerWalk`]).
     banner: bool,
 }
 
-/// True for an `h1` inside the page-level header `banner` that is the page's title, not part of
-/// the header's menus: neither it nor anything between it and `banner` is hidden, a `nav` (or
-/// `role="navigation"`) or one of [`REMOVED`]. Many pages put their one `h1` (the article's
-/// title) in the site's top `header`; leaving the header out must not lose it.
-fn banner_title(el: ElementRef<'_>, banner: NodeId, sheets: &[HidingSelector]) -> bool {
-    if el.value().name() != "h1" {
-        return false;
-    }
-    let left_out = |e: ElementRef<'_>| {
-        let v = e.value();
-        v.name() == "nav"
-            || role(v).as_deref() == Some("navigation")
-            || REMOVED.contains(&v.name())
-            || hidden(e, sheets)
-    };
-    if left_out(el) {
-        return false;
-    }
-    for node in el.ancestors() {
-        if node.id() == banner {
+/// What a page-level header's skip knows of the elements open inside it, to keep its title:
+/// an `h1` that neither is nor lies inside one that is hidden, a `nav` or `role="navigation"`
+/// (or one of [`REMOVED`]: [`Skip::inner`]). Many pages put their one `h1` (the article's
+/// title) in the site's top `header`; leaving the header out must not lose it. Each element is
+/// looked at once, as it opens (a search of every `h1`'s ancestors was quadratic).
+#[derive(Default)]
+struct BannerWalk {
+    /// Open elements inside the banner that leave out what they hold or scope a header,
+    /// footer or aside ([`scopes`]), innermost last: `(node, leaves out, scopes)`.
+    open: Vec<(NodeId, bool, bool)>,
+    /// How many of `open` leave out what they hold.
+    leaving_out: usize,
+}
+
+impl BannerWalk {
+    /// An element opening inside the banner: true when it is the banner's title (then it is
+    /// not kept in `open`).
+    fn opens(&mut self, el: ElementRef<'_>, sheets: &[HidingSelector]) -> bool {
+        let e = el.value();
+        let leaves_out =
+            e.name() == "nav" || role(e).as_deref() == Some("navigation") || hidden(el, sheets);
+        if e.name() == "h1" && !leaves_out && self.leaving_out == 0 {
             return true;
         }
-        if ElementRef::wrap(node).is_some_and(left_out) {
-            return false;
+        let scoping = scopes(e);
+        if leaves_out || scoping {
+            self.open.push((el.id(), leaves_out, scoping));
+            self.leaving_out += usize::from(leaves_out);
+        }
+        false
+    }
+
+    /// A node closing inside the banner.
+    fn closes(&mut self, node: NodeId) {
+        if let Some(&(id, leaves_out, _)) = self.open.last() {
+            if id == node {
+                self.open.pop();
+                self.leaving_out -= usize::from(leaves_out);
+            }
         }
     }
-    false
+
+    /// The open elements that scope headers (what the walk's count must add while the title
+    /// is written, so that a footer inside it is not taken for the page's).
+    fn scoping(&self) -> usize {
+        self.open.iter().filter(|&&(_, _, s)| s).count()
+    }
 }
 
 /// The walk's open structures, besides the text.
@@ -534,8 +554,11 @@ pub fn extract(html: &str) -> Extracted {
     let mut found = Extracted::default();
     let mut walk = Walk::default();
     let mut skipping: Option<Skip> = None;
-    // A banner's title being written, and the banner's skip to resume when it closes.
-    let mut lifted: Option<(Skip, NodeId)> = None;
+    // Inside a banner's skip: what decides whether an h1 is its title.
+    let mut banner = BannerWalk::default();
+    // A banner's title being written: the banner's skip to resume when it closes, its node,
+    // and the scoping elements open around it inside the banner (added to `scoped`).
+    let mut lifted: Option<(Skip, NodeId, usize)> = None;
     // Open elements that scope a header, footer or aside ([`scopes`]).
     let mut scoped = 0usize;
     let mut in_title = false;
@@ -548,10 +571,11 @@ pub fn extract(html: &str) -> Extracted {
                     let title_of_banner = skip.banner
                         && skip.inner.is_none()
                         && lifted.is_none()
-                        && ElementRef::wrap(node)
-                            .is_some_and(|el| banner_title(el, skip.id, &sheets));
+                        && ElementRef::wrap(node).is_some_and(|el| banner.opens(el, &sheets));
                     if title_of_banner {
-                        lifted = skipping.take().map(|skip| (skip, node.id()));
+                        let around = banner.scoping();
+                        scoped += around;
+                        lifted = skipping.take().map(|skip| (skip, node.id(), around));
                     }
                 }
                 if let Some(skip) = skipping.as_mut() {
@@ -625,8 +649,12 @@ pub fn extract(html: &str) -> Extracted {
                     if skip.inner == Some(node.id()) {
                         skip.inner = None;
                     }
+                    if skip.banner {
+                        banner.closes(node.id());
+                    }
                     if skip.id == node.id() {
                         skipping = None;
+                        banner = BannerWalk::default();
                     }
                     continue;
                 }
@@ -636,8 +664,11 @@ pub fn extract(html: &str) -> Extracted {
                     }
                     walk.close(e, node.id(), &mut w);
                 }
-                if lifted.as_ref().is_some_and(|(_, id)| *id == node.id()) {
-                    skipping = lifted.take().map(|(skip, _)| skip);
+                if lifted.as_ref().is_some_and(|(_, id, _)| *id == node.id()) {
+                    if let Some((skip, _, around)) = lifted.take() {
+                        scoped -= around;
+                        skipping = Some(skip);
+                    }
                 }
             }
         }
@@ -770,6 +801,12 @@ mod tests {
         // A header whose role is navigation is a menu; an h1 inside a lifted one (under a
         // header of its own) stays out with that header.
         assert_eq!((e.headings, e.boilerplate), (3, 6));
+        // A title inside a section of the header: a footer inside it is the section's, kept
+        // as it is without the header around.
+        let scoped = "<header><section><h1>T<footer>F</footer></h1></section></header><p>B</p>";
+        let bare = "<section><h1>T<footer>F</footer></h1></section><p>B</p>";
+        assert_eq!(extract(scoped).text, extract(bare).text);
+        assert_eq!(extract(bare).text, "# T\nF\n\nB");
     }
 
     #[test]

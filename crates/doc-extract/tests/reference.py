@@ -81,7 +81,7 @@ def html_reference(path):
         page_level = tag.name in ("header", "footer", "aside") or role(tag) in (
             "banner", "contentinfo", "complementary")
         return page_level and tag.find_parent(
-            lambda p: p.name in SCOPES or role(p) in SCOPE_ROLES) is None
+            lambda p: p.name in SCOPES or role(p) in SCOPE_ROLES or id(p) in scoped_titles) is None
 
     def is_banner(tag):
         return (tag.name == "header" or role(tag) == "banner") and role(tag) != "navigation"
@@ -108,6 +108,9 @@ def html_reference(path):
     # taken out of it and kept where the banner was (not again inside a title so kept).
     removed = boilerplate_count = 0
     drop = []
+    # Titles taken out of a banner from inside a scoping element of it: what they hold stays
+    # scoped by it (the crate counts the scoping elements open around the title).
+    scoped_titles = set()
 
     def walk(tag, dropped, in_removed, in_title=False):
         nonlocal removed, boilerplate_count
@@ -128,6 +131,9 @@ def html_reference(path):
                 boilerplate_count += 1
                 titles = banner_titles(child) if is_banner(child) and not in_title else []
                 for h in titles:
+                    if h.find_parent(lambda p: p is child or p.name in SCOPES
+                                     or role(p) in SCOPE_ROLES) is not child:
+                        scoped_titles.add(id(h))
                     child.insert_before(h.extract())
                     walk(h, False, False, True)
                 drop.append(child)

@@ -244,12 +244,14 @@ fn a_pages_title_in_its_site_header_is_kept_as_beautifulsoup_keeps_it_by_the_sam
         ours.text,
         "# Choosing a chunk size\n\n# Published in Notes\n\n\
          Start from the retriever's needs: a chunk should answer one question.\n\n\
-         ## Overlap\n\nOverlap repeats the end of one chunk at the start of the next."
+         ## Overlap\n\nOverlap repeats the end of one chunk at the start of the next.\n\n\
+         # Part two\nFiled under notes"
     );
     // Boilerplate: the site header (its title kept), the banner (its title kept), the header
-    // that is navigation, the page footer. Removed: the head's style, the hidden skip link and
-    // the header's script (the hidden share box goes with the header, uncounted).
-    assert_eq!((ours.headings, ours.boilerplate, ours.removed), (3, 4, 3));
+    // that is navigation, a second header (its title kept, with the footer of the section the
+    // title is in), the page footer. Removed: the head's style, the hidden skip link and the
+    // header's script (the hidden share box goes with the header, uncounted).
+    assert_eq!((ours.headings, ours.boilerplate, ours.removed), (4, 5, 3));
 }
 
 #[test]
