@@ -201,7 +201,7 @@ impl TokenIndex {
 /// case E14) into slices of the same few lengths again and again: each chunk's candidate ends
 /// inside the run are the same bytes as the previous chunk's, and their merge is O(n log n) in
 /// the slice's length where a lookup is one pass over its bytes. A run of one byte (line breaks
-/// only, a `|` table rule) is not kept: its merge takes a few steps ([`merge::is_run`]).
+/// only, a `|` table rule) is not kept: its merge takes a few steps ([`merge::unit_period`] 1).
 #[derive(Default)]
 struct PieceCounts {
     split: Option<Pattern>,
@@ -229,7 +229,7 @@ impl PieceCounts {
             return 1;
         }
         let long = piece.len() >= merge::LONG_PIECE;
-        if long && merge::is_run(piece) {
+        if long && merge::unit_period(piece) == Some(1) {
             // One byte repeated: merged in a few steps (`merge::merge_run`), cheaper than
             // hashing and keeping its kilobytes.
             return self.counter.count_merged(ranks, piece);
@@ -254,11 +254,15 @@ thread_local! {
     static PIECE_COUNTS: RefCell<PieceCounts> = RefCell::new(PieceCounts::default());
 }
 
+/// The split pattern (the encoding) of the index current on this thread, if one is.
+fn current_split() -> Option<Pattern> {
+    CURRENT.with(|c| c.borrow().as_ref().map(|c| c.index.split))
+}
+
 /// Tokens of `text` when an index of `split`'s encoding is current on this thread (with the
 /// shared piece counts of [`PieceCounts`]); `None` when none is.
 pub(crate) fn count_with_current_cache(split: Pattern, ranks: &Ranks, text: &str) -> Option<usize> {
-    let current = CURRENT.with(|c| c.borrow().as_ref().map(|c| c.index.split));
-    (current == Some(split)).then(|| {
+    (current_split() == Some(split)).then(|| {
         PIECE_COUNTS.with(|counts| {
             let mut counts = counts.borrow_mut();
             pretokenize::pieces(split, text, 0)
@@ -273,16 +277,13 @@ pub(crate) fn count_with_current_cache(split: Pattern, ranks: &Ranks, text: &str
 /// once in buffers of its own (the rare case: [`Bpe::count_with_tail`]'s callers count on a
 /// prepared document).
 pub(crate) fn count_piece(split: Pattern, ranks: &Ranks, piece: &[u8]) -> usize {
-    let current = CURRENT.with(|c| c.borrow().as_ref().map(|c| c.index.split));
-    if current == Some(split) {
+    if current_split() == Some(split) {
         return PIECE_COUNTS.with(|counts| counts.borrow_mut().count(split, ranks, piece));
     }
     if ranks.contains_key(piece) {
         return 1;
     }
-    let (mut ids, mut ends) = (Vec::new(), Vec::new());
-    merge::encode_once(ranks, piece, 0, &mut ids, &mut ends);
-    ids.len()
+    merge::PieceCounter::default().count_merged(ranks, piece)
 }
 
 /// One step of [`TokenIndex::walk`].

@@ -158,9 +158,7 @@ fn merge(ranks: &Ranks, piece: &[u8], out: &mut Vec<(u32, u32)>, scratch: &mut S
     } else if piece.len() < LONG_PIECE {
         merge_heap(ranks, piece, out, scratch)
     } else {
-        let by_runs = (is_run(piece) && merge_run(ranks, &piece[..1], piece.len(), out))
-            || unit_period(piece).is_some_and(|k| merge_unit_run(ranks, piece, k, out));
-        if by_runs {
+        if unit_period(piece).is_some_and(|k| merge_unit_run(ranks, piece, k, out)) {
             return;
         }
         // Not in `scratch`: it would keep a long piece's buffers (16 bytes a byte) for good.
@@ -168,20 +166,22 @@ fn merge(ranks: &Ranks, piece: &[u8], out: &mut Vec<(u32, u32)>, scratch: &mut S
     }
 }
 
-/// The length of the unit of 2 to 4 bytes that `piece` repeats (two times or more), if it is
-/// one: `'猫'`×n, `"\r\n"`×n. The comparison of the piece with itself shifted stops at the
-/// first difference, so a piece that is not such a run costs a few bytes' reads.
+/// The length of the shortest unit of 1 to 4 bytes that `piece` repeats (two times or more),
+/// if it is one: a run of one byte (line breaks only, a table rule), `'猫'`×n, `"\r\n"`×n. The
+/// comparison of the piece with itself shifted stops at the first difference, so a piece that
+/// is not such a run costs a few bytes' reads.
 pub(crate) fn unit_period(piece: &[u8]) -> Option<usize> {
-    (2..=4).find(|&k| {
+    (1..=4).find(|&k| {
         piece.len() >= 2 * k
             && piece.len().is_multiple_of(k)
             && piece[k..] == piece[..piece.len() - k]
     })
 }
 
-/// The merge of `piece`, a unit of `k` bytes (2 to 4) repeated, appended to `out` as [`merge`]
+/// The merge of `piece`, a unit of `k` bytes (1 to 4) repeated, appended to `out` as [`merge`]
 /// gives it, from the unit's own merge; `false` (nothing appended) when the conditions below do
-/// not hold, or [`merge_run`] gives up.
+/// not hold, or [`merge_run`] gives up. (A unit of one byte has no merge of its own: its run is
+/// [`merge_run`]'s, or the byte repeated when two of it are not a token.)
 ///
 /// The unit `u` is merged alone, and every partition it passes through is kept. If no pair made
 /// of the last part of one of them and the first part of another (the two sides of the border
@@ -198,10 +198,10 @@ fn merge_unit_run(ranks: &Ranks, piece: &[u8], k: usize, out: &mut Vec<(u32, u32
     let n = piece.len() / k;
     let rank = |a: &[u8]| ranks.get(a).unwrap_or(NONE);
     // The unit's merge alone (tiktoken's rule on at most four parts), each partition kept as
-    // part ends, and the highest rank it merges with.
+    // part ends, and the highest rank it merges with (none for a unit that does not merge).
     let mut ends: Vec<usize> = (1..=k).collect();
     let mut states = vec![ends.clone()];
-    let mut inside = 0;
+    let mut inside: Option<u32> = None;
     loop {
         let pair = |i: usize| rank(&unit[if i == 0 { 0 } else { ends[i - 1] }..ends[i + 1]]);
         let Some((r, i)) = (0..ends.len() - 1)
@@ -211,7 +211,7 @@ fn merge_unit_run(ranks: &Ranks, piece: &[u8], k: usize, out: &mut Vec<(u32, u32
         else {
             break;
         };
-        inside = inside.max(r);
+        inside = inside.max(Some(r));
         ends.remove(i);
         states.push(ends.clone());
     }
@@ -238,7 +238,7 @@ fn merge_unit_run(ranks: &Ranks, piece: &[u8], k: usize, out: &mut Vec<(u32, u32
             across[k - last..len].copy_from_slice(&unit[..first]);
             let r = rank(&across[..len]);
             let both_whole = whole && a == states.len() - 1 && b == states.len() - 1;
-            if r != NONE && !(both_whole && r > inside) {
+            if r != NONE && !(both_whole && inside.is_none_or(|m| r > m)) {
                 return false;
             }
         }
@@ -255,17 +255,6 @@ fn merge_unit_run(ranks: &Ranks, piece: &[u8], k: usize, out: &mut Vec<(u32, u32
     true
 }
 
-/// True when `piece` is one byte repeated (false when empty).
-pub(crate) fn is_run(piece: &[u8]) -> bool {
-    match piece {
-        [] => false,
-        // Most long pieces that are not runs differ at once (a CJK run, `\r\n` repeated).
-        [first, second, ..] if first != second => false,
-        // (A fold without early exit, which vectorizes.)
-        [first, ..] => piece.iter().fold(true, |same, &b| same & (b == *first)),
-    }
-}
-
 /// Most steps [`merge_run`] takes before it leaves the piece to [`merge_long`]: far more than
 /// the real tables need (a few per doubling of the run's length), a bound on any table.
 const RUN_STEPS: usize = 4096;
@@ -273,7 +262,7 @@ const RUN_STEPS: usize = 4096;
 /// The merge of `unit`×`n` (n ≥ 2), appended to `out` as [`merge`] gives it, done on the run's
 /// parts grouped by length (in units); `false` (nothing appended) when it would take more than
 /// [`RUN_STEPS`] steps, or when `unit` alone is not a token (never with these tables for a
-/// byte). `unit` is one byte, or (from [`merge_unit_run`]) a token of several bytes whose
+/// byte). Called from [`merge_unit_run`]: `unit` is one byte, or a token of several bytes whose
 /// copies are all merged before any two of them meet, which makes the piece `unit`×`n` in
 /// tokens, as a byte run is at the start.
 ///
@@ -882,6 +871,16 @@ mod tests {
         merge_unit_run(ranks, &unit.repeat(n), unit.len(), &mut out).then_some(out)
     }
 
+    /// Counts a run the unit path took by its way: `u`+`u` a token (its copies grouped, as
+    /// [`merge_run`] does) or not (`u`'s tokens repeated).
+    fn tally(ranks: &Ranks, unit: &[u8], repeated: &mut usize, grouped: &mut usize) {
+        if ranks.get(&unit.repeat(2)).is_some() {
+            *grouped += 1;
+        } else {
+            *repeated += 1;
+        }
+    }
+
     /// Characters of two, three and four bytes and `\r\n`, repeated, in both tables: where the
     /// unit path takes a run, it gives the long-piece path's tokens; it takes the bench's
     /// worst cases (`猫` in both, `\r\n` in cl100k_base), by both of its ways.
@@ -919,11 +918,7 @@ mod tests {
                         "{encoding} {:?} x{n}",
                         String::from_utf8_lossy(unit)
                     );
-                    if ranks.get(&unit.repeat(2)).is_some() {
-                        grouped += 1;
-                    } else {
-                        repeated += 1;
-                    }
+                    tally(ranks, unit, &mut repeated, &mut grouped);
                 }
             }
             assert!(
@@ -1001,11 +996,7 @@ mod tests {
                     "{:?} x{n} with {vocab:?}",
                     String::from_utf8_lossy(&unit)
                 );
-                if ranks.get(&unit.repeat(2)).is_some() {
-                    grouped += 1;
-                } else {
-                    repeated += 1;
-                }
+                tally(&ranks, &unit, &mut repeated, &mut grouped);
             }
         }
         assert!(
