@@ -333,10 +333,10 @@ pub fn CompareTable() -> impl IntoView {
                                 let job = results.table.with(|t| t.job);
                                 let rows = results.table.with(|t| sorted(&t.rows, sort.get(), lang));
                                 rows.into_iter()
-                                    .map(|r| RowKey::new(job, lang, priced, started, r))
+                                    .map(|row| RowKey { job, lang, priced, started, row })
                                     .collect::<Vec<_>>()
                             }
-                            key={|k: &RowKey| k.key}
+                            key=RowKey::key
                             children={move |k: RowKey| {
                                 row_view(k.lang, k.row, k.priced, settings, results, k.started)
                             }}
@@ -348,38 +348,31 @@ pub fn CompareTable() -> impl IntoView {
     }
 }
 
-/// A row with what its view depends on, and the key of that view: the job, the strategy and
+/// A row with what its view depends on, keyed ([`RowKey::key`]) by the job, the strategy and
 /// how often a reply filled the row ([`RowState::filed`]), the language chosen and the one its
 /// words are shown in (a fetched language's words arrive after it is chosen), the price's
 /// presence and whether the deferred rows were started.
 #[derive(Clone)]
 struct RowKey {
+    job: u32,
     lang: Lang,
     priced: bool,
     started: bool,
     row: RowState,
-    key: (u32, StrategyId, u32, bool, Lang, Lang, bool, bool),
 }
 
 impl RowKey {
-    fn new(job: u32, lang: Lang, priced: bool, started: bool, row: RowState) -> Self {
-        let shown = crate::i18n::bundle::shown(lang);
-        RowKey {
-            key: (
-                job,
-                row.strategy,
-                row.filed,
-                row.deferred,
-                lang,
-                shown,
-                priced,
-                started,
-            ),
-            lang,
-            priced,
-            started,
-            row,
-        }
+    fn key(&self) -> (u32, StrategyId, u32, bool, Lang, Lang, bool, bool) {
+        (
+            self.job,
+            self.row.strategy,
+            self.row.filed,
+            self.row.deferred,
+            self.lang,
+            crate::i18n::bundle::shown(self.lang),
+            self.priced,
+            self.started,
+        )
     }
 }
 
