@@ -614,10 +614,14 @@ pub fn extract(html: &str) -> Extracted {
                 let e = el.value();
                 let name = e.name();
                 let removed = REMOVED.contains(&name);
+                // What the skip below leaves out: `head`, a removed or hidden element, or
+                // boilerplate (a page-level header of which is a banner, whose title is kept).
+                let mut banner_skip = false;
                 if name == "head" || removed || hidden(el, &sheets) {
                     found.removed += usize::from(name != "head");
                 } else if boilerplate(e, scoped > 0) {
                     found.boilerplate += 1;
+                    banner_skip = is_banner(e);
                 } else {
                     if scopes(e) {
                         scoped += 1;
@@ -635,8 +639,7 @@ pub fn extract(html: &str) -> Extracted {
                     head: name == "head",
                     removed,
                     inner: None,
-                    // (A skip of boilerplate: neither `head`, removed nor hidden.)
-                    banner: name != "head" && !removed && !hidden(el, &sheets) && is_banner(e),
+                    banner: banner_skip,
                 });
             }
             Edge::Close(node) => {
