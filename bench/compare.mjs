@@ -85,16 +85,22 @@ const files = fs.readdirSync(DIST);
 const pageWasm = files.find((f) => f.startsWith("rag-chunk-calculator-") && f.endsWith("_bg.wasm"));
 const engineWasm = files.find((f) => f === "compare-engine_bg.wasm");
 
+// A fresh context's page with the comparison engine ready: { context, page }.
+async function readyPage() {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.waitForFunction(() => document.querySelector('[data-testid="compare"]')?.dataset.engine === "ready", null, { timeout: 60_000 });
+  return { context, page };
+}
+
 // A second run of `text` under a trace: the page's main-thread tasks from the paste until the
 // table is complete, as { total, costliest, longestWall, longestCpu } in ms (CPU: the trace's
 // thread time).
 async function tracedCpu(text) {
-  const context = await browser.newContext();
+  const { context, page } = await readyPage();
   const events = [];
   try {
-    const page = await context.newPage();
-    await page.goto(url);
-    await page.waitForFunction(() => document.querySelector('[data-testid="compare"]')?.dataset.engine === "ready", null, { timeout: 60_000 });
     const cdp = await context.newCDPSession(page);
     cdp.on("Tracing.dataCollected", (e) => events.push(...e.value));
     const complete = new Promise((r) => cdp.once("Tracing.tracingComplete", r));
@@ -133,10 +139,7 @@ let failed = false;
 try {
   for (const { name, text } of TEXTS) {
     progress(name);
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.goto(url);
-    await page.waitForFunction(() => document.querySelector('[data-testid="compare"]')?.dataset.engine === "ready", null, { timeout: 60_000 });
+    const { context, page } = await readyPage();
     await page.evaluate(PASTE, text);
     const r = await page.evaluate(WAIT, Buffer.byteLength(text));
     await context.close();
